@@ -1,0 +1,5 @@
+"""Allow ``python -m planner``."""
+
+from planner.cli import main
+
+raise SystemExit(main())

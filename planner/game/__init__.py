@@ -1,0 +1,1 @@
+"""Game rules (pure): game files, area, dice targets, 29-minute rule, bonus, tolls, prices."""

@@ -1,0 +1,108 @@
+"""Streaming, column-pruned CSV reading with pyarrow (partridge-style: prune while reading).
+
+All columns are read as strings; callers convert. Errors name the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from planner.errors import FeedError
+from planner.gtfs.source import FeedSource
+
+BLOCK = 16 << 20  # 16 MiB blocks: bounded memory, good throughput
+
+
+def _header(src: FeedSource, name: str) -> list[str]:
+    with src.open(name) as fh:
+        first = fh.readline()
+    text = first.decode("utf-8-sig", errors="replace").strip("\r\n")
+    cols = [c.strip().strip('"').strip() for c in text.split(",")]
+    return cols
+
+
+def header(src: FeedSource, name: str) -> list[str]:
+    """Column names of a member (BOM and quotes removed)."""
+    return _header(src, name)
+
+
+def iter_batches(
+    src: FeedSource, name: str, columns: list[str], required: list[str] | None = None,
+    progress=None,
+) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """Yield ``(first_line_number, batch)`` of the wanted ``columns`` (missing optional ones are null).
+
+    ``first_line_number`` is the file line of the batch's first row (header = line 1).
+    """
+    cols = _header(src, name)
+    required = required if required is not None else columns
+    for c in required:
+        if c not in cols:
+            raise FeedError(f"feed {src.label}: {name} has no column '{c}' (header: {','.join(cols)})")
+    present = [c for c in columns if c in cols]
+    # The header line is consumed by hand (handles a BOM); pyarrow reads the rest with our names.
+    read_opts = pacsv.ReadOptions(block_size=BLOCK, column_names=cols, skip_rows=0, encoding="utf8")
+    conv = pacsv.ConvertOptions(
+        include_columns=present, column_types={c: pa.string() for c in present},
+        strings_can_be_null=False, quoted_strings_can_be_null=False,
+    )
+    parse = pacsv.ParseOptions(newlines_in_values=False)
+    line = 2
+    with src.open(name) as fh:
+        fh.readline()  # header already parsed (handles BOM)
+        try:
+            reader = pacsv.open_csv(fh, read_options=read_opts, parse_options=parse,
+                                    convert_options=conv)
+        except pa.ArrowInvalid as exc:
+            if "Empty CSV file" in str(exc):
+                return
+            raise FeedError(f"feed {src.label}: {name}: {_clean(exc)}") from None
+        last_pos = 0
+        while True:
+            try:
+                batch = reader.read_next_batch()
+            except StopIteration:
+                break
+            except pa.ArrowInvalid as exc:
+                raise FeedError(f"feed {src.label}: {name} near line {line}: {_clean(exc)}") from None
+            if progress is not None:
+                try:
+                    pos = fh.tell()
+                    progress.update(pos - last_pos)
+                    last_pos = pos
+                except (OSError, ValueError):
+                    pass
+            n = batch.num_rows
+            if len(present) < len(columns):
+                arrays = [batch.column(c) if c in present else pa.nulls(n, pa.string()) for c in columns]
+                batch = pa.RecordBatch.from_arrays(arrays, names=columns)
+            yield line, batch
+            line += n
+
+
+def read_table(src: FeedSource, name: str, columns: list[str], required: list[str] | None = None,
+               optional_file: bool = False) -> pa.Table:
+    """Read a whole (small) member into a table of string columns, with a ``_line`` column."""
+    if optional_file and not src.has(name):
+        return pa.table({c: pa.array([], pa.string()) for c in columns} | {"_line": pa.array([], pa.int64())})
+    parts = []
+    for line, batch in iter_batches(src, name, columns, required):
+        t = pa.Table.from_batches([batch])
+        t = t.append_column("_line", pa.array(range(line, line + batch.num_rows), pa.int64()))
+        parts.append(t)
+    if not parts:
+        return pa.table({c: pa.array([], pa.string()) for c in columns} | {"_line": pa.array([], pa.int64())})
+    return pa.concat_tables(parts)
+
+
+def strip(arr: pa.Array) -> pa.Array:
+    """Trim blanks around string values."""
+    return pc.utf8_trim_whitespace(arr)
+
+
+def _clean(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:300]

@@ -1,0 +1,108 @@
+"""Where a feed comes from: a zip, a folder (possibly holding the zip), or a URL (downloaded first)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from planner.errors import FeedError
+
+
+class FeedSource:
+    """Read access to the ``*.txt`` members of a GTFS feed, wherever they live."""
+
+    def __init__(self, path: str | Path):
+        self.label = str(path)
+        p = Path(path)
+        if not p.exists():
+            raise FeedError(f"feed {path}: not found (give a GTFS zip or folder, or run 'planner feed download')")
+        self._zip: zipfile.ZipFile | None = None
+        self._dir: Path | None = None
+        self._prefix = ""
+        if p.is_dir():
+            if (p / "stops.txt").exists() or (p / "stop_times.txt").exists():
+                self._dir = p
+            else:
+                zips = sorted(p.glob("*.zip"))
+                if len(zips) == 1:
+                    self._open_zip(zips[0])
+                else:
+                    raise FeedError(f"feed {path}: folder has no stops.txt/stop_times.txt"
+                                    + (f" and {len(zips)} zips (name one)" if zips else ""))
+        else:
+            self._open_zip(p)
+        self.path = p
+
+    def _open_zip(self, p: Path) -> None:
+        try:
+            self._zip = zipfile.ZipFile(p)
+            bad = self._zip.testzip() if p.stat().st_size < 64 * 2**20 else None
+        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+            raise FeedError(f"feed {p}: not a readable zip ({exc})") from None
+        if bad:
+            raise FeedError(f"feed {p}: member {bad} is corrupt (truncated download?)")
+        names = self._zip.namelist()
+        # A feed zipped with its folder: members like "gtfs/stops.txt".
+        if "stops.txt" not in names:
+            cands = [n for n in names if n.endswith("/stops.txt") or n.endswith("/stop_times.txt")]
+            if cands:
+                self._prefix = cands[0].rsplit("/", 1)[0] + "/"
+            else:
+                inner = [n for n in names if n.endswith(".zip")]
+                if len(inner) == 1:
+                    data = self._zip.read(inner[0])
+                    self._zip = zipfile.ZipFile(io.BytesIO(data))
+
+    def has(self, name: str) -> bool:
+        """True when the feed has the member ``name`` (e.g. ``"calendar.txt"``)."""
+        if self._dir is not None:
+            return (self._dir / name).is_file()
+        assert self._zip is not None
+        try:
+            self._zip.getinfo(self._prefix + name)
+            return True
+        except KeyError:
+            return False
+
+    def size(self, name: str) -> int:
+        """Uncompressed size of a member in bytes (for progress bars)."""
+        if self._dir is not None:
+            return (self._dir / name).stat().st_size
+        assert self._zip is not None
+        return self._zip.getinfo(self._prefix + name).file_size
+
+    @contextmanager
+    def open(self, name: str) -> Iterator[IO[bytes]]:
+        """Open a member as a binary stream; raise :class:`FeedError` when it is missing."""
+        if not self.has(name):
+            raise FeedError(f"feed {self.label}: {name} missing")
+        try:
+            if self._dir is not None:
+                with open(self._dir / name, "rb") as fh:
+                    yield fh
+            else:
+                assert self._zip is not None
+                with self._zip.open(self._prefix + name) as fh:
+                    yield fh
+        except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile) as exc:
+            raise FeedError(f"feed {self.label}: {name} is corrupt ({exc})") from None
+
+    def fingerprint(self) -> str:
+        """A content hash of the feed: zip CRCs and sizes from its directory, or a hash of folder files."""
+        h = hashlib.sha256()
+        if self._zip is not None:
+            for info in sorted(self._zip.infolist(), key=lambda i: i.filename):
+                h.update(f"{info.filename}:{info.CRC}:{info.file_size}\n".encode())
+        else:
+            assert self._dir is not None
+            for f in sorted(self._dir.glob("*.txt")):
+                h.update(f.name.encode())
+                with open(f, "rb") as fh:
+                    while chunk := fh.read(1 << 20):
+                        h.update(chunk)
+        return h.hexdigest()[:24]

@@ -1,0 +1,1 @@
+"""Cross-cutting helpers (time parsing, text normalisation, atomic writes)."""

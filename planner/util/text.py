@@ -1,0 +1,21 @@
+"""Name normalisation for station lookup: case-, accent- and umlaut-spelling-insensitive."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_UMLAUT = {"ä": "a", "ö": "o", "ü": "u", "ae": "a", "oe": "o", "ue": "u"}
+
+
+def fold(name: str) -> str:
+    """Fold a station name for matching: lower case, no accents, ``ue``=``ü``, punctuation as spaces."""
+    s = name.lower().strip()
+    s = s.replace("ä", "a").replace("ö", "o").replace("ü", "u")
+    s = unicodedata.normalize("NFKD", s)
+    s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    # German transliteration: Zuerich == Zürich. Only fold "ue/ae/oe" when not part of a vowel pair
+    # that is genuine in names (e.g. "Bauen"): we fold after a consonant only.
+    s = re.sub(r"(?<=[^aeiou\W])(a|o|u)e", r"\1", s)
+    s = re.sub(r"[^a-z0-9]+", " ", s)
+    return " ".join(s.split())
