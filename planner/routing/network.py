@@ -1,0 +1,126 @@
+"""``TransitNetwork``: the engine's view of a Timetable (connections sorted by time, change matrices)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
+
+INF = np.int32(2**31 - 1)
+
+
+class TransitNetwork:
+    """Compact arrays for the connection scan, built once per timetable and change policy.
+
+    ``min_transfer`` (seconds) replaces every change time by one uniform value (a slow group); forbidden
+    changes (transfer_type 3) stay forbidden. ``default_change`` is used where the feed says nothing.
+    """
+
+    def __init__(self, tt: Timetable, *, min_transfer: int | None = None,
+                 default_change: int = DEFAULT_CHANGE_SECONDS):
+        self.tt = tt
+        self.min_transfer = min_transfer
+        self.default_change = int(default_change)
+        self._build_connections()
+        self._build_changes()
+        self._build_links()
+
+    # --- connections ------------------------------------------------------------------------------
+    def _build_connections(self) -> None:
+        tt = self.tt
+        n = len(tt.st_stop)
+        last = np.zeros(n, bool)
+        if tt.n_trips:
+            last[tt.trip_offset[1:] - 1] = True
+        rows = np.flatnonzero(~last).astype(np.int32)  # a connection departs from every non-last row
+        dep = tt.st_dep[rows]
+        arr = tt.st_arr[rows + 1]
+        order = np.lexsort((rows, arr, dep))
+        self.c_row = rows[order]
+        self.c_dep = dep[order].astype(np.int32)
+        self.c_arr = arr[order].astype(np.int32)
+        self.c_from = tt.st_stop[self.c_row].astype(np.int32)
+        self.c_to = tt.st_stop[self.c_row + 1].astype(np.int32)
+        self.c_trip = tt.st_trip[self.c_row].astype(np.int32)
+        self.c_pick = tt.st_pickup[self.c_row].astype(np.bool_)
+        self.c_drop = tt.st_dropoff[self.c_row + 1].astype(np.bool_)
+
+    @property
+    def n_connections(self) -> int:
+        """Number of elementary connections."""
+        return len(self.c_dep)
+
+    def first_connection_at(self, t: int) -> int:
+        """Index of the first connection departing at or after ``t``."""
+        return int(np.searchsorted(self.c_dep, t, side="left"))
+
+    # --- changes within a station ------------------------------------------------------------------
+    def _build_changes(self) -> None:
+        tt = self.tt
+        off, members = tt.station_stops
+        self.sta_off = off.astype(np.int64)
+        self.sta_stops = members.astype(np.int32)
+        self.stop_station = tt.stop_station.astype(np.int32)
+        sizes = np.diff(off)
+        local = np.zeros(tt.n_stops, np.int32)
+        for s in range(tt.n_stations):
+            local[members[off[s]:off[s + 1]]] = np.arange(sizes[s], dtype=np.int32)
+        self.stop_local = local
+        mat_off = np.zeros(tt.n_stations + 1, np.int64)
+        np.cumsum(sizes.astype(np.int64) ** 2, out=mat_off[1:])
+        base = np.where(tt.station_change >= 0, tt.station_change, self.default_change).astype(np.int32)
+        if self.min_transfer is not None:
+            base[:] = int(self.min_transfer)
+        mat = np.repeat(base, sizes.astype(np.int64) ** 2).astype(np.int32)
+        for a, b, secs in zip(tt.xfer_from, tt.xfer_to, tt.xfer_seconds, strict=True):
+            s = tt.stop_station[a]
+            if tt.stop_station[b] != s:
+                continue
+            k = mat_off[s] + local[a] * sizes[s] + local[b]
+            if secs == NO_CHANGE:
+                mat[k] = NO_CHANGE
+            elif self.min_transfer is None:
+                mat[k] = secs
+        self.mat_off = mat_off
+        self.mat = mat
+
+    def change_seconds(self, a: int, b: int) -> int:
+        """Change time from stop ``a`` to stop ``b`` of the same station (``NO_CHANGE`` = forbidden)."""
+        s = self.stop_station[a]
+        n = self.sta_off[s + 1] - self.sta_off[s]
+        return int(self.mat[self.mat_off[s] + self.stop_local[a] * n + self.stop_local[b]])
+
+    # --- walking links between stations (only those the game allows) -------------------------------
+    def _build_links(self) -> None:
+        tt = self.tt
+        order = np.argsort(tt.link_from, kind="stable")
+        counts = np.bincount(tt.link_from, minlength=tt.n_stations) if len(tt.link_from) else np.zeros(
+            tt.n_stations, np.int64)
+        off = np.zeros(tt.n_stations + 1, np.int64)
+        np.cumsum(counts, out=off[1:])
+        self.link_off = off
+        self.link_to = tt.link_to[order].astype(np.int32) if len(order) else np.zeros(0, np.int32)
+        self.link_sec = tt.link_seconds[order].astype(np.int32) if len(order) else np.zeros(0, np.int32)
+
+    def link_seconds(self, a: int, b: int) -> int | None:
+        """Walking time between stations ``a`` and ``b``, or None when not linked."""
+        for k in range(self.link_off[a], self.link_off[a + 1]):
+            if self.link_to[k] == b:
+                return int(self.link_sec[k])
+        return None
+
+    @cached_property
+    def station_departures(self) -> list[np.ndarray]:
+        """Sorted departure times (with boarding allowed) per station, for range queries."""
+        sta = self.stop_station[self.c_from]
+        ok = self.c_pick
+        out: list[np.ndarray] = []
+        order = np.lexsort((self.c_dep[ok], sta[ok]))
+        s_sorted = sta[ok][order]
+        d_sorted = self.c_dep[ok][order]
+        bounds = np.searchsorted(s_sorted, np.arange(self.tt.n_stations + 1))
+        for s in range(self.tt.n_stations):
+            out.append(np.unique(d_sorted[bounds[s]:bounds[s + 1]]))
+        return out

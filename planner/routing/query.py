@@ -1,0 +1,221 @@
+"""Queries on a :class:`TransitNetwork`: reach (one-to-many), best journey, journeys within X minutes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from planner.errors import InputError
+from planner.routing.csa import INF, scan
+from planner.routing.journey import Journey, Leg
+from planner.routing.network import TransitNetwork
+
+DEFAULT_MAX_LEGS = 12
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a group is: standing at ``station`` at ``time``, or seated in ``trip`` at/approaching ``row``."""
+
+    station: int = -1
+    time: int = 0
+    trip: int = -1
+    row: int = -1
+
+    @property
+    def in_trip(self) -> bool:
+        """True when the group sits in a train."""
+        return self.trip >= 0
+
+
+def station_origin(station: int, time: int) -> Origin:
+    """A group standing at ``station`` (any platform) at ``time`` (seconds)."""
+    return Origin(station=int(station), time=int(time))
+
+
+def trip_origin(net: TransitNetwork, trip: int, row: int) -> Origin:
+    """A group seated in ``trip``, at or approaching the stop of stop-time ``row``."""
+    tt = net.tt
+    rng = tt.trip_stop_times(trip)
+    if row not in rng:
+        raise InputError(f"row {row} is not a stop of trip {tt.trip_id[trip]}")
+    return Origin(station=int(tt.stop_station[tt.st_stop[row]]), time=int(tt.st_arr[row]), trip=int(trip),
+                  row=int(row))
+
+
+@dataclass
+class ReachResult:
+    """Labels of one scan: earliest arrival per level (legs) and stop, plus parents for journeys."""
+
+    net: TransitNetwork
+    origin: Origin
+    start_time: int
+    arr: np.ndarray  # (K+1, n_stops)
+    arr_conn: np.ndarray
+    arr_lvl: np.ndarray
+    ready_from: np.ndarray
+    board: np.ndarray
+
+    @property
+    def max_legs(self) -> int:
+        """The level cap K."""
+        return self.arr.shape[0] - 1
+
+    def station_arrival(self, station: int, legs: int | None = None) -> int | None:
+        """Earliest arrival at ``station`` with at most ``legs`` legs (None = any), or None."""
+        off, members = self.net.tt.station_stops
+        stops = members[off[station]:off[station + 1]]
+        j = self.max_legs if legs is None else min(legs, self.max_legs)
+        a = int(self.arr[j, stops].min()) if len(stops) else int(INF)
+        return None if a >= INF else a
+
+    def arrivals(self) -> np.ndarray:
+        """Earliest arrival per station (int64 seconds; -1 = unreachable)."""
+        tt = self.net.tt
+        best = self.arr[self.max_legs]
+        out = np.full(tt.n_stations, np.iinfo(np.int64).max, np.int64)
+        np.minimum.at(out, tt.stop_station, best.astype(np.int64))
+        out[out >= INF] = -1
+        return out
+
+    def journey_to(self, station: int, legs: int | None = None) -> Journey | None:
+        """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``)."""
+        tt = self.net.tt
+        off, members = tt.station_stops
+        stops = members[off[station]:off[station + 1]]
+        cap = self.max_legs if legs is None else min(legs, self.max_legs)
+        a = int(self.arr[cap, stops].min()) if len(stops) else int(INF)
+        if a >= INF:
+            return None
+        j = next(j for j in range(cap + 1) if int(self.arr[j, stops].min()) == a)
+        q = int(stops[int(np.argmin(self.arr[j, stops]))])
+        return Journey(self.origin.station, int(station), self.start_time, tuple(self._legs(q, j)))
+
+    def _legs(self, q: int, j: int) -> list[Leg]:
+        net, tt = self.net, self.net.tt
+        legs: list[Leg] = []
+        if self.arr_conn[j, q] == -1 and self.origin.station >= 0 and tt.stop_station[q] == self.origin.station:
+            return legs  # already there
+        while True:
+            c = int(self.arr_conn[j, q])
+            if c == -2:  # alighting at the stop the seated group is approaching
+                legs.append(Leg(self.origin.trip, self.origin.row, self.origin.row))
+                break
+            lv = int(self.arr_lvl[j, q])
+            trip = int(net.c_trip[c])
+            b = int(self.board[trip, lv])
+            board_row = self.origin.row if b == -2 else int(net.c_row[b])
+            legs.append(Leg(trip, board_row, int(net.c_row[c]) + 1))
+            if b == -2:
+                break
+            p = int(net.c_from[b])
+            prev = int(self.ready_from[lv - 1, p])
+            if prev == -2:
+                break
+            if prev == -3:  # walked from the origin station before the first ride
+                s_from, s_to = self.origin.station, int(tt.stop_station[p])
+                w = net.link_seconds(s_from, s_to) or 0
+                legs.append(Leg(-1, -1, -1, s_from, s_to, self.start_time, self.start_time + w))
+                break
+            if tt.stop_station[prev] != tt.stop_station[p]:
+                s_from, s_to = int(tt.stop_station[prev]), int(tt.stop_station[p])
+                a_prev = int(self.arr[lv - 1, prev])
+                w = net.link_seconds(s_from, s_to) or 0
+                legs.append(Leg(-1, -1, -1, s_from, s_to, a_prev, a_prev + w))
+            q, j = prev, lv - 1
+        legs.reverse()
+        return legs
+
+
+def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
+          max_legs: int = DEFAULT_MAX_LEGS) -> ReachResult:
+    """One-to-many earliest arrival from ``origin`` until ``end_time`` (default: end of the service day)."""
+    start = origin.time
+    end = int(end_time) if end_time is not None else int(INF) - 1
+    tt = net.tt
+    if origin.in_trip:
+        o_stop = int(tt.st_stop[origin.row])
+        o_arr = int(tt.st_arr[origin.row])
+        o_drop = bool(tt.st_dropoff[origin.row])
+        o_station = -1
+    else:
+        o_stop, o_arr, o_drop, o_station = -1, 0, False, origin.station
+    out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
+               net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops, net.stop_local,
+               net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
+               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop)
+    return ReachResult(net, origin, int(start), *out)
+
+
+def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: int | None = None,
+                 max_legs: int = DEFAULT_MAX_LEGS) -> Journey | None:
+    """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest departure."""
+    res = reach(net, origin, end_time=end_time, max_legs=max_legs)
+    j = res.journey_to(target)
+    if j is None or not j.legs or origin.in_trip:
+        return j
+    a = j.arrival(net.tt)
+    legs_needed = j.changes + 1 + sum(1 for leg in j.legs if leg.is_walk) * 0
+    rides = sum(1 for leg in j.legs if not leg.is_walk)
+    # Latest departure with the same arrival and no more rides: the predicate is monotone in the
+    # start time, so binary search over the origin's departure times.
+    deps = net.station_departures[origin.station]
+    cands = deps[(deps > origin.time) & (deps <= a)]
+    lo, hi = 0, len(cands) - 1
+    best = res
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        r2 = reach(net, station_origin(origin.station, int(cands[mid])), end_time=a, max_legs=max_legs)
+        a2 = r2.station_arrival(target, rides)
+        if a2 is not None and a2 <= a:
+            best, lo = r2, mid + 1
+        else:
+            hi = mid - 1
+    del legs_needed
+    out = best.journey_to(target, rides)
+    assert out is not None
+    return Journey(origin.station, target, origin.time, out.legs)
+
+
+def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minutes: float, *,
+                    max_legs: int = DEFAULT_MAX_LEGS) -> list[Journey]:
+    """Pareto set over (departure later, arrival earlier, fewer changes) of journeys arriving within
+    ``extra_minutes`` of the earliest arrival: every sensible way to get there, no dominated duplicates."""
+    tt = net.tt
+    first = best_journey(net, origin, target, max_legs=max_legs)
+    if first is None:
+        return []
+    limit = first.arrival(tt) + int(round(extra_minutes * 60))
+    found: dict[tuple, Journey] = {first.signature(): first}
+    starts = [origin.time]
+    if not origin.in_trip:
+        deps = net.station_departures[origin.station]
+        starts += [int(d) for d in deps[(deps > origin.time) & (deps <= limit)]]
+    for s in starts:
+        o = origin if s == origin.time else station_origin(origin.station, s)
+        res = reach(net, o, end_time=limit, max_legs=max_legs)
+        for k in range(1, max_legs + 1):
+            jk = res.journey_to(target, k)
+            if jk is None or jk.arrival(tt) > limit:
+                continue
+            jk = Journey(origin.station, target, origin.time, jk.legs)
+            found.setdefault(jk.signature(), jk)
+    items = list(found.values())
+    keys = [(j.departure(tt), j.arrival(tt), j.changes) for j in items]
+    keep = []
+    for i, (d, a, c) in enumerate(keys):
+        dominated = any(
+            (d2 >= d and a2 <= a and c2 <= c) and (d2, a2, c2) != (d, a, c) for k2, (d2, a2, c2) in enumerate(keys)
+            if k2 != i)
+        if not dominated:
+            keep.append(i)
+    # identical (dep, arr, changes) with different trips: keep one, the first found (fastest search order)
+    seen: set[tuple] = set()
+    out = []
+    for i in sorted(keep, key=lambda i: (keys[i][1], keys[i][2], -keys[i][0])):
+        if keys[i] in seen:
+            continue
+        seen.add(keys[i])
+        out.append(items[i])
+    return out

@@ -1,0 +1,61 @@
+"""Shared fixtures: the real Swiss extracts in ../shared/data and game-day timetables built from them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("PLANNER_SHARED", ROOT.parent / "shared"))
+DATA = SHARED / "data"
+ZUG = DATA / "gtfs" / "ch-zug-fp2021.zip"
+IC2020 = DATA / "gtfs" / "ch-ic-fp2020.zip"
+IC1_2019 = DATA / "gtfs" / "ch-ic1-fp2019.zip"
+FIXTURES = Path(__file__).parent / "fixtures"
+DEMO_DATE = dt.date(2021, 9, 11)  # a Saturday in the Zug extract
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory, monkeypatch):
+    """Every test gets a private cache folder (never the user's)."""
+    monkeypatch.setenv("PLANNER_CACHE", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("PLANNER_STATE", str(tmp_path_factory.mktemp("state") / "groups.sqlite"))
+
+
+@pytest.fixture(scope="session")
+def zug_tt():
+    """Game-day timetable: Zug extract, game sbb-monopoly, Saturday 2021-09-11."""
+    from planner.game.gamefile import load_game
+    from planner.gtfs.ingest import build_timetable
+    from planner.gtfs.source import FeedSource
+
+    return build_timetable(FeedSource(ZUG), load_game("sbb-monopoly"), DEMO_DATE, progress=False)
+
+
+@pytest.fixture(scope="session")
+def zug_all_tt():
+    """Whole Zug extract (game ``none``: all modes), Saturday 2021-09-11."""
+    from planner.game.gamefile import load_game
+    from planner.gtfs.ingest import build_timetable
+    from planner.gtfs.source import FeedSource
+
+    return build_timetable(FeedSource(ZUG), load_game("none"), DEMO_DATE, progress=False)
+
+
+@pytest.fixture(scope="session")
+def sbb_game():
+    """The shipped variant-A game."""
+    from planner.game.gamefile import load_game
+
+    return load_game("sbb-monopoly")
+
+
+@pytest.fixture(scope="session")
+def nws_game():
+    """The shipped variant-B game."""
+    from planner.game.gamefile import load_game
+
+    return load_game("nordwestschweiz")
