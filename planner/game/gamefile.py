@@ -75,6 +75,7 @@ class Game:
     free_numbers: frozenset[int]
     admissible_extra_minutes: int
     reroll_before_minutes: int
+    skip_targeted: bool
     targets: tuple[DiceTarget, ...]
     bonus_base_fee: int
     bonus_fee: int
@@ -141,7 +142,7 @@ def whole_feed_game() -> Game:
         dice_from=0, dice_forced_from=None, ring=(), polygon=(), ring_tolerance_m=0.0,
         modes=frozenset(MODES), exclude_routes=(), walking_links="none", max_walk_minutes=0,
         default_change_minutes=2, dice_count=1, free_minutes=60, free_numbers=frozenset({6}),
-        admissible_extra_minutes=0, reroll_before_minutes=0, targets=(), bonus_base_fee=0, bonus_fee=0,
+        admissible_extra_minutes=0, reroll_before_minutes=0, skip_targeted=True, targets=(), bonus_base_fee=0, bonus_fee=0,
         bonus_minutes=(0,), bonus_event="seated", toll_fees=(), tunnel_multipliers=(), toll_lines=(),
         tunnels=(),
     )
@@ -155,7 +156,8 @@ _SCHEMA: dict[str, set[str]] = {
     "area": {"ring", "polygon", "ring_tolerance_m"},
     "modes": {"allowed", "exclude_routes", "walking_links", "max_walk_minutes"},
     "transfers": {"default_minutes"},
-    "dice": {"dice", "free_minutes", "admissible_extra_minutes", "reroll_before_minutes", "targets", "free_numbers"},
+    "dice": {"dice", "free_minutes", "admissible_extra_minutes", "reroll_before_minutes", "targets", "free_numbers",
+             "skip_targeted"},
     "bonus": {"base_fee", "bonus_fee", "minutes", "event"},
     "toll_fees": {"by_owner_count"},
     "tunnel_fees": {"multiplier_by_owner_count"},
@@ -302,6 +304,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         free_numbers=frozenset(c.get(dice, "free_numbers", list, "dice", [6])),
         admissible_extra_minutes=c.get(dice, "admissible_extra_minutes", int, "dice", 0),
         reroll_before_minutes=c.get(dice, "reroll_before_minutes", int, "dice", 0),
+        skip_targeted=c.get(dice, "skip_targeted", bool, "dice", True),
         targets=tuple(targets),
         bonus_base_fee=c.get(bonus, "base_fee", int, "bonus", 4000),
         bonus_fee=c.get(bonus, "bonus_fee", int, "bonus", 8000),

@@ -219,3 +219,48 @@ def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minu
         seen.add(keys[i])
         out.append(items[i])
     return out
+
+
+def earliest_boarding(res: ReachResult, trip: int) -> int | None:
+    """Earliest stop-time row of ``trip`` at which the group can be on board (None = cannot board)."""
+    if res.origin.in_trip and trip == res.origin.trip:
+        return res.origin.row
+    rows = [int(res.net.c_row[b]) for b in res.board[trip] if b >= 0]
+    return min(rows) if rows else None
+
+
+def journey_riding(res: ReachResult, trip: int, alight_row: int) -> Journey | None:
+    """Journey that boards ``trip`` as early as possible and rides it to ``alight_row``."""
+    net = res.net
+    if res.origin.in_trip and trip == res.origin.trip:
+        if alight_row < res.origin.row:
+            return None
+        return Journey(res.origin.station, int(net.tt.stop_station[net.tt.st_stop[alight_row]]), res.start_time,
+                       (Leg(trip, res.origin.row, alight_row),))
+    best = None
+    for lv in range(1, res.max_legs + 1):
+        b = int(res.board[trip, lv])
+        if b >= 0 and (best is None or net.c_row[b] < net.c_row[best[0]]):
+            best = (b, lv)
+    if best is None:
+        return None
+    b, lv = best
+    board_row = int(net.c_row[b])
+    if alight_row <= board_row:
+        return None
+    tt = net.tt
+    p = int(net.c_from[b])
+    prev = int(res.ready_from[lv - 1, p])
+    before: list[Leg] = []
+    if prev == -3:
+        s_from, s_to = res.origin.station, int(tt.stop_station[p])
+        w = net.link_seconds(s_from, s_to) or 0
+        before = [Leg(-1, -1, -1, s_from, s_to, res.start_time, res.start_time + w)]
+    elif prev >= 0:
+        before = res._legs(prev, lv - 1)
+        if tt.stop_station[prev] != tt.stop_station[p]:
+            a_prev = int(res.arr[lv - 1, prev])
+            w = net.link_seconds(int(tt.stop_station[prev]), int(tt.stop_station[p])) or 0
+            before.append(Leg(-1, -1, -1, int(tt.stop_station[prev]), int(tt.stop_station[p]), a_prev, a_prev + w))
+    legs = (*before, Leg(trip, board_row, int(alight_row)))
+    return Journey(res.origin.station, int(tt.stop_station[tt.st_stop[alight_row]]), res.start_time, legs)

@@ -1,0 +1,80 @@
+"""``planner`` command line: one-line errors (exit 2), JSON errors with ``--json``, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+
+from planner.errors import PlannerError
+
+# Each module registers its subcommands; order = order in --help.
+COMMAND_MODULES = [
+    "planner.commands.feed",
+    "planner.commands.route",
+    "planner.commands.rules",
+    "planner.commands.organiser",
+    "planner.commands.demo",
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line (JSON with --json) and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise PlannerError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with all registered subcommands."""
+    p = _Parser(prog="planner", description="Timetable answers for SBB-Monopoly (Source: opentransportdata.swiss)")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    for mod in COMMAND_MODULES:
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name == mod:
+                continue  # a command module not (yet) present
+            raise
+        m.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    want_json = "--json" in argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        rc = args.func(args)
+        return int(rc or 0)
+    except PlannerError as exc:
+        _report(str(exc), want_json)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        _report("interrupted", want_json)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback for users
+        if os.environ.get("PLANNER_DEBUG"):
+            raise
+        _report(f"internal error: {type(exc).__name__}: {exc} (set PLANNER_DEBUG=1 for details)", want_json)
+        return 3
+
+
+def _report(message: str, want_json: bool) -> None:
+    line = " ".join(str(message).split())
+    if want_json:
+        sys.stdout.write(json.dumps({"error": line}, ensure_ascii=False) + "\n")
+    sys.stderr.write(f"planner: error: {line}\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""CLI subcommands (thin edges over the core). Each module has ``register(subparsers)``."""

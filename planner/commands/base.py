@@ -1,0 +1,142 @@
+"""What every command shares: common options, loading the game day, output as JSON or table."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from planner import config
+from planner.errors import InputError, PlannerError
+from planner.game.gamefile import Game, load_game
+from planner.timetable.model import Timetable
+from planner.util.timefmt import parse_clock
+
+
+def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
+    """``--feed --game --date --json --min-transfer`` (the options every command accepts)."""
+    p.add_argument("--feed", help="GTFS zip, folder or URL (default: $PLANNER_FEED, config, downloaded, demo)")
+    if game:
+        p.add_argument("--game", help="game name, path to a .toml, or 'none' for the whole feed")
+    if date:
+        p.add_argument("--date", help="game day YYYY-MM-DD")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--progress", action="store_true", default=None, help="show progress bars")
+
+
+def add_routing(p: argparse.ArgumentParser) -> None:
+    """Routing options shared by route/target/zugzwang/bonus/tolls."""
+    p.add_argument("--min-transfer", type=float, metavar="M",
+                   help="uniform minimum change time in minutes (a slow group)")
+
+
+@dataclass
+class Context:
+    """Resolved feed, game and date for one invocation; loads the game-day timetable lazily."""
+
+    args: argparse.Namespace
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def feed(self) -> str:
+        """Path of the feed (a URL is downloaded first)."""
+        f = getattr(self.args, "feed", None) or config.default_feed()
+        if not f:
+            raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
+        if str(f).startswith(("http://", "https://")):
+            from planner.gtfs.download import download
+
+            return str(download(str(f), progress=self.progress))
+        return str(f)
+
+    @cached_property
+    def game(self) -> Game:
+        """The game (file) in force."""
+        return load_game(getattr(self.args, "game", None) or config.default_game())
+
+    @cached_property
+    def date(self) -> dt.date:
+        """The game day."""
+        from planner.gtfs.calendar import parse_date
+
+        d = getattr(self.args, "date", None) or config.default_date(self.feed)
+        return parse_date(d) if d else dt.date.today()
+
+    @property
+    def progress(self) -> bool | None:
+        """Progress bars on stderr: forced by --progress, else when stderr is a terminal and not --json."""
+        if getattr(self.args, "progress", None):
+            return True
+        return None if not getattr(self.args, "json", False) else False
+
+    @cached_property
+    def timetable(self) -> Timetable:
+        """The game-day timetable, from the cache when possible."""
+        try:
+            from planner.cache import load_or_build
+        except ImportError:  # cache module not available: build directly
+            from planner.gtfs.ingest import build_timetable
+            from planner.gtfs.source import FeedSource
+
+            return build_timetable(FeedSource(self.feed), self.game, self.date, progress=self.progress)
+        return load_or_build(self.feed, self.game, self.date, progress=self.progress)
+
+    @cached_property
+    def network(self):
+        """The routing network (change-time policy from --min-transfer and the game file)."""
+        from planner.routing.network import TransitNetwork
+
+        mt = getattr(self.args, "min_transfer", None)
+        if mt is not None and not (0 <= mt <= 60):
+            raise InputError(f"--min-transfer {mt}: expected 0 to 60 minutes")
+        return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
+                              default_change=int(round(self.game.default_change_minutes * 60)))
+
+    def station(self, name: str) -> int:
+        """Resolve a station name (error with suggestions)."""
+        from planner.timetable.stations import find_station
+
+        return find_station(self.timetable, name)
+
+    def clock(self, text: str, *, within_game: bool = True) -> int:
+        """Parse a time of day; with ``within_game``, it must not be after the game's end."""
+        t = parse_clock(text)
+        g = self.game
+        if within_game and g.has_area and t > g.end:
+            raise InputError(f"time {text} is after the end of the game ({_hm(g.end)})")
+        return t
+
+    def trip(self, trip_id: str) -> int:
+        """Resolve a trip id running in the area on the day."""
+        tt = self.timetable
+        if trip_id in tt.trip_index:
+            return tt.trip_index[trip_id]
+        raise InputError(f"unknown trip id {trip_id!r} (not running in the game area on {self.date.isoformat()})")
+
+
+def _hm(sec: int) -> str:
+    return f"{sec // 3600:02d}:{sec % 3600 // 60:02d}"
+
+
+def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:
+    """Print JSON with ``--json``, else the readable table (or JSON when no table is given)."""
+    if getattr(args, "json", False) or table is None:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if getattr(args, "json", False) else 2))
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(table.rstrip("\n") + "\n")
+
+
+def format_table(rows: list[dict], columns: list[str], headers: list[str] | None = None) -> str:
+    """A plain aligned text table."""
+    headers = headers or columns
+    cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
+    widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
+    return "\n".join(lines)

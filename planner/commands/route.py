@@ -1,0 +1,145 @@
+"""``planner route``: fastest itinerary (and alternatives within X minutes), single or batch."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+from planner.commands.base import Context, add_common, add_routing, emit
+from planner.errors import InputError, PlannerError
+from planner.routing import Journey, best_journey, journeys_within, station_origin, trip_origin
+from planner.routing.query import Origin
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``planner route``."""
+    p = sub.add_parser("route", help="fastest way from a station (or from the train you sit in) to a station")
+    p.add_argument("--from", dest="origin", help="station where the group stands (or the stop its train is at "
+                                                 "or approaching, with --trip)")
+    p.add_argument("--to", dest="target", help="target station")
+    p.add_argument("--time", help="HH:MM (default: the trip's time at --from when --trip is given)")
+    p.add_argument("--trip", help="trip id of the train the group sits in")
+    p.add_argument("--within", type=float, metavar="MIN", help="also list every itinerary arriving at most MIN "
+                                                               "minutes after the fastest")
+    p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
+    add_common(p)
+    add_routing(p)
+    p.set_defaults(func=cmd_route)
+
+
+def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None) -> Origin:
+    """Build the group's position from --from/--time/--trip (errors as one line)."""
+    if not origin:
+        raise InputError("--from (or --at) is required")
+    s = ctx.station(origin)
+    if trip:
+        t = ctx.trip(trip)
+        tt = ctx.timetable
+        rows = [r for r in tt.trip_stop_times(t) if int(tt.stop_station[tt.st_stop[r]]) == s]
+        if not rows:
+            raise InputError(f"trip {trip} does not stop at {tt.station_name[s]}")
+        if time:
+            want = ctx.clock(time)
+            later = [r for r in rows if int(tt.st_arr[r]) >= want - 60]
+            rows = later or rows
+        return trip_origin(ctx.network, t, rows[0])
+    if not time:
+        raise InputError("--time HH:MM is required")
+    return station_origin(s, ctx.clock(time))
+
+
+def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -> dict:
+    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events) when available."""
+    tt = ctx.timetable
+    if j is None:
+        return {"from": tt.station_name[origin.station], "to": tt.station_name[target], "departure": None,
+                "arrival": None, "changes": None, "legs": [],
+                "reason": "no connection on the game day from this position (after this time, in the area)"}
+    d = j.to_dict(tt)
+    d["from"] = tt.station_name[origin.station]
+    from planner.commands.annotate import annotate
+
+    annotate(ctx, j, d)
+    return d
+
+
+def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
+    """The route answer (fastest + alternatives)."""
+    net = ctx.network
+    end = ctx.game.end if ctx.game.has_area else None
+    j = best_journey(net, origin, target, end_time=end + 6 * 3600 if end else None)
+    out = journey_json(ctx, j, origin, target)
+    alts = []
+    if within is not None:
+        if within < 0 or within > 180:
+            raise InputError(f"--within {within}: expected 0 to 180 minutes")
+        for a in journeys_within(net, origin, target, within):
+            if j is not None and a.signature() == j.signature():
+                continue
+            alts.append(journey_json(ctx, a, origin, target))
+    out["alternatives"] = alts
+    return out
+
+
+def cmd_route(args: argparse.Namespace) -> int:
+    """Run one query, or a batch file (one JSON object per line)."""
+    ctx = Context(args)
+    if args.batch:
+        return _batch(ctx, args)
+    if not args.target:
+        raise InputError("--to is required")
+    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+    target = ctx.station(args.target)
+    out = answer(ctx, origin, target, args.within)
+    emit(args, out, render(out))
+    return 0
+
+
+def _batch(ctx: Context, args: argparse.Namespace) -> int:
+    path = Path(args.batch)
+    if not path.is_file():
+        raise InputError(f"batch file {path}: not found")
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        missing = {"from", "to", "time"} - set(reader.fieldnames or [])
+        if missing:
+            raise InputError(f"batch file {path}: missing column(s) {', '.join(sorted(missing))}")
+        for line, row in enumerate(reader, start=2):
+            try:
+                origin = resolve_origin(ctx, row["from"], row["time"], (row.get("trip") or "").strip() or None)
+                out = answer(ctx, origin, ctx.station(row["to"]), args.within)
+            except PlannerError as exc:
+                out = {"error": f"{path} line {line}: {exc}"}
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    return 0
+
+
+def render(out: dict) -> str:
+    """Readable itinerary for a phone screen."""
+    if out.get("arrival") is None:
+        return f"{out['from']} -> {out['to']}: {out.get('reason', 'unreachable')}"
+    lines = [f"{out['from']} -> {out['to']}: dep {out['departure']}, arr {out['arrival']}, "
+             f"{out['changes']} change(s)"]
+    lines += _legs(out)
+    for i, a in enumerate(out.get("alternatives", []), 1):
+        lines.append(f"  alternative {i}: dep {a['departure']}, arr {a['arrival']}, {a['changes']} change(s)")
+        lines += ["  " + x for x in _legs(a)]
+    return "\n".join(lines)
+
+
+def _legs(out: dict) -> list[str]:
+    lines = []
+    for leg in out["legs"]:
+        plat_f = f" pl.{leg['from_platform']}" if leg.get("from_platform") else ""
+        plat_t = f" pl.{leg['to_platform']}" if leg.get("to_platform") else ""
+        extra = ""
+        if leg.get("crossings"):
+            extra += "  [" + ", ".join(c["name"] for c in leg["crossings"]) + "]"
+        if leg.get("bonus"):
+            extra += "  [bonus " + ", ".join(f"{b['time']} {b['event']} {b['station']}" for b in leg["bonus"]) + "]"
+        lines.append(f"  {leg['departure']} {leg['from']}{plat_f}  {leg['route']} {leg['headsign']}".rstrip())
+        lines.append(f"  {leg['arrival']} {leg['to']}{plat_t}{extra}")
+    return lines

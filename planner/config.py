@@ -1,0 +1,81 @@
+"""Defaults for feed, game and date: command line > environment > config file > built-in demo."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+DEMO_FEED_NAME = "ch-zug-fp2021.zip"
+DEMO_DATE = "2021-09-11"  # a Saturday inside the demo extract
+DEFAULT_GAME = "sbb-monopoly"
+
+
+def config_path() -> Path:
+    """User config file: ``$PLANNER_CONFIG`` or ``~/.config/sbb-planner/config.toml``."""
+    env = os.environ.get("PLANNER_CONFIG")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "sbb-planner" / "config.toml"
+
+
+def user_config() -> dict:
+    """The config file's content (keys ``feed``, ``game``, ``date``, ``cache``), or an empty dict."""
+    p = config_path()
+    if not p.is_file():
+        return {}
+    try:
+        return tomllib.loads(p.read_text("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
+        from planner.errors import PlannerError
+
+        raise PlannerError(f"config file {p}: {exc}") from None
+
+
+def repo_root() -> Path:
+    """The checkout this package runs from (for the default demo data beside it)."""
+    return Path(__file__).resolve().parents[1]
+
+
+def feeds_dir() -> Path:
+    """Where ``planner feed download`` stores feeds: ``$PLANNER_FEEDS`` or ``<repo>/feeds``."""
+    return Path(os.environ.get("PLANNER_FEEDS") or repo_root() / "feeds")
+
+
+def default_feed() -> str | None:
+    """The feed to use when none is given: env, config, newest downloaded feed, else the demo extract."""
+    env = os.environ.get("PLANNER_FEED")
+    if env:
+        return env
+    cfg = user_config().get("feed")
+    if cfg:
+        return str(cfg)
+    fd = feeds_dir()
+    if fd.is_dir():
+        zips = sorted(fd.glob("GTFS_*.zip"))
+        if zips:
+            return str(zips[-1])
+    for base in (Path.cwd(), repo_root()):
+        cand = base.parent / "shared" / "data" / "gtfs" / DEMO_FEED_NAME
+        if cand.is_file():
+            return str(cand)
+    return None
+
+
+def default_game() -> str:
+    """Game when none is given."""
+    return os.environ.get("PLANNER_GAME") or str(user_config().get("game") or DEFAULT_GAME)
+
+
+def default_date(feed: str | None) -> str | None:
+    """Date when none is given: env, config, the demo Saturday for the demo extract, else None (today)."""
+    env = os.environ.get("PLANNER_DATE")
+    if env:
+        return env
+    cfg = user_config().get("date")
+    if cfg:
+        return str(cfg)
+    if feed and Path(feed).name == DEMO_FEED_NAME:
+        return DEMO_DATE
+    return None

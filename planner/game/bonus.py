@@ -1,0 +1,88 @@
+"""Full-hour fee (§6): which trains can the group sit in while they arrive/depart at hh:00 (B: hh:00-01)."""
+
+from __future__ import annotations
+
+from planner.game.gamefile import Game
+from planner.routing.journey import Leg
+from planner.routing.query import Origin, earliest_boarding, reach
+from planner.timetable.model import Timetable
+from planner.util.timefmt import fmt_clock
+
+
+def is_bonus_time(game: Game, t: int) -> bool:
+    """True when ``t`` (seconds) falls in a bonus minute of a full hour within the game's hours."""
+    minute = (t // 60) % 60
+    hour_start = t - (t % 3600)
+    return minute in game.bonus_minutes and game.start <= hour_start <= game.end
+
+
+def _stops_here(tt: Timetable, row: int) -> bool:
+    return bool(tt.st_pickup[row] or tt.st_dropoff[row])
+
+
+def leg_bonus_events(tt: Timetable, game: Game, leg: Leg) -> list[dict]:
+    """Bonus events while riding ``leg``: departures from board..alight-1, arrivals at board+1..alight."""
+    if leg.is_walk or not game.bonus_minutes or game.bonus_fee <= game.bonus_base_fee:
+        return []
+    out = []
+    for r in range(leg.board_row, leg.alight_row + 1):
+        if not _stops_here(tt, r):
+            continue
+        st = tt.station_name[tt.stop_station[tt.st_stop[r]]]
+        if r > leg.board_row and is_bonus_time(game, int(tt.st_arr[r])):
+            out.append({"station": st, "event": "arrival", "time": fmt_clock(int(tt.st_arr[r])),
+                        "hour": fmt_clock(int(tt.st_arr[r]) // 3600 * 3600), "fee": game.bonus_fee})
+        if r < leg.alight_row and is_bonus_time(game, int(tt.st_dep[r])):
+            out.append({"station": st, "event": "departure", "time": fmt_clock(int(tt.st_dep[r])),
+                        "hour": fmt_clock(int(tt.st_dep[r]) // 3600 * 3600), "fee": game.bonus_fee})
+    return out
+
+
+def next_full_hour(t: int) -> int:
+    """The next full hour at or after ``t``."""
+    return -(-t // 3600) * 3600
+
+
+def bonus_chances(net, game: Game, origin: Origin) -> dict:
+    """Every train the group can be sitting in at the next full hour while it arrives/departs at that minute.
+
+    For each such event: the trip, the station, arrival or departure, the time, and where/when to board it
+    (earliest boarding reachable from ``origin``).
+    """
+    tt = net.tt
+    hour = next_full_hour(origin.time)
+    minutes = sorted(game.bonus_minutes)
+    lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59
+    res = reach(net, origin, end_time=hi)
+    chances = []
+    for trip in range(tt.n_trips):
+        rows = tt.trip_stop_times(trip)
+        if int(tt.st_dep[rows.start]) > hi or int(tt.st_arr[rows.stop - 1]) < lo:
+            continue
+        events = []
+        for r in rows:
+            if not _stops_here(tt, r):
+                continue
+            a, d = int(tt.st_arr[r]), int(tt.st_dep[r])
+            if r > rows.start and lo <= a <= hi and (a // 60) % 60 in minutes:
+                events.append((r, "arrival", a))
+            if r < rows.stop - 1 and lo <= d <= hi and (d // 60) % 60 in minutes:
+                events.append((r, "departure", d))
+        if not events:
+            continue
+        b = earliest_boarding(res, trip)
+        if b is None:
+            continue
+        for r, ev, t in events:
+            if (ev == "departure" and b <= r) or (ev == "arrival" and b < r):
+                chances.append({
+                    "trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
+                    "headsign": tt.trip_headsign[trip],
+                    "station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": ev, "time": fmt_clock(t),
+                    "board_at": tt.station_name[tt.stop_station[tt.st_stop[b]]],
+                    "board_time": fmt_clock(int(tt.st_dep[b])),
+                    "seated_now": bool(origin.in_trip and trip == origin.trip),
+                })
+    chances.sort(key=lambda c: (c["time"], c["board_time"], c["route"], c["station"]))
+    return {"hour": fmt_clock(hour), "minutes": minutes, "fee": game.bonus_fee, "base_fee": game.bonus_base_fee,
+            "chances": chances}

@@ -1,0 +1,155 @@
+"""Dice targets (variant A §4.4-4.6, variant B §4.3-4.4), driven by the game file (pure).
+
+A roll names a set of candidate targets; targets already targeted are skipped (when the game says so);
+the group must head for the candidate reached earliest by timetable (ties: fewer changes, later departure,
+name). Free numbers (6; variant B: white 6) or a number whose candidates were all targeted give free
+movement for ``free_minutes``. Variant B's toll-line and tunnel targets count as reached when travelled through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from planner.errors import InputError
+from planner.game.gamefile import DiceTarget, Game
+from planner.routing.journey import Journey
+from planner.routing.network import TransitNetwork
+from planner.routing.query import Origin, best_journey, journey_riding, journeys_within, reach
+from planner.util.text import fold
+from planner.util.timefmt import fmt_clock
+
+
+def validate_roll(game: Game, roll: int) -> int:
+    """Check a roll against the game's dice: 1-6 (one die) or white*10+coloured, each 1-6 (two dice)."""
+    if game.dice_count == 1:
+        if not 1 <= roll <= 6:
+            raise InputError(f"roll {roll}: one die shows 1 to 6")
+    else:
+        white, col = divmod(roll, 10)
+        if not (1 <= white <= 6 and 1 <= col <= 6):
+            raise InputError(f"roll {roll}: two dice give 11 to 66 (white = tens, coloured = ones, each 1-6)")
+    return roll
+
+
+def resolve_target_station(tt, name: str) -> int | None:
+    """Station index of a target name (exact, accent/case-insensitive; no fuzzy matching for targets)."""
+    f = fold(name)
+    for i, n in enumerate(tt.station_name):
+        if fold(n) == f:
+            return i
+    return None
+
+
+@dataclass
+class DiceAnswer:
+    """The answer to "we rolled N: where must we go, and how?"."""
+
+    roll: int
+    kind: str  # "target" | "free"
+    target: str | None = None
+    journey: Journey | None = None
+    arrival: int | None = None
+    free_until: int | None = None
+    candidates: list[dict] = field(default_factory=list)
+    admissible: list[Journey] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    reroll_at: int | None = None
+
+
+CrossingFinder = Callable[[str], list[tuple[int, int, int]]]
+"""Given a toll-line/tunnel name: (trip, first_row, last_row) of every trip stretch that travels through it."""
+
+
+def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted: set[str] | list[str],
+           crossing_trips: CrossingFinder | None = None) -> DiceAnswer:
+    """Apply the dice rules at ``origin`` for ``roll`` given the names already ``targeted``."""
+    tt = net.tt
+    validate_roll(game, roll)
+    targeted_f = {fold(t) for t in targeted}
+    free = DiceAnswer(roll, "free", free_until=origin.time + game.free_minutes * 60)
+    if (game.dice_count == 2 and roll // 10 == 6) or roll in game.free_numbers:
+        return free
+    entry = game.target_for(roll)
+    if entry is None:
+        raise InputError(f"roll {roll}: the game file has no target for this number")
+    if entry.toll_line or entry.tunnel:
+        return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips)
+    res = reach(net, origin)
+    cands, warnings = [], []
+    for name in entry.stations:
+        s = resolve_target_station(tt, name)
+        was = fold(name) in targeted_f
+        arr = res.station_arrival(s) if s is not None else None
+        if s is None:
+            warnings.append(f"target {name} is not served in the game area on {tt.date} (skipped)")
+        cands.append({"name": name, "arrival": fmt_clock(arr), "targeted": was, "available": s is not None,
+                      "_s": s, "_a": arr})
+    open_ = [c for c in cands if not (game.skip_targeted and c["targeted"])]
+    if not open_:
+        free.candidates = _public(cands)
+        free.warnings = [f"all targets of {roll} were targeted already: counts as a free roll"]
+        return free
+    reachable = [c for c in open_ if c["_a"] is not None]
+    if not reachable:
+        ans = DiceAnswer(roll, "target", candidates=_public(cands), warnings=warnings)
+        ans.warnings.append("no target of this number can be reached on the game day from here")
+        return ans
+    first = min(c["_a"] for c in reachable)
+    tied = [c for c in reachable if c["_a"] == first]
+    scored = []
+    for c in tied:
+        j = best_journey(net, origin, c["_s"])
+        scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
+    scored.sort(key=lambda x: x[0])
+    _, chosen, journey = scored[0]
+    ans = DiceAnswer(roll, "target", target=chosen["name"], journey=journey, arrival=first,
+                     candidates=_public(sorted(cands, key=lambda c: (c["_a"] is None, c["_a"] or 0, c["name"]))),
+                     warnings=warnings)
+    if game.admissible_extra_minutes:
+        ans.admissible = journeys_within(net, origin, chosen["_s"], game.admissible_extra_minutes)
+    if game.reroll_before_minutes and journey.legs:
+        ans.reroll_at = first - game.reroll_before_minutes * 60
+    return ans
+
+
+def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips) -> DiceAnswer:
+    name = entry.toll_line or entry.tunnel
+    assert name is not None
+    ans = DiceAnswer(roll, "target", target=name)
+    if crossing_trips is None:
+        ans.warnings.append(f"cannot decide crossings of {name}: physical line data unavailable")
+        return ans
+    stretches = crossing_trips(name)
+    if not stretches:
+        ans.warnings.append(f"no train of the game day travels through {name}")
+        return ans
+    res = reach(net, origin)
+    options = []
+    for trip, first_row, last_row in stretches:
+        j = journey_riding(res, trip, last_row)
+        if j is None or j.legs[-1].board_row > first_row:
+            continue
+        options.append((j.arrival(net.tt), j.changes, -j.departure(net.tt), j))
+    if not options:
+        ans.warnings.append(f"{name} cannot be travelled through on the game day from here")
+        return ans
+    options.sort(key=lambda o: o[:3])
+    best = options[0]
+    ans.journey, ans.arrival = best[3], best[0]
+    ans.candidates = [{"name": name, "arrival": fmt_clock(best[0]), "targeted": fold(name) in targeted_f,
+                       "available": True}]
+    if game.admissible_extra_minutes:
+        limit = best[0] + game.admissible_extra_minutes * 60
+        seen = set()
+        for a, _c, _d, j in options:
+            if a <= limit and j.signature() not in seen:
+                seen.add(j.signature())
+                ans.admissible.append(j)
+    if game.reroll_before_minutes:
+        ans.reroll_at = best[0] - game.reroll_before_minutes * 60
+    return ans
+
+
+def _public(cands: list[dict]) -> list[dict]:
+    return [{k: v for k, v in c.items() if not k.startswith("_")} for c in cands]

@@ -1,0 +1,81 @@
+"""Buyable stations: category, price and letter group, per the game file (pure)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+
+import numpy as np
+
+from planner.game.gamefile import Game
+from planner.timetable.model import Timetable
+from planner.util.text import fold
+
+
+def initial_letter(name: str) -> str:
+    """Initial letter of the place name (``Zürich HB`` -> ``Z``, ``Émosson`` -> ``E``)."""
+    for ch in name:
+        if ch.isalpha():
+            base = unicodedata.normalize("NFKD", ch)[0]
+            return base.upper()
+    return "?"
+
+
+def station_category(tt: Timetable, station: int) -> str:
+    """``IC`` / ``fast`` / ``regional`` for rail stations (best service stopping), else the mode (``bus``...)."""
+    cats = tt.station_categories[station]
+    for c in ("IC", "fast", "regional"):
+        if c in cats:
+            return c
+    for c in ("tram", "bus", "metro", "boat", "cable", "other"):
+        if c in cats:
+            return c
+    return "regional"
+
+
+def station_price(game: Game, tt: Timetable, station: int, category: str | None = None) -> int:
+    """Purchase price of a station under the game's price rule (RULES.md §2, §9)."""
+    p = game.prices
+    name = tt.station_name[station]
+    category = category or station_category(tt, station)
+    overrides = {fold(k): v for k, v in p.get("overrides", {}).items()}
+    if fold(name) in overrides:
+        return int(overrides[fold(name)])
+    if p.get("rule", "category") == "explicit":
+        listed = {fold(n) for n in p.get("listed_stations", [])}
+        if fold(name) in listed:
+            return int(p.get("listed", 4000))
+        if category in ("IC", "fast", "regional"):
+            return int(p.get("station", 2000))
+        return int(p.get("bus_stop", 1000))
+    if category in ("IC", "fast", "regional"):
+        return int(p.get(category, 1000))
+    return int(p.get("regional", 1000))
+
+
+def station_table(tt: Timetable, game: Game) -> list[dict]:
+    """The in-area stations served on the day with modes, category, price and initial letter."""
+    out = []
+    for s in range(tt.n_stations):
+        cat = station_category(tt, s)
+        out.append({
+            "name": tt.station_name[s],
+            "station_id": tt.station_id[s],
+            "lat": None if not np.isfinite(tt.station_lat[s]) else round(float(tt.station_lat[s]), 6),
+            "lon": None if not np.isfinite(tt.station_lon[s]) else round(float(tt.station_lon[s]), 6),
+            "modes": sorted(tt.station_modes[s]),
+            "category": cat,
+            "price": station_price(game, tt, s, cat),
+            "letter": initial_letter(tt.station_name[s]),
+        })
+    out.sort(key=lambda r: (fold(r["name"]), r["station_id"]))
+    return out
+
+
+def letter_groups(rows: list[dict], group_size: int = 3) -> dict[str, dict]:
+    """Per initial letter: station count and how many complete building groups it can form."""
+    counts = Counter(r["letter"] for r in rows)
+    return {
+        letter: {"stations": n, "groups": n // group_size, "can_form_group": n >= group_size}
+        for letter, n in sorted(counts.items())
+    }

@@ -1,0 +1,69 @@
+"""Station lookup by name (pure): exact, case/accent-insensitive, unique prefix; clear suggestions."""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+
+from planner.errors import StationNotFound
+from planner.timetable.model import Timetable
+from planner.util.text import fold
+
+
+@lru_cache(maxsize=8)
+def _index(names: tuple[str, ...]) -> dict[str, list[int]]:
+    idx: dict[str, list[int]] = {}
+    for i, n in enumerate(names):
+        idx.setdefault(fold(n), []).append(i)
+    return idx
+
+
+def find_station(tt: Timetable, query: str) -> int:
+    """Resolve a user's station name (or station id) to a station index.
+
+    Order: exact name; station id (UIC); folded name (case, accents, ``ue``=``ü``); unique folded prefix;
+    unique folded word-prefix match. Unknown or ambiguous names raise :class:`StationNotFound` listing
+    the closest names.
+    """
+    q = (query or "").strip()
+    if not q:
+        raise StationNotFound("empty station name")
+    names = tuple(tt.station_name)
+    for i, n in enumerate(names):
+        if n == q:
+            return i
+    if q in tt.station_index:
+        return tt.station_index[q]
+    idx = _index(names)
+    f = fold(q)
+    hits = idx.get(f, [])
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise _ambiguous(tt, query, hits)
+    pref = sorted({i for k, v in idx.items() if k.startswith(f) for i in v})
+    if len(pref) == 1:
+        return pref[0]
+    if len(pref) > 1:
+        # "Zug" should find "Zug", not be ambiguous with "Zug, Metalli": exact word match wins
+        exact_first = [i for i in pref if fold(names[i]).split(" ")[: len(f.split(" "))] == f.split(" ")]
+        if len(exact_first) == 1:
+            return exact_first[0]
+        raise _ambiguous(tt, query, pref)
+    words = f.split(" ")
+    multi = sorted({i for k, v in idx.items() if all(any(w2.startswith(w) for w2 in k.split(" ")) for w in words)
+                    for i in v})
+    if len(multi) == 1:
+        return multi[0]
+    if len(multi) > 1:
+        raise _ambiguous(tt, query, multi)
+    close = difflib.get_close_matches(f, list(idx), n=5, cutoff=0.6)
+    sugg = [names[idx[c][0]] for c in close]
+    hint = f"; did you mean: {', '.join(sugg)}?" if sugg else " (not served in the area on that day?)"
+    raise StationNotFound(f"unknown station {query!r}{hint}", sugg)
+
+
+def _ambiguous(tt: Timetable, query: str, hits: list[int]) -> StationNotFound:
+    names = sorted({tt.station_name[i] for i in hits})
+    shown = ", ".join(names[:8]) + (f" (+{len(names) - 8} more)" if len(names) > 8 else "")
+    return StationNotFound(f"station {query!r} is ambiguous: {shown}", names[:8])
