@@ -1,0 +1,144 @@
+"""Bad input: a clear one-line error, exit code 2 (JSON with --json), never a traceback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from planner.cli import main
+from tests.conftest import FIXTURES, ZUG
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def assert_one_line_error(rc: int, err: str, *needles: str, code: int = 2) -> None:
+    assert rc == code
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("planner: error: ")
+    assert "Traceback" not in err
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+
+
+def test_unknown_station_suggests(capsys):
+    rc, _, err = run(capsys, "route", *DAY, "--from", "Zugg", "--to", "Luzern", "--time", "10:00")
+    assert_one_line_error(rc, err, "Zugg", "did you mean", "Zug")
+
+
+def test_ambiguous_station(capsys):
+    rc, _, err = run(capsys, "route", *DAY, "--from", "Ba", "--to", "Luzern", "--time", "10:00")
+    assert_one_line_error(rc, err, "ambiguous", "Baar")
+
+
+def test_missing_station_name(capsys):
+    rc, _, err = run(capsys, "route", *DAY, "--to", "Luzern", "--time", "10:00")
+    assert_one_line_error(rc, err, "--from")
+
+
+def test_date_outside_feed(capsys):
+    rc, _, err = run(capsys, "route", "--feed", str(ZUG), "--date", "2030-01-01", "--from", "Zug", "--to", "Luzern",
+                     "--time", "10:00")
+    assert_one_line_error(rc, err, "2030-01-01", "outside the feed")
+
+
+@pytest.mark.parametrize("t", ["25:00:00x", "10:61", "48:00", "ten"])
+def test_time_out_of_range(capsys, t):
+    rc, _, err = run(capsys, "route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", t)
+    assert_one_line_error(rc, err, "time")
+
+
+def test_time_after_game_end(capsys):
+    rc, _, err = run(capsys, "target", *DAY, "--at", "Zug", "--time", "18:30", "--roll", "2")
+    assert_one_line_error(rc, err, "after the end of the game")
+
+
+@pytest.mark.parametrize("roll", ["0", "7"])
+def test_roll_out_of_range_variant_a(capsys, roll):
+    rc, _, err = run(capsys, "target", *DAY, "--at", "Zug", "--time", "13:00", "--roll", roll)
+    assert_one_line_error(rc, err, f"roll {roll}")
+
+
+def test_variant_b_roll_57(capsys):
+    rc, _, err = run(capsys, "target", *DAY, "--game", "nordwestschweiz", "--at", "Olten", "--time", "12:00",
+                     "--roll", "57")
+    assert_one_line_error(rc, err, "roll 57")
+
+
+def test_unknown_trip(capsys):
+    rc, _, err = run(capsys, "route", *DAY, "--from", "Zug", "--to", "Luzern", "--trip", "no.such.trip")
+    assert_one_line_error(rc, err, "unknown trip id")
+
+
+def test_game_file_unknown_key(capsys, tmp_path):
+    from importlib import resources
+
+    p = tmp_path / "g.toml"
+    text = (resources.files("planner") / "games" / "sbb-monopoly.toml").read_text("utf-8")
+    p.write_text(text.replace("[dice]\n", "[dice]\nsides = 8\n"), "utf-8")
+    rc, _, err = run(capsys, "stations", *DAY, "--game", str(p))
+    assert_one_line_error(rc, err, str(p), "dice.sides")
+
+
+def _feed_copy(tmp_path: Path) -> Path:
+    d = tmp_path / "feed"
+    shutil.copytree(FIXTURES / "blt", d)
+    return d
+
+
+def test_feed_without_stop_times(capsys, tmp_path):
+    d = _feed_copy(tmp_path)
+    z = tmp_path / "nost.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        for f in d.iterdir():
+            if f.name != "stop_times.txt":
+                zf.write(f, f.name)
+    rc, _, err = run(capsys, "stations", "--feed", str(z), "--date", "2026-05-02", "--game", "none")
+    assert_one_line_error(rc, err, "stop_times.txt missing")
+
+
+def test_bad_time_row_names_file_line_column(capsys, tmp_path):
+    d = _feed_copy(tmp_path)
+    st = d / "stop_times.txt"
+    lines = st.read_text().splitlines()
+    lines[3] = lines[3].replace("10:05:00,10:05:00", "25:61:00,25:61:00")
+    st.write_text("\n".join(lines) + "\n")
+    rc, _, err = run(capsys, "stations", "--feed", str(d), "--date", "2026-05-02", "--game", "none")
+    assert_one_line_error(rc, err, "stop_times.txt line 4 column arrival_time", "25:61:00")
+
+
+def test_missing_feed_path(capsys, tmp_path):
+    rc, _, err = run(capsys, "stations", "--feed", str(tmp_path / "nope.zip"), "--date", "2026-05-02")
+    assert_one_line_error(rc, err, "not found")
+
+
+def test_json_errors_are_json(capsys):
+    rc, out, err = run(capsys, "route", *DAY, "--from", "Zugg", "--to", "Luzern", "--time", "10:00", "--json")
+    assert rc == 2
+    assert "did you mean" in json.loads(out)["error"]
+
+
+def test_usage_error_is_one_line(capsys):
+    rc, _, err = run(capsys, "route", "--bogus-flag")
+    assert_one_line_error(rc, err, "unrecognized arguments")
+
+
+def test_real_process_no_traceback(tmp_path):
+    """The console entry point in a real process: bad date, one line on stderr, exit 2."""
+    p = subprocess.run([sys.executable, "-m", "planner", "feed-info", "--feed", str(ZUG), "--date", "2021-13-40"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2
+    assert p.stderr.strip().count("\n") == 0 and "Traceback" not in p.stderr
+    assert "2021-13-40" in p.stderr

@@ -1,0 +1,77 @@
+"""Game files: both shipped variants load; malformed files give one-line errors naming file and key."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+
+import pytest
+
+from planner.errors import GameFileError
+from planner.game.gamefile import builtin_games, load_game, parse_game
+
+
+def test_both_variants_ship():
+    assert {"sbb-monopoly", "nordwestschweiz"} <= set(builtin_games())
+
+
+def test_variant_a_rules(sbb_game):
+    g = sbb_game
+    assert (g.start, g.dice_from, g.end) == (9 * 3600, 12 * 3600 + 1800, 17 * 3600 + 55 * 60)
+    assert g.modes == {"rail"} and g.dice_count == 1
+    assert g.target_for(4).stations == ("Laufen", "Brugg AG", "Reiden", "Affoltern am Albis")
+    assert [t.name for t in g.toll_lines] == ["Delémont–Laufen", "Olten–Aarau", "Brugg–Baden", "Luzern–Rotkreuz"]
+    assert [t.name for t in g.tunnels] == ["Hauenstein", "Heitersberg"]
+    assert g.bonus_minutes == (0,) and g.bonus_fee == 8000
+    assert ("Baselland Transport", "10") in g.exclude_routes
+
+
+def test_variant_b_rules(nws_game):
+    g = nws_game
+    assert g.dice_count == 2 and g.admissible_extra_minutes == 20
+    assert g.target_for(21).stations == ("Bretzwil, Dorf",)
+    assert g.target_for(53).toll_line == "Hölstein–Niederdorf"
+    assert g.target_for(56).tunnel == "Hauenstein-Basistunnel"
+    assert g.bonus_minutes == (0, 1)
+    assert {"rail", "bus", "tram"} == g.modes
+
+
+def _doc():
+    return tomllib.loads((resources.files("planner") / "games" / "sbb-monopoly.toml").read_text("utf-8"))
+
+
+def test_unknown_key_names_file_and_key(tmp_path):
+    p = tmp_path / "mine.toml"
+    text = (resources.files("planner") / "games" / "sbb-monopoly.toml").read_text("utf-8")
+    p.write_text(text.replace("[clock]\n", "[clock]\nlunch = \"12:00\"\n"), "utf-8")
+    with pytest.raises(GameFileError) as e:
+        load_game(p)
+    msg = str(e.value)
+    assert str(p) in msg and "clock.lunch" in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("mutate,key", [
+    (lambda d: d["clock"].update(end="25:99"), "clock.end"),
+    (lambda d: d["modes"].update(allowed=["rail", "hovercraft"]), "modes.allowed"),
+    (lambda d: d.pop("dice"), "dice"),
+    (lambda d: d["dice"]["targets"].append({"number": 1, "stations": ["X"]}), "number"),
+    (lambda d: d.update(extra={}), "extra"),
+    (lambda d: d["area"].update(ring=[]), "area"),
+])
+def test_malformed_game_docs(mutate, key):
+    d = _doc()
+    mutate(d)
+    with pytest.raises(GameFileError, match=key):
+        parse_game(d, source="test.toml")
+
+
+def test_unknown_game_name():
+    with pytest.raises(GameFileError, match="unknown game"):
+        load_game("monopoly-deluxe")
+
+
+def test_invalid_toml(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text("[game\nname=", "utf-8")
+    with pytest.raises(GameFileError, match="not valid TOML"):
+        load_game(p)
