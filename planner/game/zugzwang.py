@@ -34,12 +34,20 @@ def departures_between(net: TransitNetwork, station: int, t0: int, t1: int, excl
 
 
 def zugzwang(net: TransitNetwork, station: int, t: int, exclude_trip: int = -1, window: int = WINDOW) -> dict:
-    """Deadline and the trains the group may take after getting off at ``station`` at ``t``."""
+    """Deadline and the trains the group may take after getting off at ``station`` at ``t``.
+
+    Every departure in the window is listed; ``catchable`` is False for one leaving sooner than the
+    station's shortest change time (e.g. the train just left). If no catchable train departs in the
+    window, the next catchable one must be taken (``forced_next``).
+    """
+    need = net.min_change(station)
     deps = departures_between(net, station, t, t + window, exclude_trip)
+    for d in deps:
+        d["catchable"] = d["_dep"] >= t + need
     forced = False
-    if not deps:
-        later = departures_between(net, station, t + window + 1, 48 * 3600, exclude_trip)
-        deps = later[:1]
+    if not any(d["catchable"] for d in deps):
+        later = departures_between(net, station, t + need, 48 * 3600, exclude_trip)
+        deps = [d | {"catchable": True} for d in later[:1]]
         forced = True
     return {
         "station": net.tt.station_name[station], "got_off": fmt_clock(t), "deadline": fmt_clock(t + window),

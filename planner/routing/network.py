@@ -86,6 +86,12 @@ class TransitNetwork:
         self.mat_off = mat_off
         self.mat = mat
 
+    def min_change(self, station: int) -> int:
+        """Shortest allowed change time at a station (what a group needs at the least to catch a train)."""
+        m = self.mat[self.mat_off[station]:self.mat_off[station + 1]]
+        m = m[m >= 0]
+        return int(m.min()) if len(m) else self.default_change
+
     def change_seconds(self, a: int, b: int) -> int:
         """Change time from stop ``a`` to stop ``b`` of the same station (``NO_CHANGE`` = forbidden)."""
         s = self.stop_station[a]
