@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from planner.game.bonus import bonus_chances
+from planner.game.bonus import bonus_chances, leg_bonus_events
 from planner.game.dice import decide
 from planner.game.zugzwang import zugzwang
-from planner.routing import TransitNetwork, station_origin, trip_origin
+from planner.routing import TransitNetwork, best_journey, station_origin, trip_origin
 from planner.timetable.stations import find_station
 from planner.util.timefmt import fmt_clock, parse_clock
 
@@ -23,17 +23,28 @@ def at(net, name, hhmm):
 
 
 def test_roll_two_goes_to_wohlen(net, sbb_game):
-    # Zug 13:06 S1 (pl.4) -> Rotkreuz 13:19 (pl.2); Rotkreuz 13:23 S26 (pl.5) -> Wohlen AG 13:46 (pl.3).
-    # Zürich Oerlikon: S24 Zug 13:04 -> 13:51, five minutes later. Herzogenbuchsee/Konolfingen not in the extract.
+    # Fastest: Rotkreuz 13:23 S26 (pl.5) -> Wohlen AG 13:46 (pl.3), reached from Zug by the S1 13:06 (-> Rotkreuz
+    # 13:19) or the S1 12:52 (-> Rotkreuz 13:07), which stops at Hünenberg Zythus at exactly 13:00: equally
+    # fast and earns the full-hour bonus, so it is preferred. Zürich Oerlikon: S24 Zug 13:04 -> 13:51.
+    # Herzogenbuchsee and Konolfingen are not in the extract.
     ans = decide(net, sbb_game, at(net, "Zug", "12:40"), 2, [])
     assert ans.kind == "target" and ans.target == "Wohlen AG"
     assert fmt_clock(ans.arrival) == "13:46"
     legs = [leg.to_dict(net.tt) for leg in ans.journey.legs]
     assert [(x["route"], x["from"], x["departure"], x["to"], x["arrival"]) for x in legs] == [
-        ("S1", "Zug", "13:06", "Rotkreuz", "13:19"), ("S26", "Rotkreuz", "13:23", "Wohlen AG", "13:46")]
+        ("S1", "Zug", "12:52", "Rotkreuz", "13:07"), ("S26", "Rotkreuz", "13:23", "Wohlen AG", "13:46")]
+    bonus = leg_bonus_events(net.tt, sbb_game, ans.journey.legs[0])
+    assert [(b["station"], b["event"], b["time"]) for b in bonus] == [
+        ("Hünenberg Zythus", "arrival", "13:00"), ("Hünenberg Zythus", "departure", "13:00")]
     cands = {c["name"]: c for c in ans.candidates}
     assert cands["Zürich Oerlikon"]["arrival"] == "13:51"
     assert not cands["Herzogenbuchsee"]["available"] and ans.warnings
+
+
+def test_plain_fastest_route_takes_the_later_departure(net):
+    # Without the bonus preference, ties are broken by later departure: S1 13:06 rather than 12:52.
+    j = best_journey(net, at(net, "Zug", "12:40"), find_station(net.tt, "Wohlen AG"))
+    assert j.legs[0].to_dict(net.tt)["departure"] == "13:06" and fmt_clock(j.arrival(net.tt)) == "13:46"
 
 
 def test_targeted_is_skipped(net, sbb_game):

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from planner.errors import InputError
+from planner.game.bonus import leg_bonus_events
 from planner.game.gamefile import DiceTarget, Game
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
-from planner.routing.query import Origin, best_journey, journey_riding, journeys_within, reach
+from planner.routing.query import Origin, best_journey, equally_fast, journey_riding, journeys_within, reach
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -103,6 +104,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
     scored.sort(key=lambda x: x[0])
     _, chosen, journey = scored[0]
+    journey = prefer_bonus(net, game, origin, chosen["_s"], journey)
     ans = DiceAnswer(roll, "target", target=chosen["name"], journey=journey, arrival=first,
                      candidates=_public(sorted(cands, key=lambda c: (c["_a"] is None, c["_a"] or 0, c["name"]))),
                      warnings=warnings)
@@ -111,6 +113,24 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     if game.reroll_before_minutes and journey.legs:
         ans.reroll_at = first - game.reroll_before_minutes * 60
     return ans
+
+
+def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, journey: Journey) -> Journey:
+    """Among itineraries arriving as early as ``journey``, prefer one that earns the full-hour bonus
+    (then fewer changes, later departure); keep ``journey`` when none does."""
+    if not journey.legs or origin.in_trip or game.bonus_fee <= game.bonus_base_fee:
+        return journey
+
+    def earns(j: Journey) -> bool:
+        return any(leg_bonus_events(net.tt, game, leg) for leg in j.legs if not leg.is_walk)
+
+    if earns(journey):
+        return journey
+    same = [j for j in equally_fast(net, origin, target, journey.arrival(net.tt)) if earns(j)]
+    if not same:
+        return journey
+    same.sort(key=lambda j: (j.changes, -j.departure(net.tt)))
+    return same[0]
 
 
 def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips) -> DiceAnswer:

@@ -264,3 +264,23 @@ def journey_riding(res: ReachResult, trip: int, alight_row: int) -> Journey | No
             before.append(Leg(-1, -1, -1, int(tt.stop_station[prev]), int(tt.stop_station[p]), a_prev, a_prev + w))
     legs = (*before, Leg(trip, board_row, int(alight_row)))
     return Journey(res.origin.station, int(tt.stop_station[tt.st_stop[alight_row]]), res.start_time, legs)
+
+
+def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int, *,
+                 max_legs: int = DEFAULT_MAX_LEGS) -> list[Journey]:
+    """Every distinct journey (one per start departure and leg count) reaching ``target`` at ``arrival``,
+    without dominance filtering: lets a rule prefer one of equally fast itineraries (e.g. a bonus)."""
+    tt = net.tt
+    starts = [origin.time]
+    if not origin.in_trip:
+        deps = net.station_departures[origin.station]
+        starts += [int(d) for d in deps[(deps > origin.time) & (deps <= arrival)]]
+    found: dict[tuple, Journey] = {}
+    for s in starts:
+        o = origin if s == origin.time else station_origin(origin.station, s)
+        res = reach(net, o, end_time=arrival, max_legs=max_legs)
+        for k in range(1, max_legs + 1):
+            j = res.journey_to(target, k)
+            if j is not None and j.legs and j.arrival(tt) == arrival:
+                found.setdefault(j.signature(), Journey(origin.station, target, origin.time, j.legs))
+    return list(found.values())
