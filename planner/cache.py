@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import errno
+import functools
 import hashlib
 import io
 import json
@@ -103,10 +104,24 @@ def cache_key(src: FeedSource, game: Game, date: dt.date | str) -> str:
     The same feed under another path has the same key; another feed version has another key.
     """
     day = _iso(date)
-    h = hashlib.sha256(f"timetable\0schema={SCHEMA_VERSION}\0feed={src.fingerprint()}\0"
+    h = hashlib.sha256(f"timetable\0schema={SCHEMA_VERSION}\0code={_code_digest()}\0feed={src.fingerprint()}\0"
                        f"game={game.digest}\0date={day}".encode()).hexdigest()
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", game.name).strip("._")[:40] or "game"
     return f"{day}_{name}_{h[:24]}"
+
+
+@functools.lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """Hash of the code that shapes a cached timetable (ingest + model): a changed ingest never serves
+    an entry built by the old code, even when nobody bumped SCHEMA_VERSION."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted([*root.joinpath("gtfs").glob("*.py"), root / "timetable" / "model.py",
+                     root / "game" / "area.py"]):
+        if f.name != "download.py":
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")

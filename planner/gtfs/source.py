@@ -93,7 +93,9 @@ class FeedSource:
             raise FeedError(f"feed {self.label}: {name} is corrupt ({exc})") from None
 
     def fingerprint(self) -> str:
-        """A content hash of the feed: zip CRCs and sizes from its directory, or a hash of folder files."""
+        """A content hash of the feed: zip CRCs and sizes from its directory (cheap and content-derived);
+        for a folder, each file's name, size, mtime and its first and last MiB (a full hash of a national
+        folder would cost seconds on every warm start)."""
         h = hashlib.sha256()
         if self._zip is not None:
             for info in sorted(self._zip.infolist(), key=lambda i: i.filename):
@@ -101,8 +103,11 @@ class FeedSource:
         else:
             assert self._dir is not None
             for f in sorted(self._dir.glob("*.txt")):
-                h.update(f.name.encode())
+                st = f.stat()
+                h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
                 with open(f, "rb") as fh:
-                    while chunk := fh.read(1 << 20):
-                        h.update(chunk)
+                    h.update(fh.read(1 << 20))
+                    if st.st_size > 2 << 20:
+                        fh.seek(-(1 << 20), 2)
+                        h.update(fh.read(1 << 20))
         return h.hexdigest()[:24]
