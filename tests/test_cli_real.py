@@ -106,3 +106,19 @@ def test_bonus_json(capsys):
     out = run_json(capsys, "bonus", *DAY, "--at", "Zug", "--time", "12:40")
     assert out["hour"] == "13:00"
     assert set(out["chances"][0]) >= {"trip_id", "route", "station", "event", "time", "board_at", "board_time"}
+
+
+def test_tolls_json_with_owners(capsys, tmp_path):
+    # IR70 173.TA... runs Zürich HB -> Luzern via Rotkreuz (non-stop there): crosses Luzern–Rotkreuz.
+    owners = tmp_path / "owners.toml"
+    owners.write_text('[owners]\n"Luzern–Rotkreuz" = "group 2"\n"Olten–Aarau" = "group 2"\n', "utf-8")
+    out = run_json(capsys, "tolls", *DAY, "--trip", "173.TA.91-70-j21-1.63.H", "--owners", str(owners))
+    assert [(c["name"], c["kind"], c["fee"]) for c in out["crossings"]] == [("Luzern–Rotkreuz", "toll_line", 1000)]
+    out = run_json(capsys, "tolls", *DAY, "--trip", "173.TA.91-70-j21-1.63.H", "--to", "Zug")
+    assert out["crossings"] == []
+
+
+def test_route_legs_carry_crossings(capsys):
+    out = run_json(capsys, "route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00")
+    assert out["legs"][0]["route"] == "IR75"
+    assert [c["name"] for c in out["legs"][0]["crossings"]] == ["Luzern–Rotkreuz"]

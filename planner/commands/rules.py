@@ -9,7 +9,7 @@ from pathlib import Path
 
 from planner.commands.base import Context, add_common, add_routing, emit, format_table
 from planner.commands.route import journey_json, resolve_origin
-from planner.errors import InputError
+from planner.errors import InputError, PlannerError
 from planner.util.timefmt import fmt_clock, parse_clock
 
 
@@ -79,20 +79,12 @@ def _position(p: argparse.ArgumentParser) -> None:
 def crossing_finder(ctx: Context):
     """(trip, first_row, last_row) of every trip stretch through a toll line/tunnel, or None."""
     if "crossing_index" not in ctx.extra:
-        index = None
         try:
-            from planner.game.physical import trip_crossings
+            from planner.game.physical import crossing_trips
             from planner.rail import load_rail_network
 
-            network = load_rail_network()
-            tt = ctx.timetable
-            index = {}
-            for trip in range(tt.n_trips):
-                for h in trip_crossings(tt, network, ctx.game, trip):
-                    first = tt.trip_offset[trip] + h.start
-                    last = tt.trip_offset[trip] + h.end
-                    index.setdefault(h.name, []).append((trip, int(first), int(last)))
-        except Exception:  # noqa: BLE001 - physical data missing: the answer carries a warning instead
+            index = crossing_trips(ctx.timetable, load_rail_network(), ctx.game)
+        except PlannerError:  # physical line data missing: the answer carries a warning instead
             index = None
         ctx.extra["crossing_index"] = index
     index = ctx.extra["crossing_index"]
@@ -323,13 +315,14 @@ def cmd_tolls(args: argparse.Namespace) -> int:
         c = ctx.game.crossing(h.name)
         fee = fee_for(ctx.game, c, owners, args.tunnel_dice) if c is not None else None
         crossings.append({"name": h.name, "kind": h.kind, "between": list(h.between), "owner": owners.get(h.name),
-                          "fee": fee})
+                          "fee": None if fee is None else fee["amount"],
+                          "fee_text": None if fee is None else fee["text"]})
     out = {"trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
            "from": tt.station_name[tt.stop_station[tt.st_stop[first]]],
            "to": tt.station_name[tt.stop_station[tt.st_stop[last]]], "crossings": crossings}
     table = f"{out['route']} {out['from']} -> {out['to']}: " + (
         "no toll line or tunnel" if not crossings else
-        "; ".join(f"{c['name']} ({c['kind']}) fee {c['fee']}" for c in crossings))
+        "; ".join(f"{c['name']} ({c['kind']}): {c['fee_text']}" for c in crossings))
     emit(args, out, table)
     return 0
 
