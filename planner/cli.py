@@ -24,7 +24,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line (JSON with --json) and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise PlannerError(f"{self.prog}: {message}")
+        where = self.prog.removeprefix("planner").strip()
+        raise PlannerError(f"{message} (see 'planner {where + ' ' if where else ''}--help')")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,83 @@
+"""Run the bad inputs a user or organiser may give and print a Markdown table of the messages.
+
+Usage: ``.venv/bin/python -m tools.bad_inputs`` (from the repo root; needs ../shared/data). The README's
+table of bad inputs is this script's output.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
+BLT = ROOT / "tests" / "fixtures" / "blt"
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+
+def cases(tmp: Path) -> list[tuple[str, list[str]]]:
+    """(description, argv) pairs."""
+    nost = tmp / "no-stop-times.zip"
+    with zipfile.ZipFile(nost, "w") as zf:
+        for f in BLT.iterdir():
+            if f.name != "stop_times.txt":
+                zf.write(f, f.name)
+    bad = tmp / "badtime"
+    shutil.copytree(BLT, bad)
+    st = bad / "stop_times.txt"
+    st.write_text(st.read_text().replace("10:05:00,10:05:00", "25:61:00,25:61:00"))
+    trunc = tmp / "truncated.zip"
+    trunc.write_bytes(ZUG.read_bytes()[: 400_000])
+    game = tmp / "mygame.toml"
+    game.write_text((ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8").replace(
+        "[dice]\n", "[dice]\nsides = 8\n"), "utf-8")
+    legs = tmp / "legs.csv"
+    legs.write_text("from,to,departure\nZug,Luzern,10:03\n")
+    return [
+        ("misspelled station", ["route", *DAY, "--from", "Zugg", "--to", "Luzern", "--time", "10:00"]),
+        ("ambiguous station", ["route", *DAY, "--from", "Ba", "--to", "Luzern", "--time", "10:00"]),
+        ("station not in the area", ["route", *DAY, "--from", "Zug", "--to", "Winterthur", "--time", "10:00"]),
+        ("date outside the feed", ["route", "--feed", str(ZUG), "--date", "2030-01-01", "--from", "Zug", "--to",
+                                   "Luzern", "--time", "10:00"]),
+        ("malformed date", ["feed-info", "--feed", str(ZUG), "--date", "2021-13-40"]),
+        ("time out of range", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:61"]),
+        ("time after the game's end", ["target", *DAY, "--at", "Zug", "--time", "18:30", "--roll", "2"]),
+        ("roll 7 (one die)", ["target", *DAY, "--at", "Zug", "--time", "13:00", "--roll", "7"]),
+        ("roll 57 (variant B)", ["target", *DAY, "--game", "nordwestschweiz", "--at", "Olten", "--time", "12:00",
+                                 "--roll", "57"]),
+        ("dice before dice time", ["target", *DAY, "--at", "Zug", "--time", "10:00", "--roll", "2"]),
+        ("unknown trip id", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--trip", "no.such.trip"]),
+        ("feed path missing", ["stations", "--feed", str(tmp / "nope.zip")]),
+        ("feed zip without stop_times.txt", ["stations", "--feed", str(nost), "--date", "2026-05-02"]),
+        ("stop_times row with 25:61:00", ["stations", "--feed", str(bad), "--date", "2026-05-02", "--game", "none"]),
+        ("truncated zip", ["stations", "--feed", str(trunc)]),
+        ("game file with an unknown key", ["stations", *DAY, "--game", str(game)]),
+        ("unknown game", ["stations", *DAY, "--game", "monopoly-deluxe"]),
+        ("legs file missing a column", ["zugzwang", *DAY, "--check", str(legs)]),
+        ("--min-transfer out of range", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
+                                         "--min-transfer", "500"]),
+        ("unknown option", ["route", "--bogus"]),
+    ]
+
+
+def main() -> int:
+    """Print the table."""
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        print("| bad input | exit | message |")
+        print("|---|---|---|")
+        for desc, argv in cases(tmp):
+            p = subprocess.run([sys.executable, "-m", "planner", *argv], capture_output=True, text=True,
+                               env={"PLANNER_CACHE": str(tmp / "cache"), "PATH": "/usr/bin:/bin"})
+            msg = p.stderr.strip().replace(str(tmp) + "/", "").replace(str(ROOT.parent) + "/", "../")
+            msg = msg.replace("|", "\\|")
+            print(f"| {desc} | {p.returncode} | `{msg}` |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
