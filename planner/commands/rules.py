@@ -77,20 +77,17 @@ def _position(p: argparse.ArgumentParser) -> None:
 # ---- target / roll -------------------------------------------------------------------------------
 
 def crossing_finder(ctx: Context):
-    """(trip, first_row, last_row) of every trip stretch through a toll line/tunnel, or None."""
-    if "crossing_index" not in ctx.extra:
-        try:
-            from planner.game.physical import crossing_trips
-            from planner.rail import load_rail_network
+    """Lazy (trip, first_row, last_row) lookup of stretches through a toll line/tunnel: the index is only
+    built or read when a roll names a toll line or tunnel (variant B)."""
+    from planner.commands.annotate import crossing_index
 
-            index = crossing_trips(ctx.timetable, load_rail_network(), ctx.game)
-        except PlannerError:  # physical line data missing: the answer carries a warning instead
-            index = None
-        ctx.extra["crossing_index"] = index
-    index = ctx.extra["crossing_index"]
-    if index is None:
-        return None
-    return lambda name: index.get(name, [])
+    def find(name: str):
+        index = crossing_index(ctx)
+        if index is None:
+            raise PlannerError("physical line data unavailable")
+        return index.get(name, [])
+
+    return find
 
 
 def dice_json(ctx: Context, ans, origin) -> dict:

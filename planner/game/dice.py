@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from planner.errors import InputError
+from planner.errors import InputError, PlannerError
 from planner.game.bonus import leg_bonus_events
 from planner.game.gamefile import DiceTarget, Game
 from planner.routing.journey import Journey
@@ -137,10 +137,13 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
     name = entry.toll_line or entry.tunnel
     assert name is not None
     ans = DiceAnswer(roll, "target", target=name)
-    if crossing_trips is None:
+    try:
+        stretches = crossing_trips(name) if crossing_trips is not None else None
+    except PlannerError:
+        stretches = None
+    if stretches is None:
         ans.warnings.append(f"cannot decide crossings of {name}: physical line data unavailable")
         return ans
-    stretches = crossing_trips(name)
     if not stretches:
         ans.warnings.append(f"no train of the game day travels through {name}")
         return ans

@@ -1,0 +1,63 @@
+"""The game day's toll-line and tunnel crossings per trip, computed once and kept beside the cached day.
+
+Deciding crossings needs the physical line network (pandas, ~1 s to load); a group's query must not pay
+that each time. The index ``{name: [(trip, first_row, last_row), ...]}`` is stored as JSON in the game
+day's cache folder (atomic write), so later queries only read it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from planner.errors import PlannerError
+from planner.game.gamefile import Game
+from planner.timetable.model import Timetable
+from planner.util.atomic import atomic_write_text
+
+Index = dict[str, list[tuple[int, int, int]]]
+
+
+def _path(tt: Timetable, game: Game) -> Path | None:
+    cache = tt.meta.get("cache") if isinstance(tt.meta, dict) else None
+    if not cache or not cache.get("path"):
+        return None
+    return Path(cache["path"]) / f"crossings-{game.digest[:16]}.json"
+
+
+def day_crossings(tt: Timetable, game: Game) -> Index | None:
+    """The crossing index of the day, or None when the physical line data is unavailable."""
+    if not (game.toll_lines or game.tunnels):
+        return {}
+    p = _path(tt, game)
+    if p is not None and p.is_file():
+        try:
+            raw = json.loads(p.read_text("utf-8"))
+            return {k: [tuple(x) for x in v] for k, v in raw.items()}
+        except (OSError, ValueError):
+            pass  # unreadable: recompute and rewrite
+    try:
+        from planner.game.physical import crossing_trips
+        from planner.rail import load_rail_network
+
+        index = crossing_trips(tt, load_rail_network(), game)
+    except PlannerError:
+        return None
+    if p is not None and p.parent.is_dir():
+        try:
+            atomic_write_text(p, json.dumps(index))
+        except OSError:
+            pass  # a read-only cache still answers, just slower next time
+    return index
+
+
+def leg_crossings(index: Index, game: Game, trip: int, board_row: int, alight_row: int) -> list[dict]:
+    """Crossings travelled in full while riding ``trip`` from ``board_row`` to ``alight_row``."""
+    out = []
+    for name, stretches in index.items():
+        for t, first, last in stretches:
+            if t == trip and first >= board_row and last <= alight_row:
+                c = game.crossing(name)
+                out.append({"name": name, "kind": c.kind if c else "", "between": list(c.between) if c else []})
+                break
+    return out
