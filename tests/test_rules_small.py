@@ -148,3 +148,16 @@ def test_bonus_only_while_seated_in_variant_a():
     chances = bonus_chances(net, a, station_origin(1, parse_clock("12:58")))["chances"]
     assert [(c["event"], c["board_at"]) for c in chances] == [("departure", "B")]
     assert bonus_chances(net, a, station_origin(1, parse_clock("13:05")))["hour"] == "14:00"
+
+
+def test_remaining_targets_missing_from_feed_count_as_free(line):
+    g = game_with_targets("sbb-monopoly", [{"number": 3, "stations": ["B", "Nowhere", "Elsewhere"]}])
+    ans = decide(line, g, station_origin(0, parse_clock("13:00")), 3, ["B"])
+    assert ans.kind == "free" and any("counts as a free roll" in w for w in ans.warnings)
+
+
+def test_unreachable_target_keeps_the_target_with_a_warning(line):
+    # After the last train nothing moves: the target stays assigned (recorded), arrival unknown.
+    g = game_with_targets("sbb-monopoly", [{"number": 3, "stations": ["D", "C"]}])
+    ans = decide(line, g, station_origin(0, parse_clock("15:00")), 3, [])
+    assert ans.kind == "target" and ans.target == "C" and ans.arrival is None and ans.warnings

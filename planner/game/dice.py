@@ -91,10 +91,17 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         free.candidates = _public(cands)
         free.warnings = [f"all targets of {roll} were targeted already: counts as a free roll"]
         return free
-    reachable = [c for c in open_ if c["_a"] is not None]
+    available = [c for c in open_ if c["available"]]
+    if not available:
+        # Only happens with a feed that lacks the targets (an extract): treat it like a 6, say why.
+        free.candidates = _public(cands)
+        free.warnings = [*warnings, f"no remaining target of {roll} is in this feed's game area: counts as a free roll"]
+        return free
+    reachable = [c for c in available if c["_a"] is not None]
     if not reachable:
-        ans = DiceAnswer(roll, "target", candidates=_public(cands), warnings=warnings)
-        ans.warnings.append("no target of this number can be reached on the game day from here")
+        first_name = sorted(available, key=lambda c: fold(c["name"]))[0]["name"]
+        ans = DiceAnswer(roll, "target", target=first_name, candidates=_public(cands), warnings=warnings)
+        ans.warnings.append(f"no remaining target of {roll} can be reached on the game day from here")
         return ans
     first = min(c["_a"] for c in reachable)
     tied = [c for c in reachable if c["_a"] == first]
