@@ -1,0 +1,87 @@
+"""Feed download: resumable, atomic, progress-free in tests; served from a local HTTP server (no internet)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+from planner.errors import PlannerError
+from planner.gtfs.download import dataset_ids, download
+from tests.conftest import IC1_2019
+
+
+class _RangeHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files with HTTP Range support (like the real download server) and counts bytes sent."""
+
+    sent: list[int] = []
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def do_GET(self):  # noqa: N802 - http.server API
+        path = Path(self.translate_path(self.path))
+        if not path.is_file():
+            self.send_error(404)
+            return
+        data = path.read_bytes()
+        rng = self.headers.get("Range")
+        if rng:
+            start = int(rng.split("=")[1].split("-")[0])
+            if start >= len(data):
+                self.send_response(416)
+                self.end_headers()
+                return
+            body = data[start:]
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        else:
+            body = data
+            self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        _RangeHandler.sent.append(len(body))
+
+
+@pytest.fixture()
+def server(tmp_path):
+    root = tmp_path / "www"
+    root.mkdir()
+    (root / "GTFS_FP2019_20190118.zip").write_bytes(IC1_2019.read_bytes())
+    handler = functools.partial(_RangeHandler, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    _RangeHandler.sent = []
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def test_download_and_resume(server, tmp_path):
+    out = tmp_path / "feeds"
+    url = f"{server}/GTFS_FP2019_20190118.zip"
+    data = IC1_2019.read_bytes()
+    out.mkdir()
+    (out / "GTFS_FP2019_20190118.zip.part").write_bytes(data[:100_000])  # an interrupted download
+    path = download(url, out_dir=out, progress=False)
+    assert path.name == "GTFS_FP2019_20190118.zip" and path.read_bytes() == data
+    assert _RangeHandler.sent == [len(data) - 100_000]  # only the rest was fetched
+    assert not (out / "GTFS_FP2019_20190118.zip.part").exists()
+    assert download(url, out_dir=out, progress=False) == path  # already there: nothing fetched
+    assert len(_RangeHandler.sent) == 1
+
+
+def test_download_failure_is_one_line(tmp_path):
+    with pytest.raises(PlannerError, match="download failed"):
+        download("http://127.0.0.1:9/GTFS_FP2026_20260101.zip", out_dir=tmp_path, progress=False)
+    assert not any(tmp_path.iterdir()) or all(p.suffix == ".part" for p in tmp_path.iterdir())
+
+
+def test_dataset_ids_follow_timetable_year():
+    assert dataset_ids(dt.date(2026, 6, 1)) == ["timetable-2026-gtfs2020"]
+    assert dataset_ids(dt.date(2026, 12, 20)) == ["timetable-2027-gtfs2020", "timetable-2026-gtfs2020"]
