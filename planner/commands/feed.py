@@ -21,6 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_download)
 
+    p = sub.add_parser("export", help="write the pruned game day as a GTFS zip (for other GTFS tools)")
+    add_common(p)
+    p.add_argument("--out", required=True, help="path of the zip to write")
+    p.set_defaults(func=cmd_export)
+
     p = sub.add_parser("stations", help="in-area stations served on the day, with price and letter")
     add_common(p)
     p.set_defaults(func=cmd_stations)
@@ -54,4 +59,16 @@ def cmd_stations(args: argparse.Namespace) -> int:
     ctx = Context(args)
     rows = station_table(ctx.timetable, ctx.game)
     emit(args, rows, format_table(rows, ["name", "category", "price", "letter", "modes", "station_id"]))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write the game day as GTFS (gtfs-kit)."""
+    from planner.gtfs.export import write_feed
+
+    ctx = Context(args)
+    tt = ctx.timetable
+    path = write_feed(tt, args.out)
+    emit(args, {"path": str(path), "trips": tt.n_trips, "stations": tt.n_stations},
+         f"wrote {tt.n_trips} trips at {tt.n_stations} stations to {path}")
     return 0
