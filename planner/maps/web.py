@@ -1,0 +1,430 @@
+"""Interactive maps with Folium that work offline: area, itinerary (route / dice target), reach.
+
+Folium loads Leaflet, jQuery, Bootstrap and Font Awesome from CDNs by default. :class:`OfflineMap` replaces
+all of that with the vendored Leaflet only (see :mod:`planner.maps.assets`); everything drawn here uses plain
+Leaflet (polylines, circle markers, ``DivIcon`` labels, GeoJSON), so nothing else is needed. The base layer
+(country, cantons, lakes) is GeoJSON embedded in the page; web tiles are optional (``tiles=True``, online).
+
+Saving: ``standalone=True`` inlines Leaflet's JS and CSS (images as data URIs) into one HTML file that
+works when copied to a phone; otherwise Leaflet is copied once into ``lib/`` beside the HTML file.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from pathlib import Path
+
+import folium
+from branca.element import CssLink, Element, JavascriptLink, MacroElement
+from jinja2 import Template
+
+from planner.game.gamefile import Game
+from planner.maps import assets
+from planner.maps.layers import (
+    BAND_COLORS,
+    CATEGORY_COLORS,
+    CATEGORY_LABELS,
+    CATEGORY_ORDER,
+    RING_COLOR,
+    TOLL_COLOR,
+    TUNNEL_COLOR,
+    UNREACHED_COLOR,
+    CrossingShape,
+    LegShape,
+    ReachPoint,
+    bounds,
+    crossing_shapes,
+    line_segments,
+    missing_targets,
+    ring_coords,
+    station_by_name,
+    station_points,
+    target_points,
+)
+from planner.timetable.model import Timetable
+from planner.util.atomic import atomic_write_text
+
+SOURCE_CREDIT = "Source: opentransportdata.swiss"
+LIB_DIR = "lib/leaflet"
+
+_CSS = """
+.pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
+ color:#fff;background:#111;border:2px solid #fff;box-shadow:0 0 3px rgba(0,0,0,.6);width:100%;height:100%;
+ box-sizing:border-box}
+.pl-badge.start{background:#2e7d32}.pl-badge.end{background:#c62828}.pl-badge.change{background:#fff;color:#111;
+ border-color:#111}.pl-badge.bonus{background:#f2b600;color:#111;border-radius:4px}
+.pl-label{font:600 11px/1.1 sans-serif;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff;white-space:nowrap}
+.pl-legend{position:absolute;z-index:1000;top:10px;right:10px;background:rgba(255,255,255,.94);padding:8px 10px;
+ border-radius:6px;box-shadow:0 1px 5px rgba(0,0,0,.4);font:12px/1.35 sans-serif;max-width:320px;
+ max-height:70%;overflow:auto}
+.pl-legend summary{font-weight:700;font-size:13px;cursor:pointer;margin-bottom:4px}.pl-legend .sw{display:inline-block;width:18px;height:4px;
+ vertical-align:middle;margin-right:6px}.pl-legend .dot{display:inline-block;width:10px;height:10px;border-radius:50%;
+ vertical-align:middle;margin:0 10px 0 4px;border:1px solid #333}.pl-legend .muted{color:#666}
+.pl-legend ol{margin:4px 0;padding-left:18px}
+"""
+
+
+class OfflineMap(folium.Map):
+    """A ``folium.Map`` that loads only Leaflet, from local files (``link``) or inlined (``inline``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # instance attributes shadow folium's CDN lists: no jQuery/Bootstrap/Font Awesome, no CDN Leaflet
+        self.default_js = []
+        self.default_css = []
+        self.assets_mode = "link"
+
+    def render(self, **kwargs) -> None:
+        """Put Leaflet (linked or inlined) and the planner's CSS into the page header, then render."""
+        figure = self.get_root()
+        if self.assets_mode == "inline":
+            figure.header.add_child(Element(f"<style>{assets.leaflet_css(inline_images=True)}</style>"),
+                                    name="leaflet_css")
+            figure.header.add_child(Element(f"<script>{assets.leaflet_js()}</script>"), name="leaflet")
+        else:
+            figure.header.add_child(CssLink(f"{LIB_DIR}/leaflet.css"), name="leaflet_css")
+            figure.header.add_child(JavascriptLink(f"{LIB_DIR}/leaflet.js"), name="leaflet")
+        figure.header.add_child(Element(f"<style>{_CSS}</style>"), name="planner_css")
+        super().render(**kwargs)
+
+
+class Legend(MacroElement):
+    """A fixed legend box (HTML) and the source credit in Leaflet's attribution control."""
+
+    _template = Template("""
+{% macro html(this, kwargs) %}<details class="pl-legend" id="{{this.get_name()}}" open>{{this.body}}</details>
+{% endmacro %}
+{% macro script(this, kwargs) %}
+{{this._parent.get_name()}}.attributionControl.addAttribution({{this.credit|tojson}});
+L.control.scale({imperial: false, maxWidth: 160}).addTo({{this._parent.get_name()}});
+{% endmacro %}
+""")
+
+    def __init__(self, body: str, credit: str):
+        super().__init__()
+        self._name = "Legend"
+        self.body = body
+        self.credit = credit
+
+
+def _esc(s: object) -> str:
+    return html.escape(str(s))
+
+
+# ---- building blocks ------------------------------------------------------------------------------
+
+def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str = "",
+            focus: list[tuple[float, float]] | None = None) -> OfflineMap:
+    """An empty map fitted to the game area (or to the ``focus`` points), with the offline base layer
+    (and web tiles when asked)."""
+    assets.require()
+    m = OfflineMap(location=None, tiles=None, control_scale=False, zoom_snap=0.25)
+    if title:
+        m.get_root().title = title
+    base = assets.load_basemap()
+    land = "#f4f1e8" if not tiles else "transparent"
+    if tiles:
+        folium.TileLayer("OpenStreetMap", name="OpenStreetMap (online)").add_to(m)
+    folium.GeoJson(base["country"], name="Switzerland", control=False, interactive=False,
+                   style_function=lambda _f: {"fillColor": land, "fillOpacity": 1 if not tiles else 0,
+                                              "color": "#7a7a7a", "weight": 1.5}).add_to(m)
+    folium.GeoJson(base["cantons"], name="cantons", control=False, interactive=False,
+                   style_function=lambda _f: {"fill": False, "color": "#a8a8a8", "weight": 0.8,
+                                              "dashArray": "4 3"}).add_to(m)
+    folium.GeoJson(base["lakes"], name="lakes", control=False, interactive=False,
+                   style_function=lambda _f: {"fillColor": "#a9d3f2", "fillOpacity": 1, "color": "#6fa8d6",
+                                              "weight": 0.6}).add_to(m)
+    if focus:
+        (s, w), (n, e) = (min(p[0] for p in focus), min(p[1] for p in focus)), \
+            (max(p[0] for p in focus), max(p[1] for p in focus))
+    else:
+        (s, w), (n, e) = bounds(game, tt)
+    pad_lat, pad_lon = (n - s) * 0.08 + 0.02, (e - w) * 0.08 + 0.02
+    m.fit_bounds([[s - pad_lat, w - pad_lon], [n + pad_lat, e + pad_lon]])
+    return m
+
+
+def add_ring(m: folium.Map, game: Game, weight: float = 3) -> None:
+    """The area outline (the ring through its stations, or the polygon)."""
+    pts = ring_coords(game)
+    if pts:
+        folium.PolyLine(pts, color=RING_COLOR, weight=weight, opacity=0.8, dash_array="8 6",
+                        tooltip=f"game area: {game.title}").add_to(m)
+
+
+def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]:
+    """The day's lines along the trips' stop sequences, one polyline layer per category; returns categories."""
+    by_cat: dict[str, list[list[tuple[float, float]]]] = {}
+    for seg in line_segments(tt):
+        a = (float(tt.station_lat[seg.a]), float(tt.station_lon[seg.a]))
+        b = (float(tt.station_lat[seg.b]), float(tt.station_lon[seg.b]))
+        by_cat.setdefault(seg.category, []).append([a, b])
+    cats = sorted(by_cat, key=lambda c: -CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 0)
+    for cat in cats:  # regional first, IC last (on top)
+        color = "#b0b0b0" if muted else CATEGORY_COLORS.get(cat, "#616161")
+        weight = {"IC": 4, "fast": 3.5}.get(cat, 2.5) if not muted else 2
+        folium.PolyLine(by_cat[cat], color=color, weight=weight, opacity=0.9,
+                        tooltip=None if muted else CATEGORY_LABELS.get(cat, cat)).add_to(m)
+    return sorted(by_cat, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
+
+
+def add_stations(m: folium.Map, tt: Timetable, game: Game, *, muted: bool = False) -> list[str]:
+    """Stations as circle markers coloured by category, with name/category/price tooltips."""
+    pts = station_points(tt, game)
+    feats = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
+              "properties": {"name": p.name, "category": CATEGORY_LABELS.get(p.category, p.category),
+                             "cat": p.category, "price": p.price, "letter": p.letter,
+                             "ring": "on the ring" if p.on_ring else ""}} for p in pts]
+    if not feats:
+        return []
+
+    def style(f: dict) -> dict:
+        cat = f["properties"]["cat"]
+        color = "#8a8a8a" if muted else CATEGORY_COLORS.get(cat, "#616161")
+        return {"color": "#ffffff" if not muted else "#8a8a8a", "weight": 1, "fill": True, "fillColor": color,
+                "fillOpacity": 0.95, "radius": 3 if muted else {"IC": 6, "fast": 5}.get(cat, 4)}
+
+    folium.GeoJson({"type": "FeatureCollection", "features": feats}, name="stations", control=False,
+                   marker=folium.CircleMarker(radius=4, fill=True), style_function=style,
+                   tooltip=folium.GeoJsonTooltip(fields=["name", "category", "price", "ring"],
+                                                 aliases=["", "", "price", ""], labels=True)).add_to(m)
+    return sorted({p.category for p in pts}, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
+
+
+def badge(m: folium.Map, lat: float, lon: float, text: str, cls: str, tooltip: str, size: int = 22) -> None:
+    """A round label (dice number, start/end, change) as a Leaflet ``DivIcon`` marker."""
+    folium.Marker([lat, lon], tooltip=tooltip, icon=folium.DivIcon(
+        html=f'<div class="pl-badge {cls}">{_esc(text)}</div>', icon_size=(size, size),
+        icon_anchor=(size // 2, size // 2), class_name="pl-icon")).add_to(m)
+
+
+def add_targets(m: folium.Map, tt: Timetable, game: Game) -> int:
+    """Dice targets with their numbers; returns how many are drawn."""
+    by_station: dict[int, list] = {}
+    for t in target_points(tt, game):
+        by_station.setdefault(t.index, []).append(t)
+    for ts in by_station.values():
+        nums = "/".join(str(t.number) for t in ts)
+        badge(m, ts[0].lat, ts[0].lon, nums, "target", f"dice target {nums}: {ts[0].name}",
+              size=22 if len(nums) <= 2 else 30)
+        folium.Marker([ts[0].lat, ts[0].lon], icon=folium.DivIcon(
+            html=f'<div class="pl-label">{_esc(ts[0].name)}</div>', icon_size=(140, 14), icon_anchor=(-14, 7),
+            class_name="pl-icon")).add_to(m)
+    return len(by_station)
+
+
+def add_crossings(m: folium.Map, shapes: list[CrossingShape], only: set[str] | None = None) -> list[CrossingShape]:
+    """Toll lines (gold) and tunnels (black, dashed) as thick polylines; returns those drawn."""
+    drawn = []
+    for c in shapes:
+        if only is not None and c.name not in only:
+            continue
+        tip = f"{'toll line' if c.kind == 'toll_line' else 'tunnel'} {c.name}" + (
+            " (straight line: physical path unknown)" if c.method == "straight" else "")
+        if c.kind == "toll_line":
+            folium.PolyLine(c.coords, color="#5a4300", weight=11, opacity=0.9).add_to(m)
+            folium.PolyLine(c.coords, color=TOLL_COLOR, weight=7, opacity=1, tooltip=tip).add_to(m)
+        else:
+            folium.PolyLine(c.coords, color="#ffffff", weight=10, opacity=0.9).add_to(m)
+            folium.PolyLine(c.coords, color=TUNNEL_COLOR, weight=6, opacity=1, dash_array="10 6",
+                            tooltip=tip).add_to(m)
+        mid = c.coords[len(c.coords) // 2]
+        folium.Marker(mid, icon=folium.DivIcon(html=f'<div class="pl-label">{_esc(c.name)}</div>',
+                                               icon_size=(160, 14), icon_anchor=(-8, 16),
+                                               class_name="pl-icon")).add_to(m)
+        drawn.append(c)
+    return drawn
+
+
+def _swatch(color: str, label: str, dashed: bool = False) -> str:
+    style = f"background:{color}" if not dashed else f"border-top:4px dashed {color};height:0"
+    return f'<div><span class="sw" style="{style}"></span>{_esc(label)}</div>'
+
+
+def _dot(color: str, label: str) -> str:
+    return f'<div><span class="dot" style="background:{color}"></span>{_esc(label)}</div>'
+
+
+def _credit() -> str:
+    return f"{SOURCE_CREDIT} · {assets.BASEMAP_CREDIT}"
+
+
+# ---- the three maps ---------------------------------------------------------------------------------
+
+def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[OfflineMap, list[str]]:
+    """The game area: ring, lines and stations by category, dice targets, toll lines, tunnels, legend."""
+    m = new_map(game, tt, tiles=tiles, title=f"{game.title}: game area {tt.date}")
+    add_ring(m, game)
+    cats = add_lines(m, tt)
+    shapes, warnings = crossing_shapes(tt, game)
+    add_crossings(m, shapes)
+    add_stations(m, tt, game)
+    add_targets(m, tt, game)
+    body = [f"<summary>{_esc(game.title)} – {_esc(tt.date)}</summary>", _swatch(RING_COLOR, "game area (ring)", True)]
+    body += [_swatch(CATEGORY_COLORS.get(c, "#616161"), f"line: {CATEGORY_LABELS.get(c, c)}") for c in cats]
+    body += [_dot(CATEGORY_COLORS.get(c, "#616161"), f"station: {CATEGORY_LABELS.get(c, c)}") for c in cats]
+    body.append('<div><span class="dot" style="background:#111;width:14px;height:14px"></span>'
+                'dice target (number)</div>')
+    if game.toll_lines:
+        body.append(_swatch(TOLL_COLOR, "toll line"))
+    if game.tunnels:
+        body.append(_swatch(TUNNEL_COLOR, "tunnel", True))
+    missing = missing_targets(tt, game)
+    if missing:
+        body.append(f'<div class="muted" title="{_esc(", ".join(missing))}">{len(missing)} dice target(s) not served '
+                    'in this timetable (planner check-area lists them)</div>')
+    body.append(f'<div class="muted">{_esc(SOURCE_CREDIT)}</div>')
+    Legend("".join(body), _credit()).add_to(m)
+    return m, warnings
+
+
+def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *, title: str,
+                tiles: bool = False) -> tuple[OfflineMap, list[str]]:
+    """An itinerary: legs coloured per train, start/end, changes, bonus events and crossings marked.
+
+    ``answer`` is the JSON of ``planner route`` / ``planner target`` (its legs carry ``crossings`` and ``bonus``).
+    """
+    focus = [p for leg in legs for p in leg.coords]
+    m = new_map(game, tt, tiles=tiles, title=title, focus=focus or None)
+    add_ring(m, game, weight=2)
+    add_lines(m, tt, muted=True)
+    shapes, warnings = crossing_shapes(tt, game)
+    crossed = {c["name"] for leg in answer.get("legs", []) for c in leg.get("crossings", [])}
+    drawn = add_crossings(m, shapes, only=crossed)
+    for name in sorted(crossed - {c.name for c in drawn}):
+        warnings.append(f"crossing {name}: no geometry to draw")
+    add_stations(m, tt, game, muted=True)
+    for leg in legs:
+        tip = f"{leg.number}. {leg.route} {leg.departure} {leg.from_name} → {leg.arrival} {leg.to_name}"
+        folium.PolyLine(leg.coords, color="#ffffff", weight=9, opacity=0.9).add_to(m)
+        folium.PolyLine(leg.coords, color=leg.color, weight=6, opacity=1, tooltip=tip,
+                        dash_array="6 6" if leg.is_walk else None).add_to(m)
+        for name, lat, lon, t in leg.stops:
+            folium.CircleMarker([lat, lon], radius=3, color=leg.color, weight=2, fill=True, fill_color="#ffffff",
+                                fill_opacity=1, tooltip=f"{name} {t}").add_to(m)
+    # start, changes, end
+    if legs:
+        first, last = legs[0], legs[-1]
+        badge(m, *first.coords[0], "A", "start", f"start {first.from_name} {first.departure}")
+        for prev, nxt in zip(legs[:-1], legs[1:], strict=True):
+            badge(m, *nxt.coords[0], "⇄", "change",
+                  f"change at {nxt.from_name}: arrive {prev.arrival}, depart {nxt.departure} ({nxt.route})", 20)
+        badge(m, *last.coords[-1], "B", "end", f"arrive {last.to_name} {last.arrival}")
+    else:
+        s = station_by_name(tt, answer.get("from") or "")
+        if s is not None:
+            badge(m, float(tt.station_lat[s]), float(tt.station_lon[s]), "A", "start", f"at {tt.station_name[s]}")
+    bonus = [b for leg in answer.get("legs", []) for b in leg.get("bonus", [])]
+    for b in bonus:
+        s = station_by_name(tt, b["station"])
+        if s is not None:
+            badge(m, float(tt.station_lat[s]), float(tt.station_lon[s]), "h", "bonus",
+                  f"full-hour bonus: {b['event']} {b['station']} {b['time']} ({b.get('fee', '')})", 18)
+    # legend: the itinerary as a player reads it
+    body = [f"<summary>{_esc(title)}</summary>"]
+    if answer.get("arrival") is None:
+        body.append(f"<div>{_esc(answer.get('reason') or 'no connection')}</div>")
+    else:
+        body.append(f"<div>dep {_esc(answer.get('departure'))}, arr {_esc(answer.get('arrival'))}, "
+                    f"{_esc(answer.get('changes'))} change(s)</div><ol>")
+        for leg, ld in zip(legs, answer.get("legs", []), strict=False):
+            extra = ""
+            if ld.get("crossings"):
+                extra += " · " + ", ".join(c["name"] for c in ld["crossings"])
+            if ld.get("bonus"):
+                extra += " · bonus " + ", ".join(f"{b['event']} {b['time']}" for b in ld["bonus"])
+            body.append(f'<li><span class="sw" style="background:{leg.color}"></span>{_esc(leg.route)} '
+                        f"{_esc(leg.departure)} {_esc(leg.from_name)} → {_esc(leg.arrival)} {_esc(leg.to_name)}"
+                        f"{_esc(extra)}</li>")
+        body.append("</ol>")
+    if crossed:
+        body.append(_swatch(TOLL_COLOR, "toll line crossed"))
+    if bonus:
+        body.append('<div><span class="pl-badge bonus" style="display:inline-flex;width:14px;height:14px;'
+                    'margin-right:6px">h</span>full-hour bonus event</div>')
+    for w in answer.get("warnings", []) or []:
+        body.append(f'<div class="muted">{_esc(w)}</div>')
+    body.append(f'<div class="muted">{_esc(SOURCE_CREDIT)}</div>')
+    Legend("".join(body), _credit()).add_to(m)
+    return m, warnings
+
+
+def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: str, time: str,
+              bands: tuple[int, ...], *, tiles: bool = False) -> OfflineMap:
+    """How far a group gets from a position: stations coloured by the band of their earliest arrival."""
+    title = f"Reach from {origin_name} at {time}"
+    focus = [(p.lat, p.lon) for p in points if p.band is not None]
+    m = new_map(game, tt, tiles=tiles, title=title, focus=focus if len(focus) > 1 else None)
+    add_ring(m, game, weight=2)
+    add_lines(m, tt, muted=True)
+    colors = _band_colors(bands)
+    feats = []
+    for p in sorted(points, key=lambda p: -(p.band or 10_000)):  # nearest bands drawn last (on top)
+        color = colors.get(p.band, UNREACHED_COLOR) if p.band is not None else UNREACHED_COLOR
+        label = f"{p.name}: " + (f"+{p.minutes:g} min" if p.minutes is not None else f"not within {max(bands)} min")
+        feats.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
+                      "properties": {"label": label, "color": color, "r": 6 if p.band is not None else 3}})
+    if feats:
+        folium.GeoJson({"type": "FeatureCollection", "features": feats}, name="reach", control=False,
+                       marker=folium.CircleMarker(radius=5, fill=True),
+                       style_function=lambda f: {"color": "#333333", "weight": 1, "fill": True,
+                                                 "fillColor": f["properties"]["color"], "fillOpacity": 0.95,
+                                                 "radius": f["properties"]["r"]},
+                       tooltip=folium.GeoJsonTooltip(fields=["label"], labels=False)).add_to(m)
+    o = next((p for p in points if p.name == origin_name), None)
+    if o is not None:
+        badge(m, o.lat, o.lon, "A", "start", f"{origin_name} {time}")
+    counts = {b: sum(1 for p in points if p.band == b) for b in bands}
+    body = [f"<summary>{_esc(title)}</summary>"]
+    lo = 0
+    for b in sorted(bands):
+        body.append(_dot(colors[b], f"{lo}–{b} min: {counts[b]} station(s)"))
+        lo = b
+    body.append(_dot(UNREACHED_COLOR, f"not within {max(bands)} min: {sum(1 for p in points if p.band is None)}"))
+    body.append(f'<div class="muted">{_esc(SOURCE_CREDIT)}</div>')
+    Legend("".join(body), _credit()).add_to(m)
+    return m
+
+
+def _band_colors(bands: tuple[int, ...]) -> dict[int, str]:
+    if tuple(sorted(bands)) == tuple(sorted(BAND_COLORS)):
+        return dict(BAND_COLORS)
+    palette = ("#1a9850", "#91cf60", "#fee08b", "#fdae61", "#f46d43", "#d73027")
+    bs = sorted(bands)
+    return {b: palette[min(len(palette) - 1, round(i * (len(palette) - 1) / max(len(bs) - 1, 1)))]
+            for i, b in enumerate(bs)}
+
+
+# ---- output -----------------------------------------------------------------------------------------
+
+def render(m: OfflineMap, *, standalone: bool) -> str:
+    """The map's HTML (Leaflet inlined when ``standalone``)."""
+    m.assets_mode = "inline" if standalone else "link"
+    return m.get_root().render()
+
+
+def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
+    """Write the map; without ``standalone``, copy Leaflet into ``lib/`` beside it (once)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if not standalone:
+        lib = p.parent / LIB_DIR
+        src = assets.LEAFLET_DIR
+        stamp = lib / ".version"
+        want = json.dumps(assets.versions())
+        if not (stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file()):
+            if lib.exists():
+                shutil.rmtree(lib)
+            shutil.copytree(src, lib)
+            stamp.write_text(want, "utf-8")
+    atomic_write_text(p, render(m, standalone=standalone))
+    return p
+
+
+def iframe_html(m: OfflineMap, height: int = 520) -> str:
+    """A notebook-friendly ``<iframe srcdoc>`` of the standalone map (no files, no network)."""
+    doc = html.escape(render(m, standalone=True), quote=True)
+    return (f'<div class="planner-map"><iframe srcdoc="{doc}" style="width:100%;height:{height}px;'
+            'border:1px solid #ccc" sandbox="allow-scripts"></iframe></div>')
