@@ -129,23 +129,26 @@ def build_timetable(src: FeedSource, game: Game, date: dt.date, *, progress: boo
     kept: dict[str, list[np.ndarray]] = {k: [] for k in ("trip", "seq", "stop", "arr", "dep", "pu", "do", "line")}
     gap_trip: list[np.ndarray] = []
     gap_seq: list[np.ndarray] = []
+    # Lookups by dict on each batch's distinct values: pc.index_in would rebuild a hash table of all
+    # running trips for every block of stop_times.
+    trip_pos = {t: i for i, t in enumerate(trip_ids.to_pylist())}
+    stop_pos = {t: i for i, t in enumerate(all_stop_ids.to_pylist())}
     try:
         for line0, batch in iter_batches(src, "stop_times.txt", cols, required=cols[:5], progress=bar):
             stats.stop_times_read += batch.num_rows
-            ti = pc.index_in(pc.utf8_trim_whitespace(batch.column("trip_id")), value_set=trip_ids)
-            mask = ti.is_valid().to_numpy(zero_copy_only=False)
+            ti = _lookup(batch.column("trip_id"), trip_pos)
+            mask = ti >= 0
             if not mask.any():
                 continue
             idx = np.flatnonzero(mask)
             lines = line0 + idx
             sub = batch.take(pa.array(idx))
-            tix = ti.take(pa.array(idx)).to_numpy(zero_copy_only=False).astype(np.int32)
-            si = pc.index_in(pc.utf8_trim_whitespace(sub.column("stop_id")), value_set=all_stop_ids)
-            if si.null_count:
-                j = int(np.flatnonzero(~si.is_valid().to_numpy(zero_copy_only=False))[0])
+            tix = ti[idx]
+            six = _lookup(sub.column("stop_id"), stop_pos)
+            if (six < 0).any():
+                j = int(np.flatnonzero(six < 0)[0])
                 raise FeedError(f"feed {src.label}: stop_times.txt line {int(lines[j])} column stop_id: "
                                 f"{sub.column('stop_id')[j].as_py()!r} is not in stops.txt")
-            six = si.to_numpy(zero_copy_only=False).astype(np.int32)
             seq = _ints(sub.column("stop_sequence"), src, "stop_sequence", lines, required=True)
             inside = stop_in[six]
             if (~inside).any():
@@ -173,7 +176,11 @@ def build_timetable(src: FeedSource, game: Game, date: dt.date, *, progress: boo
     finally:
         if bar is not None:
             bar.close()
-    cat = {k: (np.concatenate(v) if v else np.zeros(0, np.int64)) for k, v in kept.items()}
+    cat: dict[str, np.ndarray] = {}
+    for k in list(kept):  # concatenate one column at a time, dropping its pieces (lower peak memory)
+        parts = kept.pop(k)
+        cat[k] = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        del parts
     stats.stop_times_kept = len(cat["trip"])
     g_trip = np.concatenate(gap_trip) if gap_trip else np.zeros(0, np.int32)
     g_seq = np.concatenate(gap_seq) if gap_seq else np.zeros(0, np.int64)
@@ -187,7 +194,10 @@ def _assemble(src, game, date, version, stops, st_keys, st_of_stop, s_name, s_la
     trip = np.concatenate([cat["trip"].astype(np.int64), g_trip.astype(np.int64)])
     seq = np.concatenate([cat["seq"].astype(np.int64), g_seq.astype(np.int64)])
     is_gap = np.concatenate([np.zeros(n, bool), np.ones(len(g_trip), bool)])
-    order = np.lexsort((seq, trip))
+    if len(trip) and not len(g_trip) and _sorted_by(trip, seq):
+        order = np.arange(len(trip))  # what the (stable) lexsort gives for rows already in order
+    else:
+        order = np.lexsort((seq, trip))
     trip, seq, is_gap = trip[order], seq[order], is_gap[order]
     same = (trip[1:] == trip[:-1]) & (seq[1:] == seq[:-1])
     if same.any():
@@ -202,10 +212,10 @@ def _assemble(src, game, date, version, stops, st_keys, st_of_stop, s_name, s_la
     real = ~is_gap
     row = order[real] if n else np.zeros(0, np.int64)  # index into cat arrays
     seg = seg[real]
+    del trip, seq, is_gap, order, same, new_seg, real  # large temporaries (national feed: tens of MB each)
     # drop segments with fewer than two stops
     if len(seg):
-        _, inv, counts = np.unique(seg, return_inverse=True, return_counts=True)
-        ok = counts[inv] >= 2
+        ok = np.bincount(seg)[seg] >= 2  # seg is non-decreasing and small
         row, seg = row[ok], seg[ok]
     st_stop_feed = cat["stop"][row].astype(np.int64)
     arr = cat["arr"][row].astype(np.int32)
@@ -234,27 +244,28 @@ def _assemble(src, game, date, version, stops, st_keys, st_of_stop, s_name, s_la
     seg_first = np.flatnonzero(seg_start)
     seg_trip = cat["trip"][row[seg_first]].astype(np.int64)
     offsets = np.append(seg_first, len(seg)).astype(np.int64)
-    trip_id_all = [s.strip() for s in trips["trip_id"].to_pylist()]
-    heads = trips["trip_headsign"].to_pylist()
-    shorts = trips["trip_short_name"].to_pylist()
-    route_of = t_route.to_numpy(zero_copy_only=False)
-    seen: Counter[int] = Counter()
-    t_ids, t_heads, t_shorts, t_routes = [], [], [], []
-    for t in seg_trip:
-        t = int(t)
-        seen[t] += 1
-        t_ids.append(trip_id_all[t] if seen[t] == 1 else f"{trip_id_all[t]}#{seen[t]}")
-        t_heads.append((heads[t] or "").strip())
-        t_shorts.append((shorts[t] or "").strip())
-        t_routes.append(int(route_of[t]))
-    # dense stops and stations actually used
-    used_stops, st_stop = np.unique(st_stop_feed, return_inverse=True)
+    # A trip cut into several segments gets ids "t", "t#2", ...; segments of a trip are adjacent.
+    take = pa.array(seg_trip)
+    first_of_trip = np.ones(len(seg_trip), bool)
+    first_of_trip[1:] = seg_trip[1:] != seg_trip[:-1]
+    start = np.flatnonzero(first_of_trip)
+    occurrence = np.arange(len(seg_trip)) - np.repeat(start, np.diff(np.append(start, len(seg_trip))))
+    t_ids = [t.strip() if k == 0 else f"{t.strip()}#{k + 1}"
+             for t, k in zip(trips["trip_id"].take(take).to_pylist(), occurrence.tolist(), strict=True)]
+    t_heads = [(h or "").strip() for h in trips["trip_headsign"].take(take).to_pylist()]
+    t_shorts = [(h or "").strip() for h in trips["trip_short_name"].take(take).to_pylist()]
+    t_routes = t_route.to_numpy(zero_copy_only=False)[seg_trip].astype(np.int64)
+    # dense stops and stations actually used (np.unique by marking: stop indexes are small)
+    mark = np.zeros(len(stops.stop_id), bool)
+    mark[st_stop_feed] = True
+    used_stops = np.flatnonzero(mark)
+    st_stop = (np.cumsum(mark) - 1)[st_stop_feed]
     used_sta, stop_station = np.unique(st_of_stop[used_stops], return_inverse=True)
     local_stop = {int(f): i for i, f in enumerate(used_stops)}
     # transfers
     xf, xt, xs, station_change, lf, lt, ls = _transfers(src, game, stops, st_of_stop, used_stops, used_sta,
                                                         local_stop)
-    used_routes, trip_route = np.unique(np.array(t_routes, np.int64), return_inverse=True)
+    used_routes, trip_route = np.unique(t_routes, return_inverse=True)
     ur = [int(r) for r in used_routes]
     tt = Timetable(
         date=date.isoformat(), feed_version=version,
@@ -335,19 +346,42 @@ def _transfers(src, game, stops, st_of_stop, used_stops, used_sta, local_stop):
             np.array(lf, np.int32), np.array(lt, np.int32), np.array(ls, np.int32))
 
 
+def _sorted_by(trip: np.ndarray, seq: np.ndarray) -> bool:
+    """True when rows are ordered by trip, then stop_sequence (the usual file order)."""
+    dt_ = np.diff(trip)
+    return bool((dt_ >= 0).all() and (seq[1:][dt_ == 0] >= seq[:-1][dt_ == 0]).all())
+
+
+def _lookup(col: pa.Array, pos: dict[str, int]) -> np.ndarray:
+    """Index in ``pos`` of every (blank-trimmed) value of ``col``; -1 when absent or null."""
+    enc = pc.dictionary_encode(col)
+    keys = pc.utf8_trim_whitespace(enc.dictionary).to_pylist()
+    codes = np.array([pos.get(k, -1) if k is not None else -1 for k in keys] + [-1], np.int32)
+    ix = enc.indices.fill_null(len(keys)).to_numpy(zero_copy_only=False)
+    return codes[ix]
+
+
 def _ints(col: pa.Array, src: FeedSource, name: str, lines: np.ndarray, required: bool = False) -> np.ndarray:
-    s = pc.utf8_trim_whitespace(col)
+    """Whole numbers of a stop_times column (empty = 0 unless ``required``); errors name line and column.
+
+    Works on the column's distinct values (few: sequence numbers, 0/1 flags) and maps back.
+    """
+    enc = pc.dictionary_encode(col)
+    ix = enc.indices.fill_null(len(enc.dictionary)).to_numpy(zero_copy_only=False)
+    s = pc.utf8_trim_whitespace(pa.concat_arrays([enc.dictionary, pa.array([""], enc.dictionary.type)]))
     empty = pc.equal(pc.utf8_length(s), 0).to_numpy(zero_copy_only=False)
-    if required and empty.any():
-        j = int(np.flatnonzero(empty)[0])
+    if required and empty[ix].any():
+        j = int(np.flatnonzero(empty[ix])[0])
         raise FeedError(f"feed {src.label}: stop_times.txt line {int(lines[j])} column {name}: empty")
     s = pc.if_else(pc.equal(pc.utf8_length(s), 0), "0", s)
-    ok = pc.match_substring_regex(s, r"^-?\d+$").to_numpy(zero_copy_only=False)
-    if not ok.all():
-        j = int(np.flatnonzero(~ok)[0])
+    ok = pc.match_substring_regex(s, r"^-?\d{1,18}$").to_numpy(zero_copy_only=False)
+    if not ok[ix].all():
+        j = int(np.flatnonzero(~ok[ix])[0])
+        why = "is out of range" if pc.match_substring_regex(s[int(ix[j])], r"^-?\d+$").as_py() else \
+            "is not a whole number"
         raise FeedError(f"feed {src.label}: stop_times.txt line {int(lines[j])} column {name}: "
-                        f"{col[j].as_py()!r} is not a whole number")
-    return pc.cast(s, pa.int64()).to_numpy(zero_copy_only=False)
+                        f"{col[j].as_py()!r} {why}")
+    return pc.cast(s, pa.int64()).to_numpy(zero_copy_only=False)[ix]
 
 
 def _progress(src: FeedSource, progress: bool | None):
