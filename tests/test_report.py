@@ -193,6 +193,21 @@ def test_invalid_when_a_target_has_no_train_in_the_game_hours(zug_reports):
     assert rep["problems"] == ["target 3 Emmenbrücke: no train during the game hours (09:00–17:55) on 2021-10-02"]
 
 
+def test_target_in_the_feed_but_outside_the_area(sbb_game):
+    from dataclasses import replace
+
+    from planner.game.gamefile import DiceTarget
+
+    # Erstfeld (Gotthard line) is a stop of trips kept whole in the extract, but far outside the ring
+    game = replace(sbb_game, targets=(DiceTarget(1, ("Erstfeld", "Zug")),), toll_lines=(), tunnels=())
+    rep = _report(game, GOOD_DAY)
+    erst, zug = _target(rep, "Erstfeld"), _target(rep, "Zug")
+    assert (erst["found"], erst["in_area"], erst["served"]) == (True, False, False)
+    assert (zug["found"], zug["in_area"], zug["served"]) == (True, True, True)
+    assert rep["problems"] == ["target 1 Erstfeld: outside the game area"]
+    assert rep["valid"] is False
+
+
 # ---- the command -------------------------------------------------------------------------------------
 
 def _run(capsys, *argv: str) -> tuple[int, str]:

@@ -303,11 +303,14 @@ def station_pages(tt: Timetable, game: Game) -> list[Figure]:
     items = station_lines(tt, game)
     cols: list[list] = []
     cur: list = []
+    letter = ""
     for it in items:
-        # a letter heading never ends a column
+        if it[0] == "head":
+            letter = str(it[1]).split(" ")[0]
+        # a letter heading never ends a column; a letter cut by the column break is named again
         if len(cur) >= ROWS_PER_COLUMN or (it[0] == "head" and len(cur) >= ROWS_PER_COLUMN - 2):
             cols.append(cur)
-            cur = []
+            cur = [] if it[0] == "head" else [("head", f"{letter} (continued)")]
         cur.append(it)
     if cur:
         cols.append(cur)
