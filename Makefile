@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+ASSETS := planner/maps/static/vendor/versions.json
 FEED ?= ../shared/data/gtfs/ch-zug-fp2021.zip
 
 .PHONY: setup run test bench lint system-deps clean
@@ -13,17 +14,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Offline map assets: Leaflet (the version folium pins) and the swiss-maps base layer, from the npm registry.
+$(ASSETS): package.json package-lock.json $(STAMP)
+	@command -v npm >/dev/null || $(MAKE) system-deps
+	npm ci --no-audit --no-fund --ignore-scripts
+	$(BIN)/python -m planner.maps.assets
 
-# Debian packages the browser and PDF tests need (Chromium, pdftoppm). Root on the CI machines.
+setup: $(STAMP) $(ASSETS)
+
+# Debian packages: Chromium (browser tests), poppler (PDF checks), npm (map assets). Root on CI machines.
 system-deps:
-	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null || \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; }
+	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && command -v npm >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils npm >/dev/null; }
 
 run: setup
 	$(BIN)/planner demo --feed $(FEED)
 
-test: setup system-deps
+test: system-deps setup
 	$(BIN)/ruff check planner tests bench tools
 	$(BIN)/python -m pytest -n 2 tests
 
@@ -34,4 +41,4 @@ lint: setup
 	$(BIN)/ruff check planner tests bench tools
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache node_modules planner/maps/static/vendor

@@ -57,12 +57,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for c in b["chances"][:6]:
         print(f"  {c['route']} {c['event']} {c['station']} {c['time']} (board {c['board_at']} {c['board_time']})")
     if not args.no_map:
-        try:
-            from planner.maps.folium_maps import demo_map  # written by the maps module
-        except ImportError:
-            demo_map = None
-        if demo_map is not None:
-            path = demo_map(ctx, ans, origin)
-            print(f"\nMap of this answer written to {path}")
+        path = _demo_map(ctx, ans, out)
+        print(f"\nMap of this answer (works offline, one file): {path}")
     print(f"\n{SOURCE_CREDIT}")
     return 0
+
+
+def _demo_map(ctx: Context, ans, out: dict) -> str:
+    """Write the demo answer as a standalone offline map; returns its path (or why there is none)."""
+    from planner.commands.organiser import output_dir
+    from planner.errors import PlannerError
+    from planner.maps import assets, web
+    from planner.maps.layers import journey_shapes
+
+    try:
+        assets.require()
+    except PlannerError as exc:
+        return f"(no map: {exc})"
+    tt = ctx.timetable
+    legs = journey_shapes(tt, ans.journey) if ans.journey is not None else []
+    title = f"Roll {out['roll']} at {out['from']} {out['time']}: go to {out.get('target') or '?'}"
+    m, _ = web.journey_map(tt, ctx.game, legs, out, title=title)
+    path = output_dir() / "demo-target.html"
+    web.save(m, path, standalone=True)
+    return str(path)

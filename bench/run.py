@@ -1,0 +1,43 @@
+"""``make bench``: every benchmark in turn; each prints its table and writes JSON under bench/out/.
+
+Order: routing (Zug day + synthetic game-area day), game commands, cache reload, maps, then the ingest of a
+SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
+Set BENCH_SKIP=ingest (comma-separated names) to leave some out.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import time
+
+BENCHES = ["routing", "rules", "cache", "maps", "ingest"]
+
+
+def main() -> int:
+    """Run the benchmarks as separate processes (a crash or memory peak of one does not skew another)."""
+    skip = {s.strip() for s in os.environ.get("BENCH_SKIP", "").split(",") if s.strip()}
+    failed = []
+    for name in BENCHES:
+        if name in skip:
+            continue
+        mod = f"bench.bench_{name}"
+        try:
+            importlib.util.find_spec(mod)
+        except ModuleNotFoundError:
+            continue
+        print(f"\n=== {mod} ===", flush=True)
+        t0 = time.perf_counter()
+        rc = subprocess.call([sys.executable, "-m", mod])
+        print(f"=== {mod}: exit {rc}, {time.perf_counter() - t0:.0f} s ===", flush=True)
+        if rc:
+            failed.append(mod)
+    if failed:
+        print("failed: " + ", ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
