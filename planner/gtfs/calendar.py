@@ -6,8 +6,8 @@ import datetime as dt
 
 import pyarrow.compute as pc
 
-from planner.errors import FeedError
-from planner.gtfs.csvio import iter_batches, read_table
+from planner.errors import FeedError, PlannerError
+from planner.gtfs.csvio import is_empty, iter_batches, read_table
 from planner.gtfs.source import FeedSource
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -30,7 +30,7 @@ def feed_period(src: FeedSource) -> tuple[dt.date | None, dt.date | None, str]:
     """(start, end, version) of the feed from feed_info.txt, else from calendar ranges."""
     start = end = None
     version = ""
-    if src.has("feed_info.txt"):
+    if not is_empty(src, "feed_info.txt"):
         t = read_table(src, "feed_info.txt", ["feed_start_date", "feed_end_date", "feed_version"], required=[])
         if t.num_rows:
             row = {k: (t[k][0].as_py() or "").strip() for k in ("feed_start_date", "feed_end_date", "feed_version")}
@@ -40,12 +40,18 @@ def feed_period(src: FeedSource) -> tuple[dt.date | None, dt.date | None, str]:
                 end = parse_date(row["feed_end_date"]) if row["feed_end_date"] else None
             except Exception:
                 start = end = None
-    if (start is None or end is None) and src.has("calendar.txt"):
+    if (start is None or end is None) and not is_empty(src, "calendar.txt"):
         t = read_table(src, "calendar.txt", ["start_date", "end_date"])
         if t.num_rows:
             s = [x.strip() for x in t["start_date"].to_pylist() if x and x.strip()]
             e = [x.strip() for x in t["end_date"].to_pylist() if x and x.strip()]
             if s and e:
+                for col, val in (("start_date", min(s)), ("end_date", max(e))):
+                    try:
+                        parse_date(val)
+                    except PlannerError:
+                        raise FeedError(f"feed {src.label}: calendar.txt column {col}: {val!r} is not a date "
+                                        "YYYYMMDD") from None
                 start, end = parse_date(min(s)), parse_date(max(e))
     return start, end, version
 
@@ -55,7 +61,7 @@ def services_on(src: FeedSource, date: dt.date) -> set[str]:
     day = _DAYS[date.weekday()]
     ymd = date.strftime("%Y%m%d")
     active: set[str] = set()
-    has_cal = src.has("calendar.txt")
+    has_cal = not is_empty(src, "calendar.txt")
     if has_cal:
         t = read_table(src, "calendar.txt", ["service_id", day, "start_date", "end_date"])
         for sid, flag, s, e, line in zip(t["service_id"].to_pylist(), t[day].to_pylist(), t["start_date"].to_pylist(),
@@ -68,7 +74,7 @@ def services_on(src: FeedSource, date: dt.date) -> set[str]:
                                 f"{s!r}/{e!r} is not YYYYMMDD")
             if flag == "1" and s <= ymd <= e:
                 active.add(sid.strip())
-    if src.has("calendar_dates.txt"):
+    if not is_empty(src, "calendar_dates.txt"):
         for line, batch in iter_batches(src, "calendar_dates.txt", ["service_id", "date", "exception_type"]):
             mask = pc.equal(pc.utf8_trim_whitespace(batch.column("date")), ymd)
             if not pc.any(mask).as_py():

@@ -17,12 +17,30 @@ from planner.gtfs.source import FeedSource
 BLOCK = 4 << 20  # 4 MiB blocks: peak memory grows with the block size, throughput hardly does
 
 
+_WIDE_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16",
+              b"\xfe\xff": "UTF-16"}
+
+
 def _header(src: FeedSource, name: str) -> list[str]:
     with src.open(name) as fh:
-        first = fh.readline()
+        first = fh.readline(1 << 20)
+    for bom, enc in _WIDE_BOMS.items():
+        if first.startswith(bom):
+            raise FeedError(f"feed {src.label}: {name} is {enc} encoded (GTFS files must be UTF-8)")
     text = first.decode("utf-8-sig", errors="replace").strip("\r\n")
     cols = [c.strip().strip('"').strip() for c in text.split(",")]
     return cols
+
+
+def is_empty(src: FeedSource, name: str) -> bool:
+    """True when a member is missing or has not even a header (a 0-byte optional file means "no rows")."""
+    return not src.has(name) or _header(src, name) == [""]
+
+
+def printable(text: str, limit: int = 200) -> str:
+    """``text`` for a one-line message: control characters escaped, cut to ``limit`` characters."""
+    out = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit + 1])
+    return out if len(out) <= limit else out[:limit] + "..."
 
 
 def header(src: FeedSource, name: str) -> list[str]:
@@ -42,7 +60,7 @@ def iter_batches(
     required = required if required is not None else columns
     for c in required:
         if c not in cols:
-            raise FeedError(f"feed {src.label}: {name} has no column '{c}' (header: {','.join(cols)})")
+            raise FeedError(f"feed {src.label}: {name} has no column '{c}' (header: {printable(','.join(cols))})")
     present = [c for c in columns if c in cols]
     # The header line is consumed by hand (handles a BOM); pyarrow reads the rest with our names.
     read_opts = pacsv.ReadOptions(block_size=BLOCK, column_names=cols, skip_rows=0, encoding="utf8")

@@ -20,7 +20,7 @@ from planner.errors import FeedError
 from planner.game.area import in_area
 from planner.game.gamefile import Game
 from planner.gtfs.calendar import feed_period, services_on
-from planner.gtfs.csvio import iter_batches, read_table
+from planner.gtfs.csvio import is_empty, iter_batches, read_table
 from planner.gtfs.routes import classify_category, classify_mode, display_name
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import read_stops
@@ -59,7 +59,7 @@ def build_timetable(src: FeedSource, game: Game, date: dt.date, *, progress: boo
     routes = read_table(src, "routes.txt", ["route_id", "agency_id", "route_short_name", "route_long_name",
                                             "route_desc", "route_type"], required=["route_id", "route_type"])
     agencies = {}
-    if src.has("agency.txt"):
+    if not is_empty(src, "agency.txt"):
         ag = read_table(src, "agency.txt", ["agency_id", "agency_name"], required=["agency_name"])
         agencies = {(a or "").strip(): (n or "").strip() for a, n in zip(ag["agency_id"].to_pylist(),
                                                                          ag["agency_name"].to_pylist(), strict=True)}
@@ -70,6 +70,8 @@ def build_timetable(src: FeedSource, game: Game, date: dt.date, *, progress: boo
                                                 "route_desc", "route_type", "_line")), strict=True):
         try:
             t = int((rtype or "").strip())
+            if not -2**31 <= t < 2**31:  # stored as int32
+                raise ValueError(t)
         except ValueError:
             raise FeedError(f"feed {src.label}: routes.txt line {line} column route_type: {rtype!r} is not a number"
                             ) from None
@@ -293,7 +295,7 @@ def _transfers(src, game, stops, st_of_stop, used_stops, used_sta, local_stop):
     station_change = np.full(n_sta, -1, np.int32)
     sta_local = {int(k): i for i, k in enumerate(used_sta)}
     xf, xt, xs, lf, lt, ls = [], [], [], [], [], []
-    if not src.has("transfers.txt"):
+    if is_empty(src, "transfers.txt"):
         return (np.array(xf, np.int32), np.array(xt, np.int32), np.array(xs, np.int32), station_change,
                 np.array(lf, np.int32), np.array(lt, np.int32), np.array(ls, np.int32))
     t = read_table(src, "transfers.txt", ["from_stop_id", "to_stop_id", "transfer_type", "min_transfer_time"],
@@ -314,11 +316,14 @@ def _transfers(src, game, stops, st_of_stop, used_stops, used_sta, local_stop):
         if typ == "2":
             try:
                 secs = int(float((mtt or "").strip()))
-            except ValueError:
+            except (ValueError, OverflowError):  # OverflowError: "inf"
                 raise FeedError(f"feed {src.label}: transfers.txt line {line} column min_transfer_time: "
                                 f"{mtt!r} is not a number") from None
             if secs < 0:
                 raise FeedError(f"feed {src.label}: transfers.txt line {line} column min_transfer_time: negative")
+            if secs > 86400:  # also keeps it in int32
+                raise FeedError(f"feed {src.label}: transfers.txt line {line} column min_transfer_time: "
+                                f"{mtt!r} is more than a day")
         else:
             secs = 0 if typ == "1" else NO_CHANGE
         sa, sb = int(st_of_stop[ia]), int(st_of_stop[ib])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,8 +44,8 @@ class FeedSource:
             # No testzip() here: it reads the whole feed on every query. A corrupt member is reported
             # when it is read (FeedSource.open turns BadZipFile/CRC errors into a FeedError).
             self._zip = zipfile.ZipFile(p)
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
-            raise FeedError(f"feed {p}: not a readable zip ({exc})") from None
+        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as exc:  # NotImplemented: odd version
+            raise FeedError(f"feed {p}: not a readable zip ({_why(exc)})") from None
         names = self._zip.namelist()
         # A feed zipped with its folder: members like "gtfs/stops.txt".
         if "stops.txt" not in names:
@@ -54,8 +55,12 @@ class FeedSource:
             else:
                 inner = [n for n in names if n.endswith(".zip")]
                 if len(inner) == 1:
-                    data = self._zip.read(inner[0])
-                    self._zip = zipfile.ZipFile(io.BytesIO(data))
+                    try:
+                        data = self._zip.read(inner[0])
+                        self._zip = zipfile.ZipFile(io.BytesIO(data))
+                    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError,
+                            zlib.error) as exc:
+                        raise FeedError(f"feed {p}: inner zip {inner[0]} is not readable ({_why(exc)})") from None
 
     def has(self, name: str) -> bool:
         """True when the feed has the member ``name`` (e.g. ``"calendar.txt"``)."""
@@ -80,16 +85,22 @@ class FeedSource:
         """Open a member as a binary stream; raise :class:`FeedError` when it is missing."""
         if not self.has(name):
             raise FeedError(f"feed {self.label}: {name} missing")
+        if self._dir is None:
+            assert self._zip is not None
+            try:  # a damaged directory entry: bad header, unknown compression method
+                member = self._zip.open(self._prefix + name)
+            except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile, NotImplementedError, zlib.error, OSError,
+                    RuntimeError) as exc:  # RuntimeError: "encrypted" flag
+                raise FeedError(f"feed {self.label}: {name} is corrupt ({_why(exc)})") from None
         try:
             if self._dir is not None:
                 with open(self._dir / name, "rb") as fh:
                     yield fh
             else:
-                assert self._zip is not None
-                with self._zip.open(self._prefix + name) as fh:
+                with member as fh:
                     yield fh
-        except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile) as exc:
-            raise FeedError(f"feed {self.label}: {name} is corrupt ({exc})") from None
+        except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile, zlib.error) as exc:  # damaged data, bad CRC
+            raise FeedError(f"feed {self.label}: {name} is corrupt ({_why(exc)})") from None
 
     def fingerprint(self) -> str:
         """A content hash of the feed: zip CRCs and sizes from its directory (cheap and content-derived);
@@ -110,3 +121,8 @@ class FeedSource:
                         fh.seek(-(1 << 20), 2)
                         h.update(fh.read(1 << 20))
         return h.hexdigest()[:24]
+
+
+def _why(exc: BaseException) -> str:
+    """An exception's text for a one-line message (zipfile quotes raw header bytes: keep it short)."""
+    return " ".join(str(exc).split())[:160]
