@@ -23,6 +23,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -58,17 +59,16 @@ def _child(feed: str, game: str, date: str) -> int:
 def measure(feed: Path, game: str, date: dt.date) -> dict:
     """One ingest in a subprocess: wall seconds, the child's own peak RSS (MB, from ``os.wait4``) and its report."""
     cmd = [sys.executable, "-m", "bench.bench_ingest", "--child", str(feed), game, date.isoformat()]
-    out_path = OUT / f".child-{os.getpid()}.json"
     t0 = time.perf_counter()
-    with open(out_path, "w") as out_fh:
+    with tempfile.TemporaryFile("w+") as out_fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out_fh, stderr=subprocess.PIPE)
         assert proc.stderr is not None
         err = proc.stderr.read().decode(errors="replace")
-        _, status, usage = os.wait4(proc.pid, 0)
+        _, status, usage = os.wait4(proc.pid, 0)  # reaps the child: its own rusage, not all children's
         proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - t0
-    text = out_path.read_text()
-    out_path.unlink(missing_ok=True)
+        wall = time.perf_counter() - t0
+        out_fh.seek(0)
+        text = out_fh.read()
     if proc.returncode != 0:
         last = err.strip().splitlines()[-1] if err.strip() else "no message"
         raise SystemExit(f"ingest child failed (exit {proc.returncode}): {last}")
