@@ -44,8 +44,8 @@ class _RangeHandler(http.server.SimpleHTTPRequestHandler):
             self.send_response(200)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        _RangeHandler.sent.append(len(body))  # before the body: the client may finish reading first
         self.wfile.write(body)
-        _RangeHandler.sent.append(len(body))
 
 
 @pytest.fixture()
