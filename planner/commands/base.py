@@ -28,6 +28,20 @@ def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = Tr
     p.add_argument("--progress", action="store_true", default=None, help="show progress bars")
 
 
+def add_position(p: argparse.ArgumentParser) -> None:
+    """Where the group is: ``--at``/``--from`` a station at ``--time``, or seated in ``--trip``."""
+    p.add_argument("--at", "--from", dest="at",
+                   help="station where the group stands (or the stop its train is at/approaching, with --trip)")
+    p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
+    p.add_argument("--trip", help="trip id of the train the group sits in")
+
+
+def add_roll(p: argparse.ArgumentParser) -> None:
+    """``--roll`` and ``--visited`` (dice target questions)."""
+    p.add_argument("--roll", type=int, required=True, help="one die 1-6 (variant A) or white*10+coloured (B)")
+    p.add_argument("--visited", default="", help='targets already targeted, ";"-separated')
+
+
 def add_routing(p: argparse.ArgumentParser) -> None:
     """Routing options shared by route/target/zugzwang/bonus/tolls."""
     p.add_argument("--min-transfer", type=float, metavar="M",

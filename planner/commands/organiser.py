@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from planner import config
-from planner.commands.base import Context, add_common, add_routing, emit
+from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit
 from planner.errors import InputError
 from planner.util.atomic import atomic_write_text
 from planner.util.text import fold
@@ -37,20 +37,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     _map_options(a)
     a.set_defaults(func=cmd_map)
     r = msub.add_parser("route", help="the fastest itinerary (as planner route)")
-    _position(r)
+    add_position(r)
     r.add_argument("--to", dest="target", required=True, help="target station")
     _map_options(r)
     add_routing(r)
     r.set_defaults(func=cmd_map)
     t = msub.add_parser("target", help="the dice target to head for and how (as planner target)")
-    _position(t)
-    t.add_argument("--roll", type=int, required=True, help="one die 1-6 (variant A) or white*10+coloured (B)")
-    t.add_argument("--visited", default="", help='targets already targeted, ";"-separated')
+    add_position(t)
+    add_roll(t)
     _map_options(t)
     add_routing(t)
     t.set_defaults(func=cmd_map)
     q = msub.add_parser("reach", help="stations reachable within 30/60/90 minutes from a position")
-    _position(q)
+    add_position(q)
     q.add_argument("--bands", default="30,60,90", help="minutes, comma-separated (default 30,60,90)")
     _map_options(q)
     add_routing(q)
@@ -62,13 +61,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
     add_common(p)
     p.set_defaults(func=cmd_handout)
-
-
-def _position(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--from", "--at", dest="origin", required=True,
-                   help="station where the group stands (or the stop its train is at/approaching, with --trip)")
-    p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
-    p.add_argument("--trip", help="trip id of the train the group sits in")
 
 
 def _map_options(p: argparse.ArgumentParser) -> None:
@@ -150,7 +142,7 @@ def _route(ctx: Context, args, info: dict):
     from planner.maps.layers import journey_shapes
     from planner.routing import best_journey
 
-    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip)
     target = ctx.station(args.target)
     end = ctx.game.end + 6 * 3600 if ctx.game.has_area else None
     j = best_journey(ctx.network, origin, target, end_time=end)
@@ -164,19 +156,13 @@ def _route(ctx: Context, args, info: dict):
 
 
 def _target(ctx: Context, args, info: dict):
-    from planner.commands.route import resolve_origin
-    from planner.commands.rules import crossing_finder, dice_json
-    from planner.game.dice import decide, validate_roll
+    from planner.commands.rules import decide_roll, dice_json
     from planner.maps import web
     from planner.maps.layers import journey_shapes, reach_points
 
     game, tt = ctx.game, ctx.timetable
-    validate_roll(game, args.roll)
-    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
-    if game.has_area and origin.time < game.dice_from:
-        raise InputError(f"dice start at {fmt_clock(game.dice_from)} in {game.title}; it is {fmt_clock(origin.time)}")
     visited = [v.strip() for v in args.visited.split(";") if v.strip()]
-    ans = decide(ctx.network, game, origin, args.roll, visited, crossing_finder(ctx))
+    ans, origin = decide_roll(ctx, args, args.roll, visited)
     out = dice_json(ctx, ans, origin)
     info["answer"] = out
     here = tt.station_name[origin.station]
@@ -204,7 +190,7 @@ def _reach(ctx: Context, args, info: dict):
         raise InputError(f"--bands {args.bands!r}: expected minutes like 30,60,90") from None
     if not bands or bands[0] <= 0 or bands[-1] > 600:
         raise InputError(f"--bands {args.bands!r}: minutes between 1 and 600")
-    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip)
     tt = ctx.timetable
     pts = reach_points(ctx.network, origin, bands)
     here = tt.station_name[origin.station]

@@ -7,7 +7,7 @@ import csv
 import tomllib
 from pathlib import Path
 
-from planner.commands.base import Context, add_common, add_routing, emit, format_table
+from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
 from planner.commands.route import journey_json, resolve_origin
 from planner.errors import InputError, PlannerError
 from planner.util.timefmt import fmt_clock, parse_clock
@@ -16,9 +16,8 @@ from planner.util.timefmt import fmt_clock, parse_clock
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the rule commands."""
     p = sub.add_parser("target", help="we rolled N: the dice target to head for, and how")
-    _position(p)
-    p.add_argument("--roll", type=int, required=True, help="one die 1-6 (variant A) or white*10+coloured (B)")
-    p.add_argument("--visited", default="", help='targets already targeted, ";"-separated')
+    add_position(p)
+    add_roll(p)
     add_common(p)
     add_routing(p)
     p.set_defaults(func=cmd_target)
@@ -27,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--group", required=True, help="group name or number")
     p.add_argument("--dice", type=int, required=True, help="the roll (as for target --roll)")
     p.add_argument("--roll-id", help="client id making a retried command idempotent")
-    _position(p)
+    add_position(p)
     add_common(p)
     add_routing(p)
     p.set_defaults(func=cmd_roll)
@@ -53,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_zugzwang)
 
     p = sub.add_parser("bonus", help="full-hour bonus: trains we can sit in arriving/departing at hh:00")
-    _position(p)
+    add_position(p)
     add_common(p)
     add_routing(p)
     p.set_defaults(func=cmd_bonus)
@@ -66,12 +65,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tunnel-dice", type=int, help="sum of the two dice rolled for a tunnel fee (2-12)")
     add_common(p)
     p.set_defaults(func=cmd_tolls)
-
-
-def _position(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--at", help="station where the group stands (or the stop its train is at/approaching)")
-    p.add_argument("--time", help="HH:MM")
-    p.add_argument("--trip", help="trip id of the train the group sits in")
 
 
 # ---- target / roll -------------------------------------------------------------------------------
@@ -118,7 +111,8 @@ def dice_json(ctx: Context, ans, origin) -> dict:
     return out
 
 
-def _decide(ctx: Context, args, roll: int, targeted: list[str]):
+def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
+    """Apply the dice rules at the group's position (checks the roll and that dice have started)."""
     from planner.game.dice import decide, validate_roll
 
     validate_roll(ctx.game, roll)
@@ -134,7 +128,7 @@ def cmd_target(args: argparse.Namespace) -> int:
     """Answer a roll for a group that tells what it already targeted."""
     ctx = Context(args)
     visited = [v.strip() for v in args.visited.split(";") if v.strip()]
-    ans, origin = _decide(ctx, args, args.roll, visited)
+    ans, origin = decide_roll(ctx, args, args.roll, visited)
     out = dice_json(ctx, ans, origin)
     emit(args, out, render_dice(out))
     return 0
@@ -148,7 +142,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     holder: dict = {}
 
     def compute(targeted: list[str]) -> Roll:
-        ans, origin = _decide(ctx, args, args.dice, targeted)
+        ans, origin = decide_roll(ctx, args, args.dice, targeted)
         holder["out"] = dice_json(ctx, ans, origin)
         pos = ctx.timetable.station_name[origin.station] + (f" (trip {args.trip})" if args.trip else "")
         return Roll(time=origin.time, dice=tuple(int(c) for c in str(args.dice)), kind=ans.kind,
