@@ -4,6 +4,14 @@ Labels are kept per level ``j`` = "at most j legs (trips)": ``arr[j, p]`` is the
 ``p`` with at most ``j`` legs, ``ready[j, p]`` the earliest time one can board at ``p`` after at most ``j``
 legs (arrival + change time, or the start time at the origin). Levels make "fewest changes" and the
 Pareto set over (arrival, changes) exact, which a single-label CSA cannot give. Level ``K`` is the cap.
+
+Speed, with the same labels and parents: small per-stop summaries answer almost every check of the scan
+without reading the (K+1)-level label arrays, which do not fit the first-level cache: ``ready_min[p]``
+(= ``ready[K, p]``), ``rlo[p] = (lowest level with a boarding time, that time)`` and ``alo[q] = (lowest
+level with an arrival, that arrival)``. Labels never increase with the level, so ``a >= alo[q, 1]`` with
+``lv >= alo[q, 0]`` proves ``a >= arr[lv, q]``, and a trip on level ``lv`` can only move lower at ``p`` if
+``rlo[p, 0] < lv - 1`` (when ``rlo[p, 1] <= dep``, that lowest level is the one it boards on). The helpers
+are plain loops, not nested calls: numba calls with many arrays cost more than the work they do here.
 """
 
 from __future__ import annotations
@@ -15,8 +23,12 @@ INF = np.int32(2**31 - 1)
 
 
 @nb.njit(cache=True, nogil=True)
-def _relax_ready(j, q, a, ready, ready_from, stop_station, sta_off, sta_stops, stop_local, mat_off, mat,
-                 link_off, link_to, link_sec):
+def _relax_ready(j, q, a, ready, ready_min, rlo, ready_from, stop_station, sta_off, sta_stops,
+                 stop_local, mat_off, mat, link_off, link_to, link_sec):
+    """Arrival at stop ``q`` at ``a`` with ``j`` legs: boarding times (levels ``j..K``) at the station's
+    platforms after the change time (forbidden pairs skipped) and at linked stations' platforms after
+    the walk. The two loops do the same update (kept inline on purpose, see the module docstring)."""
+    K = ready.shape[0] - 1
     s = stop_station[q]
     lo = sta_off[s]
     n = sta_off[s + 1] - lo
@@ -27,17 +39,47 @@ def _relax_ready(j, q, a, ready, ready_from, stop_station, sta_off, sta_stops, s
             continue
         r = sta_stops[lo + k]
         t2 = a + ct
-        if t2 < ready[j, r]:
-            ready[j, r] = t2
-            ready_from[j, r] = q
+        if t2 < ready[K, r]:
+            ready_min[r] = t2
+        if j < rlo[r, 0]:
+            rlo[r, 0] = j
+            rlo[r, 1] = t2
+        elif j == rlo[r, 0] and t2 < rlo[r, 1]:
+            rlo[r, 1] = t2
+        for jj in range(j, K + 1):
+            if t2 < ready[jj, r]:
+                ready[jj, r] = t2
+                ready_from[jj, r] = q
+            else:
+                break
     for li in range(link_off[s], link_off[s + 1]):
         s2 = link_to[li]
         t2 = a + link_sec[li]
         for k in range(sta_off[s2], sta_off[s2 + 1]):
             r = sta_stops[k]
-            if t2 < ready[j, r]:
-                ready[j, r] = t2
-                ready_from[j, r] = q
+            if t2 < ready[K, r]:
+                ready_min[r] = t2
+            if j < rlo[r, 0]:
+                rlo[r, 0] = j
+                rlo[r, 1] = t2
+            elif j == rlo[r, 0] and t2 < rlo[r, 1]:
+                rlo[r, 1] = t2
+            for jj in range(j, K + 1):
+                if t2 < ready[jj, r]:
+                    ready[jj, r] = t2
+                    ready_from[jj, r] = q
+                else:
+                    break
+
+
+@nb.njit(cache=True, nogil=True)
+def _row_level(t, row, board, c_row, K):
+    """Lowest level at which trip ``t`` is on board at stop-time ``row`` (``K + 1``: not on board)."""
+    for j in range(1, K + 1):
+        b = board[t, j]
+        if b == -2 or (b >= 0 and c_row[b] <= row):
+            return j
+    return K + 1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -52,12 +94,18 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
     """
     n_stops = stop_station.shape[0]
     arr = np.full((K + 1, n_stops), INF, np.int32)
-    ready = np.full((K + 1, n_stops), INF, np.int32)
     arr_conn = np.full((K + 1, n_stops), -1, np.int32)
     arr_lvl = np.zeros((K + 1, n_stops), np.int8)
+    ready = np.full((K + 1, n_stops), INF, np.int32)
     ready_from = np.full((K + 1, n_stops), -1, np.int32)
-    lvl = np.full(n_trips, K + 1, np.int32)
-    board = np.full((n_trips, K + 1), -1, np.int32)
+    # per-stop summaries (see the module docstring)
+    ready_min = np.full(n_stops, INF, np.int32)
+    rlo = np.empty((n_stops, 2), np.int32)
+    rlo[:, 0] = K + 1
+    rlo[:, 1] = INF
+    alo = rlo.copy()
+    lvl = np.full(n_trips, K + 1, np.int8)  # lowest level each trip is on board at (K + 1: not)
+    board = np.full((n_trips, K + 1), -1, np.int32)  # connection where it was boarded at each level
     if origin_station >= 0:
         for k in range(sta_off[origin_station], sta_off[origin_station + 1]):
             p = sta_stops[k]
@@ -65,11 +113,19 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
                 arr[j, p] = start_time
                 ready[j, p] = start_time
                 ready_from[j, p] = -2  # origin
+            ready_min[p] = start_time
+            rlo[p, 0] = 0
+            rlo[p, 1] = start_time
+            alo[p, 0] = 0
+            alo[p, 1] = start_time
         for li in range(link_off[origin_station], link_off[origin_station + 1]):
             s2 = link_to[li]
             t2 = start_time + link_sec[li]
             for k in range(sta_off[s2], sta_off[s2 + 1]):
                 r = sta_stops[k]
+                ready_min[r] = min(ready_min[r], t2)
+                rlo[r, 0] = 0
+                rlo[r, 1] = min(rlo[r, 1], t2)
                 for j in range(K + 1):
                     if t2 < ready[j, r]:
                         ready[j, r] = t2
@@ -77,42 +133,121 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
     if origin_trip >= 0:
         lvl[origin_trip] = 1
         board[origin_trip, 1] = -2  # boarded before the query (seated)
-        if origin_drop:
+        if origin_drop and origin_arr < arr[1, origin_stop]:
             for j in range(1, K + 1):
-                if origin_arr < arr[j, origin_stop]:
-                    arr[j, origin_stop] = origin_arr
-                    arr_conn[j, origin_stop] = -2
-                    arr_lvl[j, origin_stop] = 1
-                    _relax_ready(j, origin_stop, origin_arr, ready, ready_from, stop_station, sta_off, sta_stops,
-                                 stop_local, mat_off, mat, link_off, link_to, link_sec)
+                arr[j, origin_stop] = origin_arr
+                arr_conn[j, origin_stop] = -2
+                arr_lvl[j, origin_stop] = 1
+            alo[origin_stop, 0] = 1
+            alo[origin_stop, 1] = origin_arr
+            _relax_ready(1, origin_stop, origin_arr, ready, ready_min, rlo, ready_from, stop_station,
+                         sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     n_conn = c_dep.shape[0]
-    for i in range(start_idx, n_conn):
-        d = c_dep[i]
+    skip = 0
+    for c in range(start_idx, n_conn):
+        if c < skip:
+            continue
+        d = c_dep[c]
         if d > end_time:
             break
-        t = c_trip[i]
-        if t == origin_trip and c_row[i] < origin_row:
+        if c_arr[c] == d and c + 1 < n_conn and c_dep[c + 1] == d and c_arr[c + 1] == d:
+            skip = _zero_block(c, d, c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, arr, arr_conn,
+                               arr_lvl, alo, rlo, ready, ready_min, ready_from, lvl, board,
+                               K, origin_trip, origin_row, stop_station, sta_off, sta_stops, stop_local, mat_off,
+                               mat, link_off, link_to, link_sec)
+            continue
+        # the common case (the same steps as in _zero_block, with the summaries as filters)
+        t = c_trip[c]
+        if t == origin_trip and c_row[c] < origin_row:
             continue
         lv = lvl[t]
-        if c_pick[i]:
-            p = c_from[i]
-            top = lv - 1 if lv - 1 < K else K
-            for j in range(top):
-                if ready[j, p] <= d:
-                    lv = j + 1
+        if c_pick[c]:
+            p = c_from[c]
+            top = lv - 1 if lv - 1 < K else K  # boarding on a level j < top would lower the trip
+            jr = rlo[p, 0]
+            if jr < top:
+                if rlo[p, 1] <= d:
+                    lv = jr + 1  # the lowest level with a boarding time is ready: it is the one
                     lvl[t] = lv
-                    board[t, lv] = i
-                    break
-        if lv <= K and c_drop[i]:
-            q = c_to[i]
-            a = c_arr[i]
-            for j in range(lv, K + 1):
-                if a < arr[j, q]:
-                    arr[j, q] = a
-                    arr_conn[j, q] = i
-                    arr_lvl[j, q] = lv
-                    _relax_ready(j, q, a, ready, ready_from, stop_station, sta_off, sta_stops, stop_local,
-                                 mat_off, mat, link_off, link_to, link_sec)
-                else:
-                    break
+                    board[t, lv] = c
+                elif ready_min[p] <= d and ready[top - 1, p] <= d:
+                    for j in range(jr + 1, top):
+                        if ready[j, p] <= d:
+                            lv = j + 1
+                            lvl[t] = lv
+                            board[t, lv] = c
+                            break
+        if lv <= K and c_drop[c]:
+            q = c_to[c]
+            a = c_arr[c]
+            if (alo[q, 0] > lv or a < alo[q, 1]) and a < arr[lv, q]:
+                for j in range(lv, K + 1):
+                    if a < arr[j, q]:
+                        arr[j, q] = a
+                        arr_conn[j, q] = c
+                        arr_lvl[j, q] = lv
+                    else:
+                        break
+                if lv < alo[q, 0]:
+                    alo[q, 0] = lv
+                    alo[q, 1] = a
+                elif lv == alo[q, 0]:
+                    alo[q, 1] = a
+                _relax_ready(lv, q, a, ready, ready_min, rlo, ready_from, stop_station, sta_off,
+                             sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     return arr, arr_conn, arr_lvl, ready_from, board
+
+
+@nb.njit(cache=True, nogil=True)
+def _zero_block(i, d, c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, arr, arr_conn, arr_lvl, alo,
+                rlo, ready, ready_min, ready_from, lvl, board, K, origin_trip, origin_row,
+                stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec):
+    """Scan the block of zero-minute connections at instant ``d`` starting at ``i``; returns its end.
+
+    They are sorted by row only, so with a zero change time one may feed another scanned before it:
+    repeat the block until nothing improves, using the level a trip has at each row (a re-pass may board
+    it at an earlier row of the block than a level found in an earlier pass).
+    """
+    n_conn = c_dep.shape[0]
+    e = i
+    while e < n_conn and c_dep[e] == d and c_arr[e] == d:
+        e += 1
+    again = True
+    while again:
+        again = False
+        for c in range(i, e):
+            t = c_trip[c]
+            if t == origin_trip and c_row[c] < origin_row:
+                continue
+            lv = _row_level(t, c_row[c], board, c_row, K)
+            if c_pick[c]:
+                p = c_from[c]
+                top = lv - 1 if lv - 1 < K else K
+                for j in range(top):
+                    if ready[j, p] <= d:
+                        lv = j + 1
+                        if lv < lvl[t]:
+                            lvl[t] = lv
+                        board[t, lv] = c
+                        again = True
+                        break
+            if lv <= K and c_drop[c]:
+                q = c_to[c]
+                a = c_arr[c]
+                if a < arr[lv, q]:
+                    for j in range(lv, K + 1):
+                        if a < arr[j, q]:
+                            arr[j, q] = a
+                            arr_conn[j, q] = c
+                            arr_lvl[j, q] = lv
+                        else:
+                            break
+                    if lv < alo[q, 0]:
+                        alo[q, 0] = lv
+                        alo[q, 1] = a
+                    elif lv == alo[q, 0]:
+                        alo[q, 1] = a
+                    _relax_ready(lv, q, a, ready, ready_min, rlo, ready_from, stop_station, sta_off,
+                                 sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
+                    again = True
+    return e

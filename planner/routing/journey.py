@@ -27,7 +27,12 @@ class Leg:
 
     def departure(self, tt: Timetable) -> int:
         """Departure time (seconds)."""
-        return self.walk_dep if self.is_walk else int(tt.st_dep[self.board_row])
+        if self.is_walk:
+            return self.walk_dep
+        if self.board_row == self.alight_row:
+            # seated group getting off at the stop it is approaching: no ride, it is there on arrival
+            return int(tt.st_arr[self.board_row])
+        return int(tt.st_dep[self.board_row])
 
     def arrival(self, tt: Timetable) -> int:
         """Arrival time (seconds)."""

@@ -54,7 +54,8 @@ class TransitNetwork:
 
     def first_connection_at(self, t: int) -> int:
         """Index of the first connection departing at or after ``t``."""
-        return int(np.searchsorted(self.c_dep, t, side="left"))
+        # an int32 needle: a Python int would make numpy cast the whole int32 array to int64 first
+        return int(np.searchsorted(self.c_dep, np.int32(min(max(int(t), -INF), INF)), side="left"))
 
     # --- changes within a station ------------------------------------------------------------------
     def _build_changes(self) -> None:
@@ -112,10 +113,12 @@ class TransitNetwork:
 
     def link_seconds(self, a: int, b: int) -> int | None:
         """Walking time between stations ``a`` and ``b``, or None when not linked."""
+        best = None
         for k in range(self.link_off[a], self.link_off[a + 1]):
-            if self.link_to[k] == b:
-                return int(self.link_sec[k])
-        return None
+            # the scan relaxes every link, so with duplicate links the shortest is the one it used
+            if self.link_to[k] == b and (best is None or self.link_sec[k] < best):
+                best = int(self.link_sec[k])
+        return best
 
     @cached_property
     def station_departures(self) -> list[np.ndarray]:
