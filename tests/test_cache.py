@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO_DATE, ZUG
 
+from conftest import DEMO_DATE, ZUG
 from planner import cache
 from planner.game.gamefile import load_game
 from planner.gtfs.source import FeedSource

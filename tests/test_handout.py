@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ZUG
 from PIL import Image
 
+from conftest import ZUG
 from planner.cli import main
 from planner.maps import assets
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ZUG
 from PIL import Image
 
+from conftest import ZUG
 from planner.cli import main
 from planner.maps import assets
 from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS

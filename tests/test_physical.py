@@ -9,8 +9,8 @@ import time
 
 import numpy as np
 import pytest
-from conftest import DATA
 
+from conftest import DATA
 from planner.errors import FeedError, StationNotFound
 from planner.game.physical import (
     CrossingHit,

@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import ZUG
 
+from conftest import ZUG
 from planner.cli import main
 
 GOOD_DAY = dt.date(2021, 9, 11)
