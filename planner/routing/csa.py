@@ -147,22 +147,23 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
     for c in range(start_idx, n_conn):
         if c < skip:
             continue
-        d = c_dep[c]
+        cu = np.uint32(c)  # unsigned indexes: no negative-index wraparound checks in the hot loop
+        d = c_dep[cu]
         if d > end_time:
             break
-        if c_arr[c] == d and c + 1 < n_conn and c_dep[c + 1] == d and c_arr[c + 1] == d:
+        if c_arr[cu] == d and c + 1 < n_conn and c_dep[c + 1] == d and c_arr[c + 1] == d:
             skip = _zero_block(c, d, c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, arr, arr_conn,
                                arr_lvl, alo, rlo, ready, ready_min, ready_from, lvl, board,
                                K, origin_trip, origin_row, stop_station, sta_off, sta_stops, stop_local, mat_off,
                                mat, link_off, link_to, link_sec)
             continue
         # the common case (the same steps as in _zero_block, with the summaries as filters)
-        t = c_trip[c]
-        if t == origin_trip and c_row[c] < origin_row:
+        t = np.uint32(c_trip[cu])
+        if t == origin_trip and c_row[cu] < origin_row:
             continue
         lv = lvl[t]
-        if c_pick[c]:
-            p = c_from[c]
+        if c_pick[cu]:
+            p = np.uint32(c_from[cu])
             top = lv - 1 if lv - 1 < K else K  # boarding on a level j < top would lower the trip
             jr = rlo[p, 0]
             if jr < top:
@@ -177,10 +178,10 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
                             lvl[t] = lv
                             board[t, lv] = c
                             break
-        if lv <= K and c_drop[c]:
-            q = c_to[c]
-            a = c_arr[c]
-            if (alo[q, 0] > lv or a < alo[q, 1]) and a < arr[lv, q]:
+        if lv <= K and c_drop[cu]:
+            q = np.uint32(c_to[cu])
+            a = c_arr[cu]
+            if (alo[q, 0] > lv or a < alo[q, 1]) and a < arr[np.uint32(lv), q]:
                 for j in range(lv, K + 1):
                     if a < arr[j, q]:
                         arr[j, q] = a
