@@ -20,6 +20,12 @@ Edges (weight = seconds, never negative):
   (no edge when the change is forbidden) and -> chains of linked stations' platforms at ``a + walk``,
   only when drop-off is allowed at ``r``.
 
+A query adds a temporary source: for a group standing at a station, edges into every platform's chain
+at the start time (and into linked stations' chains after the walk) plus one to the station's sink
+("already there"); for a group seated in a train, an edge to the arrival event of its row, from which
+the dwell edge rides on and the alighting edges get off at that very stop (boarding edges of its own
+train at stops it has passed are left out for that query). Arrival = start + distance to a sink.
+
 The classic bug of a time-expanded model is letting an arriving passenger enter the waiting chain at its
 arrival time and so board another train in zero minutes; here arrival nodes never touch a chain directly,
 only through change (or walk) edges, and riding on goes only through the dwell edge. An entry at time
