@@ -200,7 +200,8 @@ def render_dice(out: dict) -> str:
         s = f"roll {out['roll']}: target {out.get('target') or '-'} (not reachable)"
     else:
         s = (f"roll {out['roll']}: go to {out['target']}, arrival {out['arrival']}\n"
-             + render({**out, "from": out["from"], "to": out["target"], "alternatives": out.get("admissible", [])}))
+             + render({**out, "from": out["from"], "to": out["target"], "alternatives": [
+                 a for a in out.get("admissible", []) if a["legs"] != out["legs"]]}))
     if out.get("candidates"):
         s += "\ncandidates: " + "; ".join(
             f"{c['name']} {c['arrival'] or '-'}{' (targeted)' if c['targeted'] else ''}"
