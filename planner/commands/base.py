@@ -33,7 +33,7 @@ def add_position(p: argparse.ArgumentParser) -> None:
     p.add_argument("--at", "--from", dest="at",
                    help="station where the group stands (or the stop its train is at/approaching, with --trip)")
     p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
-    p.add_argument("--trip", help="trip id of the train the group sits in")
+    p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
 
 
 def add_roll(p: argparse.ArgumentParser) -> None:
@@ -124,12 +124,11 @@ class Context:
             raise InputError(f"time {text} is after the end of the game ({_hm(g.end)})")
         return t
 
-    def trip(self, trip_id: str) -> int:
-        """Resolve a trip id running in the area on the day."""
-        tt = self.timetable
-        if trip_id in tt.trip_index:
-            return tt.trip_index[trip_id]
-        raise InputError(f"unknown trip id {trip_id!r} (not running in the game area on {self.date.isoformat()})")
+    def trip(self, ref: str, station: int | None = None) -> int:
+        """Resolve the train: a trip id running in the area on the day, or ``"IR75 10:03"``."""
+        from planner.timetable.trips import find_trip
+
+        return find_trip(self.timetable, ref, station)
 
 
 def _hm(sec: int) -> str:

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                  "or approaching, with --trip)")
     p.add_argument("--to", dest="target", help="target station")
     p.add_argument("--time", help="HH:MM (default: the trip's time at --from when --trip is given)")
-    p.add_argument("--trip", help="trip id of the train the group sits in")
+    p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
     p.add_argument("--within", type=float, metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
@@ -36,8 +36,11 @@ def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str
         raise InputError("--from (or --at) is required")
     s = ctx.station(origin)
     if trip:
-        t = ctx.trip(trip)
+        from planner.timetable.trips import train_time
+
+        t = ctx.trip(trip, s)
         tt = ctx.timetable
+        time = time or (train_time(trip) if trip not in tt.trip_index else None)
         rows = [r for r in tt.trip_stop_times(t) if int(tt.stop_station[tt.st_stop[r]]) == s]
         if not rows:
             raise InputError(f"trip {trip} does not stop at {tt.station_name[s]}")
@@ -133,6 +136,10 @@ def render(out: dict) -> str:
 def _legs(out: dict) -> list[str]:
     lines = []
     for leg in out["legs"]:
+        if leg.get("trip_id") and leg["from"] == leg["to"] and leg["departure"] == leg["arrival"]:
+            plat = f" (pl.{leg['to_platform']})" if leg.get("to_platform") else ""
+            lines.append(f"  {leg['arrival']} get off the {leg['route']} at {leg['to']}{plat}")
+            continue
         plat_f = f" pl.{leg['from_platform']}" if leg.get("from_platform") else ""
         plat_t = f" pl.{leg['to_platform']}" if leg.get("to_platform") else ""
         extra = ""

@@ -1,0 +1,41 @@
+"""Finding the train a group sits in: by trip id, or as players say it ("IR75 10:03 [destination]")."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.errors import InputError
+from planner.timetable.stations import find_station
+from planner.timetable.trips import find_trip, train_time
+
+
+def test_by_trip_id(zug_tt):
+    assert zug_tt.trip_id[find_trip(zug_tt, "692.TA.91-S26-A-j21-1.221.R")] == "692.TA.91-S26-A-j21-1.221.R"
+
+
+def test_by_line_and_time(zug_tt):
+    # IR75 leaves Zug 10:03 (pl.4) for Luzern, via Rotkreuz
+    t = find_trip(zug_tt, "IR75 10:03", find_station(zug_tt, "Rotkreuz"))
+    assert zug_tt.route_name[zug_tt.trip_route[t]] == "IR75" and zug_tt.trip_headsign[t] == "Luzern"
+
+
+def test_ambiguous_names_destinations(zug_tt):
+    with pytest.raises(InputError, match="ambiguous.*Rotkreuz"):
+        find_trip(zug_tt, "S1 10:06", find_station(zug_tt, "Rotkreuz"))
+    t = find_trip(zug_tt, "S1 10:06 Rotkreuz", find_station(zug_tt, "Rotkreuz"))
+    assert zug_tt.trip_id[t] == "338.TA.91-S01-N-j21-1.97.H"
+
+
+def test_train_must_still_come_to_the_station(zug_tt):
+    with pytest.raises(InputError, match="comes to Rotkreuz"):
+        find_trip(zug_tt, "S1 10:06 Sursee", find_station(zug_tt, "Rotkreuz"))
+
+
+@pytest.mark.parametrize("ref", ["no.such.trip", "XY9 10:03", "IR75 03:33"])
+def test_unknown(zug_tt, ref):
+    with pytest.raises(InputError):
+        find_trip(zug_tt, ref)
+
+
+def test_train_time():
+    assert train_time("IR75 10:03 Luzern") == "10:03" and train_time("1.TA.x") is None
