@@ -246,3 +246,38 @@ def test_fewest_changes_then_latest_departure_vs_brute_force(case, t):
             assert (j.arrival(tt), got_ch) == (a, ch), (o, target)
             if not o.in_trip:
                 assert j.departure(tt) == dep, (o, target)
+
+
+@SETTINGS
+@given(cases(), st.integers(T0 - 600, T0 + 1800), st.data())
+def test_dice_target_is_the_earliest_not_yet_targeted(case, t, data):
+    """decide() picks, among a number's targets not yet targeted, one reached earliest (by the networkx
+    reference); with every target targeted (or none in the feed) the roll is free."""
+    import tomllib
+    from importlib import resources
+
+    from planner.game.dice import decide
+    from planner.game.gamefile import parse_game
+
+    tt = case.build()
+    net = TransitNetwork(tt, min_transfer=case.uniform)
+    names = tt.station_name
+    targets = data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=4, unique=True))
+    targeted = data.draw(st.lists(st.sampled_from(targets), max_size=len(targets), unique=True))
+    doc = tomllib.loads((resources.files("planner") / "games" / "sbb-monopoly.toml").read_text("utf-8"))
+    doc["dice"]["targets"] = [{"number": 3, "stations": targets}]
+    game = parse_game(doc, source="property")
+    origin = station_origin(data.draw(st.integers(0, tt.n_stations - 1)), t)
+    ans = decide(net, game, origin, 3, targeted)
+    open_ = [n for n in targets if n not in targeted]
+    if not open_:
+        assert ans.kind == "free"
+        return
+    ref = TimeExpandedGraph(net).earliest_arrivals(origin)
+    arrivals = {n: int(ref[names.index(n)]) for n in open_ if ref[names.index(n)] >= 0}
+    assert ans.kind == "target" and ans.target in open_
+    if arrivals:
+        assert ans.arrival == min(arrivals.values())
+        assert arrivals[ans.target] == ans.arrival
+    else:
+        assert ans.arrival is None
