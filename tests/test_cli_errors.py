@@ -142,3 +142,22 @@ def test_real_process_no_traceback(tmp_path):
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "Traceback" not in p.stderr
     assert "2021-13-40" in p.stderr
+
+
+def test_missing_time_on_another_day(capsys):
+    rc, _, err = run(capsys, "route", *DAY, "--from", "Zug", "--to", "Luzern")
+    assert_one_line_error(rc, err, "--time HH:MM is required", "2021-09-11")
+
+
+def test_time_defaults_to_now_on_the_game_day():
+    import argparse
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from planner.commands.base import Context
+    from planner.util.timefmt import parse_clock
+
+    today = dt.datetime.now(ZoneInfo("Europe/Zurich"))
+    ctx = Context(argparse.Namespace(feed=str(ZUG), game="none", date=today.date().isoformat()))
+    t = ctx.clock(None, within_game=False)
+    assert abs(t - parse_clock(today.strftime("%H:%M"))) <= 60

@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from planner import config
 from planner.errors import InputError, PlannerError
@@ -116,8 +117,14 @@ class Context:
 
         return find_station(self.timetable, name)
 
-    def clock(self, text: str, *, within_game: bool = True) -> int:
-        """Parse a time of day; with ``within_game``, it must not be after the game's end."""
+    def clock(self, text: str | None, *, within_game: bool = True) -> int:
+        """Parse a time of day (none given: now, when the game day is today); with ``within_game``, it
+        must not be after the game's end."""
+        if not text:
+            now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
+            if now.date() != self.date:
+                raise InputError(f"--time HH:MM is required (the game day {self.date.isoformat()} is not today)")
+            text = now.strftime("%H:%M")
         t = parse_clock(text)
         g = self.game
         if within_game and g.has_area and t > g.end:

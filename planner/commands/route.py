@@ -49,8 +49,6 @@ def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str
             later = [r for r in rows if int(tt.st_arr[r]) >= want - 60]
             rows = later or rows
         return trip_origin(ctx.network, t, rows[0])
-    if not time:
-        raise InputError("--time HH:MM is required")
     return station_origin(s, ctx.clock(time))
 
 
