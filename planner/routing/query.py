@@ -156,7 +156,6 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     if j is None or not j.legs or origin.in_trip:
         return j
     a = j.arrival(net.tt)
-    legs_needed = j.changes + 1 + sum(1 for leg in j.legs if leg.is_walk) * 0
     rides = sum(1 for leg in j.legs if not leg.is_walk)
     # Latest departure with the same arrival and no more rides: the predicate is monotone in the
     # start time, so binary search over the origin's departure times.
@@ -172,7 +171,6 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
             best, lo = r2, mid + 1
         else:
             hi = mid - 1
-    del legs_needed
     out = best.journey_to(target, rides)
     assert out is not None
     return Journey(origin.station, target, origin.time, out.legs)
