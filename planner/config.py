@@ -43,14 +43,17 @@ def feeds_dir() -> Path:
     return Path(os.environ.get("PLANNER_FEEDS") or repo_root() / "feeds")
 
 
+def _setting(env: str, key: str) -> str | None:
+    """A setting from the environment variable ``env``, else the config file's ``key``."""
+    val = os.environ.get(env) or user_config().get(key)
+    return str(val) if val else None
+
+
 def default_feed() -> str | None:
     """The feed to use when none is given: env, config, newest downloaded feed, else the demo extract."""
-    env = os.environ.get("PLANNER_FEED")
-    if env:
-        return env
-    cfg = user_config().get("feed")
-    if cfg:
-        return str(cfg)
+    explicit = _setting("PLANNER_FEED", "feed")
+    if explicit:
+        return explicit
     fd = feeds_dir()
     if fd.is_dir():
         zips = sorted(fd.glob("GTFS_*.zip"))
@@ -65,17 +68,14 @@ def default_feed() -> str | None:
 
 def default_game() -> str:
     """Game when none is given."""
-    return os.environ.get("PLANNER_GAME") or str(user_config().get("game") or DEFAULT_GAME)
+    return _setting("PLANNER_GAME", "game") or DEFAULT_GAME
 
 
 def default_date(feed: str | None) -> str | None:
     """Date when none is given: env, config, the demo Saturday for the demo extract, else None (today)."""
-    env = os.environ.get("PLANNER_DATE")
-    if env:
-        return env
-    cfg = user_config().get("date")
-    if cfg:
-        return str(cfg)
+    explicit = _setting("PLANNER_DATE", "date")
+    if explicit:
+        return explicit
     if feed and Path(feed).name == DEMO_FEED_NAME:
         return DEMO_DATE
     return None
