@@ -35,6 +35,7 @@ def add_position(p: argparse.ArgumentParser) -> None:
                    help="station where the group stands (or the stop its train is at/approaching, with --trip)")
     p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_routing(p)  # every question from a position is answered by routing
 
 
 def add_roll(p: argparse.ArgumentParser) -> None:

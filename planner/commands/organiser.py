@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from planner import config
-from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit
+from planner.commands.base import Context, add_common, add_position, add_roll, emit
 from planner.errors import InputError
 from planner.util.atomic import atomic_write_text
 from planner.util.text import fold
@@ -40,19 +40,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_position(r)
     r.add_argument("--to", dest="target", required=True, help="target station")
     _map_options(r)
-    add_routing(r)
     r.set_defaults(func=cmd_map)
     t = msub.add_parser("target", help="the dice target to head for and how (as planner target)")
     add_position(t)
     add_roll(t)
     _map_options(t)
-    add_routing(t)
     t.set_defaults(func=cmd_map)
     q = msub.add_parser("reach", help="stations reachable within 30/60/90 minutes from a position")
     add_position(q)
     q.add_argument("--bands", default="30,60,90", help="minutes, comma-separated (default 30,60,90)")
     _map_options(q)
-    add_routing(q)
     q.set_defaults(func=cmd_map)
 
     p = sub.add_parser("handout", help="print export: A4 PDF (area map, station list) and 300 dpi PNGs")

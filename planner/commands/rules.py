@@ -19,7 +19,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_position(p)
     add_roll(p)
     add_common(p)
-    add_routing(p)
     p.set_defaults(func=cmd_target)
 
     p = sub.add_parser("roll", help="record a group's roll and apply the rules (remembers targeted stations)")
@@ -28,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--roll-id", help="client id making a retried command idempotent")
     add_position(p)
     add_common(p)
-    add_routing(p)
     p.set_defaults(func=cmd_roll)
 
     p = sub.add_parser("group", help="a group's recorded rolls")
@@ -54,7 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bonus", help="full-hour bonus: trains we can sit in arriving/departing at hh:00")
     add_position(p)
     add_common(p)
-    add_routing(p)
     p.set_defaults(func=cmd_bonus)
 
     p = sub.add_parser("tolls", help="toll lines and tunnels a trip crosses, and the fees owed")
