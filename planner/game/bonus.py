@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from planner.game.gamefile import Game
 from planner.routing.journey import Leg
 from planner.routing.query import Origin, earliest_boarding, reach
@@ -54,35 +56,37 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
     minutes = sorted(game.bonus_minutes)
     lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59
     res = reach(net, origin, end_time=hi)
+    # candidate events, vectorised over all stop times (this runs on every bonus question)
+    st_trip = tt.st_trip
+    first = np.zeros(len(st_trip), bool)
+    last = np.zeros(len(st_trip), bool)
+    if tt.n_trips:
+        first[tt.trip_offset[:-1]] = True
+        last[tt.trip_offset[1:] - 1] = True
+    stops_here = tt.st_pickup | tt.st_dropoff
+    mins = np.array(minutes)
+    events = []
+    for ev, times, ok in (("arrival", tt.st_arr, ~first), ("departure", tt.st_dep, ~last)):
+        hit = ok & stops_here & (times >= lo) & (times <= hi) & np.isin((times // 60) % 60, mins)
+        events += [(int(r), ev, int(times[r])) for r in np.flatnonzero(hit)]
     chances = []
-    for trip in range(tt.n_trips):
-        rows = tt.trip_stop_times(trip)
-        if int(tt.st_dep[rows.start]) > hi or int(tt.st_arr[rows.stop - 1]) < lo:
-            continue
-        events = []
-        for r in rows:
-            if not _stops_here(tt, r):
-                continue
-            a, d = int(tt.st_arr[r]), int(tt.st_dep[r])
-            if r > rows.start and lo <= a <= hi and (a // 60) % 60 in minutes:
-                events.append((r, "arrival", a))
-            if r < rows.stop - 1 and lo <= d <= hi and (d // 60) % 60 in minutes:
-                events.append((r, "departure", d))
-        if not events:
-            continue
-        b = earliest_boarding(res, trip)
+    boarding: dict[int, int | None] = {}
+    for r, ev, t in sorted(events):
+        trip = int(st_trip[r])
+        if trip not in boarding:
+            boarding[trip] = earliest_boarding(res, trip)
+        b = boarding[trip]
         if b is None:
             continue
-        for r, ev, t in events:
-            if (ev == "departure" and b <= r) or (ev == "arrival" and b < r):
-                chances.append({
-                    "trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
-                    "headsign": tt.trip_headsign[trip],
-                    "station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": ev, "time": fmt_clock(t),
-                    "board_at": tt.station_name[tt.stop_station[tt.st_stop[b]]],
-                    "board_time": fmt_clock(int(tt.st_dep[b])),
-                    "seated_now": bool(origin.in_trip and trip == origin.trip),
-                })
+        if (ev == "departure" and b <= r) or (ev == "arrival" and b < r):
+            chances.append({
+                "trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
+                "headsign": tt.trip_headsign[trip],
+                "station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": ev, "time": fmt_clock(t),
+                "board_at": tt.station_name[tt.stop_station[tt.st_stop[b]]],
+                "board_time": fmt_clock(int(tt.st_dep[b])),
+                "seated_now": bool(origin.in_trip and trip == origin.trip),
+            })
     chances.sort(key=lambda c: (c["time"], c["board_time"], c["route"], c["station"]))
     return {"hour": fmt_clock(hour), "minutes": minutes, "fee": game.bonus_fee, "base_fee": game.bonus_base_fee,
             "chances": chances}
