@@ -51,13 +51,22 @@ def day_crossings(tt: Timetable, game: Game) -> Index | None:
     return index
 
 
-def leg_crossings(index: Index, game: Game, trip: int, board_row: int, alight_row: int) -> list[dict]:
-    """Crossings travelled in full while riding ``trip`` from ``board_row`` to ``alight_row``."""
-    out = []
+def by_trip(index: Index) -> dict[int, list[tuple[str, int, int]]]:
+    """The index turned around: trip -> [(name, first_row, last_row)] (one lookup per leg)."""
+    out: dict[int, list[tuple[str, int, int]]] = {}
     for name, stretches in index.items():
         for t, first, last in stretches:
-            if t == trip and first >= board_row and last <= alight_row:
-                c = game.crossing(name)
-                out.append({"name": name, "kind": c.kind if c else "", "between": list(c.between) if c else []})
-                break
+            out.setdefault(int(t), []).append((name, int(first), int(last)))
+    return out
+
+
+def leg_crossings(trips: dict[int, list[tuple[str, int, int]]], game: Game, trip: int, board_row: int,
+                  alight_row: int) -> list[dict]:
+    """Crossings travelled in full while riding ``trip`` from ``board_row`` to ``alight_row``."""
+    out, seen = [], set()
+    for name, first, last in trips.get(trip, ()):
+        if first >= board_row and last <= alight_row and name not in seen:
+            seen.add(name)
+            c = game.crossing(name)
+            out.append({"name": name, "kind": c.kind if c else "", "between": list(c.between) if c else []})
     return out
