@@ -11,7 +11,9 @@ without reading the (K+1)-level label arrays, which do not fit the first-level c
 level with an arrival, that arrival)``. Labels never increase with the level, so ``a >= alo[q, 1]`` with
 ``lv >= alo[q, 0]`` proves ``a >= arr[lv, q]``, and a trip on level ``lv`` can only move lower at ``p`` if
 ``rlo[p, 0] < lv - 1`` (when ``rlo[p, 1] <= dep``, that lowest level is the one it boards on). The helpers
-are plain loops, not nested calls: numba calls with many arrays cost more than the work they do here.
+are plain loops, not nested calls: numba calls with many arrays cost more than the work they do here
+(measured: the label updates factored into ``inline="always"`` helpers made the synthetic-day query 3.8 ->
+5.8 ms median), so the arrival update stands in both ``scan`` and ``_zero_block`` on purpose.
 """
 
 from __future__ import annotations
