@@ -15,7 +15,7 @@ from planner import config
 from planner.errors import InputError, PlannerError
 from planner.game.gamefile import Game, load_game
 from planner.timetable.model import Timetable
-from planner.util.timefmt import parse_clock
+from planner.util.timefmt import fmt_clock, parse_clock
 
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
@@ -129,7 +129,7 @@ class Context:
         t = parse_clock(text)
         g = self.game
         if within_game and g.has_area and t > g.end:
-            raise InputError(f"time {text} is after the end of the game ({_hm(g.end)})")
+            raise InputError(f"time {text} is after the end of the game ({fmt_clock(g.end)})")
         return t
 
     def trip(self, ref: str, station: int | None = None) -> int:
@@ -137,10 +137,6 @@ class Context:
         from planner.timetable.trips import find_trip
 
         return find_trip(self.timetable, ref, station)
-
-
-def _hm(sec: int) -> str:
-    return f"{sec // 3600:02d}:{sec % 3600 // 60:02d}"
 
 
 def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:
