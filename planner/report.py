@@ -26,13 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from planner.game.area import in_area, on_ring
-from planner.game.dice import resolve_target_station
 from planner.game.gamefile import Crossing, Game
 from planner.game.prices import letter_groups, station_table
 from planner.gtfs.source import FeedSource
 from planner.routing.network import TransitNetwork
 from planner.routing.query import reach, station_origin
 from planner.timetable.model import Mode, Timetable
+from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -178,8 +178,8 @@ def _stop_crossings(tt: Timetable, game: Game) -> CrossingIndex:
     out: CrossingIndex = {}
     sta_of_row = tt.stop_station[tt.st_stop]
     for c in (*game.toll_lines, *game.tunnels):
-        a = resolve_target_station(tt, c.between[0])
-        b = resolve_target_station(tt, c.between[1])
+        a = exact_station(tt, c.between[0])
+        b = exact_station(tt, c.between[1])
         hits: list[tuple[int, int, int]] = []
         if a is not None and b is not None:
             ends = np.flatnonzero(np.isin(sta_of_row, [a, b]))
@@ -252,7 +252,7 @@ def _stretch_in_area(game: Game, check) -> bool:
 
 def _place(tt: Timetable, game: Game, name: str, stations: dict[str, list[FeedStation]] | None) -> dict:
     """Resolve a station name: found in the feed (exactly one station), in the area, in the day's timetable."""
-    s = resolve_target_station(tt, name)
+    s = exact_station(tt, name)
     cands = stations.get(fold(name), []) if stations is not None else []
     keys = sorted({c.key for c in cands})
     if stations is None:  # no feed-wide pass: the game-day timetable is all we know

@@ -17,6 +17,7 @@ from planner.game.gamefile import DiceTarget, Game
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, best_journey, equally_fast, journey_riding, journeys_within, reach
+from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -31,15 +32,6 @@ def validate_roll(game: Game, roll: int) -> int:
         if not (1 <= white <= 6 and 1 <= col <= 6):
             raise InputError(f"roll {roll}: two dice give 11 to 66 (white = tens, coloured = ones, each 1-6)")
     return roll
-
-
-def resolve_target_station(tt, name: str) -> int | None:
-    """Station index of a target name (exact, accent/case-insensitive; no fuzzy matching for targets)."""
-    f = fold(name)
-    for i, n in enumerate(tt.station_name):
-        if fold(n) == f:
-            return i
-    return None
 
 
 @dataclass
@@ -79,7 +71,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     res = reach(net, origin)
     cands, warnings = [], []
     for name in entry.stations:
-        s = resolve_target_station(tt, name)
+        s = exact_station(tt, name)
         was = fold(name) in targeted_f
         arr = res.station_arrival(s) if s is not None else None
         if s is None:
@@ -116,7 +108,8 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
                      candidates=_public(sorted(cands, key=lambda c: (c["_a"] is None, c["_a"] or 0, c["name"]))),
                      warnings=warnings)
     if game.admissible_extra_minutes:
-        ans.admissible = journeys_within(net, origin, chosen["_s"], game.admissible_extra_minutes)
+        ans.admissible = journeys_within(net, origin, chosen["_s"], game.admissible_extra_minutes,
+                                         fastest=journey)
     if game.reroll_before_minutes and journey.legs:
         ans.reroll_at = first - game.reroll_before_minutes * 60
     return ans

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from planner.game.area import on_ring
-from planner.game.dice import resolve_target_station
 from planner.game.gamefile import Game
 from planner.game.prices import initial_letter, station_category, station_price
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, reach
 from planner.timetable.model import Timetable
+from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -133,7 +133,7 @@ def target_points(tt: Timetable, game: Game) -> list[TargetPoint]:
     out = []
     for entry in game.targets:
         for name in entry.stations:
-            s = resolve_target_station(tt, name)
+            s = exact_station(tt, name)
             if s is not None and _ok(tt, s):
                 out.append(TargetPoint(entry.number, tt.station_name[s], s, *latlon(tt, s)))
     return out
@@ -141,7 +141,7 @@ def target_points(tt: Timetable, game: Game) -> list[TargetPoint]:
 
 def missing_targets(tt: Timetable, game: Game) -> list[str]:
     """Station targets not in the day's timetable (shown in the legend, not on the map)."""
-    return [f"{e.number} {n}" for e in game.targets for n in e.stations if resolve_target_station(tt, n) is None]
+    return [f"{e.number} {n}" for e in game.targets for n in e.stations if exact_station(tt, n) is None]
 
 
 @dataclass
@@ -180,7 +180,7 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
         if c.name in stretch:
             out.append(CrossingShape(c.name, c.kind, stretch[c.name], "path"))
             continue
-        ends = [resolve_target_station(tt, n) for n in c.between]
+        ends = [exact_station(tt, n) for n in c.between]
         if all(e is not None and _ok(tt, e) for e in ends):
             out.append(CrossingShape(c.name, c.kind, [latlon(tt, e) for e in ends if e is not None], "straight"))
         else:

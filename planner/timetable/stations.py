@@ -18,6 +18,13 @@ def _index(names: tuple[str, ...]) -> dict[str, list[int]]:
     return idx
 
 
+def exact_station(tt: Timetable, name: str) -> int | None:
+    """Station index of a name matched exactly up to case, accents and ``ue``/``ü`` (no prefixes, no
+    guessing: what game-file names need), or None; the first of duplicates."""
+    hits = _index(tuple(tt.station_name)).get(fold(name))
+    return hits[0] if hits else None
+
+
 def find_station(tt: Timetable, query: str) -> int:
     """Resolve a user's station name (or station id) to a station index.
 
