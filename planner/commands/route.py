@@ -77,7 +77,7 @@ def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> d
     if within is not None:
         if within < 0 or within > 180:
             raise InputError(f"--within {within}: expected 0 to 180 minutes")
-        for a in journeys_within(net, origin, target, within):
+        for a in journeys_within(net, origin, target, within, fastest=j):
             if j is not None and a.signature() == j.signature():
                 continue
             alts.append(journey_json(ctx, a, origin, target))

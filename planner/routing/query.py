@@ -177,11 +177,11 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
 
 
 def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minutes: float, *,
-                    max_legs: int = DEFAULT_MAX_LEGS) -> list[Journey]:
+                    max_legs: int = DEFAULT_MAX_LEGS, fastest: Journey | None = None) -> list[Journey]:
     """Pareto set over (departure later, arrival earlier, fewer changes) of journeys arriving within
     ``extra_minutes`` of the earliest arrival: every sensible way to get there, no dominated duplicates."""
     tt = net.tt
-    first = best_journey(net, origin, target, max_legs=max_legs)
+    first = fastest or best_journey(net, origin, target, max_legs=max_legs)  # callers often have it already
     if first is None:
         return []
     limit = first.arrival(tt) + int(round(extra_minutes * 60))
