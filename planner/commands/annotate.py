@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from planner.commands.base import Context
-from planner.routing.journey import Journey
+
+if TYPE_CHECKING:
+    from planner.routing.journey import Journey
 
 
 def annotate(ctx: Context, journey: Journey, d: dict) -> None:

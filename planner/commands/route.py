@@ -7,11 +7,14 @@ import csv
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from planner.commands.base import Context, add_common, add_routing, emit
 from planner.errors import InputError, PlannerError
-from planner.routing import Journey, best_journey, journeys_within, station_origin, trip_origin
-from planner.routing.query import Origin
+
+if TYPE_CHECKING:  # the routing core (numba) is imported only by commands that route: --help stays fast
+    from planner.routing import Journey
+    from planner.routing.query import Origin
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,6 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None) -> Origin:
     """Build the group's position from --from/--time/--trip (errors as one line)."""
+    from planner.routing import station_origin, trip_origin
+
     if not origin:
         raise InputError("--from (or --at) is required")
     s = ctx.station(origin)
@@ -69,6 +74,8 @@ def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -
 
 def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
     """The route answer (fastest + alternatives)."""
+    from planner.routing import best_journey, journeys_within
+
     net = ctx.network
     end = ctx.game.end if ctx.game.has_area else None
     j = best_journey(net, origin, target, end_time=end + 6 * 3600 if end else None)
