@@ -22,10 +22,9 @@ $(ASSETS): package.json package-lock.json $(STAMP)
 
 setup: $(STAMP) $(ASSETS)
 
-# Debian packages: Chromium (browser tests), poppler (PDF checks), npm (map assets). Root on CI machines.
+# Debian packages: Chromium (browser tests), poppler (PDF checks), npm (map assets), each only when missing.
 system-deps:
-	@command -v chromium >/dev/null && command -v pdftoppm >/dev/null && command -v npm >/dev/null || \
-	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils npm >/dev/null; }
+	@bash tools/system_deps.sh
 
 run: setup
 	$(BIN)/planner demo --feed $(FEED)
