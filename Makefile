@@ -20,7 +20,13 @@ $(ASSETS): package.json package-lock.json $(STAMP)
 	npm ci --no-audit --no-fund --ignore-scripts
 	$(BIN)/python -m planner.maps.assets
 
-setup: $(STAMP) $(ASSETS)
+# numba compiles the routing kernels into its on-disk cache here, not during the first real command.
+WARM := $(VENV)/.numba-warm
+$(WARM): $(STAMP) $(wildcard planner/routing/*.py)
+	$(BIN)/python -m planner.routing.warmup
+	touch $(WARM)
+
+setup: $(STAMP) $(ASSETS) $(WARM)
 
 # Debian packages: Chromium (browser tests), poppler (PDF checks), npm (map assets), each only when missing.
 system-deps:

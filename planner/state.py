@@ -243,6 +243,9 @@ class GroupStore:
             return self._conn
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # The state is the groups' (and later their tokens'): 0600, whatever the umask. SQLite gives its
+            # -wal and -shm files the database file's mode.
+            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
             # isolation_level=None: no implicit transactions; we issue BEGIN IMMEDIATE ourselves.
             conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:

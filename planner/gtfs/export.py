@@ -96,7 +96,10 @@ def write_feed(tt: Timetable, path: str | Path) -> Path:
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    from planner.util.atomic import public_mode
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".zip", dir=path.parent)
+    os.fchmod(fd, public_mode())  # an export is for people and other tools, not 0600
     os.close(fd)
     try:
         to_feed(tt).to_file(Path(tmp))

@@ -1,4 +1,9 @@
-"""Atomic file writes: write to a temporary file beside the target, then rename."""
+"""Atomic file writes: write to a temporary file beside the target, then rename.
+
+``tempfile.mkstemp`` creates its file 0600. That is right for the group state and tokens, wrong for maps, reports
+and handouts that an organiser serves or shares, so files are given the mode a plain ``open()`` would give them
+(0666 less the umask) unless the caller asks for ``private=True``.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,36 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so a reader sees either the old file or the complete new one."""
+def current_umask() -> int:
+    """The process umask, read without changing it where the platform allows (``/proc``), else set and restored."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def public_mode() -> int:
+    """The mode of a new file meant for people: 0666 less the umask (0644 under the usual umask 022)."""
+    return 0o666 & ~current_umask()
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, *, private: bool = False) -> None:
+    """Write ``data`` to ``path`` so a reader sees either the old file or the complete new one.
+
+    ``private=True`` keeps the file 0600 (secrets, state); otherwise it gets :func:`public_mode`.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        if not private:
+            os.fchmod(fd, public_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -23,6 +52,6 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         raise
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
+def atomic_write_text(path: str | Path, text: str, *, private: bool = False) -> None:
     """Text variant of :func:`atomic_write_bytes` (UTF-8)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), private=private)

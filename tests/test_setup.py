@@ -1,0 +1,154 @@
+"""Set-up on a fresh machine: which Debian packages `make system-deps` asks for, the feeds/ folder, numba
+compiled during set-up, and the file modes of what the planner writes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from planner.cli import main
+from tests.conftest import ROOT, ZUG
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+FAKE_APT = """#!/bin/sh
+echo "$@" >> "$APT_LOG"
+"""
+
+
+def _fake_path(tmp_path: Path, *, present: tuple[str, ...]) -> tuple[dict[str, str], Path]:
+    """A PATH with only bash, sh, make, a recording apt-get and fake commands named in ``present``."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    for tool in ("bash", "sh", "make"):
+        os.symlink(shutil.which(tool), bindir / tool)
+    for tool in ("apt-get", *present):
+        p = bindir / tool
+        p.write_text(FAKE_APT if tool == "apt-get" else "#!/bin/sh\nexit 0\n")
+        p.chmod(0o755)
+    log = tmp_path / "apt.log"
+    env = {"PATH": str(bindir), "APT_LOG": str(log), "HOME": str(tmp_path)}
+    return env, log
+
+
+def _system_deps(tmp_path: Path, present: tuple[str, ...]) -> list[list[str]]:
+    env, log = _fake_path(tmp_path, present=present)
+    r = subprocess.run(["make", "-s", "-B", "-C", str(ROOT), "system-deps"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return [line.split() for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def _installed(calls: list[list[str]]) -> list[str]:
+    return [c[-1] for c in calls if c and c[0] == "install"]
+
+
+def test_system_deps_keeps_a_foreign_npm(tmp_path):
+    """npm on PATH (e.g. from NodeSource): only chromium and poppler-utils are asked for, one at a time."""
+    calls = _system_deps(tmp_path, present=("npm",))
+    assert _installed(calls) == ["chromium", "poppler-utils"]
+    assert all(len([a for a in c if not a.startswith("-")]) == 2 for c in calls if c[0] == "install")
+
+
+def test_system_deps_installs_npm_when_missing(tmp_path):
+    calls = _system_deps(tmp_path, present=())
+    assert _installed(calls) == ["chromium", "poppler-utils", "npm"]
+    assert calls[0][0] == "update"
+
+
+def test_system_deps_installs_nothing_when_all_present(tmp_path):
+    assert _system_deps(tmp_path, present=("npm", "chromium", "pdftoppm")) == []
+
+
+def test_system_deps_one_failure_does_not_stop_the_others(tmp_path):
+    env, log = _fake_path(tmp_path, present=("npm",))
+    apt = Path(env["PATH"]) / "apt-get"
+    apt.write_text('#!/bin/sh\necho "$@" >> "$APT_LOG"\ncase "$*" in *chromium*) exit 100;; esac\n')
+    r = subprocess.run(["make", "-s", "-B", "-C", str(ROOT), "system-deps"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode != 0 and "could not install: chromium" in r.stderr
+    assert "poppler-utils" in log.read_text()
+
+
+def test_feeds_folder_is_in_the_checkout():
+    readme = ROOT / "feeds" / "README.md"
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "feeds/README.md"], capture_output=True,
+                             text=True).stdout.strip()
+    assert tracked == "feeds/README.md"
+    assert "planner feed download" in readme.read_text()
+
+
+def test_setup_compiles_the_routing_kernels():
+    dry = subprocess.run(["make", "-n", "-B", "-C", str(ROOT), "setup"], capture_output=True, text=True,
+                         timeout=60).stdout
+    assert "planner.routing.warmup" in dry
+
+
+def test_warm_up_covers_a_real_query(tmp_path):
+    """After the warm-up (in a fresh numba cache), a real query in a new process compiles nothing."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    subprocess.run([sys.executable, "-m", "planner.routing.warmup"], env=env, check=True, capture_output=True,
+                   timeout=300)
+    probe = f"""
+import datetime as dt
+from planner.game.gamefile import load_game
+from planner.gtfs.ingest import build_timetable
+from planner.gtfs.source import FeedSource
+from planner.routing import csa, query
+from planner.routing.network import TransitNetwork
+from planner.timetable.stations import find_station
+tt = build_timetable(FeedSource({str(ZUG)!r}), load_game("sbb-monopoly"), dt.date(2021, 9, 11), progress=False)
+net = TransitNetwork(tt)
+o = query.station_origin(find_station(tt, "Zug"), 12 * 3600)
+j = query.best_journey(net, o, find_station(tt, "Luzern"))
+query.journeys_within(net, o, find_station(tt, "Luzern"), 20, fastest=j)
+from numba.core.registry import CPUDispatcher
+misses = {{n: sum(f.stats.cache_misses.values()) for n, f in vars(csa).items() if isinstance(f, CPUDispatcher)}}
+print(sum(misses.values()), sum(sum(f.stats.cache_hits.values()) for f in vars(csa).values()
+      if isinstance(f, CPUDispatcher)))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], env=env, check=True, capture_output=True, text=True,
+                         timeout=300).stdout.split()
+    misses, hits = int(out[0]), int(out[1])
+    assert misses == 0 and hits >= 1
+
+
+@pytest.fixture
+def umask_022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def _mode(p: Path) -> int:
+    return stat.S_IMODE(p.stat().st_mode)
+
+
+def test_outputs_for_people_honour_the_umask(tmp_path, umask_022, capsys):
+    html = tmp_path / "report.html"
+    main(["check-area", *DAY, "--game", "sbb-monopoly", "--out", str(html)])
+    assert _mode(html) == 0o644
+    m = tmp_path / "area.html"
+    assert main(["map", "area", *DAY, "--out", str(m), "--standalone"]) == 0
+    assert _mode(m) == 0o644
+    z = tmp_path / "day.zip"
+    assert main(["export", *DAY, "--out", str(z)]) == 0
+    assert _mode(z) == 0o644
+    capsys.readouterr()
+
+
+def test_state_database_stays_private(tmp_path, umask_022, monkeypatch, capsys):
+    db = tmp_path / "groups.sqlite"
+    monkeypatch.setenv("PLANNER_STATE", str(db))
+    assert main(["roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40", "--json"]) == 0
+    capsys.readouterr()
+    assert _mode(db) == 0o600
+    for side in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        if side.exists():
+            assert _mode(side) == 0o600
