@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from planner.errors import FeedError
 from planner.game.area import on_ring
 from planner.game.gamefile import Game
 from planner.game.prices import initial_letter, station_category, station_price
+from planner.rail import check_crossings, load_rail_network
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, reach
@@ -163,18 +165,16 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
     warnings: list[str] = []
     stretch: dict[str, list[tuple[float, float]]] = {}
     try:
-        from planner.game.physical import check_crossings
-        from planner.rail import load_rail_network
-
         network = load_rail_network()
-        index = {u: i for i, u in enumerate(network.uics)}
+    except FeedError as exc:  # no line data: straight lines between the end stations
+        network = None
+        warnings.append(f"physical rail network unavailable ({exc}): toll lines and tunnels drawn straight "
+                        "between their ends")
+    if network is not None:
         for chk in check_crossings(network, game):
-            pts = [index[u] for u in chk.stretch if u in index]
+            pts = [network.node_of[u] for u in chk.stretch if u in network.node_of]
             if len(pts) >= 2:
                 stretch[chk.name] = [(float(network.lat[i]), float(network.lon[i])) for i in pts]
-    except Exception as exc:  # noqa: BLE001 - no physical data: straight lines between the end stations
-        warnings.append(f"physical rail network unavailable ({type(exc).__name__}): toll lines and tunnels "
-                        "drawn straight between their ends")
     out = []
     for c in crossings:
         if c.name in stretch:
