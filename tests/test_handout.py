@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import html
 import io
 import json
 import os
@@ -10,6 +11,7 @@ import re
 import shutil
 import subprocess
 from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,11 +27,10 @@ pytestmark = pytest.mark.skipif(not POPPLER, reason="poppler-utils not installed
 A4_PT = (595, 842)  # portrait, points
 
 
-@pytest.fixture(scope="session")
-def handout(tmp_path_factory) -> dict:
-    """One handout of the demo day (PDF + 300 dpi PNG pages), made once even with pytest-xdist workers."""
+def _make(tmp_path_factory, game: str) -> dict:
+    """One handout of the demo day for ``game`` (PDF + 300 dpi PNG pages), made once even with pytest-xdist."""
     base = tmp_path_factory.getbasetemp()
-    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "handout"
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / f"handout-{game}"
     root.mkdir(parents=True, exist_ok=True)
     with open(root / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits, then reads the result
@@ -37,11 +38,52 @@ def handout(tmp_path_factory) -> dict:
             assets.ensure()
             buf = io.StringIO()
             with redirect_stdout(buf):
-                rc = main(["handout", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11",
+                rc = main(["handout", "--feed", str(ZUG), "--game", game, "--date", "2021-09-11",
                            "--out", str(root / "handout.pdf"), "--json"])
             assert rc == 0
             (root / "result.json").write_text(buf.getvalue(), "utf-8")
     return json.loads((root / "result.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def handout(tmp_path_factory) -> dict:
+    """The SBB-Monopoly handout of the demo day."""
+    return _make(tmp_path_factory, "sbb-monopoly")
+
+
+@pytest.fixture(scope="session")
+def nws_handout(tmp_path_factory) -> dict:
+    """The Nordwestschweiz handout of the demo day (few of its stations are in the Zug extract)."""
+    return _make(tmp_path_factory, "nordwestschweiz")
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of a PDF page and its box (points, origin top left), as ``pdftotext -bbox`` reports it."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def words(pdf: str | Path, page: int) -> list[Word]:
+    """The words of one page of ``pdf``."""
+    out = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', out)
+    return [Word(html.unescape(t), float(a), float(b), float(c), float(d)) for a, b, c, d, t in found]
+
+
+def overlapping(ws: list[Word], tol: float = 0.3) -> list[tuple[str, str]]:
+    """Pairs of words whose boxes overlap by more than ``tol`` points both ways."""
+    out = []
+    for i, a in enumerate(ws):
+        for b in ws[i + 1:]:
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > tol and min(a.y1, b.y1) - max(a.y0, b.y0) > tol:
+                out.append((a.text, b.text))
+    return out
 
 
 def _pdfinfo(pdf: Path) -> dict[str, str]:
@@ -97,3 +139,29 @@ def test_png_pages_at_300_dpi(handout):
     assert round(first.info["dpi"][0]) == 300
     px = np.asarray(first.convert("L").reduce(8))
     assert (px < 200).mean() > 0.01
+
+
+@pytest.mark.parametrize("game", ["sbb-monopoly", "nordwestschweiz"])
+def test_map_labels_do_not_overlap(handout, nws_handout, game):
+    h = handout if game == "sbb-monopoly" else nws_handout
+    ws = words(h["pdf"], 1)
+    names = {w.text for w in ws}
+    assert overlapping(ws) == []
+    # the labels are there: targets, toll lines, fast-train stations (today's overlaps were among these)
+    want = {"sbb-monopoly": {"Schönenwerd", "Dulliken", "Däniken", "Olten", "Thalwil", "Ebikon", "Emmenbrücke",
+                             "Olten–Aarau", "Luzern–Rotkreuz", "Affoltern", "Albis"},
+            "nordwestschweiz": {"Olten", "Aarau", "Dulliken", "Adlertunnel", "Basel", "SBB–Muttenz"}}[game]
+    assert want <= names, want - names
+    assert not [w for w in h["warnings"] if "labels left out" in w]
+
+
+def _page1(h: dict) -> str:
+    return subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-layout", h["pdf"], "-"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_the_legend_says_what_the_area_outline_is(handout, nws_handout):
+    text = _page1
+    assert "game area (ring)" in text(handout)
+    nws = text(nws_handout)
+    assert "ring" not in nws and "game area (polygon of the game file)" in nws

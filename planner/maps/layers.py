@@ -184,8 +184,15 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
         if all(e is not None and _ok(tt, e) for e in ends):
             out.append(CrossingShape(c.name, c.kind, [latlon(tt, e) for e in ends if e is not None], "straight"))
         else:
-            warnings.append(f"{c.name}: not drawn (ends not on the map)")
+            missing = [n for n, e in zip(c.between, ends, strict=True) if e is None or not _ok(tt, e)]
+            warnings.append(f"{c.name}: not drawn: off the SBB line network, and {', '.join(missing)} not in this "
+                            "timetable")
     return out, warnings
+
+
+def area_label(game: Game) -> str:
+    """What the area outline is, for legends: the ring of stations, or the game file's polygon."""
+    return "game area (ring)" if game.ring else "game area (polygon of the game file)"
 
 
 def ring_coords(game: Game) -> list[tuple[float, float]]:

@@ -34,6 +34,7 @@ from planner.maps.layers import (
     CrossingShape,
     LegShape,
     ReachPoint,
+    area_label,
     bounds,
     crossing_shapes,
     line_segments,
@@ -262,7 +263,7 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
     add_crossings(m, shapes)
     add_stations(m, tt, game)
     add_targets(m, tt, game)
-    body = [f"<summary>{_esc(game.title)} – {_esc(tt.date)}</summary>", _swatch(RING_COLOR, "game area (ring)", True)]
+    body = [f"<summary>{_esc(game.title)} – {_esc(tt.date)}</summary>", _swatch(RING_COLOR, area_label(game), True)]
     body += [_swatch(CATEGORY_COLORS.get(c, "#616161"), f"line: {CATEGORY_LABELS.get(c, c)}") for c in cats]
     body += [_dot(CATEGORY_COLORS.get(c, "#616161"), f"station: {CATEGORY_LABELS.get(c, c)}") for c in cats]
     body.append('<div><span class="dot" style="background:#111;width:14px;height:14px"></span>'
