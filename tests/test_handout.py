@@ -94,11 +94,12 @@ def _pdfinfo(pdf: Path) -> dict[str, str]:
 def test_pages_and_sizes(handout):
     pdf = Path(handout["pdf"])
     info = _pdfinfo(pdf)
-    assert int(info["Pages"]) == handout["pages"] == 2  # the map, one station-list page for 69 stations
+    # the map, the rules card, one station-list page for 69 stations
+    assert int(info["Pages"]) == handout["pages"] == 3
     sizes = [tuple(round(float(x)) for x in re.findall(r"[\d.]+", info[f"Page    {k} size"])[:2])
-             for k in range(1, 3)]
+             for k in range(1, 4)]
     assert sizes[0] == A4_PT[::-1]  # the map: A4 landscape
-    assert sizes[1] == A4_PT  # the list: A4 portrait
+    assert sizes[1] == sizes[2] == A4_PT  # the rules card and the list: A4 portrait
     assert info["Title"].startswith("SBB-Monopoly")
 
 
@@ -124,7 +125,7 @@ def test_text_is_searchable(handout):
               "Zürich Oerlikon", "Emmenbrücke", "Affoltern am Albis", "Arth-Goldau", "stations to buy",
               "EPSG:2056", "km"):
         assert s in text, s
-    page2 = text.split("\f")[1]
+    page2 = text.split("\f")[2]  # the station list (page 3)
     assert re.search(r"Zürich Oerlikon\s+★ 2\s+regional\s+1'000", page2)
     assert re.search(r"Zug\s+IC/EC\s+4'000", page2)
     assert re.search(r"Olten\s+IR/RE\s+1'000", page2)  # the game file's price override
@@ -165,3 +166,57 @@ def test_the_legend_says_what_the_area_outline_is(handout, nws_handout):
     assert "game area (ring)" in text(handout)
     nws = text(nws_handout)
     assert "ring" not in nws and "game area (polygon of the game file)" in nws
+
+
+def _page_text(pdf: str, page: int) -> str:
+    """The page's words in reading order, one space between (wrapped lines joined)."""
+    return " ".join(subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", pdf, "-"],
+                                   capture_output=True, text=True, check=True).stdout.split())
+
+
+def test_rules_card_sbb_monopoly(handout, sbb_game):
+    text = _page_text(handout["pdf"], 2)
+    assert "SBB-Monopoly – rules card" in text and "page 2" in text
+    assert "Game 09:00–17:55 on 2021-09-11; dice from 12:30" in text
+    # the dice table: every number with its stations; those the Zug extract lacks marked
+    assert re.search(r"1\s+Sissach† · Biel/Bienne† · Wolhusen† · Sihlbrugg†", text)
+    assert re.search(r"2\s+Wohlen AG · Zürich Oerlikon · Herzogenbuchsee† · Konolfingen†", text)
+    assert re.search(r"6\s+60 minutes free movement", text)
+    # toll lines and tunnels with their prices and fees
+    assert re.search(r"Luzern–Rotkreuz\s+Luzern – Rotkreuz\s+4'000", text)
+    assert re.search(r"Heitersberg\s+Mellingen Heitersberg – Killwangen-Spreitenbach\s+3'000", text)
+    assert "500 / 1'000 / 2'000 / 4'000 when the owner has 1 / 2 / 3 / 4" in text
+    assert "times 80 (owner has 1 tunnel) or 200 (owner has 2 tunnels)" in text
+    assert re.search(r"receives 4'000; 8'000 instead\s+when the train the group sits in", text)
+    # the 29-minute rule is printed exactly when the game has it
+    from planner.maps.rules_card import zugzwang_minutes
+
+    assert ("29-minute rule" in text) == (zugzwang_minutes(sbb_game) == 29)
+
+
+def test_rules_card_nordwestschweiz(nws_handout):
+    text = _page_text(nws_handout["pdf"], 2)
+    assert "Roll two dice (white = tens, coloured = ones) from 11:30 (dice are compulsory from 11:00)" in text
+    assert "any way at most 20 minutes longer" in text and "Roll again 5 minutes before reaching the target" in text
+    assert re.search(r"21\s+Bretzwil, Dorf†", text) and re.search(r"16\s+Aarau\s", text)
+    assert re.search(r"55\s+tunnel Adlertunnel", text) and re.search(r"61–66\s+60 minutes free movement", text)
+    assert re.search(r"Hölstein–Niederdorf\s+Hölstein – Niederdorf\s+4'000", text)
+    assert "minute rule" not in text  # variant B has no such rule
+    assert re.search(r"departure or an arrival\s+at :00/:01", text)
+
+
+def test_the_minute_rule_comes_from_the_game(sbb_game, zug_tt):
+    import dataclasses
+
+    from planner.maps.rules_card import card, window_from_table
+
+    assert window_from_table({"zugzwang": {"applies": True, "minutes": 25}}) == 25
+    assert window_from_table({"zugzwang": {}}) == 29
+    assert window_from_table({"zugzwang": {"applies": False, "minutes": 29}}) is None
+    assert window_from_table({}) is None
+    game = dataclasses.replace(sbb_game)
+    object.__setattr__(game, "zugzwang_minutes", 29)  # as the game model carries it (issue 10)
+    titles = [s.title for s in card(zug_tt, game)]
+    assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Full hour", "29-minute rule"]
+    object.__setattr__(game, "zugzwang_applies", False)
+    assert "29-minute rule" not in [s.title for s in card(zug_tt, game)]

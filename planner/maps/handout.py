@@ -1,9 +1,10 @@
-"""Print export for the game day's handout: A4 PDF (area map + station list) and PNG pages (matplotlib).
+"""Print export for the game day's handout: A4 PDF (area map, rules card, station list) and PNG pages.
 
 Page 1 (A4 landscape) is the area map in the Swiss projection EPSG:2056 (LV95, via pyproj/geopandas):
 country, cantons and lakes from the vendored swiss-maps layer, the ring, the day's lines and stations by
 category, dice targets with their numbers, toll lines and tunnels, a legend, a scale bar and the source
-credit. The next pages (A4 portrait) list the buyable stations grouped by initial letter with category and
+credit; its labels never overlap (:mod:`planner.maps.labels`). Page 2 (A4 portrait) is the rules card a
+player keeps (:mod:`planner.maps.rules_card`). The next pages (A4 portrait) list the buyable stations grouped by initial letter with category and
 price, dice targets marked. Text is real text (TrueType fonts embedded), so the PDF is searchable.
 """
 
@@ -42,6 +43,7 @@ from planner.maps.layers import (
     ring_coords,
     station_points,
 )
+from planner.maps.rules_card import rules_page
 from planner.timetable.model import Timetable
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
@@ -83,7 +85,8 @@ def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: in
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     res = HandoutResult(pdf_path, 0)
     with rc_context(_RC):
-        figs = [map_page(tt, game, res.warnings), *station_pages(tt, game)]
+        figs = [map_page(tt, game, res.warnings), rules_page(tt, game, SOURCE_CREDIT, 2),
+                *station_pages(tt, game, first_page=3)]
         tmp = pdf_path.with_name(pdf_path.name + ".part")
         with PdfPages(tmp, metadata={"Title": f"{game.title} – handout {tt.date}",
                                      "Subject": SOURCE_CREDIT, "Creator": "sbb-planner"}) as pdf:
@@ -325,7 +328,7 @@ def station_lines(tt: Timetable, game: Game) -> list[tuple[str, dict | str]]:
     return out
 
 
-def station_pages(tt: Timetable, game: Game) -> list[Figure]:
+def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure]:
     """A4 portrait pages, two columns each, of the station list."""
     items = station_lines(tt, game)
     cols: list[list] = []
@@ -370,6 +373,6 @@ def station_pages(tt: Timetable, game: Game) -> list[Figure]:
                     fig.text(x + 0.27, y, val["category"], fontsize=8, va="top", color="#333333")
                     fig.text(x + 0.42, y, f"{val['price']:,}".replace(",", "'"), fontsize=8.5, va="top", ha="right")
                 y -= 0.014
-        fig.text(0.94, 0.025, f"{SOURCE_CREDIT} · page {k + 1}", ha="right", fontsize=7.5, color="#444444")
+        fig.text(0.94, 0.025, f"{SOURCE_CREDIT} · page {first_page + k - 1}", ha="right", fontsize=7.5, color="#444444")
         figs.append(fig)
     return figs
