@@ -64,7 +64,14 @@ _CSS = """
  vertical-align:middle;margin-right:6px}.pl-legend .dot{display:inline-block;width:10px;height:10px;border-radius:50%;
  vertical-align:middle;margin:0 10px 0 4px;border:1px solid #333}.pl-legend .muted{color:#666}
 .pl-legend ol{margin:4px 0;padding-left:18px}
+@media (max-width:640px),(max-height:500px){.pl-legend{max-width:calc(100% - 70px);max-height:55%}}
+.pl-name{font:11px/1.1 sans-serif;color:#222;text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff;
+ white-space:nowrap;pointer-events:none}
+.pl-name.major{font-weight:600}
+.pl-name.minor{display:none}.pl-zoomed .pl-name.minor{display:block}
 """
+# station names of regional stations appear from this zoom on (IC and fast-train stations always)
+NAMES_ZOOM = 11
 
 
 class OfflineMap(folium.Map):
@@ -91,6 +98,25 @@ class OfflineMap(folium.Map):
         super().render(**kwargs)
 
 
+class ZoomNames(MacroElement):
+    """Marks the map container ``pl-zoomed`` from zoom ``NAMES_ZOOM`` on (CSS then shows every station name)."""
+
+    _template = Template("""
+{% macro script(this, kwargs) %}
+(function (map) {
+    function mark() { map.getContainer().classList.toggle("pl-zoomed", map.getZoom() >= {{this.zoom}}); }
+    map.on("zoomend", mark);
+    mark();
+})({{this._parent.get_name()}});
+{% endmacro %}
+""")
+
+    def __init__(self, zoom: float):
+        super().__init__()
+        self._name = "ZoomNames"
+        self.zoom = zoom
+
+
 class Legend(MacroElement):
     """A fixed legend box (HTML) and the source credit in Leaflet's attribution control."""
 
@@ -100,6 +126,10 @@ class Legend(MacroElement):
 {% macro script(this, kwargs) %}
 {{this._parent.get_name()}}.attributionControl.addAttribution({{this.credit|tojson}});
 L.control.scale({imperial: false, maxWidth: 160}).addTo({{this._parent.get_name()}});
+// on a phone the legend starts folded (its summary line stays), so it does not cover the map
+if (window.matchMedia("(max-width: 640px), (max-height: 500px)").matches) {
+    document.getElementById({{this.get_name()|tojson}}).open = false;
+}
 {% endmacro %}
 """)
 
@@ -142,8 +172,10 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
             (max(p[0] for p in focus), max(p[1] for p in focus))
     else:
         (s, w), (n, e) = bounds(game, tt)
-    pad_lat, pad_lon = (n - s) * 0.08 + 0.02, (e - w) * 0.08 + 0.02
-    m.fit_bounds([[s - pad_lat, w - pad_lon], [n + pad_lat, e + pad_lon]])
+    pad_lat, pad_lon = (n - s) * 0.03 + 0.005, (e - w) * 0.03 + 0.005
+    # padding: the zoom buttons and the folded legend at the top, the attribution at the bottom
+    m.fit_bounds([[s - pad_lat, w - pad_lon], [n + pad_lat, e + pad_lon]], padding_top_left=(8, 48),
+                 padding_bottom_right=(8, 36))
     return m
 
 
@@ -192,6 +224,23 @@ def add_stations(m: folium.Map, tt: Timetable, game: Game, *, muted: bool = Fals
                    tooltip=folium.GeoJsonTooltip(fields=["name", "category", "price", "ring"],
                                                  aliases=["", "", "price", ""], labels=True)).add_to(m)
     return sorted({p.category for p in pts}, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
+
+
+def add_station_names(m: folium.Map, tt: Timetable, game: Game) -> int:
+    """Station names beside the markers: IC and fast-train stations always, the others once zoomed in
+    (``NAMES_ZOOM``); dice targets are named by :func:`add_targets`. Returns how many names."""
+    targets = {t.index for t in target_points(tt, game)}
+    n = 0
+    for p in station_points(tt, game):
+        if p.index in targets:
+            continue
+        cls = "major" if p.category in ("IC", "fast") else "minor"
+        folium.Marker([p.lat, p.lon], icon=folium.DivIcon(
+            html=f'<div class="pl-name {cls}">{_esc(p.name)}</div>', icon_size=(150, 13), icon_anchor=(-7, 6),
+            class_name="pl-icon"), interactive=False).add_to(m)
+        n += 1
+    ZoomNames(NAMES_ZOOM).add_to(m)
+    return n
 
 
 def badge(m: folium.Map, lat: float, lon: float, text: str, cls: str, tooltip: str, size: int = 22) -> None:
@@ -262,6 +311,7 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
     shapes, warnings = crossing_shapes(tt, game)
     add_crossings(m, shapes)
     add_stations(m, tt, game)
+    add_station_names(m, tt, game)
     add_targets(m, tt, game)
     body = [f"<summary>{_esc(game.title)} – {_esc(tt.date)}</summary>", _swatch(RING_COLOR, area_label(game), True)]
     body += [_swatch(CATEGORY_COLORS.get(c, "#616161"), f"line: {CATEGORY_LABELS.get(c, c)}") for c in cats]
