@@ -181,7 +181,7 @@ def test_rules_card_sbb_monopoly(handout, sbb_game):
     # the dice table: every number with its stations; those the Zug extract lacks marked
     assert re.search(r"1\s+Sissach† · Biel/Bienne† · Wolhusen† · Sihlbrugg†", text)
     assert re.search(r"2\s+Wohlen AG · Zürich Oerlikon · Herzogenbuchsee† · Konolfingen†", text)
-    assert re.search(r"6\s+60 minutes free movement", text)
+    assert re.search(r"6\s+60 minutes free movement", text) and "white" not in text
     # toll lines and tunnels with their prices and fees
     assert re.search(r"Luzern–Rotkreuz\s+Luzern – Rotkreuz\s+4'000", text)
     assert re.search(r"Heitersberg\s+Mellingen Heitersberg – Killwangen-Spreitenbach\s+3'000", text)
@@ -196,10 +196,11 @@ def test_rules_card_sbb_monopoly(handout, sbb_game):
 
 def test_rules_card_nordwestschweiz(nws_handout):
     text = _page_text(nws_handout["pdf"], 2)
-    assert "Roll two dice (white = tens, coloured = ones) from 11:30 (dice are compulsory from 11:00)" in text
+    assert "Game 09:01–15:30 on 2021-09-11; dice rules from 11:00, first roll at 11:30" in text
+    assert "The dice rules apply from 11:00. Roll two dice (white = tens, coloured = ones) for the first time at 11:30" in text
     assert "any way at most 20 minutes longer" in text and "Roll again 5 minutes before reaching the target" in text
     assert re.search(r"21\s+Bretzwil, Dorf†", text) and re.search(r"16\s+Aarau\s", text)
-    assert re.search(r"55\s+tunnel Adlertunnel", text) and re.search(r"61–66\s+60 minutes free movement", text)
+    assert re.search(r"55\s+tunnel Adlertunnel", text) and re.search(r"61–66\s+60 minutes free movement \(white 6\)", text)
     assert re.search(r"Hölstein–Niederdorf\s+Hölstein – Niederdorf\s+4'000", text)
     assert "minute rule" not in text  # variant B has no such rule
     assert re.search(r"departure or an arrival\s+at :00/:01", text)

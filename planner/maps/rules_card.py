@@ -89,11 +89,22 @@ def _numbers(nums: list[int]) -> str:
     return ", ".join(runs)
 
 
+def _white_six(game: Game) -> bool:
+    """Two dice, and every free number is a 6 on the white (tens) die."""
+    return game.dice_count == 2 and bool(game.free_numbers) and all(n // 10 == 6 for n in game.free_numbers)
+
+
+def _free_label(game: Game) -> str:
+    """``"6"``, or ``"61–66 (white 6)"``."""
+    return _numbers(sorted(game.free_numbers)) + (" (white 6)" if _white_six(game) else "")
+
+
 def _dice_text(game: Game) -> list[str]:
     dice = "one die" if game.dice_count == 1 else "two dice (white = tens, coloured = ones)"
     start = f"Roll {dice} from {fmt_clock(game.dice_from)}"
     if game.dice_forced_from is not None:
-        start += f" (dice are compulsory from {fmt_clock(game.dice_forced_from)})"
+        start = (f"The dice rules apply from {fmt_clock(game.dice_forced_from)}. Roll {dice} for the first time at "
+                 f"{fmt_clock(game.dice_from)}")
     way = "by the fastest way (timetable)"
     if game.admissible_extra_minutes:
         way = f"by the fastest way or any way at most {game.admissible_extra_minutes} minutes longer (timetable)"
@@ -105,7 +116,7 @@ def _dice_text(game: Game) -> list[str]:
     if game.reroll_before_minutes:
         out.append(f"Roll again {game.reroll_before_minutes} minutes before reaching the target.")
     if game.free_numbers:
-        out.append(f"{_numbers(sorted(game.free_numbers))}: {game.free_minutes} minutes of free movement; roll "
+        out.append(f"{_free_label(game)}: {game.free_minutes} minutes of free movement; roll "
                    f"before they end, then head for the new target from the end of the {game.free_minutes} minutes.")
     return out
 
@@ -123,8 +134,9 @@ def _hour_text(game: Game) -> str:
 
 def card(tt: Timetable, game: Game) -> list[CardSection]:
     """The rules card as sections of text and table rows."""
-    times = [f"Game {fmt_clock(game.start)}–{fmt_clock(game.end)} on {tt.date}; dice from {fmt_clock(game.dice_from)}"
-             + (f", compulsory from {fmt_clock(game.dice_forced_from)}" if game.dice_forced_from is not None else "")
+    times = [f"Game {fmt_clock(game.start)}–{fmt_clock(game.end)} on {tt.date}; "
+             + (f"dice rules from {fmt_clock(game.dice_forced_from)}, first roll at " if game.dice_forced_from is not None
+                else "dice from ") + fmt_clock(game.dice_from)
              + f"; the game ends at {fmt_clock(game.end)} wherever the group is."]
     sections = [CardSection("Times", times)]
 
@@ -143,7 +155,8 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
         rows.append((str(entry.number), what))
     dice = CardSection("Dice", _dice_text(game), ("No.", "Target"), rows)
     if game.free_numbers:
-        dice.rows.append((_numbers(sorted(game.free_numbers)), f"{game.free_minutes} minutes free movement"))
+        dice.rows.append((_numbers(sorted(game.free_numbers)), f"{game.free_minutes} minutes free movement"
+                          + (" (white 6)" if _white_six(game) else "")))
     if missing:
         dice.paragraphs.append(f"{NOT_IN_TIMETABLE} not in this day's timetable.")
     sections.append(dice)

@@ -48,14 +48,14 @@ _CANTONS = frozenset(
 _STATION_WORDS = frozenset({"station", "bahnhof", "bhf", "bahnhof sbb", "sbb", "gare", "stazione"})
 
 
-
 @dataclass(frozen=True)
 class CrossingHit:
     """One toll line or tunnel crossed by a trip.
 
     ``leg_start``/``leg_end``: the legs (stop pairs) where the crossing starts and ends (leg k = from stop
     k to stop k + 1 of the list given; for ``trip_crossings``: positions within the whole trip).
-    ``method``: ``"path"`` (physical path) or ``"stops"`` (decided on stop names, point not on network).
+    ``method``: ``"path"`` (physical path) or ``"stops"`` (decided on stop names: a point off the network, or
+    no network at all).
     ``points``: the crossed stretch as UICs (empty for ``"stops"``). ``forward``: travelled from
     ``between[0]`` to ``between[1]``.
     """
