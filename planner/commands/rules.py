@@ -275,8 +275,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
 
 def cmd_tolls(args: argparse.Namespace) -> int:
     """Toll lines and tunnels crossed by (part of) a trip, and what is owed."""
-    from planner.game.physical import fee_for, trip_crossings
-    from planner.rail import load_rail_network
+    from planner.rail import fee_for, load_rail_network, trip_crossings
 
     ctx = Context(args)
     tt = ctx.timetable
