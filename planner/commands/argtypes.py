@@ -14,9 +14,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-# Never written into, whatever the user passes (``map --out /`` once wrote into /usr/lib).
-SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin",
-               "/sys", "/usr")
+from planner.util.atomic import system_path
+
 MAX_URL = 2048
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
 
@@ -92,12 +91,6 @@ def out_folder(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{value}: is a {'file' if kind == 'file' else 'pipe or device'}, "
                                          "not a folder")
     return str(p)
-
-
-def system_path(p: Path) -> bool:
-    """True for ``/`` and paths inside :data:`SYSTEM_DIRS` (symlinks resolved)."""
-    r = str(p.resolve())
-    return r == "/" or any(r == d or r.startswith(d + "/") for d in SYSTEM_DIRS)
 
 
 def _out_path(value: str) -> Path:

@@ -6,20 +6,23 @@ Leaflet (polylines, circle markers, ``DivIcon`` labels, GeoJSON), so nothing els
 (country, cantons, lakes) is GeoJSON embedded in the page; web tiles are optional (``tiles=True``, online).
 
 Saving: ``standalone=True`` inlines Leaflet's JS and CSS (images as data URIs) into one HTML file that
-works when copied to a phone; otherwise Leaflet is copied once into ``lib/`` beside the HTML file.
+works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planner-assets/`` beside the HTML file.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import folium
 from branca.element import CssLink, Element, JavascriptLink, MacroElement
 from jinja2 import Template
 
+from planner.errors import PlannerError
 from planner.game.gamefile import Game
 from planner.maps import assets
 from planner.maps.layers import (
@@ -44,10 +47,11 @@ from planner.maps.layers import (
     target_points,
 )
 from planner.timetable.model import Timetable
-from planner.util.atomic import atomic_write_text
+from planner.util.atomic import atomic_write_text, system_path
 
 SOURCE_CREDIT = "Source: opentransportdata.swiss"
-LIB_DIR = "lib/leaflet"
+ASSETS_DIR = "sbb-planner-assets"  # beside a map: the one folder the planner owns there
+ASSETS_MARKER = ".sbb-planner-assets"  # proves the folder is the planner's (it then may replace its content)
 
 _CSS = """
 .pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
@@ -84,8 +88,8 @@ class OfflineMap(folium.Map):
                                     name="leaflet_css")
             figure.header.add_child(Element(f"<script>{assets.leaflet_js()}</script>"), name="leaflet")
         else:
-            figure.header.add_child(CssLink(f"{LIB_DIR}/leaflet.css"), name="leaflet_css")
-            figure.header.add_child(JavascriptLink(f"{LIB_DIR}/leaflet.js"), name="leaflet")
+            figure.header.add_child(CssLink(f"{lib_dir()}/leaflet.css"), name="leaflet_css")
+            figure.header.add_child(JavascriptLink(f"{lib_dir()}/leaflet.js"), name="leaflet")
         figure.header.add_child(Element(f"<style>{_CSS}</style>"), name="planner_css")
         super().render(**kwargs)
 
@@ -405,22 +409,49 @@ def render(m: OfflineMap, *, standalone: bool) -> str:
     return m.get_root().render()
 
 
+def lib_dir() -> str:
+    """Where a linked map finds Leaflet, relative to the HTML file: a folder per Leaflet version inside
+    :data:`ASSETS_DIR`, so an update never rewrites files an older map uses."""
+    return f"{ASSETS_DIR}/leaflet-{assets.versions().get('leaflet', 'x')}"
+
+
 def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
-    """Write the map; without ``standalone``, copy Leaflet into ``lib/`` beside it (once)."""
+    """Write the map; without ``standalone``, copy Leaflet beside it into :func:`lib_dir` (once).
+
+    Nothing outside the planner's own :data:`ASSETS_DIR` (with its marker file) is ever replaced or deleted.
+    """
     p = Path(path)
+    if system_path(p.parent):
+        raise PlannerError(f"map {p}: refusing to write into a system folder")
     p.parent.mkdir(parents=True, exist_ok=True)
     if not standalone:
-        lib = p.parent / LIB_DIR
-        src = assets.LEAFLET_DIR
-        stamp = lib / ".version"
-        want = json.dumps(assets.versions())
-        if not (stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file()):
-            if lib.exists():
-                shutil.rmtree(lib)
-            shutil.copytree(src, lib)
-            stamp.write_text(want, "utf-8")
+        _install_leaflet(p.parent)
     atomic_write_text(p, render(m, standalone=standalone))
     return p
+
+
+def _install_leaflet(folder: Path) -> None:
+    own = folder / ASSETS_DIR
+    if own.exists() and not (own / ASSETS_MARKER).is_file():
+        raise PlannerError(f"{own} exists but was not made by the planner: not touching it (move it, or use "
+                           "--standalone)")
+    lib = folder / lib_dir()
+    stamp = lib / ".version"
+    want = json.dumps(assets.versions())
+    if stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file():
+        return
+    own.mkdir(exist_ok=True)
+    atomic_write_text(own / ASSETS_MARKER, "Leaflet copies written by sbb-planner for its maps; safe to delete.\n")
+    # Copied complete into a temporary folder of ours, then renamed: a reader sees all of it or nothing.
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-leaflet-", dir=own))
+    try:
+        shutil.copytree(assets.LEAFLET_DIR, tmp / "leaflet")
+        (tmp / "leaflet" / ".version").write_text(want, "utf-8")
+        if lib.exists():  # an incomplete copy of ours (the marker says so): replaced
+            shutil.rmtree(lib)
+        os.rename(tmp / "leaflet", lib)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def iframe_html(m: OfflineMap, height: int = 520) -> str:
