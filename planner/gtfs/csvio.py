@@ -78,6 +78,10 @@ def iter_batches(
                 table = pacsv.read_csv(pa.py_buffer(data), read_options=read_opts, parse_options=parse,
                                        convert_options=conv)
             except pa.ArrowInvalid as exc:
+                # Damaged compressed data shows as a parse error first; reading on to the member's end
+                # lets its CRC check name the real cause (FeedSource.open reports it as corrupt).
+                while fh.read(BLOCK):
+                    pass
                 raise FeedError(f"feed {src.label}: {name} near line {line}: {_clean(exc)}") from None
             for batch in table.to_batches():
                 n = batch.num_rows
