@@ -135,7 +135,7 @@ def load_game(spec: str | Path) -> Game:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise GameFileError(f"game file {source}: not UTF-8 text (byte {exc.start})") from None
+        raise GameFileError(f"game file {source}: not UTF-8 text (at byte {exc.start})") from None
     try:
         doc = userfiles.parse_toml(text, f"game file {source}")
     except InputError as exc:

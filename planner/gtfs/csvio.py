@@ -5,6 +5,7 @@ All columns are read as strings; callers convert. Errors name the file, the line
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pyarrow as pa
@@ -142,4 +143,9 @@ def strip(arr: pa.Array) -> pa.Array:
 
 
 def _clean(exc: Exception) -> str:
-    return " ".join(str(exc).split())[:300]
+    # pyarrow quotes the offending row: cut it short, and show undecodable bytes as "?"
+    text = " ".join(str(exc).split()).replace("\ufffd", "?")
+    m = re.match(r"(.*?got \d+: )(.*)", text)
+    if m:
+        text = m.group(1) + printable(m.group(2), 60)
+    return printable(text, 300)
