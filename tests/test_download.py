@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import http.server
@@ -99,36 +100,35 @@ class _TruncatingHandler(_RangeHandler):
         self.close_connection = True
 
 
-def _serve(tmp_path, handler_cls, body: bytes):
+@contextlib.contextmanager
+def _serving(tmp_path, handler_cls, body: bytes):
+    """A loopback server of ``body`` as GTFS_FP2019_20190118.zip; yields its URL."""
     root = tmp_path / "www"
     root.mkdir(exist_ok=True)
     (root / "GTFS_FP2019_20190118.zip").write_bytes(body)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler_cls, directory=str(root)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/GTFS_FP2019_20190118.zip"
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/GTFS_FP2019_20190118.zip"
+    finally:
+        httpd.shutdown()
 
 
 def test_truncated_download_is_never_published(tmp_path):
-    httpd, url = _serve(tmp_path, _TruncatingHandler, IC1_2019.read_bytes())
     out = tmp_path / "feeds"
-    try:
-        with pytest.raises(PlannerError, match="download"):
-            download(url, out_dir=out, progress=False)
-    finally:
-        httpd.shutdown()
+    with _serving(tmp_path, _TruncatingHandler, IC1_2019.read_bytes()) as url, pytest.raises(PlannerError,
+                                                                                              match="download"):
+        download(url, out_dir=out, progress=False)
     assert not (out / "GTFS_FP2019_20190118.zip").exists()  # only the .part, to resume
 
 
 def test_complete_download_of_a_damaged_zip_is_refused(tmp_path):
     data = bytearray(IC1_2019.read_bytes())
     data[len(data) // 3] ^= 0xFF  # inside a member's compressed data: its CRC fails
-    httpd, url = _serve(tmp_path, _RangeHandler, bytes(data))
     out = tmp_path / "feeds"
-    try:
-        with pytest.raises(PlannerError, match="not a readable GTFS zip"):
-            download(url, out_dir=out, progress=False)
-    finally:
-        httpd.shutdown()
+    with _serving(tmp_path, _RangeHandler, bytes(data)) as url, pytest.raises(PlannerError,
+                                                                               match="not a readable GTFS zip"):
+        download(url, out_dir=out, progress=False)
     assert not any(out.iterdir())  # neither published nor kept to resume
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from planner.util.atomic import system_path
+from planner.util.userfiles import file_kind
 
 MAX_URL = 2048
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
@@ -76,9 +76,9 @@ def feed(value: str) -> str:
 def out_file(value: str) -> str:
     """A path a file may be written to (created with its folders); never a folder or a system path."""
     p = _out_path(value)
-    if value.endswith(("/", os.sep)) or _kind(p) == "folder":
+    if value.endswith(("/", os.sep)) or file_kind(p) == "folder":
         raise argparse.ArgumentTypeError(f"{value}: is a folder (give a file name)")
-    if _kind(p) == "special":
+    if file_kind(p) == "special":
         raise argparse.ArgumentTypeError(f"{value}: is a pipe or device, not a file")
     return str(p)
 
@@ -86,7 +86,7 @@ def out_file(value: str) -> str:
 def out_folder(value: str) -> str:
     """A folder files may be written into (created when missing); never a file or a system path."""
     p = _out_path(value)
-    kind = _kind(p)
+    kind = file_kind(p)
     if kind in ("file", "special"):
         raise argparse.ArgumentTypeError(f"{value}: is a {'file' if kind == 'file' else 'pipe or device'}, "
                                          "not a folder")
@@ -99,7 +99,7 @@ def _out_path(value: str) -> Path:
     if system_path(p):
         raise argparse.ArgumentTypeError(f"{value}: refusing to write into a system folder")
     for parent in p.absolute().parents:
-        kind = _kind(parent)
+        kind = file_kind(parent)
         if kind in ("missing", "below-file"):
             continue
         if kind != "folder":
@@ -108,20 +108,6 @@ def _out_path(value: str) -> Path:
             raise argparse.ArgumentTypeError(f"{value}: folder {parent} is not writable")
         break
     return p
-
-
-def _kind(p: Path) -> str:
-    try:
-        mode = p.stat().st_mode
-    except FileNotFoundError:
-        return "missing"
-    except NotADirectoryError:
-        return "below-file"
-    except OSError:
-        return "special"
-    if stat.S_ISDIR(mode):
-        return "folder"
-    return "file" if stat.S_ISREG(mode) else "special"
 
 
 def apply_defaults(parser: argparse.ArgumentParser) -> None:

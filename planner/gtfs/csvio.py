@@ -17,6 +17,7 @@ from planner.gtfs.source import FeedSource
 
 BLOCK = 4 << 20  # 4 MiB blocks: peak memory grows with the block size, throughput hardly does
 MAX_LINE = 4 << 20  # no GTFS row is near this long
+MAX_TABLE = 2 << 30  # bytes of a member read whole (trips.txt of the national feed: about 150 MB)
 
 
 _WIDE_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16",
@@ -127,6 +128,9 @@ def read_table(src: FeedSource, name: str, columns: list[str], required: list[st
     """Read a whole (small) member into a table of string columns, with a ``_line`` column."""
     if optional_file and not src.has(name):
         return pa.table({c: pa.array([], pa.string()) for c in columns} | {"_line": pa.array([], pa.int64())})
+    if src.has(name) and src.size(name) > MAX_TABLE:  # kept whole in memory: a zip bomb must not be
+        raise FeedError(f"feed {src.label}: {name} is {src.size(name) >> 20} MiB uncompressed "
+                        f"(at most {MAX_TABLE >> 20} MiB)")
     parts = []
     for line, batch in iter_batches(src, name, columns, required):
         t = pa.Table.from_batches([batch])

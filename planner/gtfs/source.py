@@ -27,7 +27,7 @@ class FeedSource:
         self.label = str(path)
         p = Path(path)
         kind = file_kind(p)
-        if kind == "missing":
+        if kind in ("missing", "below-file"):
             raise FeedError(f"feed {path}: not found (give a GTFS zip or folder, or run 'planner feed download')")
         if kind == "special":  # a FIFO blocks for ever, /dev/zero never ends
             raise FeedError(f"feed {path}: not a regular file or folder (give a GTFS zip or folder)")

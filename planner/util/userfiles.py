@@ -138,11 +138,14 @@ _STRINGS_AND_COMMENTS = re.compile(r'''"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[
 
 
 def file_kind(path: str | Path) -> str:
-    """``"folder"``, ``"file"``, ``"missing"`` or ``"special"`` (FIFO, device, socket)."""
+    """``"folder"``, ``"file"``, ``"missing"``, ``"below-file"`` (a parent is a file) or ``"special"``
+    (FIFO, device, socket, unreadable)."""
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         return "missing"
+    except NotADirectoryError:
+        return "below-file"
     except OSError:
         return "special"
     if stat.S_ISDIR(mode):
