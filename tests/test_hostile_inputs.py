@@ -122,7 +122,14 @@ def _map_out(out: str) -> Case:
 def _keeps_user_files(tmp: Path, rc: int, out: str) -> None:
     assert rc == 0
     assert (tmp / "site" / "lib" / "leaflet" / "mine.js").read_text() == "my own file"
-    assert (tmp / "site" / "index.html").is_file()
+    assert (tmp / "site" / "index.html").stat().st_mode & 0o777 == 0o666 & ~_umask()  # not mkstemp's 0600
+    assert (tmp / "site" / "sbb-planner-assets" / ".sbb-planner-assets").is_file()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _user_site(tmp: Path) -> list[str]:

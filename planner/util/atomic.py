@@ -11,6 +11,10 @@ SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/li
                "/sys", "/usr")
 
 
+_UMASK = os.umask(0o022)  # read once at import (os.umask can only be read by setting it) ...
+os.umask(_UMASK)  # ... and put back at once
+
+
 def system_path(path: str | Path) -> bool:
     """True for ``/`` and paths inside :data:`SYSTEM_DIRS` (symlinks resolved)."""
     r = str(Path(path).resolve())
@@ -28,6 +32,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # as open() would create it (mkstemp makes it private: 0600)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
