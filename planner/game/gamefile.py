@@ -12,6 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from planner.errors import GameFileError, InputError
 from planner.game import schema
 from planner.util import userfiles
@@ -223,7 +225,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
     if d.bonus.bonus_fee < d.bonus.base_fee:
         raise fail("bonus.bonus_fee", "must not be below bonus.base_fee")
     prices = (dict(_DEFAULT_PRICES) if d.prices is None else
-              {k: v for k, v in msgspec_builtins(d.prices).items() if v is not None and v != {} and v != []})
+              {k: v for k, v in _plain(d.prices).items() if v is not None and v != {} and v != []})
     return Game(
         name=d.game.name, title=d.game.title or d.game.name, source=source, digest=digest,
         start=start, end=end, dice_from=dice_from, dice_forced_from=forced,
@@ -243,10 +245,8 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
     )
 
 
-def msgspec_builtins(section: object) -> dict[str, Any]:
+def _plain(section: object) -> dict[str, Any]:
     """A schema section as a plain dict (what :attr:`Game.prices` holds)."""
-    import msgspec
-
     out = msgspec.to_builtins(section)
     assert isinstance(out, dict)
     return out

@@ -12,10 +12,6 @@ works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planne
 from __future__ import annotations
 
 import html
-import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import folium
@@ -50,8 +46,6 @@ from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text, system_path
 
 SOURCE_CREDIT = "Source: opentransportdata.swiss"
-ASSETS_DIR = "sbb-planner-assets"  # beside a map: the one folder the planner owns there
-ASSETS_MARKER = ".sbb-planner-assets"  # proves the folder is the planner's (it then may replace its content)
 
 _CSS = """
 .pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
@@ -88,8 +82,8 @@ class OfflineMap(folium.Map):
                                     name="leaflet_css")
             figure.header.add_child(Element(f"<script>{assets.leaflet_js()}</script>"), name="leaflet")
         else:
-            figure.header.add_child(CssLink(f"{lib_dir()}/leaflet.css"), name="leaflet_css")
-            figure.header.add_child(JavascriptLink(f"{lib_dir()}/leaflet.js"), name="leaflet")
+            figure.header.add_child(CssLink(f"{assets.lib_dir()}/leaflet.css"), name="leaflet_css")
+            figure.header.add_child(JavascriptLink(f"{assets.lib_dir()}/leaflet.js"), name="leaflet")
         figure.header.add_child(Element(f"<style>{_CSS}</style>"), name="planner_css")
         super().render(**kwargs)
 
@@ -409,49 +403,16 @@ def render(m: OfflineMap, *, standalone: bool) -> str:
     return m.get_root().render()
 
 
-def lib_dir() -> str:
-    """Where a linked map finds Leaflet, relative to the HTML file: a folder per Leaflet version inside
-    :data:`ASSETS_DIR`, so an update never rewrites files an older map uses."""
-    return f"{ASSETS_DIR}/leaflet-{assets.versions().get('leaflet', 'x')}"
-
-
 def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
-    """Write the map; without ``standalone``, copy Leaflet beside it into :func:`lib_dir` (once).
-
-    Nothing outside the planner's own :data:`ASSETS_DIR` (with its marker file) is ever replaced or deleted.
-    """
+    """Write the map; without ``standalone``, copy Leaflet beside it (:func:`assets.install_leaflet`, once)."""
     p = Path(path)
     if system_path(p.parent):
         raise PlannerError(f"map {p}: refusing to write into a system folder")
     p.parent.mkdir(parents=True, exist_ok=True)
     if not standalone:
-        _install_leaflet(p.parent)
+        assets.install_leaflet(p.parent)
     atomic_write_text(p, render(m, standalone=standalone))
     return p
-
-
-def _install_leaflet(folder: Path) -> None:
-    own = folder / ASSETS_DIR
-    if own.exists() and not (own / ASSETS_MARKER).is_file():
-        raise PlannerError(f"{own} exists but was not made by the planner: not touching it (move it, or use "
-                           "--standalone)")
-    lib = folder / lib_dir()
-    stamp = lib / ".version"
-    want = json.dumps(assets.versions())
-    if stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file():
-        return
-    own.mkdir(exist_ok=True)
-    atomic_write_text(own / ASSETS_MARKER, "Leaflet copies written by sbb-planner for its maps; safe to delete.\n")
-    # Copied complete into a temporary folder of ours, then renamed: a reader sees all of it or nothing.
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-leaflet-", dir=own))
-    try:
-        shutil.copytree(assets.LEAFLET_DIR, tmp / "leaflet")
-        (tmp / "leaflet" / ".version").write_text(want, "utf-8")
-        if lib.exists():  # an incomplete copy of ours (the marker says so): replaced
-            shutil.rmtree(lib)
-        os.rename(tmp / "leaflet", lib)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def iframe_html(m: OfflineMap, height: int = 520) -> str:
