@@ -151,8 +151,8 @@ def _offline_html(html: str) -> None:
 def test_area_map(page):
     p = page("area")
     _offline_html(p.html)
-    assert re.findall(r"""<script[^>]+src=["']([^"']+)""", p.html) == ["lib/leaflet/leaflet.js"]
-    assert (p.html_path.parent / "lib" / "leaflet" / "leaflet.js").is_file()
+    assert re.findall(r"""<script[^>]+src=["']([^"']+)""", p.html) == [f"{assets.lib_dir()}/leaflet.js"]
+    assert (p.html_path.parent / assets.lib_dir() / "leaflet.js").is_file()
     _no_errors(p)
     _leaflet_drew(p, min_paths=40, min_icons=4)  # lines, 69 stations, crossings; 4 dice targets
     for n in ("2", "3", "4"):
@@ -167,7 +167,7 @@ def test_area_map(page):
 
 def test_standalone_map_works_alone(page):
     p = page("standalone")
-    assert not (p.html_path.parent / "lib").exists()
+    assert not (p.html_path.parent / assets.ASSETS_DIR).exists()
     head = p.html.split("<body>")[0]
     assert "<script src=" not in p.html and "<link" not in head  # Leaflet inlined, nothing linked
     assert "url(images/" not in head  # Leaflet's CSS images as data URIs
@@ -217,7 +217,7 @@ def test_map_json_and_default_output(capsys, tmp_path, monkeypatch):
     assert main(["map", "route", "--from", "Zug", "--to", "Wohlen AG", "--time", "12:55", *COMMON, "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["path"] == str(tmp_path / "out" / "route-zug-wohlen-ag-1255.html")
-    assert Path(info["path"]).is_file() and (tmp_path / "out" / "lib" / "leaflet" / "leaflet.js").is_file()
+    assert Path(info["path"]).is_file() and (tmp_path / "out" / assets.lib_dir() / "leaflet.js").is_file()
     assert info["answer"]["arrival"] == "13:46" and len(info["answer"]["legs"]) == 2
     assert main(["map", "area", *COMMON]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "area-sbb-monopoly-2021-09-11.html")

@@ -10,6 +10,7 @@ price, dice targets marked. Text is real text (TrueType fonts embedded), so the 
 
 from __future__ import annotations
 
+import io
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from planner.maps.layers import (
 )
 from planner.maps.rules_card import rules_page
 from planner.timetable.model import Timetable
+from planner.util.atomic import atomic_write_bytes
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -87,17 +89,20 @@ def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: in
     with rc_context(_RC):
         figs = [map_page(tt, game, res.warnings), rules_page(tt, game, SOURCE_CREDIT, 2),
                 *station_pages(tt, game, first_page=3)]
-        tmp = pdf_path.with_name(pdf_path.name + ".part")
-        with PdfPages(tmp, metadata={"Title": f"{game.title} – handout {tt.date}",
+        # Rendered in memory, then written atomically: a failure leaves no half file (nor a .part) behind.
+        buf = io.BytesIO()
+        with PdfPages(buf, metadata={"Title": f"{game.title} – handout {tt.date}",
                                      "Subject": SOURCE_CREDIT, "Creator": "sbb-planner"}) as pdf:
             for fig in figs:
                 pdf.savefig(fig)
-        tmp.replace(pdf_path)
+        atomic_write_bytes(pdf_path, buf.getvalue())
         res.pages = len(figs)
         if png_dpi:
             for k, fig in enumerate(figs, 1):
                 p = pdf_path.with_name(f"{pdf_path.stem}-p{k}.png")
-                fig.savefig(p, dpi=png_dpi, pil_kwargs={"compress_level": 3})  # fast enough, still small
+                buf = io.BytesIO()
+                fig.savefig(buf, format="png", dpi=png_dpi, pil_kwargs={"compress_level": 3})  # fast, still small
+                atomic_write_bytes(p, buf.getvalue())
                 res.png.append(p)
     return res
 

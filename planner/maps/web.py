@@ -6,20 +6,19 @@ Leaflet (polylines, circle markers, ``DivIcon`` labels, GeoJSON), so nothing els
 (country, cantons, lakes) is GeoJSON embedded in the page; web tiles are optional (``tiles=True``, online).
 
 Saving: ``standalone=True`` inlines Leaflet's JS and CSS (images as data URIs) into one HTML file that
-works when copied to a phone; otherwise Leaflet is copied once into ``lib/`` beside the HTML file.
+works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planner-assets/`` beside the HTML file.
 """
 
 from __future__ import annotations
 
 import html
-import json
-import shutil
 from pathlib import Path
 
 import folium
 from branca.element import CssLink, Element, JavascriptLink, MacroElement
 from jinja2 import Template
 
+from planner.errors import PlannerError
 from planner.game.gamefile import Game
 from planner.maps import assets
 from planner.maps.layers import (
@@ -51,10 +50,9 @@ from planner.maps.web_layers import (
     swatch,
 )
 from planner.timetable.model import Timetable
-from planner.util.atomic import atomic_write_text
+from planner.util.atomic import atomic_write_text, system_path
 
 SOURCE_CREDIT = "Source: opentransportdata.swiss"
-LIB_DIR = "lib/leaflet"
 
 _CSS = """
 .pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
@@ -97,8 +95,8 @@ class OfflineMap(folium.Map):
                                     name="leaflet_css")
             figure.header.add_child(Element(f"<script>{assets.leaflet_js()}</script>"), name="leaflet")
         else:
-            figure.header.add_child(CssLink(f"{LIB_DIR}/leaflet.css"), name="leaflet_css")
-            figure.header.add_child(JavascriptLink(f"{LIB_DIR}/leaflet.js"), name="leaflet")
+            figure.header.add_child(CssLink(f"{assets.lib_dir()}/leaflet.css"), name="leaflet_css")
+            figure.header.add_child(JavascriptLink(f"{assets.lib_dir()}/leaflet.js"), name="leaflet")
         figure.header.add_child(Element(f"<style>{_CSS}</style>"), name="planner_css")
         super().render(**kwargs)
 
@@ -321,19 +319,13 @@ def render(m: OfflineMap, *, standalone: bool) -> str:
 
 
 def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
-    """Write the map; without ``standalone``, copy Leaflet into ``lib/`` beside it (once)."""
+    """Write the map; without ``standalone``, copy Leaflet beside it (:func:`assets.install_leaflet`, once)."""
     p = Path(path)
+    if system_path(p.parent):
+        raise PlannerError(f"map {p}: refusing to write into a system folder")
     p.parent.mkdir(parents=True, exist_ok=True)
     if not standalone:
-        lib = p.parent / LIB_DIR
-        src = assets.LEAFLET_DIR
-        stamp = lib / ".version"
-        want = json.dumps(assets.versions())
-        if not (stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file()):
-            if lib.exists():
-                shutil.rmtree(lib)
-            shutil.copytree(src, lib)
-            stamp.write_text(want, "utf-8")
+        assets.install_leaflet(p.parent)
     atomic_write_text(p, render(m, standalone=standalone))
     return p
 
