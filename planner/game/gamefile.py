@@ -88,6 +88,9 @@ class Game:
     prices: dict[str, Any] = field(default_factory=dict)
     letter_group_size: int = 3
     letter_group_bonus: int = 2000
+    # §4.2 (RULES.md §3 "Legal itinerary"): minutes after getting off by which a train must be boarded;
+    # None when the game has no such rule (variant B).
+    zugzwang_minutes: int | None = None
 
     @property
     def has_area(self) -> bool:
@@ -164,8 +167,9 @@ _SCHEMA: dict[str, set[str]] = {
     "toll_lines": {"name", "between", "via", "price"},
     "tunnels": {"name", "between", "via", "price"},
     "prices": {"rule", "IC", "fast", "regional", "overrides", "listed", "listed_stations", "station", "bus_stop",
-               "house_fee_multipliers"},
+               "house_fee_multipliers", "category_overrides"},
     "letters": {"group_size", "group_bonus"},
+    "zugzwang": {"applies", "minutes"},
 }
 _REQUIRED = ("game", "clock", "area", "modes", "dice")
 
@@ -291,7 +295,14 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
     prices = dict(doc.get("prices", {"rule": "category", "IC": 4000, "fast": 2000, "regional": 1000}))
     if prices.get("rule", "category") not in ("category", "explicit"):
         raise c.fail("prices.rule", "expected 'category' or 'explicit'")
+    for st, cat in c.get(prices, "category_overrides", dict, "prices", {}).items():
+        if cat not in ("IC", "fast", "regional"):
+            raise c.fail(f"prices.category_overrides.{st}", "expected 'IC', 'fast' or 'regional'")
     letters = doc.get("letters", {})
+    zz = doc.get("zugzwang", {})
+    zz_minutes = c.get(zz, "minutes", int, "zugzwang", 29) if c.get(zz, "applies", bool, "zugzwang", False) else None
+    if zz_minutes is not None and not 1 <= zz_minutes <= 180:
+        raise c.fail("zugzwang.minutes", "expected 1 to 180 minutes")
     return Game(
         name=name, title=c.get(g, "title", str, "game", name), source=source, digest=digest,
         start=start, end=end, dice_from=dice_from, dice_forced_from=forced,
@@ -315,6 +326,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         toll_lines=toll_lines, tunnels=tunnels, prices=prices,
         letter_group_size=c.get(letters, "group_size", int, "letters", 3),
         letter_group_bonus=c.get(letters, "group_bonus", int, "letters", 2000),
+        zugzwang_minutes=zz_minutes,
     )
 
 
