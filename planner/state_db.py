@@ -184,7 +184,7 @@ def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migrati
         raise db.fail(exc) from None
     if have == version:
         return
-    with db.write() as conn:
+    with db.write():
         have = current()
         if have is None:
             for stmt in ddl.split(";"):

@@ -6,16 +6,17 @@ import argparse
 import datetime as dt
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from planner import config
 from planner.errors import InputError, PlannerError
+from planner.game.day import check_game_time
 from planner.game.gamefile import Game, load_game
 from planner.timetable.model import Timetable
-from planner.util.timefmt import fmt_clock, parse_clock
+from planner.util.timefmt import parse_clock
 
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
@@ -55,7 +56,7 @@ class Context:
     """Resolved feed, game and date for one invocation; loads the game-day timetable lazily."""
 
     args: argparse.Namespace
-    extra: dict[str, Any] = field(default_factory=dict)
+    train: str | None = None  # how a named train was understood (echoed in readable answers)
 
     @cached_property
     def feed(self) -> str:
@@ -90,27 +91,22 @@ class Context:
         return None if not getattr(self.args, "json", False) else False
 
     @cached_property
+    def day(self):
+        """The loaded game day the use cases answer from (:class:`planner.service.GameDay`)."""
+        from planner.service.gameday import GameDay
+
+        return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
+                       progress=self.progress)
+
+    @property
     def timetable(self) -> Timetable:
         """The game-day timetable, from the cache when possible."""
-        try:
-            from planner.cache import load_or_build
-        except ImportError:  # cache module not available: build directly
-            from planner.gtfs.ingest import build_timetable
-            from planner.gtfs.source import FeedSource
+        return self.day.timetable
 
-            return build_timetable(FeedSource(self.feed), self.game, self.date, progress=self.progress)
-        return load_or_build(self.feed, self.game, self.date, progress=self.progress)
-
-    @cached_property
+    @property
     def network(self):
         """The routing network (change-time policy from --min-transfer and the game file)."""
-        from planner.routing.network import TransitNetwork
-
-        mt = getattr(self.args, "min_transfer", None)
-        if mt is not None and not (0 <= mt <= 60):
-            raise InputError(f"--min-transfer {mt}: expected 0 to 60 minutes")
-        return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
-                              default_change=int(round(self.game.default_change_minutes * 60)))
+        return self.day.network
 
     def station(self, name: str) -> int:
         """Resolve a station name (error with suggestions)."""
@@ -127,9 +123,8 @@ class Context:
                 raise InputError(f"--time HH:MM is required (the game day {self.date.isoformat()} is not today)")
             text = now.strftime("%H:%M")
         t = parse_clock(text)
-        g = self.game
-        if within_game and g.has_area and t > g.end:
-            raise InputError(f"time {text} is after the end of the game ({fmt_clock(g.end)})")
+        if within_game:
+            check_game_time(self.game, t)
         return t
 
     def trip(self, ref: str, station: int | None = None) -> int:

@@ -34,52 +34,38 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None) -> Origin:
-    """Build the group's position from --from/--time/--trip (errors as one line)."""
-    from planner.routing import station_origin, trip_origin
+    """Build the group's position from --from/--time/--trip (the service resolves it; errors as one line).
+    A named train is echoed on stderr-free JSON as ``ctx.train`` for the readable output."""
+    from planner.service.positions import PlaceRequest, origin_of, resolve_place
 
-    if not origin:
+    if not origin and not trip:
         raise InputError("--from (or --at) is required")
-    s = ctx.station(origin)
-    if trip:
-        from planner.timetable.trips import train_time
-
-        t = ctx.trip(trip, s)
-        tt = ctx.timetable
-        time = time or (train_time(trip) if trip not in tt.trip_index else None)
-        rows = [r for r in tt.trip_stop_times(t) if int(tt.stop_station[tt.st_stop[r]]) == s]
-        if not rows:
-            raise InputError(f"trip {trip} does not stop at {tt.station_name[s]}")
-        if time:
-            want = ctx.clock(time)
-            later = [r for r in rows if int(tt.st_arr[r]) >= want - 60]
-            rows = later or rows
-        return trip_origin(ctx.network, t, rows[0])
-    return station_origin(s, ctx.clock(time))
+    t = ctx.clock(time) if (time or not trip) else None
+    place = resolve_place(ctx.day, PlaceRequest(origin, t, trip))
+    ctx.train = place.train
+    return origin_of(ctx.day, place.position)
 
 
 def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -> dict:
-    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events) when available."""
-    tt = ctx.timetable
-    if j is None:
-        return {"from": tt.station_name[origin.station], "to": tt.station_name[target], "departure": None,
-                "arrival": None, "changes": None, "legs": [],
-                "reason": "no connection on the game day from this position (after this time, in the area)"}
-    d = j.to_dict(tt)
-    d["from"] = tt.station_name[origin.station]
-    from planner.commands.annotate import annotate
+    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events)."""
+    from planner.service.views import journey_json as view
 
-    annotate(ctx, j, d)
-    return d
+    return view(ctx.day, j, origin, target)
 
 
 def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
     """The route answer (fastest + alternatives)."""
     from planner.routing import best_journey, journeys_within
+    from planner.service.views import late_warning
 
     net = ctx.network
-    end = ctx.game.end if ctx.game.has_area else None
-    j = best_journey(net, origin, target, end_time=end + 6 * 3600 if end else None)
+    j = best_journey(net, origin, target, end_time=ctx.day.search_end)
     out = journey_json(ctx, j, origin, target)
+    if getattr(ctx, "train", None):
+        out["train"] = ctx.train
+    warnings = late_warning(ctx.day, j.arrival(ctx.timetable) if j is not None and j.legs else None)
+    if warnings:
+        out["warnings"] = warnings
     alts = []
     if within is not None:
         if within < 0 or within > 180:

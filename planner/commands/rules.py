@@ -8,9 +8,9 @@ import tomllib
 from pathlib import Path
 
 from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
-from planner.commands.route import journey_json, resolve_origin
-from planner.errors import InputError, PlannerError
-from planner.util.timefmt import fmt_clock, parse_clock
+from planner.commands.route import resolve_origin
+from planner.errors import InputError
+from planner.util.timefmt import parse_clock
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,25 +20,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_roll(p)
     add_common(p)
     p.set_defaults(func=cmd_target)
-
-    p = sub.add_parser("roll", help="record a group's roll and apply the rules (remembers targeted stations)")
-    p.add_argument("--group", required=True, help="group name or number")
-    p.add_argument("--dice", type=int, required=True, help="the roll (as for target --roll)")
-    p.add_argument("--roll-id", help="client id making a retried command idempotent")
-    add_position(p)
-    add_common(p)
-    p.set_defaults(func=cmd_roll)
-
-    p = sub.add_parser("group", help="a group's recorded rolls")
-    gsub = p.add_subparsers(dest="group_command", metavar="ACTION")
-    s = gsub.add_parser("status", help="history of rolls and targeted stations")
-    s.add_argument("--group", required=True)
-    add_common(s)
-    s.set_defaults(func=cmd_group_status)
-    u = gsub.add_parser("undo", help="remove the group's last roll (a typo)")
-    u.add_argument("--group", required=True)
-    add_common(u)
-    u.set_defaults(func=cmd_group_undo)
 
     p = sub.add_parser("zugzwang", help="29-minute rule: which trains may we take after getting off here?")
     p.add_argument("--at", help="station where the group got off")
@@ -66,124 +47,37 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # ---- target / roll -------------------------------------------------------------------------------
 
-def crossing_finder(ctx: Context):
-    """Lazy (trip, first_row, last_row) lookup of stretches through a toll line/tunnel: the index is only
-    built or read when a roll names a toll line or tunnel (variant B)."""
-    from planner.commands.annotate import crossing_index
-
-    def find(name: str):
-        index = crossing_index(ctx)
-        if index is None:
-            raise PlannerError("physical line data unavailable")
-        return index.get(name, [])
-
-    return find
-
-
 def dice_json(ctx: Context, ans, origin) -> dict:
     """JSON of a dice answer (the interface of ``planner target``)."""
-    tt = ctx.timetable
-    itinerary = None
-    if ans.journey is not None:
-        target_station = ans.journey.target_station
-        itinerary = journey_json(ctx, ans.journey, origin, target_station)
-    out = {
-        "roll": ans.roll,
-        "kind": ans.kind,
-        "target": ans.target,
-        "arrival": fmt_clock(ans.arrival),
-        "departure": itinerary["departure"] if itinerary else None,
-        "changes": itinerary["changes"] if itinerary else None,
-        "legs": itinerary["legs"] if itinerary else [],
-        "candidates": ans.candidates,
-        "free_until": fmt_clock(ans.free_until),
-        "admissible": [journey_json(ctx, j, origin, j.target_station) for j in ans.admissible],
-        "bonus": itinerary["bonus"] if itinerary else [],
-        "crossings": itinerary["crossings"] if itinerary else [],
-        "reroll_at": fmt_clock(ans.reroll_at),
-        "warnings": ans.warnings,
-        "from": tt.station_name[origin.station],
-        "time": fmt_clock(origin.time),
-    }
-    return out
+    from planner.service.views import dice_json as view
+
+    return view(ctx.day, ans, origin)
 
 
 def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
-    """Apply the dice rules at the group's position (checks the roll and that dice have started)."""
+    """Apply the dice rules at the group's position (the group-day model checks dice time and the end)."""
+    from planner.game.day import GroupDay
     from planner.game.dice import decide, validate_roll
+    from planner.service.rules import crossing_finder
 
     validate_roll(ctx.game, roll)
     origin = resolve_origin(ctx, args.at, args.time, args.trip)
-    g = ctx.game
-    if g.has_area and origin.time < g.dice_from:
-        raise InputError(f"dice start at {fmt_clock(g.dice_from)} in {g.title}; it is {fmt_clock(origin.time)}")
-    ans = decide(ctx.network, g, origin, roll, targeted, crossing_finder(ctx))
+    GroupDay(ctx.timetable, ctx.game).check_roll(origin.time)
+    ans = decide(ctx.network, ctx.game, origin, roll, targeted, crossing_finder(ctx.day))
     return ans, origin
 
 
 def cmd_target(args: argparse.Namespace) -> int:
     """Answer a roll for a group that tells what it already targeted."""
+    from planner.service.rules import resolve_targets
+
     ctx = Context(args)
-    visited = [v.strip() for v in args.visited.split(";") if v.strip()]
+    visited = resolve_targets(ctx.day, args.visited)
     ans, origin = decide_roll(ctx, args, args.roll, visited)
     out = dice_json(ctx, ans, origin)
+    if ctx.train:
+        out["train"] = ctx.train
     emit(args, out, render_dice(out))
-    return 0
-
-
-def cmd_roll(args: argparse.Namespace) -> int:
-    """Record a roll for a group (transaction: read targeted, decide, insert)."""
-    from planner.state import GroupStore, Roll
-
-    ctx = Context(args)
-    holder: dict = {}
-
-    def compute(targeted: list[str]) -> Roll:
-        ans, origin = decide_roll(ctx, args, args.dice, targeted)
-        holder["out"] = dice_json(ctx, ans, origin)
-        pos = ctx.timetable.station_name[origin.station] + (f" (trip {args.trip})" if args.trip else "")
-        return Roll(time=origin.time, dice=tuple(int(c) for c in str(args.dice)), kind=ans.kind,
-                    target=ans.target if ans.kind == "target" else None, free_until=ans.free_until, position=pos)
-
-    with GroupStore() as store:
-        rec = store.record_roll(ctx.game.name, ctx.date, args.group, compute, roll_id=args.roll_id)
-        targeted = store.targeted(ctx.game.name, ctx.date, args.group)
-    out = holder.get("out") or {"roll": args.dice, "kind": rec.kind, "target": rec.target, "replayed": True}
-    out["group"] = str(args.group)
-    out["seq"] = rec.seq
-    out["targeted"] = targeted
-    emit(args, out, f"group {args.group}, roll #{rec.seq}\n" + render_dice(out))
-    return 0
-
-
-def cmd_group_status(args: argparse.Namespace) -> int:
-    """Show a group's history."""
-    from planner.state import GroupStore
-
-    ctx = Context(args)
-    with GroupStore() as store:
-        hist = store.history(ctx.game.name, ctx.date, args.group)
-        targeted = store.targeted(ctx.game.name, ctx.date, args.group)
-    rows = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
-             "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in hist]
-    out = {"group": str(args.group), "game": ctx.game.name, "date": ctx.date.isoformat(), "rolls": rows,
-           "targeted": targeted}
-    table = (f"group {args.group} on {ctx.date.isoformat()} ({ctx.game.title}): {len(rows)} roll(s)\n"
-             + format_table(rows, ["seq", "time", "dice", "kind", "target", "free_until", "position"])
-             + f"\ntargeted: {', '.join(targeted) or '-'}")
-    emit(args, out, table)
-    return 0
-
-
-def cmd_group_undo(args: argparse.Namespace) -> int:
-    """Remove the last roll of a group."""
-    from planner.state import GroupStore
-
-    ctx = Context(args)
-    with GroupStore() as store:
-        rec = store.undo_last(ctx.game.name, ctx.date, args.group)
-    out = {"group": str(args.group), "removed": None if rec is None else rec.seq}
-    emit(args, out, "nothing to undo" if rec is None else f"removed roll #{rec.seq}")
     return 0
 
 

@@ -17,6 +17,12 @@ from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
 
 
+def check_game_time(game: Game, t: int) -> None:
+    """A time a group asks about must not be after the game's end (the game without area has none)."""
+    if game.has_area and t > game.end:
+        raise InputError(f"time {fmt_clock(t)} is after the end of the game ({fmt_clock(game.end)})")
+
+
 @dataclass(frozen=True)
 class Position:
     """Standing at ``station`` since ``since``, or seated in ``trip`` at/approaching stop-time ``row``
@@ -145,14 +151,14 @@ class GroupDay:
         roll = self.last_roll(t)
         report = next((p for p in reversed(self.positions) if p.time <= t), None)
         if report is not None and (roll is None or report.time >= roll.time):
-            return self._advance(report.position, t)
+            return self.advance(report.position, t)
         if roll is None or roll.origin is None:
             return None
         if roll.kind == "target" and roll.rides:
             return self._along(roll.origin, roll.plan_from, roll.rides, t)
-        return self._advance(roll.origin, t)
+        return self.advance(roll.origin, t)
 
-    def _advance(self, pos: Position, t: int) -> Position:
+    def advance(self, pos: Position, t: int) -> Position:
         """A seated position moved on to time ``t`` (the stop the train is at or approaching)."""
         if not pos.seated:
             return pos
@@ -169,15 +175,15 @@ class GroupDay:
         """Position at ``t`` along an itinerary that starts at ``origin`` at ``start``."""
         tt = self.tt
         if t < start:
-            return self._advance(origin, t)
+            return self.advance(origin, t)
         here = origin
         for ride in rides:
             dep = int(tt.st_dep[ride.board_row])
             arr = int(tt.st_arr[ride.alight_row])
             if t < dep:
-                return self._advance(here, t) if here.seated else here
+                return self.advance(here, t) if here.seated else here
             if t < arr:
-                return self._advance(Position(int(tt.stop_station[tt.st_stop[ride.board_row]]), dep, ride.trip,
+                return self.advance(Position(int(tt.stop_station[tt.st_stop[ride.board_row]]), dep, ride.trip,
                                               ride.board_row), t)
             here = Position(int(tt.stop_station[tt.st_stop[ride.alight_row]]), arr)
         return here
@@ -236,9 +242,7 @@ class GroupDay:
         if last is not None and t < last:
             raise InputError(f"{what} at {fmt_clock(t)} is earlier than the group's last entry at "
                              f"{fmt_clock(last)}: a group's times never run backwards (undo first?)")
-        g = self.game
-        if g.has_area and t > g.end:
-            raise InputError(f"time {fmt_clock(t)} is after the end of the game ({fmt_clock(g.end)})")
+        check_game_time(self.game, t)
 
     def check_roll(self, t: int, position: Position | None = None) -> RollPlan:
         """May the group roll at ``t``? Returns where and from when to plan the roll, or raises InputError.
@@ -266,7 +270,7 @@ class GroupDay:
             return RollPlan(t, start, pos, during_free=True)
         pos = position if position is not None else self.position_at(t)
         if pos is not None and pos.seated:
-            pos = self._advance(pos, t)
+            pos = self.advance(pos, t)
         return RollPlan(t, t, pos)
 
     def check_position(self, t: int) -> None:
