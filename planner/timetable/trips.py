@@ -65,7 +65,9 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
                 and not fold(tt.trip_headsign[trip]).startswith(head):
             continue
         at = [r for r in rows[:-1] if station is not None and int(tt.stop_station[tt.st_stop[r]]) == station]
-        for r in (*at, rows.start):
+        # from its first stop, the train must still come to the named stop
+        first = () if station is not None and not at else (rows.start,)
+        for r in (*at, *first):
             dep = int(tt.st_dep[r])
             if dep // 60 == t // 60:
                 hits.append(TrainMatch(trip, r))
