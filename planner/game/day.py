@@ -150,7 +150,8 @@ class GroupDay:
         when that is newer; a seated group moves on with its train. None when nothing is known."""
         roll = self.last_roll(t)
         report = next((p for p in reversed(self.positions) if p.time <= t), None)
-        if report is not None and (roll is None or report.time >= roll.time):
+        # a report at the roll's own time is what the roll was planned from: the roll's itinerary wins
+        if report is not None and (roll is None or report.time > roll.time):
             return self.advance(report.position, t)
         if roll is None or roll.origin is None:
             return None
@@ -197,7 +198,7 @@ class GroupDay:
             if p.time >= roll.time and p.time <= t and p.position.station == roll.target_station \
                     and roll.target_station is not None:
                 return p.time
-        deviated = any(p.time >= roll.time for p in self.positions if p.time <= t)
+        deviated = any(p.time > roll.time for p in self.positions if p.time <= t)
         if not deviated and roll.arrival is not None and roll.arrival <= t:
             return roll.arrival
         return None
@@ -264,9 +265,10 @@ class GroupDay:
                              "('planner group position')")
         if ob.kind == "free" and ob.until is not None and t < ob.until:
             start = ob.until
-            pos = position if position is not None else self.position_at(start)
-            if pos is not None and not pos.seated:
-                pos = Position(pos.station, start)
+            if position is not None:  # where the group says it will be when the free movement ends
+                pos: Position | None = position if position.seated else Position(position.station, start)
+            else:
+                pos = self.position_at(start)
             return RollPlan(t, start, pos, during_free=True)
         pos = position if position is not None else self.position_at(t)
         if pos is not None and pos.seated:

@@ -133,9 +133,9 @@ def _check_dice_then_targets(day: GameDay, model: GroupDay, req: RollRequest):
     pos = plan.position
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)
-    elif pos.since < plan.plan_from:
-        pos = Position(pos.station, plan.plan_from)
-    origin = origin_of(day, pos)
+    # standing: the itinerary starts at the roll (or the end of free movement); ``since`` stays when the
+    # group got there, for the 29-minute rule
+    origin = origin_of(day, pos if pos.seated else Position(pos.station, max(pos.since, plan.plan_from)))
     ans = decide(day.network, day.game, origin, req.dice, list(model.targeted()), crossing_finder(day))
     return ans, origin, plan, pos, given
 
