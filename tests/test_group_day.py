@@ -11,7 +11,17 @@ import pytest
 
 from planner.errors import InputError
 from planner.game.zugzwang import check_legs
-from planner.service import GameDay, PlaceRequest, RollRequest, next_json, next_step, roll, set_position, status, undo
+from planner.service import (
+    GameDay,
+    PlaceRequest,
+    RollRequest,
+    next_json,
+    next_step,
+    roll,
+    set_position,
+    status,
+    undo,
+)
 from planner.state import GroupStore
 from planner.util.timefmt import parse_clock as T
 from tests.conftest import DEMO_DATE, ZUG
