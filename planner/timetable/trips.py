@@ -64,10 +64,11 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
         if head and not fold(tt.station_name[tt.stop_station[tt.st_stop[rows.stop - 1]]]).startswith(head) \
                 and not fold(tt.trip_headsign[trip]).startswith(head):
             continue
-        at = [r for r in rows[:-1] if station is not None and int(tt.stop_station[tt.st_stop[r]]) == station]
-        # from its first stop, the train must still come to the named stop
-        first = () if station is not None and not at else (rows.start,)
-        for r in (*at, *first):
+        calls = [r for r in rows if station is not None and int(tt.stop_station[tt.st_stop[r]]) == station]
+        at = [r for r in calls if r < rows.stop - 1]  # a departure there (not its last stop)
+        # from its first stop, the train must still come to the named stop (its last stop counts)
+        first = () if station is not None and not calls else (rows.start,)
+        for r in dict.fromkeys((*at, *first)):
             dep = int(tt.st_dep[r])
             if dep // 60 == t // 60:
                 hits.append(TrainMatch(trip, r))
