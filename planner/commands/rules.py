@@ -47,6 +47,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # ---- target / roll -------------------------------------------------------------------------------
 
+def crossing_finder(ctx: Context):
+    """The lazy toll-line/tunnel stretch lookup of the command's game day (see planner.service.rules)."""
+    from planner.service.rules import crossing_finder as finder
+
+    return finder(ctx.day)
+
+
 def dice_json(ctx: Context, ans, origin) -> dict:
     """JSON of a dice answer (the interface of ``planner target``)."""
     from planner.service.views import dice_json as view
@@ -58,12 +65,10 @@ def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
     """Apply the dice rules at the group's position (the group-day model checks dice time and the end)."""
     from planner.game.day import GroupDay
     from planner.game.dice import decide, validate_roll
-    from planner.service.rules import crossing_finder
-
     validate_roll(ctx.game, roll)
     origin = resolve_origin(ctx, args.at, args.time, args.trip)
     GroupDay(ctx.timetable, ctx.game).check_roll(origin.time)
-    ans = decide(ctx.network, ctx.game, origin, roll, targeted, crossing_finder(ctx.day))
+    ans = decide(ctx.network, ctx.game, origin, roll, targeted, crossing_finder(ctx))
     return ans, origin
 
 

@@ -61,7 +61,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
     free = DiceAnswer(roll, "free", free_until=origin.time + game.free_minutes * 60)
-    if (game.dice_count == 2 and roll // 10 == 6) or roll in game.free_numbers:
+    if roll in game.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
         return free
     entry = game.target_for(roll)
     if entry is None:
