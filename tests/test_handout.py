@@ -85,7 +85,8 @@ def test_text_is_searchable(handout):
     page2 = text.split("\f")[1]
     assert re.search(r"Zürich Oerlikon\s+★ 2\s+regional\s+1'000", page2)
     assert re.search(r"Zug\s+IC/EC\s+4'000", page2)
-    assert re.search(r"Olten\s+IR/RE\s+1'000", page2)  # the game file's price override
+    # the game file's price override; (issue 10) regional: in this extract only S26 stop there in game hours
+    assert re.search(r"Olten\s+regional\s+1'000", page2)
     assert "Z – 15 station(s), 5 group(s)" in page2
     assert "G – 1 station(s), no group (needs 3)" in page2
 

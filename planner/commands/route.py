@@ -6,6 +6,7 @@ import argparse
 import csv
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -111,33 +112,61 @@ def _batch(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
+WIDTH = 80  # a phone in landscape, a terminal: every readable line fits
+
+
+def _changes(n: int | None) -> str:
+    return "no change" if not n else f"{n} change" + ("s" if n > 1 else "")
+
+
+def _wrap(line: str, indent: int = 9) -> list[str]:
+    return textwrap.wrap(line, WIDTH, subsequent_indent=" " * indent, break_on_hyphens=False) or [line]
+
+
 def render(out: dict) -> str:
-    """Readable itinerary for a phone screen."""
+    """Readable itinerary for a phone screen (80 columns, no trip ids, tolls and bonus in words)."""
+    lines = [f"in {out['train'].removeprefix('in ')}"] if out.get("train") else []
     if out.get("arrival") is None:
-        return f"{out['from']} -> {out['to']}: {out.get('reason', 'unreachable')}"
-    lines = [f"{out['from']} -> {out['to']}: dep {out['departure']}, arr {out['arrival']}, "
-             f"{out['changes']} change(s)"]
+        return "\n".join(lines + _wrap(f"{out['from']} → {out['to']}: {out.get('reason', 'unreachable')}", 2))
+    if out.get("already_there") or not out.get("legs"):
+        return "\n".join(lines + [f"{out['to']}: already there ({out['arrival']})"])
+    lines += _wrap(f"{out['from']} → {out['to']}: dep {out['departure']}, arr {out['arrival']}, "
+                   f"{_changes(out['changes'])}", 2)
     lines += _legs(out)
+    for w in out.get("warnings", []):
+        lines += _wrap(f"warning: {w}", 2)
     for i, a in enumerate(out.get("alternatives", []), 1):
-        lines.append(f"  alternative {i}: dep {a['departure']}, arr {a['arrival']}, {a['changes']} change(s)")
+        lines += _wrap(f"alternative {i}: dep {a['departure']}, arr {a['arrival']}, {_changes(a['changes'])}", 2)
         lines += ["  " + x for x in _legs(a)]
     return "\n".join(lines)
 
 
+def _plat(p: str | None) -> str:
+    return f", pl. {p}" if p else ""
+
+
 def _legs(out: dict) -> list[str]:
-    lines = []
+    """Two lines per ride (board, get off), then what happens on it in words: bonus, toll lines, tunnels."""
+    lines: list[str] = []
     for leg in out["legs"]:
-        if leg.get("trip_id") and leg["from"] == leg["to"] and leg["departure"] == leg["arrival"]:
-            plat = f" (pl.{leg['to_platform']})" if leg.get("to_platform") else ""
-            lines.append(f"  {leg['arrival']} get off the {leg['route']} at {leg['to']}{plat}")
+        if leg.get("route") == "walk":
+            lines += _wrap(f"  {leg['departure']}  walk from {leg['from']} to {leg['to']} (arr {leg['arrival']})")
             continue
-        plat_f = f" pl.{leg['from_platform']}" if leg.get("from_platform") else ""
-        plat_t = f" pl.{leg['to_platform']}" if leg.get("to_platform") else ""
-        extra = ""
-        if leg.get("crossings"):
-            extra += "  [" + ", ".join(c["name"] for c in leg["crossings"]) + "]"
-        if leg.get("bonus"):
-            extra += "  [bonus " + ", ".join(f"{b['time']} {b['event']} {b['station']}" for b in leg["bonus"]) + "]"
-        lines.append(f"  {leg['departure']} {leg['from']}{plat_f}  {leg['route']} {leg['headsign']}".rstrip())
-        lines.append(f"  {leg['arrival']} {leg['to']}{plat_t}{extra}")
+        if leg["from"] == leg["to"] and leg["departure"] == leg["arrival"]:
+            lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off the "
+                           f"{leg['route']}")
+            continue
+        towards = f" towards {leg['headsign']}" if leg.get("headsign") else ""
+        lines += _wrap(f"  {leg['departure']}  {leg['from']}{_plat(leg.get('from_platform'))}: "
+                       f"{leg['route']}{towards}")
+        lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off")
+        events: dict[tuple, set] = {}
+        for b in leg.get("bonus", []):
+            events.setdefault((b["time"], b["station"], b["fee"]), set()).add(b["event"])
+        for (time, station, fee), kinds in events.items():
+            verb = "calls at" if len(kinds) > 1 else "arrives at" if "arrival" in kinds else "departs"
+            lines += _wrap(f"         full-hour bonus ({fee}): the train {verb} {station} at {time}")
+        for c in leg.get("crossings", []):
+            what = "tunnel" if c.get("kind") == "tunnel" else "toll line"
+            lines += _wrap(f"         crosses the {what} {c['name']}: its owner's fee is due")
     return lines

@@ -87,8 +87,8 @@ def cmd_target(args: argparse.Namespace) -> int:
 
 
 def render_dice(out: dict) -> str:
-    """Readable dice answer."""
-    from planner.commands.route import render
+    """Readable dice answer (80 columns; each warning once)."""
+    from planner.commands.route import _wrap, render
 
     if out["kind"] == "free":
         s = f"roll {out['roll']}: free movement until {out['free_until']}"
@@ -96,14 +96,16 @@ def render_dice(out: dict) -> str:
         s = f"roll {out['roll']}: target {out.get('target') or '-'} (not reachable)"
     else:
         s = (f"roll {out['roll']}: go to {out['target']}, arrival {out['arrival']}\n"
-             + render({**out, "from": out["from"], "to": out["target"], "alternatives": [
-                 a for a in out.get("admissible", []) if a["legs"] != out["legs"]]}))
+             + render({**out, "from": out["from"], "to": out["target"], "warnings": [], "train": None,
+                       "alternatives": [a for a in out.get("admissible", []) if a["legs"] != out["legs"]]}))
+    if out.get("why"):
+        s += "\n" + "\n".join(_wrap(f"why: {out['why']}", 2))
     if out.get("candidates"):
-        s += "\ncandidates: " + "; ".join(
+        s += "\n" + "\n".join(_wrap("candidates: " + "; ".join(
             f"{c['name']} {c['arrival'] or '-'}{' (targeted)' if c['targeted'] else ''}"
-            f"{'' if c['available'] else ' (not in area)'}" for c in out["candidates"])
-    for w in out.get("warnings", []):
-        s += f"\nwarning: {w}"
+            f"{'' if c['available'] else ' (not in area)'}" for c in out["candidates"]), 2))
+    for w in dict.fromkeys(out.get("warnings", [])):
+        s += "\n" + "\n".join(_wrap(f"warning: {w}", 2))
     return s
 
 

@@ -72,6 +72,7 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin) -> dict:
         "bonus": itinerary["bonus"] if itinerary else [],
         "crossings": itinerary["crossings"] if itinerary else [],
         "reroll_at": fmt_clock(ans.reroll_at),
+        "why": ans.why,
         "warnings": ans.warnings + late_warning(day, ans.arrival),
         "from": tt.station_name[origin.station],
         "time": fmt_clock(origin.time),
