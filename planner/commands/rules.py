@@ -10,7 +10,7 @@ from pathlib import Path
 from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
 from planner.commands.route import resolve_origin
 from planner.errors import InputError
-from planner.util.timefmt import parse_clock
+from planner.util.timefmt import fmt_clock, parse_clock
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_zugzwang)
 
     p = sub.add_parser("bonus", help="full-hour bonus: trains we can sit in arriving/departing at hh:00")
+    p.add_argument("--group", help="a group's day: only chances on the ways it may take (bound to its target)")
     add_position(p)
     add_common(p)
     p.set_defaults(func=cmd_bonus)
@@ -127,12 +128,19 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         raise InputError("--at STATION is required (or --check LEGS.csv)")
     s = ctx.station(args.at)
     t = ctx.clock(args.time)
-    exclude = ctx.trip(args.trip) if args.trip else -1
-    out = zugzwang(ctx.network, s, t, exclude)
+    exclude = ctx.trip(args.trip, s) if args.trip else -1
+    minutes = ctx.game.zugzwang_minutes
+    out = zugzwang(ctx.network, s, t, exclude, window=(minutes or 29) * 60)
+    out["applies"] = minutes is not None or not ctx.game.has_area
+    # the trains a group can still catch first; the ones leaving too soon after (JSON keeps all)
+    out["departures"].sort(key=lambda d: not d["catchable"])
     table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
              if not out["forced_next"] else
              f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n")
-    table += format_table(out["departures"], ["departure", "route", "headsign", "platform", "trip_id"])
+    if not out["applies"]:
+        table = f"{ctx.game.title} has no 29-minute rule; trains leaving {out['station']} by {out['deadline']}:\n"
+    rows = [d | {"note": "" if d["catchable"] else "too soon"} for d in out["departures"]]
+    table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
     emit(args, out, table)
     return 0
 
@@ -159,15 +167,30 @@ def _read_legs(ctx: Context, path: Path) -> list[dict]:
 # ---- bonus ---------------------------------------------------------------------------------------
 
 def cmd_bonus(args: argparse.Namespace) -> int:
-    """Bonus chances at the next full hour."""
-    from planner.game.bonus import bonus_chances
+    """Bonus chances at the next full hour (for a group: only along the itineraries it may take)."""
+    from planner.game.bonus import bonus_chances, next_full_hour
 
     ctx = Context(args)
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
-    out = bonus_chances(ctx.network, ctx.game, origin)
-    table = (f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of "
-             f"{out['base_fee']}\n" + format_table(out["chances"], ["time", "event", "station", "route", "headsign",
-                                                                   "board_at", "board_time"]))
+    if args.group:
+        from planner.commands.group import _status_time
+        from planner.service import next_step
+        from planner.state import GroupStore
+
+        t = ctx.clock(args.time, within_game=False) if args.time else _status_time(ctx, args)
+        with GroupStore() as store:
+            ans = next_step(ctx.day, store, args.group, t)
+        g = ctx.game
+        out = {"hour": fmt_clock(next_full_hour(ans.status.state.time)), "minutes": sorted(g.bonus_minutes),
+               "fee": g.bonus_fee, "base_fee": g.bonus_base_fee, "chances": ans.bonus,
+               "obligation": ans.status.state.obligation.kind, "target": ans.status.state.obligation.target}
+    else:
+        origin = resolve_origin(ctx, args.at, args.time, args.trip)
+        out = bonus_chances(ctx.network, ctx.game, origin)
+    head = f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"
+    if out.get("target"):
+        head += f"\nonly on the way to {out['target']} (the group is bound to it)"
+    table = head + "\n" + format_table(out["chances"], ["time", "event", "station", "route", "board_at",
+                                                        "board_time"])
     emit(args, out, table)
     return 0
 

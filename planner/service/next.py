@@ -62,8 +62,20 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
     j = best_journey(day.network, origin, roll.target_station, end_time=day.search_end)
     it = journey_json(day, j, origin, roll.target_station)
     arrival = j.arrival(day.timetable) if j is not None else None
-    return NextAnswer(st, it, bonus=it.get("bonus", []), fees=it.get("crossings", []),
+    return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("crossings", []),
                       warnings=late_warning(day, arrival))
+
+
+def _itinerary_chances(it: dict) -> list[dict]:
+    """The bonus events on the itinerary the group must take, in the shape of ``bonus`` chances: a group
+    heading for its target may earn the bonus only along its way (no detour, no train back)."""
+    out = []
+    for leg in it.get("legs", []):
+        for b in leg.get("bonus", []):
+            out.append({"trip_id": leg["trip_id"], "route": leg["route"], "headsign": leg["headsign"],
+                        "station": b["station"], "event": b["event"], "time": b["time"], "fee": b["fee"],
+                        "board_at": leg["from"], "board_time": leg["departure"]})
+    return out
 
 
 def _by(chance: dict, until: int | None) -> bool:
