@@ -17,6 +17,7 @@ from planner.service.gameday import GameDay
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place
 from planner.state import GroupSnapshot, GroupStore, Roll, StaleGroup, group_key
 from planner.timetable.stations import exact_station
+from planner.timetable.trips import describe_train
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -178,7 +179,7 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
                      "rides": [[tt.trip_id[leg.trip], leg.board_row - tt.trip_stop_times(leg.trip).start,
                                 leg.alight_row - tt.trip_stop_times(leg.trip).start]
                                for leg in (j.legs if j is not None else ()) if not leg.is_walk]}
-        label = tt.station_name[pos.station] + (f" (in {tt.trip_id[pos.trip]})" if pos.seated else "")
+        label = tt.station_name[pos.station] + (f" (in {describe_train(tt, pos.trip)})" if pos.seated else "")
         record = Roll(time=req.time, dice=tuple(int(c) for c in str(req.dice)), kind=ans.kind,
                       target=ans.target if ans.kind == "target" else None, free_until=ans.free_until,
                       position=label, roll_id=req.roll_id, request=request, answer=text,

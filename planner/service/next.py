@@ -43,6 +43,7 @@ def state_json(day: GameDay, name: str, state: GroupState) -> dict:
 def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAnswer:
     """The answer to "what now?" at ``time`` (see module docstring)."""
     from planner.game.bonus import bonus_chances
+    from planner.game.dice import prefer_bonus
     from planner.routing import best_journey
 
     st = status(day, store, group, time)
@@ -60,6 +61,8 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
     if roll is None or roll.target_station is None:
         return NextAnswer(st, warnings=[f"{ob.target} cannot be reached from here on the game day"])
     j = best_journey(day.network, origin, roll.target_station, end_time=day.search_end)
+    if j is not None:  # the same choice as the roll's answer: of equally fast ways, one with the bonus
+        j = prefer_bonus(day.network, day.game, origin, roll.target_station, j)
     it = journey_json(day, j, origin, roll.target_station)
     arrival = j.arrival(day.timetable) if j is not None else None
     return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("crossings", []),
