@@ -186,7 +186,9 @@ def cmd_bonus(args: argparse.Namespace) -> int:
     else:
         origin = resolve_origin(ctx, args.at, args.time, args.trip)
         out = bonus_chances(ctx.network, ctx.game, origin)
-    head = f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"
+        if ctx.train:
+            out["train"] = ctx.train
+    head = (f"{out['train']}\n" if out.get("train") else "") + f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"
     if out.get("target"):
         head += f"\nonly on the way to {out['target']} (the group is bound to it)"
     table = head + "\n" + format_table(out["chances"], ["time", "event", "station", "route", "board_at",
