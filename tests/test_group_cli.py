@@ -131,3 +131,17 @@ def test_eight_processes_rolling_with_a_cold_cache(tmp_path):
     with GroupStore(tmp_path / "s.sqlite") as store:
         assert store.groups("sbb-monopoly", "2021-09-11") == [f"g{i}" for i in range(8)]
         assert all(len(store.history("sbb-monopoly", "2021-09-11", f"G{i}")) == 1 for i in range(8))
+
+
+def test_route_for_a_group_starts_where_its_day_has_it(capsys):
+    js(capsys, "roll", *DAY, "--group", "Lila", "--dice", "3", "--at", "Zug", "--time", "13:20")
+    out = js(capsys, "route", *DAY, "--group", "lila", "--time", "13:40")  # no --to: its target
+    assert out["to"] == "Emmenbrücke" and out["train"].startswith("in S1 ") and out["departure"] >= "13:40"
+    rc, _, err = run(capsys, "route", *DAY, "--group", "Nobody", "--time", "13:40", "--to", "Luzern")
+    assert_one_line_error(rc, err, "position unknown")
+
+
+def test_zugzwang_lists_catchable_trains_first(capsys):
+    out = js(capsys, "zugzwang", *DAY, "--at", "Wohlen AG", "--time", "13:46")
+    flags = [d["catchable"] for d in out["departures"]]
+    assert flags == sorted(flags, reverse=True) and not flags[-1] and out["applies"]

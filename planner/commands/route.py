@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
     p.add_argument("--within", type=float, metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
+    p.add_argument("--group", help="from where the group is in its day (to its target when --to is left out)")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
     add_common(p)
     add_routing(p)
@@ -84,10 +85,25 @@ def cmd_route(args: argparse.Namespace) -> int:
     ctx = Context(args)
     if args.batch:
         return _batch(ctx, args)
-    if not args.target:
-        raise InputError("--to is required")
-    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
-    target = ctx.station(args.target)
+    if args.group and not (args.origin or args.trip):
+        from planner.commands.group import _status_time
+        from planner.service import group_origin
+        from planner.state import GroupStore
+
+        with GroupStore() as store:
+            origin, heading_to = group_origin(ctx.day, store, args.group, _status_time(ctx, args))
+        if origin.in_trip:
+            from planner.service.positions import train_echo
+
+            ctx.train = train_echo(ctx.day, origin.trip, origin.row)
+        if not args.target and heading_to is None:
+            raise InputError(f"group {args.group} is not heading for a target: give --to")
+        target = ctx.station(args.target) if args.target else heading_to
+    else:
+        if not args.target:
+            raise InputError("--to is required")
+        origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+        target = ctx.station(args.target)
     out = answer(ctx, origin, target, args.within)
     emit(args, out, render(out))
     return 0

@@ -61,6 +61,17 @@ class GameDay:
 
         return by_trip(self.crossing_index) if self.crossing_index else {}
 
+    def warm(self) -> GameDay:
+        """Load everything now (timetable, network, crossing index, compiled routing), so that a server
+        answers its first request as fast as the others; returns ``self``."""
+        from planner.routing import reach, station_origin
+
+        tt = self.timetable
+        _ = self.crossings_by_trip
+        if tt.n_stations:
+            reach(self.network, station_origin(0, self.game.start if self.game.has_area else 0))
+        return self
+
     @property
     def search_end(self) -> int | None:
         """Latest arrival a routing search considers (None: the whole service day)."""

@@ -69,6 +69,22 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
                       warnings=late_warning(day, arrival))
 
 
+def group_origin(day: GameDay, store: GroupStore, group: str, time: int):
+    """Where a group's way starts at ``time`` (its position in its day) as a routing origin, and the
+    station of its target when it is heading for one (None otherwise)."""
+    from planner.errors import InputError
+
+    st = status(day, store, group, time)
+    pos = st.state.position
+    if pos is None:
+        raise InputError(f"group {group}: position unknown; give --from (or tell it with 'planner group position')")
+    here = pos if pos.seated else Position(pos.station, max(pos.since, st.state.time))
+    model = group_day(day, store.snapshot(day.game.name, day.date, group))
+    roll = model.last_roll(st.state.time)
+    heading = st.state.obligation.kind == "heading" and roll is not None
+    return origin_of(day, here), (roll.target_station if heading else None)
+
+
 def _itinerary_chances(it: dict) -> list[dict]:
     """The bonus events on the itinerary the group must take, in the shape of ``bonus`` chances: a group
     heading for its target may earn the bonus only along its way (no detour, no train back)."""
