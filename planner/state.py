@@ -17,21 +17,32 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-import operator
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
-from planner.errors import InputError, PlannerError
+from planner.errors import PlannerError
 from planner.state_db import DEFAULT_TIMEOUT, FILE_VERSION, StateDB, default_state_path, ensure_part
-from planner.util.text import fold
+from planner.state_records import (
+    KINDS,
+    POSITION_COLUMNS,
+    ROLL_COLUMNS,
+    GroupSnapshot,
+    PositionRecord,
+    Roll,
+    RollRecord,
+    StaleGroup,
+    day_text,
+    group_key,
+    position_from_row,
+    replay,
+    roll_from_row,
+    utc_now,
+)
 
 SCHEMA_VERSION = FILE_VERSION
 PART_VERSION = 2
-KINDS = ("target", "free")
-
 _DDL = """
 CREATE TABLE IF NOT EXISTS rolls (
     id          INTEGER PRIMARY KEY,
@@ -72,132 +83,6 @@ CREATE TABLE IF NOT EXISTS groups (
 );
 """
 _NEW_ROLL_COLUMNS = ("request TEXT", "answer TEXT", "plan TEXT")
-
-
-def group_key(name: int | str) -> str:
-    """The key a group name is stored under: case-, accent- and spacing-insensitive ("Team Rot" = "team  röt"
-    is not claimed; "Team Rot" = "team rot" = "TEAM ROT" is)."""
-    key = fold(str(name))
-    if not key:
-        raise InputError(f"group name {str(name)!r} is empty")
-    return key
-
-
-@dataclass(frozen=True)
-class Roll:
-    """A roll as the caller computed it (input of :meth:`GroupStore.commit_roll` / :meth:`Transaction.add`).
-
-    ``kind`` is ``"target"`` (with ``target`` the assigned station, toll line or tunnel) or ``"free"``
-    (with ``free_until`` the end of the free movement, seconds after midnight). ``request`` is the
-    canonical text of the inputs (a reused roll id must come with the same), ``answer`` the answer text
-    given (returned unchanged on a retry), ``plan`` the itinerary as JSON (for the group's day model).
-    """
-
-    time: int
-    dice: tuple[int, ...]
-    kind: str
-    target: str | None = None
-    free_until: int | None = None
-    position: str | None = None
-    roll_id: str | None = None
-    request: str | None = None
-    answer: str | None = None
-    plan: str | None = None
-
-    def __post_init__(self) -> None:
-        # Checked here so a bad roll is an InputError, not a SQLite constraint failure.
-        if self.kind not in KINDS:
-            raise InputError(f"roll kind {self.kind!r} is not one of {', '.join(KINDS)}")
-        if self.kind == "target" and not self.target:
-            raise InputError("a roll of kind 'target' needs a target name")
-        if self.kind == "free" and self.free_until is None:
-            raise InputError("a roll of kind 'free' needs free_until")
-        try:
-            dice = tuple(operator.index(d) for d in self.dice)  # accepts numpy ints, rejects floats
-        except TypeError:
-            dice = ()
-        if not dice or any(isinstance(d, bool) for d in self.dice):
-            raise InputError(f"dice {self.dice!r} must be one or more whole numbers")
-        object.__setattr__(self, "dice", dice)
-        object.__setattr__(self, "time", operator.index(self.time))
-
-
-@dataclass(frozen=True)
-class RollRecord:
-    """A recorded roll (output of the store)."""
-
-    game: str
-    date: str
-    group: str
-    seq: int
-    time: int
-    dice: tuple[int, ...]
-    kind: str
-    target: str | None
-    free_until: int | None
-    position: str | None
-    created_at: str
-    roll_id: str | None
-    request: str | None = None
-    answer: str | None = None
-    plan: str | None = None
-
-
-@dataclass(frozen=True)
-class PositionRecord:
-    """A recorded position report: standing at ``station`` (``trip_id`` None) or seated in a trip."""
-
-    id: int
-    time: int
-    station: str
-    trip_id: str | None
-    stop_offset: int | None
-    label: str | None
-    created_at: str
-
-
-@dataclass(frozen=True)
-class GroupSnapshot:
-    """Everything recorded for one group, read at one moment; ``version`` changes with every write."""
-
-    key: str
-    name: str
-    version: int
-    rolls: tuple[RollRecord, ...]
-    positions: tuple[PositionRecord, ...]
-
-
-class StaleGroup(PlannerError):
-    """The group changed between the snapshot a roll was computed from and its commit (recompute)."""
-
-
-_COLS = ("game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, "
-         "request, answer, plan")
-_PCOLS = "id, time_s, station, trip_id, stop_offset, label, created_at"
-
-
-def _record(row: tuple) -> RollRecord:
-    game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
-    return RollRecord(game, date, grp, int(seq), int(time_s), tuple(int(d) for d in json.loads(dice)), kind,
-                      target, None if free_until is None else int(free_until), position, created_at, roll_id, *rest)
-
-
-def _position(row: tuple) -> PositionRecord:
-    pid, t, station, trip_id, off, label, created = row
-    return PositionRecord(int(pid), int(t), station, trip_id, None if off is None else int(off), label, created)
-
-
-def _date(date: dt.date | str) -> str:
-    if isinstance(date, dt.date):
-        return date.isoformat()
-    try:
-        return dt.date.fromisoformat(str(date)).isoformat()
-    except ValueError:
-        raise InputError(f"date {date!r} is not YYYY-MM-DD") from None
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
 def _migrate(conn: sqlite3.Connection, old: int) -> None:
@@ -254,8 +139,8 @@ class Transaction:
     def find(self, roll_id: str) -> RollRecord | None:
         """The roll recorded under a client ``roll_id`` (any group), or None."""
         self._check()
-        row = self._conn.execute(f"SELECT {_COLS} FROM rolls WHERE roll_id = ?", (roll_id,)).fetchone()
-        return _record(row) if row else None
+        row = self._conn.execute(f"SELECT {ROLL_COLUMNS} FROM rolls WHERE roll_id = ?", (roll_id,)).fetchone()
+        return roll_from_row(row) if row else None
 
     def add(self, roll: Roll) -> RollRecord:
         """Record ``roll`` as this group's next roll and return it.
@@ -267,14 +152,14 @@ class Transaction:
         if roll.roll_id is not None:
             old = self.find(roll.roll_id)
             if old is not None:
-                return _replay(old, self.game, self.date, self.group, roll)
+                return replay(old, self.game, self.date, self.group, roll)
         (seq,) = self._conn.execute(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM rolls WHERE game = ? AND date = ? AND grp = ?",
             (self.game, self.date, self.group)).fetchone()
-        created = _now()
+        created = utc_now()
         rec = RollRecord(self.game, self.date, self.group, seq, int(roll.time), roll.dice, roll.kind, roll.target,
                          roll.free_until, roll.position, created, roll.roll_id, roll.request, roll.answer, roll.plan)
-        self._conn.execute(f"INSERT INTO rolls ({_COLS}) VALUES ({', '.join('?' * 15)})",
+        self._conn.execute(f"INSERT INTO rolls ({ROLL_COLUMNS}) VALUES ({', '.join('?' * 15)})",
                            (*dataclasses.astuple(rec)[:5], json.dumps(list(roll.dice)),
                             *dataclasses.astuple(rec)[6:]))
         self._bump()
@@ -284,7 +169,7 @@ class Transaction:
                      label: str | None = None) -> PositionRecord:
         """Record a position report."""
         self._check()
-        created = _now()
+        created = utc_now()
         cur = self._conn.execute(
             "INSERT INTO positions (game, date, grp, time_s, station, trip_id, stop_offset, label, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -296,12 +181,12 @@ class Transaction:
         """Delete this group's latest entry (a roll or a position report) and return it (None: nothing)."""
         self._check()
         key = (self.game, self.date, self.group)
-        row = self._conn.execute(f"SELECT {_COLS} FROM rolls WHERE game = ? AND date = ? AND grp = ? "
+        row = self._conn.execute(f"SELECT {ROLL_COLUMNS} FROM rolls WHERE game = ? AND date = ? AND grp = ? "
                                  "ORDER BY seq DESC LIMIT 1", key).fetchone()
-        prow = self._conn.execute(f"SELECT {_PCOLS} FROM positions WHERE game = ? AND date = ? AND grp = ? "
+        prow = self._conn.execute(f"SELECT {POSITION_COLUMNS} FROM positions WHERE game = ? AND date = ? AND grp = ? "
                                   "ORDER BY time_s DESC, id DESC LIMIT 1", key).fetchone()
-        roll = _record(row) if row else None
-        pos = _position(prow) if prow else None
+        roll = roll_from_row(row) if row else None
+        pos = position_from_row(prow) if prow else None
         if pos is not None and (roll is None or (pos.time, pos.created_at) >= (roll.time, roll.created_at)):
             self._conn.execute("DELETE FROM positions WHERE id = ?", (pos.id,))
             self._bump()
@@ -311,20 +196,6 @@ class Transaction:
         self._conn.execute("DELETE FROM rolls WHERE game = ? AND date = ? AND grp = ? AND seq = ?", (*key, roll.seq))
         self._bump()
         return roll
-
-
-def _replay(old: RollRecord, game: str, date: str, group: str, roll: Roll | None) -> RollRecord:
-    """The earlier record of a reused roll id, after checking the retry asks the same."""
-    if (old.game, old.date, old.group) != (game, date, group):
-        raise InputError(f"roll id {old.roll_id!r} was already used by group {old.group} "
-                         f"of game {old.game} on {old.date}")
-    if roll is not None and tuple(roll.dice) != old.dice:
-        raise InputError(f"roll id {old.roll_id!r} was already recorded with dice "
-                         f"{'-'.join(map(str, old.dice))}, not {'-'.join(map(str, roll.dice))}")
-    if roll is not None and roll.request and old.request and roll.request != old.request:
-        raise InputError(f"roll id {old.roll_id!r} was already recorded with other inputs ({old.request}); "
-                         "use a new roll id for a new roll")
-    return old
 
 
 class GroupStore:
@@ -371,7 +242,7 @@ class GroupStore:
         self._connect()
         key = group_key(group)
         with self.db.write() as conn:
-            tx = Transaction(self, conn, str(game), _date(date), key, str(group).strip())
+            tx = Transaction(self, conn, str(game), day_text(date), key, str(group).strip())
             try:
                 yield tx
             finally:
@@ -384,7 +255,7 @@ class GroupStore:
         with self.transaction(game, date, group) as tx:
             rid = roll_id if roll_id is not None else getattr(roll, "roll_id", None)
             if rid is not None and (old := tx.find(rid)) is not None:
-                return _replay(old, tx.game, tx.date, tx.group, roll if isinstance(roll, Roll) else None)
+                return replay(old, tx.game, tx.date, tx.group, roll if isinstance(roll, Roll) else None)
             r = roll if isinstance(roll, Roll) else roll(tx.targeted())
             if rid is not None and r.roll_id != rid:
                 r = dataclasses.replace(r, roll_id=rid)
@@ -396,7 +267,7 @@ class GroupStore:
         when the group changed since. A roll id recorded before returns the earlier record (same inputs)."""
         with self.transaction(game, date, group) as tx:
             if roll.roll_id is not None and (old := tx.find(roll.roll_id)) is not None:
-                return _replay(old, tx.game, tx.date, tx.group, roll)
+                return replay(old, tx.game, tx.date, tx.group, roll)
             if tx.version() != expected_version:
                 raise StaleGroup(f"group {group} changed while its roll was computed")
             return tx.add(roll)
@@ -435,12 +306,12 @@ class GroupStore:
 
     def find_roll(self, roll_id: str) -> RollRecord | None:
         """The roll recorded under a client ``roll_id``, or None."""
-        row = self._read(lambda c: c.execute(f"SELECT {_COLS} FROM rolls WHERE roll_id = ?", (roll_id,)).fetchone())
-        return _record(row) if row else None
+        row = self._read(lambda c: c.execute(f"SELECT {ROLL_COLUMNS} FROM rolls WHERE roll_id = ?", (roll_id,)).fetchone())
+        return roll_from_row(row) if row else None
 
     def snapshot(self, game: str, date: dt.date | str, group: int | str) -> GroupSnapshot:
         """The group's rolls, reports and version, read in one transaction (consistent)."""
-        key, g, d = group_key(group), str(game), _date(date)
+        key, g, d = group_key(group), str(game), day_text(date)
 
         def read(conn: sqlite3.Connection) -> GroupSnapshot:
             conn.execute("BEGIN")  # one read snapshot under WAL: never waits for a writer
@@ -448,8 +319,8 @@ class GroupStore:
                 row = conn.execute("SELECT name, version FROM groups WHERE game = ? AND date = ? AND grp = ?",
                                    (g, d, key)).fetchone()
                 rolls = _history(conn, g, d, key)
-                pos = [_position(r) for r in conn.execute(
-                    f"SELECT {_PCOLS} FROM positions WHERE game = ? AND date = ? AND grp = ? ORDER BY time_s, id",
+                pos = [position_from_row(r) for r in conn.execute(
+                    f"SELECT {POSITION_COLUMNS} FROM positions WHERE game = ? AND date = ? AND grp = ? ORDER BY time_s, id",
                     (g, d, key)).fetchall()]
             finally:
                 conn.execute("COMMIT")
@@ -460,30 +331,30 @@ class GroupStore:
 
     def history(self, game: str, date: dt.date | str, group: int | str) -> list[RollRecord]:
         """The group's rolls of the day, by seq."""
-        return self._read(lambda c: _history(c, str(game), _date(date), group_key(group)))
+        return self._read(lambda c: _history(c, str(game), day_text(date), group_key(group)))
 
     def targeted(self, game: str, date: dt.date | str, group: int | str) -> list[str]:
         """Names the group was sent to so far (RULES.md §3 "Targeted"), distinct, in order of first roll."""
-        return self._read(lambda c: _targeted(c, str(game), _date(date), group_key(group)))
+        return self._read(lambda c: _targeted(c, str(game), day_text(date), group_key(group)))
 
     def groups(self, game: str, date: dt.date | str) -> list[str]:
         """Keys of the groups with at least one roll or report on the day."""
         q = ("SELECT grp FROM rolls WHERE game = ? AND date = ? UNION "
              "SELECT grp FROM positions WHERE game = ? AND date = ? ORDER BY grp")
-        g, d = str(game), _date(date)
+        g, d = str(game), day_text(date)
         return [r[0] for r in self._read(lambda c: c.execute(q, (g, d, g, d)).fetchall())]
 
     def group_names(self, game: str, date: dt.date | str) -> dict[str, str]:
         """Display name of every group key ever written on the day."""
         rows = self._read(lambda c: c.execute("SELECT grp, name FROM groups WHERE game = ? AND date = ?",
-                                              (str(game), _date(date))).fetchall())
+                                              (str(game), day_text(date))).fetchall())
         return dict(rows)
 
 
 def _history(conn: sqlite3.Connection, game: str, date: str, group: str) -> list[RollRecord]:
-    rows = conn.execute(f"SELECT {_COLS} FROM rolls WHERE game = ? AND date = ? AND grp = ? ORDER BY seq",
+    rows = conn.execute(f"SELECT {ROLL_COLUMNS} FROM rolls WHERE game = ? AND date = ? AND grp = ? ORDER BY seq",
                         (game, date, group)).fetchall()
-    return [_record(r) for r in rows]
+    return [roll_from_row(r) for r in rows]
 
 
 def _targeted(conn: sqlite3.Connection, game: str, date: str, group: str) -> list[str]:
@@ -493,5 +364,5 @@ def _targeted(conn: sqlite3.Connection, game: str, date: str, group: str) -> lis
     return [r[0] for r in rows]
 
 
-__all__ = ["GroupSnapshot", "GroupStore", "PositionRecord", "Roll", "RollRecord", "SCHEMA_VERSION", "StaleGroup",
+__all__ = ["KINDS", "GroupSnapshot", "GroupStore", "PositionRecord", "Roll", "RollRecord", "SCHEMA_VERSION", "StaleGroup",
            "Transaction", "default_state_path", "group_key"]

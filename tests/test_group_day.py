@@ -132,3 +132,16 @@ def test_a_whole_game_day(day, tmp_path):
     assert [r["target"] for r in final.rolls] == ["Wohlen AG", None, "Emmenbrücke", "Zürich Oerlikon",
                                                   "Affoltern am Albis"]
     store.close()
+
+
+def test_seated_report_in_a_train_to_the_target_reaches_it(day, tmp_path):
+    # heading for Emmenbrücke, the group says it sits in the S1 13:36 from Zug: it is there on arrival (14:19)
+    store = GroupStore(tmp_path / "s.sqlite")
+    roll(day, store, RollRequest("Lila", 3, T("13:20"), PlaceRequest("Zug")))
+    set_position(day, store, "Lila", PlaceRequest("Zug", None, "S1 13:36 Sursee"), T("13:36"))
+    assert status(day, store, "Lila", T("14:10")).state.obligation.kind == "heading"
+    st = status(day, store, "Lila", T("14:20"))
+    assert st.state.obligation.kind == "roll" and st.state.obligation.since == T("14:19")
+    pos = st.state.position
+    assert not pos.seated and day.timetable.station_name[pos.station] == "Emmenbrücke" and pos.since == T("14:19")
+    store.close()

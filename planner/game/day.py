@@ -152,6 +152,10 @@ class GroupDay:
         report = next((p for p in reversed(self.positions) if p.time <= t), None)
         # a report at the roll's own time is what the roll was planned from: the roll's itinerary wins
         if report is not None and (roll is None or report.time > roll.time):
+            if roll is not None and report.position.seated and roll.target_station is not None:
+                reached = self.reached_at(roll, t)
+                if reached is not None and reached >= report.time:  # its train took it there: it got off
+                    return Position(roll.target_station, reached)
             return self.advance(report.position, t)
         if roll is None or roll.origin is None:
             return None
@@ -195,9 +199,17 @@ class GroupDay:
         if roll.kind != "target":
             return None
         for p in self.positions:
-            if p.time >= roll.time and p.time <= t and p.position.station == roll.target_station \
-                    and roll.target_station is not None:
+            if not roll.time <= p.time <= t or roll.target_station is None:
+                continue
+            if p.position.station == roll.target_station:
                 return p.time
+            if p.position.seated:  # seated in a train that stops at the target later: reached on arrival
+                tt = self.tt
+                for r in range(p.position.row, tt.trip_stop_times(p.position.trip).stop):
+                    if int(tt.stop_station[tt.st_stop[r]]) == roll.target_station and tt.st_dropoff[r]:
+                        if int(tt.st_arr[r]) <= t:
+                            return int(tt.st_arr[r])
+                        break
         deviated = any(p.time > roll.time for p in self.positions if p.time <= t)
         if not deviated and roll.arrival is not None and roll.arrival <= t:
             return roll.arrival

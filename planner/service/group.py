@@ -147,9 +147,9 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
 
     request = req.canonical()
     if req.roll_id is not None and (old := store.find_roll(req.roll_id)) is not None:
-        from planner.state import _replay
+        from planner.state_records import replay
 
-        _replay(old, day.game.name, day.date.isoformat(), group_key(req.group), Roll(
+        replay(old, day.game.name, day.date.isoformat(), group_key(req.group), Roll(
             time=req.time, dice=tuple(int(c) for c in str(req.dice)), kind=old.kind, target=old.target,
             free_until=old.free_until, request=request))
         if old.answer is not None:
