@@ -48,10 +48,10 @@ def _legal(day: GameDay, answer: dict) -> None:
 
 def _consistent(day: GameDay, store: GroupStore, at: int) -> dict:
     st = status(day, store, G, at)
-    times = [T(r["time"]) for r in st.rolls]
-    assert [r["seq"] for r in st.rolls] == list(range(1, len(st.rolls) + 1))
+    times = [r.time for r in st.rolls]
+    assert [r.seq for r in st.rolls] == list(range(1, len(st.rolls) + 1))
     assert times == sorted(times)
-    targets = [r["target"] for r in st.rolls if r["kind"] == "target"]
+    targets = [r.target for r in st.rolls if r.kind == "target"]
     assert list(st.state.targeted) == list(dict.fromkeys(targets))
     return {"kind": st.state.obligation.kind, "state": st.state}
 
@@ -129,7 +129,7 @@ def test_a_whole_game_day(day, tmp_path):
     with pytest.raises(InputError, match="after the end of the game"):
         roll(day, store, RollRequest(G, 1, T("17:58")))
     final = status(day, store, "TEAM ROT", T("17:55"))
-    assert [r["target"] for r in final.rolls] == ["Wohlen AG", None, "Emmenbrücke", "Zürich Oerlikon",
+    assert [r.target for r in final.rolls] == ["Wohlen AG", None, "Emmenbrücke", "Zürich Oerlikon",
                                                   "Affoltern am Albis"]
     store.close()
 

@@ -132,10 +132,9 @@ def cmd_next(args: argparse.Namespace) -> int:
 
 
 def _status_json(ctx: Context, st) -> dict:
-    from planner.service import state_json
+    from planner.service import status_json
 
-    return {**state_json(ctx.day, st.name, st.state), "game": ctx.game.name, "date": ctx.date.isoformat(),
-            "rolls": st.rolls, "positions": st.positions}
+    return status_json(ctx.day, st)
 
 
 def cmd_group_status(args: argparse.Namespace) -> int:

@@ -17,11 +17,11 @@ from planner.service.group import (
     status,
     undo,
 )
-from planner.service.next import NextAnswer, group_origin, next_json, next_step, state_json
+from planner.service.next import NextAnswer, group_origin, next_json, next_step, state_json, status_json
 from planner.service.positions import Place, PlaceRequest, resolve_place
 
 __all__ = [
     "GameDay", "GroupStatus", "NextAnswer", "Place", "PlaceRequest", "RollRequest", "RollResult", "UndoResult",
     "group_day", "group_origin", "list_groups", "next_json", "next_step", "resolve_place", "roll", "set_position", "state_json",
-    "status", "undo",
+    "status", "status_json", "undo",
 ]

@@ -15,7 +15,7 @@ from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
 from planner.service.gameday import GameDay
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place
-from planner.state import GroupSnapshot, GroupStore, Roll, StaleGroup, group_key
+from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
 from planner.timetable.stations import exact_station
 from planner.timetable.trips import describe_train
 from planner.util.text import fold
@@ -113,8 +113,8 @@ class GroupStatus:
     name: str
     key: str
     state: GroupState
-    rolls: list[dict]
-    positions: list[dict]
+    rolls: tuple[RollRecord, ...]
+    positions: tuple[PositionRecord, ...]
     train: str | None = None
 
 
@@ -225,8 +225,6 @@ class UndoResult:
 
 def undo(day: GameDay, store: GroupStore, group: str) -> UndoResult:
     """Remove the group's latest entry (a mistyped roll or report)."""
-    from planner.state import RollRecord
-
     rec = store.undo_last(day.game.name, day.date, group)
     if rec is None:
         return UndoResult(group, None)
@@ -242,11 +240,7 @@ def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatu
     last = model.last_time
     if last is not None and time < last:
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
-    rolls = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
-              "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in snap.rolls]
-    positions = [{"time": fmt_clock(p.time), "station": p.station, "trip_id": p.trip_id, "label": p.label}
-                 for p in snap.positions]
-    return GroupStatus(snap.name, snap.key, model.state_at(time), rolls, positions)
+    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions)
 
 
 def list_groups(day: GameDay, store: GroupStore, time: int) -> list[GroupStatus]:

@@ -40,6 +40,16 @@ def state_json(day: GameDay, name: str, state: GroupState) -> dict:
             "next_roll_at": fmt_clock(state.next_roll_at), "targeted": list(state.targeted)}
 
 
+def status_json(day: GameDay, st: GroupStatus) -> dict:
+    """JSON of ``group status``: the state plus the history (``rolls``, ``positions``)."""
+    rolls = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
+              "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in st.rolls]
+    positions = [{"time": fmt_clock(p.time), "station": p.station, "trip_id": p.trip_id, "label": p.label}
+                 for p in st.positions]
+    return {**state_json(day, st.name, st.state), "game": day.game.name, "date": day.date.isoformat(),
+            "rolls": rolls, "positions": positions}
+
+
 def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAnswer:
     """The answer to "what now?" at ``time`` (see module docstring)."""
     from planner.game.bonus import bonus_chances
