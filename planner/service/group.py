@@ -15,7 +15,9 @@ from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
 from planner.service.gameday import GameDay
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place
+from planner.service.views import dice_json
 from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
+from planner.state_records import replay
 from planner.timetable.stations import exact_station
 from planner.timetable.trips import describe_train
 from planner.util.text import fold
@@ -118,7 +120,7 @@ class GroupStatus:
     train: str | None = None
 
 
-def _check_dice_then_targets(day: GameDay, model: GroupDay, req: RollRequest):
+def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     """Check the roll, resolve where it is planned from, and decide it (pure computation, no writes)."""
     from planner.game.dice import decide, validate_roll
     from planner.service.rules import crossing_finder
@@ -143,12 +145,8 @@ def _check_dice_then_targets(day: GameDay, model: GroupDay, req: RollRequest):
 
 def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
     """Record a roll for a group and answer it (see module docstring)."""
-    from planner.service.views import dice_json
-
     request = req.canonical()
     if req.roll_id is not None and (old := store.find_roll(req.roll_id)) is not None:
-        from planner.state_records import replay
-
         replay(old, day.game.name, day.date.isoformat(), group_key(req.group), Roll(
             time=req.time, dice=tuple(int(c) for c in str(req.dice)), kind=old.kind, target=old.target,
             free_until=old.free_until, request=request))
@@ -158,7 +156,7 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
     for _ in range(MAX_RECOMPUTE):
         snap = store.snapshot(day.game.name, day.date, req.group)
         model = group_day(day, snap)
-        ans, origin, plan, pos, given = _check_dice_then_targets(day, model, req)
+        ans, origin, plan, pos, given = _checked_answer(day, model, req)
         out = dice_json(day, ans, origin)
         if plan.during_free:
             out["warnings"].append(f"rolled during free movement: planned from its end at "
