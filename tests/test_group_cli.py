@@ -57,7 +57,10 @@ def test_next_position_and_undo(capsys):
     js(capsys, "group", "position", *DAY, "--group", "Grün", "--at", "Zug", "--time", "12.35")
     out = js(capsys, "next", *DAY, "--group", "Grün", "--time", "1236")
     assert out["obligation"]["kind"] == "roll" and out["obligation"]["board_by"] == "13:04"
-    assert out["position"]["station"] == "Zug" and out["advice"] == "roll the dice now"
+    assert out["position"]["station"] == "Zug" and out["advice"] == "roll the dice now" and not out["warnings"]
+    late = js(capsys, "next", *DAY, "--group", "Grün", "--time", "13:10")
+    assert late["warnings"] == ["the 29-minute deadline was 13:04: take the next train, or tell where you are "
+                                "('planner group position')"]
     js(capsys, "roll", *DAY, "--group", "Grün", "--dice", "2", "--time", "12h40")
     out = js(capsys, "next", *DAY, "--group", "Grün", "--time", "12:41")
     assert out["obligation"]["target"] == "Wohlen AG" and out["itinerary"]["arrival"] == "13:46"

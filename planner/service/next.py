@@ -58,25 +58,29 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
 
     st = status(day, store, group, time)
     state, pos, ob = st.state, st.state.position, st.state.obligation
+    late: list[str] = []
+    if ob.board_by is not None and ob.board_by < state.time:
+        late = [f"the 29-minute deadline was {fmt_clock(ob.board_by)}: take the next train, or tell where you are "
+                "('planner group position')"]
     if pos is None or ob.kind in ("ended", "roll", "before_dice", "dice_soon"):
-        return NextAnswer(st)
+        return NextAnswer(st, warnings=late)
     here = pos if pos.seated else Position(pos.station, max(pos.since, state.time))
     origin = origin_of(day, here)
     if ob.kind == "free":
         # free movement: any train may be taken, so every bonus chance of the next full hour counts
         chances = bonus_chances(day.network, day.game, origin)["chances"]
-        return NextAnswer(st, bonus=[c for c in chances if _by(c, ob.until)])
+        return NextAnswer(st, bonus=[c for c in chances if _by(c, ob.until)], warnings=late)
     model = group_day(day, store.snapshot(day.game.name, day.date, group))
     roll = model.last_roll(state.time)
     if roll is None or roll.target_station is None:
-        return NextAnswer(st, warnings=[f"{ob.target} cannot be reached from here on the game day"])
+        return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"])
     j = best_journey(day.network, origin, roll.target_station, end_time=day.search_end)
     if j is not None:  # the same choice as the roll's answer: of equally fast ways, one with the bonus
         j = prefer_bonus(day.network, day.game, origin, roll.target_station, j)
     it = journey_json(day, j, origin, roll.target_station)
     arrival = j.arrival(day.timetable) if j is not None else None
     return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("crossings", []),
-                      warnings=late_warning(day, arrival))
+                      warnings=late + late_warning(day, arrival))
 
 
 def group_origin(day: GameDay, store: GroupStore, group: str, time: int):
