@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
 from planner.service.gameday import GameDay
-from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place
+from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo
 from planner.service.views import dice_json
 from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
 from planner.state_records import replay
@@ -161,8 +161,8 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
         if plan.during_free:
             out["warnings"].append(f"rolled during free movement: planned from its end at "
                                    f"{fmt_clock(plan.plan_from)} (§4.5)")
-        if given is not None and given.train:
-            out["train"] = given.train
+        if pos.seated:  # always say which train the answer starts in
+            out["train"] = given.train if given is not None and given.train else train_echo(day, pos.trip, pos.row)
         seq = len(snap.rolls) + 1
         targeted = list(model.targeted())
         if ans.kind == "target" and ans.target and ans.target not in targeted:
