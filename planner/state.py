@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS positions (
     id          INTEGER PRIMARY KEY,
     game TEXT NOT NULL, date TEXT NOT NULL, grp TEXT NOT NULL,
     time_s      INTEGER NOT NULL,
-    station     TEXT    NOT NULL,              -- station name (standing there, or the stop approached)
+    station     TEXT    NOT NULL,              -- station id (standing there, or the stop approached)
     trip_id     TEXT,                          -- seated in this trip ...
     stop_offset INTEGER,                       -- ... at/approaching its stop number (0 = first)
     label       TEXT,                          -- what the group typed, for the history

@@ -28,9 +28,17 @@ MAX_RECOMPUTE = 8  # commits retried after a concurrent change of the same group
 
 # ---- the recorded day as a model ------------------------------------------------------------------
 
+def station_of(tt, ref: str | None) -> int | None:
+    """The station a stored reference names: its station id (what is stored), else its exact name."""
+    if not ref:
+        return None
+    s = tt.station_index.get(ref)
+    return s if s is not None else exact_station(tt, ref)
+
+
 def _pos_json(day: GameDay, pos: Position) -> dict:
     tt = day.timetable
-    d: dict = {"station": tt.station_name[pos.station], "since": pos.since}
+    d: dict = {"station": tt.station_id[pos.station], "since": pos.since}
     if pos.seated:
         d |= {"trip_id": tt.trip_id[pos.trip], "offset": pos.row - tt.trip_stop_times(pos.trip).start}
     return d
@@ -40,7 +48,7 @@ def _pos_from(day: GameDay, d: dict | None) -> Position | None:
     if not d:
         return None
     tt = day.timetable
-    s = exact_station(tt, d["station"])
+    s = station_of(tt, d["station"])
     if s is None:
         return None
     trip = tt.trip_index.get(d.get("trip_id") or "", -1)
@@ -61,7 +69,7 @@ def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
             if trip is not None:
                 start = tt.trip_stop_times(trip).start
                 rides.append(Ride(trip, start + b, start + a))
-        ts = exact_station(tt, plan["target_station"]) if plan.get("target_station") else None
+        ts = station_of(tt, plan.get("target_station"))
         rolls.append(RollEvent(r.seq, r.time, r.kind, r.target, ts, r.free_until, plan.get("plan_from", r.time),
                                _pos_from(day, plan.get("origin")), plan.get("arrival"), plan.get("reroll_at"),
                                tuple(rides)))
@@ -173,7 +181,7 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
         j = ans.journey
         plan_json = {"plan_from": plan.plan_from, "origin": _pos_json(day, pos), "arrival": ans.arrival,
                      "reroll_at": ans.reroll_at,
-                     "target_station": tt.station_name[j.target_station] if j is not None else None,
+                     "target_station": tt.station_id[j.target_station] if j is not None else None,
                      "rides": [[tt.trip_id[leg.trip], leg.board_row - tt.trip_stop_times(leg.trip).start,
                                 leg.alight_row - tt.trip_stop_times(leg.trip).start]
                                for leg in (j.legs if j is not None else ()) if not leg.is_walk]}
@@ -202,7 +210,7 @@ def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceReques
         offset = pos.row - tt.trip_stop_times(pos.trip).start if pos.seated else None
         label = resolved.train or f"at {tt.station_name[pos.station]}"
         try:
-            store.add_position(day.game.name, day.date, group, time, tt.station_name[pos.station],
+            store.add_position(day.game.name, day.date, group, time, tt.station_id[pos.station],
                                tt.trip_id[pos.trip] if pos.seated else None, offset, label,
                                expected_version=snap.version)
         except StaleGroup:

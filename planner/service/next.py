@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from planner.game.day import GroupState, Position
 from planner.service.gameday import GameDay
-from planner.service.group import GroupStatus, group_day, status
+from planner.service.group import GroupStatus, group_day, station_of, status
 from planner.service.positions import origin_of, train_echo
 from planner.service.views import journey_json, late_warning
 from planner.state import GroupStore
@@ -44,8 +44,12 @@ def status_json(day: GameDay, st: GroupStatus) -> dict:
     """JSON of ``group status``: the state plus the history (``rolls``, ``positions``)."""
     rolls = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
               "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in st.rolls]
-    positions = [{"time": fmt_clock(p.time), "station": p.station, "trip_id": p.trip_id, "label": p.label}
-                 for p in st.positions]
+    tt = day.timetable
+    positions = []
+    for p in st.positions:
+        s = station_of(tt, p.station)
+        positions.append({"time": fmt_clock(p.time), "station": tt.station_name[s] if s is not None else p.station,
+                          "trip_id": p.trip_id, "label": p.label})
     return {**state_json(day, st.name, st.state), "game": day.game.name, "date": day.date.isoformat(),
             "rolls": rolls, "positions": positions}
 
