@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "planner.commands.feed",
     "planner.commands.route",
     "planner.commands.rules",
+    "planner.commands.group",
     "planner.commands.organiser",
     "planner.commands.demo",
 ]

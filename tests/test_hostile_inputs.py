@@ -198,7 +198,7 @@ CASES: dict[str, Case] = {
                          ("game file", "UTF-8")),
     "game: category_overrides value": _g('overrides = { "Olten" = 1000 }',
                                          'category_overrides = { "Zug" = "slow" }', "prices.category_overrides"),
-    "game: zugzwang minutes 0": _g("[letters]", "[zugzwang]\nminutes = 0\n\n[letters]", "zugzwang.minutes"),
+    "game: zugzwang minutes 0": _g("minutes = 29", "minutes = 0", "zugzwang.minutes"),
     # ---- command-line values
     "--within nan": Case(lambda t: _route("--from", "Zug", "--within", "nan"), ("--within", "minutes")),
     "--date ''": Case(lambda t: _route("--from", "Zug", "--date", ""), ("--date", "empty")),

@@ -5,8 +5,6 @@ Real data: the SBB line network CSV in ../shared/data/stations and the Zug extra
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -53,12 +51,10 @@ def crossed(net: RailNetwork, game, *stops: str) -> set[str]:
 # ---- loading ---------------------------------------------------------------------------------------
 
 
-def test_load_is_fast_and_cached(net):
-    t0 = time.perf_counter()
+def test_load_is_cached(net):
+    # Its speed is a benchmark's business (bench/bench_maps.py), not a test's.
     fresh = RailNetwork(read_rail_points(RAIL_CSV))
-    elapsed = time.perf_counter() - t0
     assert len(fresh) == len(net) > 1300
-    assert elapsed < 1.0  # measured 0.13-0.2 s; generous for a loaded CI machine
     assert load_rail_network(RAIL_CSV) is net
 
 

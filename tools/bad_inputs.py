@@ -62,6 +62,18 @@ def cases(tmp: Path) -> list[tuple[str, list[str]]]:
         ("--min-transfer out of range", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
                                          "--min-transfer", "500"]),
         ("unknown option", ["route", "--bogus"]),
+        ("unknown name in --visited", ["target", *DAY, "--at", "Zug", "--time", "13:00", "--roll", "2",
+                                       "--visited", "Wohlen AG;Oerlikn"]),
+        ("train that matches several", ["route", *DAY, "--trip", "IR75 12:35", "--from", "Zug", "--to", "Luzern"]),
+        ("train at neither the stop nor its start", ["route", *DAY, "--trip", "IR75 10:03", "--from", "Rotkreuz",
+                                                     "--to", "Luzern"]),
+        ("roll while heading for a target", ["roll", *DAY, "--group", "rot", "--dice", "3", "--time", "13:00"]),
+        ("roll earlier than the group's last", ["roll", *DAY, "--group", "Rot", "--dice", "3", "--at", "Zug",
+                                                "--time", "12:35"]),
+        ("roll id reused with other dice", ["roll", *DAY, "--group", "Rot", "--dice", "4", "--at", "Zug",
+                                            "--time", "12:40", "--roll-id", "phone-1"]),
+        ("roll after the game's end", ["roll", *DAY, "--group", "Blau", "--dice", "4", "--at", "Zug",
+                                       "--time", "17:58"]),
     ]
 
 
@@ -79,15 +91,23 @@ def hostile_cases(tmp: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
+# Recorded before the cases run, so the group cases have a day to check against.
+SETUP = [["roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40", "--roll-id", "phone-1"]]
+
+
 def main() -> int:
     """Print the table."""
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         print("| bad input | exit | message |")
         print("|---|---|---|")
+        env = {"PLANNER_CACHE": str(tmp / "cache"), "PLANNER_STATE": str(tmp / "state.sqlite"),
+               "PATH": "/usr/bin:/bin"}
+        for argv in SETUP:
+            subprocess.run([sys.executable, "-m", "planner", *argv], capture_output=True, env=env, check=True)
         for desc, argv in cases(tmp) + hostile_cases(tmp):
             p = subprocess.run([sys.executable, "-m", "planner", *argv], capture_output=True, text=True, cwd=ROOT,
-                               env={"PLANNER_CACHE": str(tmp / "cache"), "PATH": "/usr/bin:/bin"})
+                               env=env)
             msg = p.stderr.strip().replace(str(tmp) + "/", "").replace(str(ROOT.parent) + "/", "../")
             msg = re.sub(r"case\d+/", "", msg).replace("|", "\\|")
             desc = desc.replace("|", "\\|")

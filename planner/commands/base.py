@@ -6,7 +6,7 @@ import argparse
 import datetime as dt
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -14,9 +14,10 @@ from zoneinfo import ZoneInfo
 from planner import config
 from planner.commands import argtypes
 from planner.errors import InputError, PlannerError
+from planner.game.day import check_game_time
 from planner.game.gamefile import Game, load_game
 from planner.timetable.model import Timetable
-from planner.util.timefmt import fmt_clock, parse_clock
+from planner.util.timefmt import parse_clock
 
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
@@ -56,7 +57,7 @@ class Context:
     """Resolved feed, game and date for one invocation; loads the game-day timetable lazily."""
 
     args: argparse.Namespace
-    extra: dict[str, Any] = field(default_factory=dict)
+    train: str | None = None  # how a named train was understood (echoed in readable answers)
 
     @cached_property
     def feed(self) -> str:
@@ -91,27 +92,22 @@ class Context:
         return None if not getattr(self.args, "json", False) else False
 
     @cached_property
+    def day(self):
+        """The loaded game day the use cases answer from (:class:`planner.service.GameDay`)."""
+        from planner.service.gameday import GameDay
+
+        return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
+                       progress=self.progress)
+
+    @property
     def timetable(self) -> Timetable:
         """The game-day timetable, from the cache when possible."""
-        try:
-            from planner.cache import load_or_build
-        except ImportError:  # cache module not available: build directly
-            from planner.gtfs.ingest import build_timetable
-            from planner.gtfs.source import FeedSource
+        return self.day.timetable
 
-            return build_timetable(FeedSource(self.feed), self.game, self.date, progress=self.progress)
-        return load_or_build(self.feed, self.game, self.date, progress=self.progress)
-
-    @cached_property
+    @property
     def network(self):
         """The routing network (change-time policy from --min-transfer and the game file)."""
-        from planner.routing.network import TransitNetwork
-
-        mt = getattr(self.args, "min_transfer", None)
-        if mt is not None and not (0 <= mt <= 60):
-            raise InputError(f"--min-transfer {mt}: expected 0 to 60 minutes")
-        return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
-                              default_change=int(round(self.game.default_change_minutes * 60)))
+        return self.day.network
 
     def station(self, name: str) -> int:
         """Resolve a station name (error with suggestions)."""
@@ -128,9 +124,8 @@ class Context:
                 raise InputError(f"--time HH:MM is required (the game day {self.date.isoformat()} is not today)")
             text = now.strftime("%H:%M")
         t = parse_clock(text)
-        g = self.game
-        if within_game and g.has_area and t > g.end:
-            raise InputError(f"time {text} is after the end of the game ({fmt_clock(g.end)})")
+        if within_game:
+            check_game_time(self.game, t)
         return t
 
     def trip(self, ref: str, station: int | None = None) -> int:
@@ -149,12 +144,18 @@ def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:
         sys.stdout.write(table.rstrip("\n") + "\n")
 
 
-def format_table(rows: list[dict], columns: list[str], headers: list[str] | None = None) -> str:
-    """A plain aligned text table."""
+def format_table(rows: list[dict], columns: list[str], headers: list[str] | None = None, width: int = 80) -> str:
+    """A plain aligned text table within ``width`` columns (the widest cells are cut with "…")."""
     headers = headers or columns
     cells = [[("" if r.get(c) is None else str(r.get(c))) for c in columns] for r in rows]
     widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        i = max(range(len(widths)), key=lambda k: widths[k] - len(headers[k]))
+        if widths[i] <= len(headers[i]):
+            break  # only headers left: nothing sensible to cut
+        widths[i] -= 1
+    cells = [[c if len(c) <= w else c[: w - 1] + "…" for c, w in zip(row, widths, strict=True)] for row in cells]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
     return "\n".join(lines)

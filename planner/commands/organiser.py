@@ -142,8 +142,7 @@ def _route(ctx: Context, args, info: dict):
 
     origin = resolve_origin(ctx, args.at, args.time, args.trip)
     target = ctx.station(args.target)
-    end = ctx.game.end + 6 * 3600 if ctx.game.has_area else None
-    j = best_journey(ctx.network, origin, target, end_time=end)
+    j = best_journey(ctx.network, origin, target, end_time=ctx.day.search_end)
     out = journey_json(ctx, j, origin, target)
     tt = ctx.timetable
     title = f"{tt.station_name[origin.station]} → {tt.station_name[target]} ({fmt_clock(origin.time)})"

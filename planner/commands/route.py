@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
 from planner.commands import argtypes
@@ -27,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
     p.add_argument("--within", type=argtypes.minutes(0, 600), metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
+    p.add_argument("--group", help="from where the group is in its day (to its target when --to is left out)")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
     add_common(p)
     add_routing(p)
@@ -34,52 +36,38 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None) -> Origin:
-    """Build the group's position from --from/--time/--trip (errors as one line)."""
-    from planner.routing import station_origin, trip_origin
+    """Build the group's position from --from/--time/--trip (the service resolves it; errors as one line).
+    A named train is echoed on stderr-free JSON as ``ctx.train`` for the readable output."""
+    from planner.service.positions import PlaceRequest, origin_of, resolve_place
 
-    if not origin:
+    if not origin and not trip:
         raise InputError("--from (or --at) is required")
-    s = ctx.station(origin)
-    if trip:
-        from planner.timetable.trips import train_time
-
-        t = ctx.trip(trip, s)
-        tt = ctx.timetable
-        time = time or (train_time(trip) if trip not in tt.trip_index else None)
-        rows = [r for r in tt.trip_stop_times(t) if int(tt.stop_station[tt.st_stop[r]]) == s]
-        if not rows:
-            raise InputError(f"trip {trip} does not stop at {tt.station_name[s]}")
-        if time:
-            want = ctx.clock(time)
-            later = [r for r in rows if int(tt.st_arr[r]) >= want - 60]
-            rows = later or rows
-        return trip_origin(ctx.network, t, rows[0])
-    return station_origin(s, ctx.clock(time))
+    t = ctx.clock(time) if (time or not trip) else None
+    place = resolve_place(ctx.day, PlaceRequest(origin, t, trip))
+    ctx.train = place.train
+    return origin_of(ctx.day, place.position)
 
 
 def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -> dict:
-    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events) when available."""
-    tt = ctx.timetable
-    if j is None:
-        return {"from": tt.station_name[origin.station], "to": tt.station_name[target], "departure": None,
-                "arrival": None, "changes": None, "legs": [],
-                "reason": "no connection on the game day from this position (after this time, in the area)"}
-    d = j.to_dict(tt)
-    d["from"] = tt.station_name[origin.station]
-    from planner.commands.annotate import annotate
+    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events)."""
+    from planner.service.views import journey_json as view
 
-    annotate(ctx, j, d)
-    return d
+    return view(ctx.day, j, origin, target)
 
 
 def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
     """The route answer (fastest + alternatives)."""
     from planner.routing import best_journey, journeys_within
+    from planner.service.views import late_warning
 
     net = ctx.network
-    end = ctx.game.end if ctx.game.has_area else None
-    j = best_journey(net, origin, target, end_time=end + 6 * 3600 if end else None)
+    j = best_journey(net, origin, target, end_time=ctx.day.search_end)
     out = journey_json(ctx, j, origin, target)
+    if getattr(ctx, "train", None):
+        out["train"] = ctx.train
+    warnings = late_warning(ctx.day, j.arrival(ctx.timetable) if j is not None and j.legs else None)
+    if warnings:
+        out["warnings"] = warnings
     alts = []
     if within is not None:
         if within < 0 or within > 180:
@@ -97,10 +85,25 @@ def cmd_route(args: argparse.Namespace) -> int:
     ctx = Context(args)
     if args.batch:
         return _batch(ctx, args)
-    if not args.target:
-        raise InputError("--to is required")
-    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
-    target = ctx.station(args.target)
+    if args.group and not (args.origin or args.trip):
+        from planner.commands.group import _status_time
+        from planner.service import group_origin
+        from planner.state import GroupStore
+
+        with GroupStore() as store:
+            origin, heading_to = group_origin(ctx.day, store, args.group, _status_time(ctx, args))
+        if origin.in_trip:
+            from planner.service.positions import train_echo
+
+            ctx.train = train_echo(ctx.day, origin.trip, origin.row)
+        if not args.target and heading_to is None:
+            raise InputError(f"group {args.group} is not heading for a target: give --to")
+        target = ctx.station(args.target) if args.target else heading_to
+    else:
+        if not args.target:
+            raise InputError("--to is required")
+        origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+        target = ctx.station(args.target)
     out = answer(ctx, origin, target, args.within)
     emit(args, out, render(out))
     return 0
@@ -118,33 +121,61 @@ def _batch(ctx: Context, args: argparse.Namespace) -> int:
     return 0
 
 
+WIDTH = 80  # a phone in landscape, a terminal: every readable line fits
+
+
+def _changes(n: int | None) -> str:
+    return "no change" if not n else f"{n} change" + ("s" if n > 1 else "")
+
+
+def _wrap(line: str, indent: int = 9) -> list[str]:
+    return textwrap.wrap(line, WIDTH, subsequent_indent=" " * indent, break_on_hyphens=False) or [line]
+
+
 def render(out: dict) -> str:
-    """Readable itinerary for a phone screen."""
+    """Readable itinerary for a phone screen (80 columns, no trip ids, tolls and bonus in words)."""
+    lines = [f"in {out['train'].removeprefix('in ')}"] if out.get("train") else []
     if out.get("arrival") is None:
-        return f"{out['from']} -> {out['to']}: {out.get('reason', 'unreachable')}"
-    lines = [f"{out['from']} -> {out['to']}: dep {out['departure']}, arr {out['arrival']}, "
-             f"{out['changes']} change(s)"]
+        return "\n".join(lines + _wrap(f"{out['from']} → {out['to']}: {out.get('reason', 'unreachable')}", 2))
+    if out.get("already_there") or not out.get("legs"):
+        return "\n".join(lines + [f"{out['to']}: already there ({out['arrival']})"])
+    lines += _wrap(f"{out['from']} → {out['to']}: dep {out['departure']}, arr {out['arrival']}, "
+                   f"{_changes(out['changes'])}", 2)
     lines += _legs(out)
+    for w in out.get("warnings", []):
+        lines += _wrap(f"warning: {w}", 2)
     for i, a in enumerate(out.get("alternatives", []), 1):
-        lines.append(f"  alternative {i}: dep {a['departure']}, arr {a['arrival']}, {a['changes']} change(s)")
+        lines += _wrap(f"alternative {i}: dep {a['departure']}, arr {a['arrival']}, {_changes(a['changes'])}", 2)
         lines += ["  " + x for x in _legs(a)]
     return "\n".join(lines)
 
 
+def _plat(p: str | None) -> str:
+    return f", pl. {p}" if p else ""
+
+
 def _legs(out: dict) -> list[str]:
-    lines = []
+    """Two lines per ride (board, get off), then what happens on it in words: bonus, toll lines, tunnels."""
+    lines: list[str] = []
     for leg in out["legs"]:
-        if leg.get("trip_id") and leg["from"] == leg["to"] and leg["departure"] == leg["arrival"]:
-            plat = f" (pl.{leg['to_platform']})" if leg.get("to_platform") else ""
-            lines.append(f"  {leg['arrival']} get off the {leg['route']} at {leg['to']}{plat}")
+        if leg.get("route") == "walk":
+            lines += _wrap(f"  {leg['departure']}  walk from {leg['from']} to {leg['to']} (arr {leg['arrival']})")
             continue
-        plat_f = f" pl.{leg['from_platform']}" if leg.get("from_platform") else ""
-        plat_t = f" pl.{leg['to_platform']}" if leg.get("to_platform") else ""
-        extra = ""
-        if leg.get("crossings"):
-            extra += "  [" + ", ".join(c["name"] for c in leg["crossings"]) + "]"
-        if leg.get("bonus"):
-            extra += "  [bonus " + ", ".join(f"{b['time']} {b['event']} {b['station']}" for b in leg["bonus"]) + "]"
-        lines.append(f"  {leg['departure']} {leg['from']}{plat_f}  {leg['route']} {leg['headsign']}".rstrip())
-        lines.append(f"  {leg['arrival']} {leg['to']}{plat_t}{extra}")
+        if leg["from"] == leg["to"] and leg["departure"] == leg["arrival"]:
+            lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off the "
+                           f"{leg['route']}")
+            continue
+        towards = f" towards {leg['headsign']}" if leg.get("headsign") else ""
+        lines += _wrap(f"  {leg['departure']}  {leg['from']}{_plat(leg.get('from_platform'))}: "
+                       f"{leg['route']}{towards}")
+        lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off")
+        events: dict[tuple, set] = {}
+        for b in leg.get("bonus", []):
+            events.setdefault((b["time"], b["station"], b["fee"]), set()).add(b["event"])
+        for (time, station, fee), kinds in events.items():
+            verb = "calls at" if len(kinds) > 1 else "arrives at" if "arrival" in kinds else "departs"
+            lines += _wrap(f"         full-hour bonus ({fee}): the train {verb} {station} at {time}")
+        for c in leg.get("crossings", []):
+            what = "tunnel" if c.get("kind") == "tunnel" else "toll line"
+            lines += _wrap(f"         crosses the {what} {c['name']}: its owner's fee is due")
     return lines

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
-from planner.commands.route import journey_json, resolve_origin
+from planner.commands.route import resolve_origin
 from planner.errors import InputError, PlannerError
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.util.userfiles import read_csv, read_toml
@@ -20,25 +20,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_common(p)
     p.set_defaults(func=cmd_target)
 
-    p = sub.add_parser("roll", help="record a group's roll and apply the rules (remembers targeted stations)")
-    p.add_argument("--group", required=True, help="group name or number")
-    p.add_argument("--dice", type=int, required=True, help="the roll (as for target --roll)")
-    p.add_argument("--roll-id", help="client id making a retried command idempotent")
-    add_position(p)
-    add_common(p)
-    p.set_defaults(func=cmd_roll)
-
-    p = sub.add_parser("group", help="a group's recorded rolls")
-    gsub = p.add_subparsers(dest="group_command", metavar="ACTION")
-    s = gsub.add_parser("status", help="history of rolls and targeted stations")
-    s.add_argument("--group", required=True)
-    add_common(s)
-    s.set_defaults(func=cmd_group_status)
-    u = gsub.add_parser("undo", help="remove the group's last roll (a typo)")
-    u.add_argument("--group", required=True)
-    add_common(u)
-    u.set_defaults(func=cmd_group_undo)
-
     p = sub.add_parser("zugzwang", help="29-minute rule: which trains may we take after getting off here?")
     p.add_argument("--at", help="station where the group got off")
     p.add_argument("--time", help="HH:MM when the group got off")
@@ -49,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_zugzwang)
 
     p = sub.add_parser("bonus", help="full-hour bonus: trains we can sit in arriving/departing at hh:00")
+    p.add_argument("--group", help="a group's day: only chances on the ways it may take (bound to its target)")
     add_position(p)
     add_common(p)
     p.set_defaults(func=cmd_bonus)
@@ -66,129 +48,47 @@ def register(sub: argparse._SubParsersAction) -> None:
 # ---- target / roll -------------------------------------------------------------------------------
 
 def crossing_finder(ctx: Context):
-    """Lazy (trip, first_row, last_row) lookup of stretches through a toll line/tunnel: the index is only
-    built or read when a roll names a toll line or tunnel (variant B)."""
-    from planner.commands.annotate import crossing_index
+    """The lazy toll-line/tunnel stretch lookup of the command's game day (see planner.service.rules)."""
+    from planner.service.rules import crossing_finder as finder
 
-    def find(name: str):
-        index = crossing_index(ctx)
-        if index is None:
-            raise PlannerError("physical line data unavailable")
-        return index.get(name, [])
-
-    return find
+    return finder(ctx.day)
 
 
 def dice_json(ctx: Context, ans, origin) -> dict:
     """JSON of a dice answer (the interface of ``planner target``)."""
-    tt = ctx.timetable
-    itinerary = None
-    if ans.journey is not None:
-        target_station = ans.journey.target_station
-        itinerary = journey_json(ctx, ans.journey, origin, target_station)
-    out = {
-        "roll": ans.roll,
-        "kind": ans.kind,
-        "target": ans.target,
-        "arrival": fmt_clock(ans.arrival),
-        "departure": itinerary["departure"] if itinerary else None,
-        "changes": itinerary["changes"] if itinerary else None,
-        "legs": itinerary["legs"] if itinerary else [],
-        "candidates": ans.candidates,
-        "free_until": fmt_clock(ans.free_until),
-        "admissible": [journey_json(ctx, j, origin, j.target_station) for j in ans.admissible],
-        "bonus": itinerary["bonus"] if itinerary else [],
-        "crossings": itinerary["crossings"] if itinerary else [],
-        "reroll_at": fmt_clock(ans.reroll_at),
-        "warnings": ans.warnings,
-        "from": tt.station_name[origin.station],
-        "time": fmt_clock(origin.time),
-    }
-    return out
+    from planner.service.views import dice_json as view
+
+    return view(ctx.day, ans, origin)
 
 
 def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
-    """Apply the dice rules at the group's position (checks the roll and that dice have started)."""
+    """Apply the dice rules at the group's position (the group-day model checks dice time and the end)."""
+    from planner.game.day import GroupDay
     from planner.game.dice import decide, validate_roll
-
     validate_roll(ctx.game, roll)
     origin = resolve_origin(ctx, args.at, args.time, args.trip)
-    g = ctx.game
-    if g.has_area and origin.time < g.dice_from:
-        raise InputError(f"dice start at {fmt_clock(g.dice_from)} in {g.title}; it is {fmt_clock(origin.time)}")
-    ans = decide(ctx.network, g, origin, roll, targeted, crossing_finder(ctx))
+    GroupDay(ctx.timetable, ctx.game).check_roll(origin.time)
+    ans = decide(ctx.network, ctx.game, origin, roll, targeted, crossing_finder(ctx))
     return ans, origin
 
 
 def cmd_target(args: argparse.Namespace) -> int:
     """Answer a roll for a group that tells what it already targeted."""
+    from planner.service.rules import resolve_targets
+
     ctx = Context(args)
-    visited = [v.strip() for v in args.visited.split(";") if v.strip()]
+    visited = resolve_targets(ctx.day, args.visited)
     ans, origin = decide_roll(ctx, args, args.roll, visited)
     out = dice_json(ctx, ans, origin)
+    if ctx.train:
+        out["train"] = ctx.train
     emit(args, out, render_dice(out))
     return 0
 
 
-def cmd_roll(args: argparse.Namespace) -> int:
-    """Record a roll for a group (transaction: read targeted, decide, insert)."""
-    from planner.state import GroupStore, Roll
-
-    ctx = Context(args)
-    holder: dict = {}
-
-    def compute(targeted: list[str]) -> Roll:
-        ans, origin = decide_roll(ctx, args, args.dice, targeted)
-        holder["out"] = dice_json(ctx, ans, origin)
-        pos = ctx.timetable.station_name[origin.station] + (f" (trip {args.trip})" if args.trip else "")
-        return Roll(time=origin.time, dice=tuple(int(c) for c in str(args.dice)), kind=ans.kind,
-                    target=ans.target if ans.kind == "target" else None, free_until=ans.free_until, position=pos)
-
-    with GroupStore() as store:
-        rec = store.record_roll(ctx.game.name, ctx.date, args.group, compute, roll_id=args.roll_id)
-        targeted = store.targeted(ctx.game.name, ctx.date, args.group)
-    out = holder.get("out") or {"roll": args.dice, "kind": rec.kind, "target": rec.target, "replayed": True}
-    out["group"] = str(args.group)
-    out["seq"] = rec.seq
-    out["targeted"] = targeted
-    emit(args, out, f"group {args.group}, roll #{rec.seq}\n" + render_dice(out))
-    return 0
-
-
-def cmd_group_status(args: argparse.Namespace) -> int:
-    """Show a group's history."""
-    from planner.state import GroupStore
-
-    ctx = Context(args)
-    with GroupStore() as store:
-        hist = store.history(ctx.game.name, ctx.date, args.group)
-        targeted = store.targeted(ctx.game.name, ctx.date, args.group)
-    rows = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
-             "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in hist]
-    out = {"group": str(args.group), "game": ctx.game.name, "date": ctx.date.isoformat(), "rolls": rows,
-           "targeted": targeted}
-    table = (f"group {args.group} on {ctx.date.isoformat()} ({ctx.game.title}): {len(rows)} roll(s)\n"
-             + format_table(rows, ["seq", "time", "dice", "kind", "target", "free_until", "position"])
-             + f"\ntargeted: {', '.join(targeted) or '-'}")
-    emit(args, out, table)
-    return 0
-
-
-def cmd_group_undo(args: argparse.Namespace) -> int:
-    """Remove the last roll of a group."""
-    from planner.state import GroupStore
-
-    ctx = Context(args)
-    with GroupStore() as store:
-        rec = store.undo_last(ctx.game.name, ctx.date, args.group)
-    out = {"group": str(args.group), "removed": None if rec is None else rec.seq}
-    emit(args, out, "nothing to undo" if rec is None else f"removed roll #{rec.seq}")
-    return 0
-
-
 def render_dice(out: dict) -> str:
-    """Readable dice answer."""
-    from planner.commands.route import render
+    """Readable dice answer (80 columns; each warning once)."""
+    from planner.commands.route import _wrap, render
 
     if out["kind"] == "free":
         s = f"roll {out['roll']}: free movement until {out['free_until']}"
@@ -196,14 +96,16 @@ def render_dice(out: dict) -> str:
         s = f"roll {out['roll']}: target {out.get('target') or '-'} (not reachable)"
     else:
         s = (f"roll {out['roll']}: go to {out['target']}, arrival {out['arrival']}\n"
-             + render({**out, "from": out["from"], "to": out["target"], "alternatives": [
-                 a for a in out.get("admissible", []) if a["legs"] != out["legs"]]}))
+             + render({**out, "from": out["from"], "to": out["target"], "warnings": [], "train": None,
+                       "alternatives": [a for a in out.get("admissible", []) if a["legs"] != out["legs"]]}))
+    if out.get("why"):
+        s += "\n" + "\n".join(_wrap(f"why: {out['why']}", 2))
     if out.get("candidates"):
-        s += "\ncandidates: " + "; ".join(
+        s += "\n" + "\n".join(_wrap("candidates: " + "; ".join(
             f"{c['name']} {c['arrival'] or '-'}{' (targeted)' if c['targeted'] else ''}"
-            f"{'' if c['available'] else ' (not in area)'}" for c in out["candidates"])
-    for w in out.get("warnings", []):
-        s += f"\nwarning: {w}"
+            f"{'' if c['available'] else ' (not in area)'}" for c in out["candidates"]), 2))
+    for w in dict.fromkeys(out.get("warnings", [])):
+        s += "\n" + "\n".join(_wrap(f"warning: {w}", 2))
     return s
 
 
@@ -225,12 +127,19 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         raise InputError("--at STATION is required (or --check LEGS.csv)")
     s = ctx.station(args.at)
     t = ctx.clock(args.time)
-    exclude = ctx.trip(args.trip) if args.trip else -1
-    out = zugzwang(ctx.network, s, t, exclude)
+    exclude = ctx.trip(args.trip, s) if args.trip else -1
+    minutes = ctx.game.zugzwang_minutes
+    out = zugzwang(ctx.network, s, t, exclude, window=(minutes or 29) * 60)
+    out["applies"] = minutes is not None or not ctx.game.has_area
+    # the trains a group can still catch first; the ones leaving too soon after (JSON keeps all)
+    out["departures"].sort(key=lambda d: not d["catchable"])
     table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
              if not out["forced_next"] else
              f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n")
-    table += format_table(out["departures"], ["departure", "route", "headsign", "platform", "trip_id"])
+    if not out["applies"]:
+        table = f"{ctx.game.title} has no 29-minute rule; trains leaving {out['station']} by {out['deadline']}:\n"
+    rows = [d | {"note": "" if d["catchable"] else "too soon"} for d in out["departures"]]
+    table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
     emit(args, out, table)
     return 0
 
@@ -253,15 +162,32 @@ def _read_legs(ctx: Context, path: Path) -> list[dict]:
 # ---- bonus ---------------------------------------------------------------------------------------
 
 def cmd_bonus(args: argparse.Namespace) -> int:
-    """Bonus chances at the next full hour."""
-    from planner.game.bonus import bonus_chances
+    """Bonus chances at the next full hour (for a group: only along the itineraries it may take)."""
+    from planner.game.bonus import bonus_chances, next_full_hour
 
     ctx = Context(args)
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
-    out = bonus_chances(ctx.network, ctx.game, origin)
-    table = (f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of "
-             f"{out['base_fee']}\n" + format_table(out["chances"], ["time", "event", "station", "route", "headsign",
-                                                                   "board_at", "board_time"]))
+    if args.group:
+        from planner.commands.group import _status_time
+        from planner.service import next_step
+        from planner.state import GroupStore
+
+        t = ctx.clock(args.time, within_game=False) if args.time else _status_time(ctx, args)
+        with GroupStore() as store:
+            ans = next_step(ctx.day, store, args.group, t)
+        g = ctx.game
+        out = {"hour": fmt_clock(next_full_hour(ans.status.state.time)), "minutes": sorted(g.bonus_minutes),
+               "fee": g.bonus_fee, "base_fee": g.bonus_base_fee, "chances": ans.bonus,
+               "obligation": ans.status.state.obligation.kind, "target": ans.status.state.obligation.target}
+    else:
+        origin = resolve_origin(ctx, args.at, args.time, args.trip)
+        out = bonus_chances(ctx.network, ctx.game, origin)
+        if ctx.train:
+            out["train"] = ctx.train
+    head = (f"{out['train']}\n" if out.get("train") else "") + f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"
+    if out.get("target"):
+        head += f"\nonly on the way to {out['target']} (the group is bound to it)"
+    table = head + "\n" + format_table(out["chances"], ["time", "event", "station", "route", "board_at",
+                                                        "board_time"])
     emit(args, out, table)
     return 0
 

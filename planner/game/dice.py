@@ -48,6 +48,7 @@ class DiceAnswer:
     admissible: list[Journey] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     reroll_at: int | None = None
+    why: str | None = None  # why this itinerary and not the plain fastest one (bonus tie-break)
 
 
 CrossingFinder = Callable[[str], list[tuple[int, int, int]]]
@@ -61,7 +62,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
     free = DiceAnswer(roll, "free", free_until=origin.time + game.free_minutes * 60)
-    if (game.dice_count == 2 and roll // 10 == 6) or roll in game.free_numbers:
+    if roll in game.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
         return free
     entry = game.target_for(roll)
     if entry is None:
@@ -69,15 +70,17 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     if entry.toll_line or entry.tunnel:
         return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips)
     res = reach(net, origin)
-    cands, warnings = [], []
+    cands, warnings, missing = [], [], []
     for name in entry.stations:
         s = exact_station(tt, name)
         was = fold(name) in targeted_f
         arr = res.station_arrival(s) if s is not None else None
         if s is None:
-            warnings.append(f"target {name} is not served in the game area on {tt.date} (skipped)")
+            missing.append(name)
         cands.append({"name": name, "arrival": fmt_clock(arr), "targeted": was, "available": s is not None,
                       "_s": s, "_a": arr})
+    if missing:  # one warning for all of them (an extract lacks several targets of every number)
+        warnings.append(f"not served in the game area on {tt.date} (skipped): {', '.join(missing)}")
     open_ = [c for c in cands if not (game.skip_targeted and c["targeted"])]
     if not open_:
         free.candidates = _public(cands)
@@ -102,11 +105,15 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         j = best_journey(net, origin, c["_s"])
         scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
     scored.sort(key=lambda x: x[0])
-    _, chosen, journey = scored[0]
-    journey = prefer_bonus(net, game, origin, chosen["_s"], journey)
+    _, chosen, fastest = scored[0]
+    journey = prefer_bonus(net, game, origin, chosen["_s"], fastest)
     ans = DiceAnswer(roll, "target", target=chosen["name"], journey=journey, arrival=first,
                      candidates=_public(sorted(cands, key=lambda c: (c["_a"] is None, c["_a"] or 0, c["name"]))),
                      warnings=warnings)
+    if journey.signature() != fastest.signature():
+        ans.why = (f"as fast as the plain fastest way (dep {fmt_clock(fastest.departure(tt))}), and it earns "
+                   f"the full-hour bonus ({game.bonus_fee} instead of {game.bonus_base_fee}); "
+                   "'planner route' shows the plain one")
     if game.admissible_extra_minutes:
         ans.admissible = journeys_within(net, origin, chosen["_s"], game.admissible_extra_minutes,
                                          fastest=journey)

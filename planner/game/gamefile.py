@@ -91,6 +91,9 @@ class Game:
     prices: dict[str, Any] = field(default_factory=dict)
     letter_group_size: int = 3
     letter_group_bonus: int = 2000
+    # §4.2 (RULES.md §3 "Legal itinerary"): minutes after getting off by which a train must be boarded;
+    # None when the game has no such rule (variant B).
+    zugzwang_minutes: int | None = None
 
     @property
     def has_area(self) -> bool:
@@ -242,6 +245,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         toll_fees=tuple(d.toll_fees.by_owner_count), tunnel_multipliers=tuple(d.tunnel_fees.multiplier_by_owner_count),
         toll_lines=toll_lines, tunnels=tunnels, prices=prices,
         letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
+        zugzwang_minutes=d.zugzwang.minutes if d.zugzwang is not None and d.zugzwang.applies else None,
     )
 
 

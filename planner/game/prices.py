@@ -21,15 +21,46 @@ def initial_letter(name: str) -> str:
     return "?"
 
 
-def station_category(tt: Timetable, station: int) -> str:
-    """``IC`` / ``fast`` / ``regional`` for rail stations (best service stopping), else the mode (``bus``...)."""
-    cats = tt.station_categories[station]
+def game_hour_categories(tt: Timetable, game: Game) -> list[set[str]]:
+    """Per station, the categories (``IC``/``fast``/``regional``/mode) of the trains that stop there during
+    the game's hours (a train at 01:45 or 24:39 does not make a fast-train station); the whole day for
+    the pseudo-game without an area."""
+    if not game.has_area:
+        return tt.station_categories
+    if _CATS.get("tt") is tt and _CATS.get("digest") == game.digest:
+        return _CATS["cats"]
+    sta = tt.stop_station[tt.st_stop]
+    rt = tt.trip_route[tt.st_trip]
+    in_hours = ((tt.st_arr >= game.start) & (tt.st_arr <= game.end)) | ((tt.st_dep >= game.start) &
+                                                                        (tt.st_dep <= game.end))
+    ok = (tt.st_pickup | tt.st_dropoff) & in_hours
+    cats: list[set[str]] = [set() for _ in range(tt.n_stations)]
+    for s, r in np.unique(np.stack([sta[ok], rt[ok]], axis=1), axis=0):
+        cats[int(s)].add(tt.route_category[int(r)])
+    _CATS.update(tt=tt, digest=game.digest, cats=cats)
+    return cats
+
+
+_CATS: dict = {}  # the last table computed (station_table and maps ask for every station in turn)
+
+
+def station_category(tt: Timetable, station: int, game: Game | None = None) -> str:
+    """``IC`` / ``fast`` / ``regional`` for rail stations (best service stopping during the game's hours,
+    unless the game file's ``prices.category_overrides`` says otherwise), else the mode (``bus``...)."""
+    if game is not None:
+        override = {fold(k): v for k, v in game.prices.get("category_overrides", {}).items()}
+        if fold(tt.station_name[station]) in override:
+            return str(override[fold(tt.station_name[station])])
+    cats = (game_hour_categories(tt, game) if game is not None else tt.station_categories)[station]
     for c in ("IC", "fast", "regional"):
         if c in cats:
             return c
     for c in ("tram", "bus", "metro", "boat", "cable", "other"):
         if c in cats:
             return c
+    if game is not None and tt.station_categories[station]:
+        # served only outside the game's hours: priced as what it is then
+        return station_category(tt, station)
     return "regional"
 
 
@@ -37,7 +68,7 @@ def station_price(game: Game, tt: Timetable, station: int, category: str | None 
     """Purchase price of a station under the game's price rule (RULES.md §2, §9)."""
     p = game.prices
     name = tt.station_name[station]
-    category = category or station_category(tt, station)
+    category = category or station_category(tt, station, game)
     overrides = {fold(k): v for k, v in p.get("overrides", {}).items()}
     if fold(name) in overrides:
         return int(overrides[fold(name)])
@@ -57,7 +88,7 @@ def station_table(tt: Timetable, game: Game) -> list[dict]:
     """The in-area stations served on the day with modes, category, price and initial letter."""
     out = []
     for s in range(tt.n_stations):
-        cat = station_category(tt, s)
+        cat = station_category(tt, s, game)
         out.append({
             "name": tt.station_name[s],
             "station_id": tt.station_id[s],

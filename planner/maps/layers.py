@@ -113,7 +113,7 @@ def station_points(tt: Timetable, game: Game) -> list[StationPoint]:
     for s in range(tt.n_stations):
         if not _ok(tt, s):
             continue
-        cat = station_category(tt, s)
+        cat = station_category(tt, s, game)
         out.append(StationPoint(s, tt.station_name[s], *latlon(tt, s), cat, station_price(game, tt, s, cat),
                                 initial_letter(tt.station_name[s]), bool(ring[s]), sorted(tmap.get(s, []))))
     return out

@@ -156,8 +156,14 @@ class Timetable:
             cats[int(s)].add(self.route_category[int(r)])
         return cats
 
-    def change_seconds(self, from_stop: int, to_stop: int, uniform: int | None = None) -> int:
-        """Change time between two stops of one station (RULES.md §3); ``NO_CHANGE`` if forbidden."""
+    def change_seconds(self, from_stop: int, to_stop: int, uniform: int | None = None,
+                       default: int = DEFAULT_CHANGE_SECONDS) -> int:
+        """Change time between two stops of one station (RULES.md §3); ``NO_CHANGE`` if forbidden.
+
+        The one change-time policy: a forbidden pair stays forbidden; else ``uniform`` (a slow group); else
+        the feed's pair time; else the station's own default; else ``default`` (the game file's
+        ``transfers.default_minutes``). ``TransitNetwork`` builds its matrices by the same policy.
+        """
         pair = self._xfer_pairs.get((from_stop, to_stop))
         if pair is not None and pair == NO_CHANGE:
             return NO_CHANGE
@@ -166,7 +172,7 @@ class Timetable:
         if pair is not None:
             return int(pair)
         d = int(self.station_change[self.stop_station[from_stop]])
-        return d if d >= 0 else DEFAULT_CHANGE_SECONDS
+        return d if d >= 0 else int(default)
 
     @cached_property
     def _xfer_pairs(self) -> dict[tuple[int, int], int]:

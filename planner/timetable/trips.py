@@ -1,64 +1,97 @@
-"""Find the train a group sits in (pure): by trip id, or as players know it, "IR75 10:03"."""
+"""Find the train a group sits in (pure): by trip id, or as players name it, "IR70 12:09 [destination]".
+
+A named train matches by line and departure time at the stop the group names (``station``) or at the
+train's first stop; a line may be given as its category (``IR`` matches IR70 and IR75). Several matches
+are an error listing each; none is an error listing that line's departures nearby.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from planner.errors import InputError
 from planner.timetable.model import Timetable
 from planner.util.text import fold
-from planner.util.timefmt import fmt_clock, parse_clock
+from planner.util.timefmt import TIME_PATTERN, fmt_clock, parse_clock
 
-_TRAIN = re.compile(r"^\s*(?P<route>\S+(?:\s\d+)?)\s+(?P<time>\d{1,2}:\d{2})(?:\s+(?P<head>.+?))?\s*$")
+_TRAIN = re.compile(rf"^\s*(?P<route>\S+(?:\s\d+)?)\s+(?P<time>{TIME_PATTERN})(?:\s+(?P<head>.+?))?\s*$")
 
 
-def find_trip(tt: Timetable, ref: str, station: int | None = None) -> int:
-    """Resolve a trip id, or ``"ROUTE HH:MM [HEADSIGN]"``: the train of that line (``IR75``, ``S26``) that
-    arrives at or departs from a station at that time, optionally towards HEADSIGN; when several match,
-    the ones that stop at ``station`` after that time.
+@dataclass(frozen=True)
+class TrainMatch:
+    """A train: ``trip`` and the stop-time ``row`` the reference names (its time there or its first stop)."""
 
-    Unknown or ambiguous references raise :class:`InputError` naming the candidates.
-    """
+    trip: int
+    row: int
+
+
+def describe_train(tt: Timetable, trip: int, row: int | None = None) -> str:
+    """``IR70 12:09 Luzern → Zürich HB`` (the departure at ``row``, default the first stop)."""
+    rows = tt.trip_stop_times(trip)
+    r = rows.start if row is None else row
+    first = tt.station_name[tt.stop_station[tt.st_stop[r]]]
+    last = tt.station_name[tt.stop_station[tt.st_stop[rows.stop - 1]]]
+    return f"{tt.route_name[tt.trip_route[trip]]} {fmt_clock(int(tt.st_dep[r]))} {first} → {last}"
+
+
+def _route_matches(query: str, name: str) -> bool:
+    q, n = fold(query).replace(" ", ""), fold(name).replace(" ", "")
+    return n == q or (n.startswith(q) and n[len(q):].isdigit() and not q[-1:].isdigit())
+
+
+def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMatch:
+    """Resolve a trip id or ``"LINE HH:MM [DESTINATION]"`` (see module docstring)."""
     ref = (ref or "").strip()
     if ref in tt.trip_index:
-        return tt.trip_index[ref]
+        trip = tt.trip_index[ref]
+        return TrainMatch(trip, tt.trip_stop_times(trip).start)
     m = _TRAIN.match(ref)
     if not m:
         raise InputError(f"unknown trip id {ref!r} (not running in the game area on {tt.date}); "
                          "give a trip id or the train as 'IR75 10:03'")
-    route, t = fold(m.group("route")).replace(" ", ""), parse_clock(m.group("time"), allow_past_midnight=True)
-    routes = {r for r, name in enumerate(tt.route_name) if fold(name).replace(" ", "") == route}
+    line, t = m.group("route"), parse_clock(m.group("time"))
+    routes = {r for r, name in enumerate(tt.route_name) if _route_matches(line, name)}
     if not routes:
-        raise InputError(f"no line {m.group('route')!r} runs in the game area on {tt.date}")
-    cands = []
+        raise InputError(f"no line {line!r} runs in the game area on {tt.date}")
+    head = fold(m.group("head")) if m.group("head") else None
+    hits: list[TrainMatch] = []
+    nearby: list[tuple[int, int, int]] = []  # (|dt|, trip, row) of this line at the named stops
     for trip in range(tt.n_trips):
         if int(tt.trip_route[trip]) not in routes:
             continue
-        if m.group("head") and not fold(tt.trip_headsign[trip]).startswith(fold(m.group("head"))):
-            continue
         rows = tt.trip_stop_times(trip)
-        hit = [r for r in rows if int(tt.st_arr[r]) // 60 == t // 60 or int(tt.st_dep[r]) // 60 == t // 60]
-        if hit:
-            cands.append((trip, hit[0]))
-    if station is not None and cands:
-        # the group is at or approaching `station`: the train must come there at or after the named time
-        at = [(c, r0) for c, r0 in cands if any(int(tt.stop_station[tt.st_stop[r]]) == station
-                                                for r in range(r0, tt.trip_offset[c + 1]))]
-        if not at:
-            raise InputError(f"no {m.group('route')} of {fmt_clock(t)} comes to {tt.station_name[station]} "
-                             "after that time")
-        cands = at
-    cands = [c for c, _ in cands]
-    if len(cands) == 1:
-        return cands[0]
-    if not cands:
-        raise InputError(f"no {m.group('route')} stops anywhere in the game area at {fmt_clock(t)} on {tt.date}")
-    shown = "; ".join(f"{tt.trip_id[c]} to {tt.trip_headsign[c]}" for c in cands[:5])
-    raise InputError(f"{ref!r} is ambiguous: {shown} (add the destination, e.g. '{ref} "
-                     f"{tt.trip_headsign[cands[0]]}', or give the trip id)")
+        if head and not fold(tt.station_name[tt.stop_station[tt.st_stop[rows.stop - 1]]]).startswith(head) \
+                and not fold(tt.trip_headsign[trip]).startswith(head):
+            continue
+        calls = [r for r in rows if station is not None and int(tt.stop_station[tt.st_stop[r]]) == station]
+        at = [r for r in calls if r < rows.stop - 1]  # a departure there (not its last stop)
+        # from its first stop, the train must still come to the named stop (its last stop counts)
+        first = () if station is not None and not calls else (rows.start,)
+        for r in dict.fromkeys((*at, *first)):
+            dep = int(tt.st_dep[r])
+            if dep // 60 == t // 60:
+                hits.append(TrainMatch(trip, r))
+                break
+            nearby.append((abs(dep - t), trip, r))
+    if len(hits) == 1:
+        return hits[0]
+    where = "" if station is None else f" at {tt.station_name[station]} or"
+    if not hits:
+        near = sorted(x for x in nearby if x[0] <= 30 * 60)[:4]
+        hint = "; nearby: " + "; ".join(describe_train(tt, tr, r) for _, tr, r in near) if near else ""
+        raise InputError(f"no {line} leaves{where} from its first stop at {fmt_clock(t)} on {tt.date}{hint}")
+    shown = "; ".join(describe_train(tt, h.trip, h.row) for h in hits[:6])
+    raise InputError(f"{ref!r} matches {len(hits)} trains: {shown} (add the destination, e.g. "
+                     f"'{ref} {tt.station_name[tt.stop_station[tt.st_stop[tt.trip_stop_times(hits[0].trip)[-1]]]]}')")
+
+
+def find_trip(tt: Timetable, ref: str, station: int | None = None) -> int:
+    """The trip index of a trip id or named train (see :func:`match_train`)."""
+    return match_train(tt, ref, station).trip
 
 
 def train_time(ref: str) -> str | None:
-    """The ``HH:MM`` of a ``"ROUTE HH:MM [HEADSIGN]"`` reference (None for a trip id)."""
+    """The time text of a ``"LINE HH:MM [DESTINATION]"`` reference (None for a trip id)."""
     m = _TRAIN.match(ref or "")
     return m.group("time") if m else None

@@ -6,15 +6,20 @@ import re
 
 from planner.errors import InputError
 
-_HHMM = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*$")
+# As Swiss players write them: 13:00, 13.00, 13h00, 1300 (and 13:00:30 from feeds).
+TIME_PATTERN = r"\d{1,2}[:.hH]\d{2}(?::\d{2})?|\d{3,4}"
+_CLOCK = re.compile(r"^\s*(?:(\d{1,2})[:.hH](\d{2})(?::(\d{2}))?|(\d{1,2})(\d{2}))\s*$")
 
 
 def parse_clock(text: str, *, allow_past_midnight: bool = True) -> int:
-    """Parse ``HH:MM`` or ``HH:MM:SS`` into seconds; raise :class:`InputError` when out of range."""
-    m = _HHMM.match(str(text))
+    """Parse ``13:00``, ``13.00``, ``13h00``, ``1300`` or ``HH:MM:SS`` into seconds; raise
+    :class:`InputError` when malformed or out of range."""
+    m = _CLOCK.match(str(text))
     if not m:
         raise InputError(f"time {text!r} is not HH:MM")
-    h, mi, s = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    h = int(m.group(1) or m.group(4))
+    mi = int(m.group(2) or m.group(5))
+    s = int(m.group(3) or 0)
     if mi > 59 or s > 59 or h > (47 if allow_past_midnight else 23):
         raise InputError(f"time {text!r} is out of range (HH 00-{47 if allow_past_midnight else 23}, MM 00-59)")
     return h * 3600 + mi * 60 + s

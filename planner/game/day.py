@@ -1,0 +1,292 @@
+"""A group's day as one model (pure): position, obligation, targets and history (RULES.md §3 "A group's day").
+
+Every answer for a group derives from its :class:`GroupDay`, built from the recorded rolls and position
+reports; every command that changes the day asks it first (:meth:`GroupDay.check_roll`,
+:meth:`GroupDay.check_position`), so times never run backwards, a roll during free movement is planned
+from its end (§4.5), a roll while heading for a target is refused with the target named, and the game's
+end ends every obligation. Times are seconds after midnight; stations, trips and rows are timetable indexes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from planner.errors import InputError
+from planner.game.gamefile import Game
+from planner.timetable.model import Timetable
+from planner.util.timefmt import fmt_clock
+
+
+def check_game_time(game: Game, t: int) -> None:
+    """A time a group asks about must not be after the game's end (the game without area has none)."""
+    if game.has_area and t > game.end:
+        raise InputError(f"time {fmt_clock(t)} is after the end of the game ({fmt_clock(game.end)})")
+
+
+@dataclass(frozen=True)
+class Position:
+    """Standing at ``station`` since ``since``, or seated in ``trip`` at/approaching stop-time ``row``
+    (then ``station`` is that stop's station and ``since`` the train's time there)."""
+
+    station: int
+    since: int
+    trip: int = -1
+    row: int = -1
+
+    @property
+    def seated(self) -> bool:
+        """True when the group sits in a train."""
+        return self.trip >= 0
+
+
+@dataclass(frozen=True)
+class Ride:
+    """One ride of a planned itinerary: ``trip`` from stop-time ``board_row`` to ``alight_row``."""
+
+    trip: int
+    board_row: int
+    alight_row: int
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    """A recorded roll. ``plan_from`` is when its itinerary starts (the end of free movement for a roll
+    made during it, else the roll time); ``rides`` is the itinerary the answer gave."""
+
+    seq: int
+    time: int
+    kind: str  # "target" | "free"
+    target: str | None = None
+    target_station: int | None = None
+    free_until: int | None = None
+    plan_from: int = 0
+    origin: Position | None = None
+    arrival: int | None = None
+    reroll_at: int | None = None
+    rides: tuple[Ride, ...] = ()
+
+
+@dataclass(frozen=True)
+class PositionEvent:
+    """The group said where it is: "we got off at X at T" or "we are in the IR75 12:25"."""
+
+    seq: int
+    time: int
+    position: Position
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """What binds the group at a time.
+
+    ``kind``: ``before_dice`` (no dice yet; ``until`` = dice start), ``dice_soon`` (the dice rules apply,
+    first roll at ``until``), ``roll`` (the group must roll now), ``heading`` (for ``target`` since
+    ``since``, planned arrival ``until``), ``free`` (free movement until ``until``), ``ended`` (the game
+    is over). ``board_by``: under the game's 29-minute rule, the time by which a group standing at a
+    station must board a train.
+    """
+
+    kind: str
+    since: int | None = None
+    until: int | None = None
+    target: str | None = None
+    board_by: int | None = None
+
+
+@dataclass(frozen=True)
+class GroupState:
+    """The group at ``time``: where it is, what binds it, when it rolls next, what it targeted."""
+
+    time: int
+    position: Position | None
+    obligation: Obligation
+    next_roll_at: int | None
+    targeted: tuple[str, ...]
+    last_time: int | None
+
+
+@dataclass(frozen=True)
+class RollPlan:
+    """What :meth:`GroupDay.check_roll` allows: plan the roll from ``position`` at ``plan_from``."""
+
+    time: int
+    plan_from: int
+    position: Position | None
+    during_free: bool = False
+
+
+@dataclass
+class GroupDay:
+    """One group's day: its rolls and position reports, in the order they happened."""
+
+    tt: Timetable
+    game: Game
+    rolls: list[RollEvent] = field(default_factory=list)
+    positions: list[PositionEvent] = field(default_factory=list)
+
+    # ---- history --------------------------------------------------------------------------------
+    @property
+    def last_time(self) -> int | None:
+        """The latest time the group's history has reached (rolls and reports); None for an empty day."""
+        times = [r.time for r in self.rolls] + [p.time for p in self.positions]
+        return max(times) if times else None
+
+    def targeted(self) -> tuple[str, ...]:
+        """Targets assigned so far (RULES.md §3 "Targeted"), distinct, in order."""
+        out: list[str] = []
+        for r in self.rolls:
+            if r.kind == "target" and r.target and r.target not in out:
+                out.append(r.target)
+        return tuple(out)
+
+    def last_roll(self, before: int | None = None) -> RollEvent | None:
+        """The latest roll (at or before ``before``)."""
+        rolls = [r for r in self.rolls if before is None or r.time <= before]
+        return rolls[-1] if rolls else None
+
+    # ---- derived state ----------------------------------------------------------------------------
+    def position_at(self, t: int) -> Position | None:
+        """Where the group is at ``t``: from its latest report, or along the itinerary of its latest roll
+        when that is newer; a seated group moves on with its train. None when nothing is known."""
+        roll = self.last_roll(t)
+        report = next((p for p in reversed(self.positions) if p.time <= t), None)
+        # a report at the roll's own time is what the roll was planned from: the roll's itinerary wins
+        if report is not None and (roll is None or report.time > roll.time):
+            if roll is not None and report.position.seated and roll.target_station is not None:
+                reached = self.reached_at(roll, t)
+                if reached is not None and reached >= report.time:  # its train took it there: it got off
+                    return Position(roll.target_station, reached)
+            return self.advance(report.position, t)
+        if roll is None or roll.origin is None:
+            return None
+        if roll.kind == "target" and roll.rides:
+            return self._along(roll.origin, roll.plan_from, roll.rides, t)
+        return self.advance(roll.origin, t)
+
+    def advance(self, pos: Position, t: int) -> Position:
+        """A seated position moved on to time ``t`` (the stop the train is at or approaching)."""
+        if not pos.seated:
+            return pos
+        tt = self.tt
+        rows = tt.trip_stop_times(pos.trip)
+        for r in range(pos.row, rows.stop):
+            if int(tt.st_dep[r]) >= t or r == rows.stop - 1:
+                if r == rows.stop - 1 and int(tt.st_arr[r]) <= t:  # the train has ended: the group stands there
+                    return Position(int(tt.stop_station[tt.st_stop[r]]), int(tt.st_arr[r]))
+                return Position(int(tt.stop_station[tt.st_stop[r]]), int(tt.st_arr[r]), pos.trip, r)
+        return pos  # pragma: no cover - the loop always returns
+
+    def _along(self, origin: Position, start: int, rides: tuple[Ride, ...], t: int) -> Position:
+        """Position at ``t`` along an itinerary that starts at ``origin`` at ``start``."""
+        tt = self.tt
+        if t < start:
+            return self.advance(origin, t)
+        here = origin
+        for ride in rides:
+            dep = int(tt.st_dep[ride.board_row])
+            arr = int(tt.st_arr[ride.alight_row])
+            if t < dep:
+                return self.advance(here, t) if here.seated else here
+            if t < arr:
+                return self.advance(Position(int(tt.stop_station[tt.st_stop[ride.board_row]]), dep, ride.trip,
+                                              ride.board_row), t)
+            here = Position(int(tt.stop_station[tt.st_stop[ride.alight_row]]), arr)
+        return here
+
+    def reached_at(self, roll: RollEvent, t: int) -> int | None:
+        """When the group reached the target of ``roll`` (at or before ``t``), or None: a report at the
+        target after the roll, else the planned arrival when no report came after the roll."""
+        if roll.kind != "target":
+            return None
+        for p in self.positions:
+            if not roll.time <= p.time <= t or roll.target_station is None:
+                continue
+            if p.position.station == roll.target_station:
+                return p.time
+            if p.position.seated:  # seated in a train that stops at the target later: reached on arrival
+                tt = self.tt
+                for r in range(p.position.row, tt.trip_stop_times(p.position.trip).stop):
+                    if int(tt.stop_station[tt.st_stop[r]]) == roll.target_station and tt.st_dropoff[r]:
+                        if int(tt.st_arr[r]) <= t:
+                            return int(tt.st_arr[r])
+                        break
+        deviated = any(p.time > roll.time for p in self.positions if p.time <= t)
+        if not deviated and roll.arrival is not None and roll.arrival <= t:
+            return roll.arrival
+        return None
+
+    def obligation_at(self, t: int, position: Position | None = None) -> tuple[Obligation, int | None]:
+        """What binds the group at ``t``, and when it rolls next."""
+        g = self.game
+        if g.has_area and t >= g.end:
+            return Obligation("ended", since=g.end), None
+        board_by = None
+        if position is not None and not position.seated and g.zugzwang_minutes and t >= g.start:
+            board_by = max(position.since, g.start) + g.zugzwang_minutes * 60
+        roll = self.last_roll(t)
+        if roll is None:
+            if g.has_area and t < g.dice_from:
+                if g.dice_forced_from is not None and t >= g.dice_forced_from:
+                    return Obligation("dice_soon", since=g.dice_forced_from, until=g.dice_from,
+                                      board_by=board_by), g.dice_from
+                return Obligation("before_dice", until=g.dice_from, board_by=board_by), g.dice_from
+            return Obligation("roll", since=g.dice_from, board_by=board_by), t
+        if roll.kind == "free":
+            assert roll.free_until is not None
+            if t < roll.free_until:
+                return Obligation("free", since=roll.time, until=roll.free_until, board_by=board_by), t
+            return Obligation("roll", since=roll.free_until, board_by=board_by), t
+        reached = self.reached_at(roll, t)
+        if reached is not None or roll.arrival is None:
+            return Obligation("roll", since=reached if reached is not None else roll.time, board_by=board_by), t
+        nxt = roll.reroll_at if roll.reroll_at is not None else roll.arrival
+        return Obligation("heading", since=roll.time, until=roll.arrival, target=roll.target,
+                          board_by=board_by), nxt
+
+    def state_at(self, t: int) -> GroupState:
+        """The whole state of the group at ``t``."""
+        pos = self.position_at(t)
+        ob, nxt = self.obligation_at(t, pos)
+        return GroupState(t, pos, ob, nxt, self.targeted(), self.last_time)
+
+    # ---- checks before a change ----------------------------------------------------------------------
+    def _forward(self, t: int, what: str) -> None:
+        last = self.last_time
+        if last is not None and t < last:
+            raise InputError(f"{what} at {fmt_clock(t)} is earlier than the group's last entry at "
+                             f"{fmt_clock(last)}: a group's times never run backwards (undo first?)")
+        check_game_time(self.game, t)
+
+    def check_roll(self, t: int, position: Position | None = None) -> RollPlan:
+        """May the group roll at ``t``? Returns where and from when to plan the roll, or raises InputError.
+
+        ``position`` is where the group says it is (or, during free movement, will be at its end);
+        default: its position in the model.
+        """
+        g = self.game
+        self._forward(t, "a roll")
+        if g.has_area and t < g.dice_from:
+            raise InputError(f"dice start at {fmt_clock(g.dice_from)} in {g.title}; it is {fmt_clock(t)}")
+        if g.has_area and t >= g.end:
+            raise InputError(f"the game ended at {fmt_clock(g.end)}: no more rolls")
+        ob, nxt = self.obligation_at(t)
+        if ob.kind == "heading" and (nxt is None or t < nxt):
+            allowed = "" if nxt is None else f"; the next roll is due at {fmt_clock(nxt)}"
+            raise InputError(f"the group is heading for {ob.target} (rolled at {fmt_clock(ob.since)}, arrival "
+                             f"{fmt_clock(ob.until)}){allowed}; if it got there, say so first "
+                             "('planner group position')")
+        if ob.kind == "free" and ob.until is not None and t < ob.until:
+            start = ob.until
+            if position is not None:  # where the group says it will be when the free movement ends
+                pos: Position | None = position if position.seated else Position(position.station, start)
+            else:
+                pos = self.position_at(start)
+            return RollPlan(t, start, pos, during_free=True)
+        pos = position if position is not None else self.position_at(t)
+        if pos is not None and pos.seated:
+            pos = self.advance(pos, t)
+        return RollPlan(t, t, pos)
+
+    def check_position(self, t: int) -> None:
+        """May the group report a position at ``t``? (times forward, within the game)."""
+        self._forward(t, "a position")

@@ -1,0 +1,98 @@
+"""One loaded game day (feed, game, date): timetable, routing network and crossing index, built once.
+
+The CLI makes one per command; a server makes one per game at start-up and answers every group from it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from planner.errors import InputError
+from planner.game.gamefile import Game
+
+if TYPE_CHECKING:
+    from planner.routing.network import TransitNetwork
+    from planner.timetable.model import Timetable
+
+# Routing searches run this long past the game's end: an answer may arrive after it and says so (§3).
+SEARCH_HORIZON_AFTER_END = 6 * 3600
+
+
+class GameDay:
+    """The game day every use case answers from (lazy: nothing is loaded before it is needed)."""
+
+    def __init__(self, feed: str, game: Game, date: dt.date, *, min_transfer_minutes: float | None = None,
+                 progress: bool | None = False):
+        if min_transfer_minutes is not None and not (0 <= min_transfer_minutes <= 60):
+            raise InputError(f"--min-transfer {min_transfer_minutes}: expected 0 to 60 minutes")
+        self.feed, self.game, self.date = feed, game, date
+        self.min_transfer_minutes = min_transfer_minutes
+        self.progress = progress
+
+    @cached_property
+    def timetable(self) -> Timetable:
+        """The game-day timetable, from the cache when possible."""
+        from planner.cache import load_or_build
+
+        return load_or_build(self.feed, self.game, self.date, progress=self.progress)
+
+    @cached_property
+    def network(self) -> TransitNetwork:
+        """The routing network (change-time policy from the uniform minimum and the game file)."""
+        from planner.routing.network import TransitNetwork
+
+        mt = self.min_transfer_minutes
+        return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
+                              default_change=int(round(self.game.default_change_minutes * 60)))
+
+    @cached_property
+    def crossing_index(self):
+        """The day's toll-line/tunnel crossings by name, or None without line data."""
+        from planner.crossing_index import day_crossings
+
+        return day_crossings(self.timetable, self.game)
+
+    @cached_property
+    def crossings_by_trip(self) -> dict:
+        """The crossing index keyed by trip (what per-leg annotations look up)."""
+        from planner.crossing_index import by_trip
+
+        return by_trip(self.crossing_index) if self.crossing_index else {}
+
+    def warm(self) -> GameDay:
+        """Load everything now (timetable, network, crossing index, compiled routing), so that a server
+        answers its first request as fast as the others; returns ``self``."""
+        from planner.routing import reach, station_origin
+
+        tt = self.timetable
+        _ = self.crossings_by_trip
+        if tt.n_stations:
+            reach(self.network, station_origin(0, self.game.start if self.game.has_area else 0))
+        return self
+
+    @property
+    def search_end(self) -> int | None:
+        """Latest arrival a routing search considers (None: the whole service day)."""
+        return self.game.end + SEARCH_HORIZON_AFTER_END if self.game.has_area else None
+
+    def station(self, name: str) -> int:
+        """Resolve a station name as users type it (error with suggestions)."""
+        from planner.timetable.stations import find_station
+
+        return find_station(self.timetable, name)
+
+    def stations(self, text: str | list[str], what: str = "station list") -> list[int]:
+        """Resolve a ``;``-separated list (or a list) of names, every one like :meth:`station`; an unknown
+        one is an error naming it and the list."""
+        from planner.errors import StationNotFound
+
+        names = [n.strip() for n in (text.split(";") if isinstance(text, str) else text) if n.strip()]
+        out = []
+        for n in names:
+            try:
+                out.append(self.station(n))
+            except StationNotFound as exc:
+                raise StationNotFound(f"{what}: {exc}", exc.suggestions) from None
+        return out

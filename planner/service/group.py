@@ -1,0 +1,254 @@
+"""Use cases of a group's day: roll, undo, set position, status, list groups (the CLI and the web app call these).
+
+Each reads the group's recorded day from the store, builds its :class:`~planner.game.day.GroupDay`, lets the
+model check the change, computes the answer **outside** any write transaction, and records it with a
+version check (:meth:`GroupStore.commit_roll`): a group changed in between is recomputed, never overwritten.
+Results are typed; their ``to_json()`` is the CLI's ``--json`` shape.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from planner.errors import InputError, PlannerError
+from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
+from planner.service.gameday import GameDay
+from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo
+from planner.service.views import dice_json
+from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
+from planner.state_records import replay
+from planner.timetable.stations import exact_station
+from planner.timetable.trips import describe_train
+from planner.util.text import fold
+from planner.util.timefmt import fmt_clock
+
+MAX_RECOMPUTE = 8  # commits retried after a concurrent change of the same group
+
+
+# ---- the recorded day as a model ------------------------------------------------------------------
+
+def station_of(tt, ref: str | None) -> int | None:
+    """The station a stored reference names: its station id (what is stored), else its exact name."""
+    if not ref:
+        return None
+    s = tt.station_index.get(ref)
+    return s if s is not None else exact_station(tt, ref)
+
+
+def _pos_json(day: GameDay, pos: Position) -> dict:
+    tt = day.timetable
+    d: dict = {"station": tt.station_id[pos.station], "since": pos.since}
+    if pos.seated:
+        d |= {"trip_id": tt.trip_id[pos.trip], "offset": pos.row - tt.trip_stop_times(pos.trip).start}
+    return d
+
+
+def _pos_from(day: GameDay, d: dict | None) -> Position | None:
+    if not d:
+        return None
+    tt = day.timetable
+    s = station_of(tt, d["station"])
+    if s is None:
+        return None
+    trip = tt.trip_index.get(d.get("trip_id") or "", -1)
+    if trip < 0:
+        return Position(s, int(d["since"]))
+    return Position(s, int(d["since"]), trip, tt.trip_stop_times(trip).start + int(d["offset"]))
+
+
+def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
+    """The model of a recorded group day on this game day's timetable."""
+    tt = day.timetable
+    rolls = []
+    for r in snap.rolls:
+        plan = json.loads(r.plan) if r.plan else {}
+        rides = []
+        for trip_id, b, a in plan.get("rides", []):
+            trip = tt.trip_index.get(trip_id)
+            if trip is not None:
+                start = tt.trip_stop_times(trip).start
+                rides.append(Ride(trip, start + b, start + a))
+        ts = station_of(tt, plan.get("target_station"))
+        rolls.append(RollEvent(r.seq, r.time, r.kind, r.target, ts, r.free_until, plan.get("plan_from", r.time),
+                               _pos_from(day, plan.get("origin")), plan.get("arrival"), plan.get("reroll_at"),
+                               tuple(rides)))
+    positions = []
+    for p in snap.positions:
+        pos = _pos_from(day, {"station": p.station, "since": p.time, "trip_id": p.trip_id, "offset": p.stop_offset})
+        if pos is not None:
+            positions.append(PositionEvent(p.id, p.time, pos))
+    return GroupDay(tt, day.game, rolls, positions)
+
+
+# ---- typed requests and results ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RollRequest:
+    """A roll: ``dice`` (one die 1-6, or white*10+coloured) at ``time`` (seconds); ``place`` where the group
+    is (or, during free movement, will be at its end; empty: where the model has it); ``roll_id`` makes a
+    retry idempotent."""
+
+    group: str
+    dice: int
+    time: int
+    place: PlaceRequest = field(default_factory=PlaceRequest)
+    roll_id: str | None = None
+
+    def canonical(self) -> str:
+        """The inputs as one text: a reused roll id must come with the same."""
+        p = self.place
+        return json.dumps({"group": group_key(self.group), "dice": self.dice, "time": self.time,
+                           "at": fold(p.at) if p.at else None, "trip": (p.trip or "").strip() or None},
+                          sort_keys=True)
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """The recorded roll: ``answer_text`` is exactly what was stored (a retry returns the same bytes)."""
+
+    seq: int
+    answer_text: str
+    replayed: bool
+
+    def to_json(self) -> dict:
+        """The answer (``planner roll --json``)."""
+        return json.loads(self.answer_text)
+
+
+@dataclass(frozen=True)
+class GroupStatus:
+    """A group's state now plus its history (``group status``)."""
+
+    name: str
+    key: str
+    state: GroupState
+    rolls: tuple[RollRecord, ...]
+    positions: tuple[PositionRecord, ...]
+    train: str | None = None
+
+
+def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
+    """Check the roll, resolve where it is planned from, and decide it (pure computation, no writes)."""
+    from planner.game.dice import decide, validate_roll
+    from planner.service.rules import crossing_finder
+
+    validate_roll(day.game, req.dice)
+    given: Place | None = None
+    if req.place.at or req.place.trip:
+        given = resolve_place(day, PlaceRequest(req.place.at, req.place.time if req.place.trip else req.time,
+                                                req.place.trip))
+    plan = model.check_roll(req.time, given.position if given else None)
+    if plan.position is None:
+        raise InputError("where is the group? give --at STATION (or --trip TRAIN)")
+    pos = plan.position
+    if pos.seated:
+        pos = model.advance(pos, plan.plan_from)
+    # standing: the itinerary starts at the roll (or the end of free movement); ``since`` stays when the
+    # group got there, for the 29-minute rule
+    origin = origin_of(day, pos if pos.seated else Position(pos.station, max(pos.since, plan.plan_from)))
+    ans = decide(day.network, day.game, origin, req.dice, list(model.targeted()), crossing_finder(day))
+    return ans, origin, plan, pos, given
+
+
+def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
+    """Record a roll for a group and answer it (see module docstring)."""
+    request = req.canonical()
+    if req.roll_id is not None and (old := store.find_roll(req.roll_id)) is not None:
+        replay(old, day.game.name, day.date.isoformat(), group_key(req.group), Roll(
+            time=req.time, dice=tuple(int(c) for c in str(req.dice)), kind=old.kind, target=old.target,
+            free_until=old.free_until, request=request))
+        if old.answer is not None:
+            return RollResult(old.seq, old.answer, True)
+    tt = day.timetable
+    for _ in range(MAX_RECOMPUTE):
+        snap = store.snapshot(day.game.name, day.date, req.group)
+        model = group_day(day, snap)
+        ans, origin, plan, pos, given = _checked_answer(day, model, req)
+        out = dice_json(day, ans, origin)
+        if plan.during_free:
+            out["warnings"].append(f"rolled during free movement: planned from its end at "
+                                   f"{fmt_clock(plan.plan_from)} (§4.5)")
+        if pos.seated:  # always say which train the answer starts in
+            out["train"] = given.train if given is not None and given.train else train_echo(day, pos.trip, pos.row)
+        seq = len(snap.rolls) + 1
+        targeted = list(model.targeted())
+        if ans.kind == "target" and ans.target and ans.target not in targeted:
+            targeted.append(ans.target)
+        out |= {"group": snap.name, "seq": seq, "targeted": targeted, "time": fmt_clock(req.time),
+                "plan_from": fmt_clock(plan.plan_from)}
+        text = json.dumps(out, ensure_ascii=False)
+        j = ans.journey
+        plan_json = {"plan_from": plan.plan_from, "origin": _pos_json(day, pos), "arrival": ans.arrival,
+                     "reroll_at": ans.reroll_at,
+                     "target_station": tt.station_id[j.target_station] if j is not None else None,
+                     "rides": [[tt.trip_id[leg.trip], leg.board_row - tt.trip_stop_times(leg.trip).start,
+                                leg.alight_row - tt.trip_stop_times(leg.trip).start]
+                               for leg in (j.legs if j is not None else ()) if not leg.is_walk]}
+        label = tt.station_name[pos.station] + (f" (in {describe_train(tt, pos.trip)})" if pos.seated else "")
+        record = Roll(time=req.time, dice=tuple(int(c) for c in str(req.dice)), kind=ans.kind,
+                      target=ans.target if ans.kind == "target" else None, free_until=ans.free_until,
+                      position=label, roll_id=req.roll_id, request=request, answer=text,
+                      plan=json.dumps(plan_json, ensure_ascii=False))
+        try:
+            rec = store.commit_roll(day.game.name, day.date, req.group, record, snap.version)
+        except StaleGroup:
+            continue
+        return RollResult(rec.seq, rec.answer or text, rec.answer is not None and rec.answer != text)
+    raise PlannerError(f"group {req.group} changed {MAX_RECOMPUTE} times while its roll was computed; try again")
+
+
+def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceRequest, time: int) -> GroupStatus:
+    """Record "we got off at X at T" or "we are in the IR75 12:25" (checked by the model)."""
+    tt = day.timetable
+    for _ in range(MAX_RECOMPUTE):
+        snap = store.snapshot(day.game.name, day.date, group)
+        model = group_day(day, snap)
+        resolved = resolve_place(day, PlaceRequest(place.at, time, place.trip))
+        model.check_position(time)
+        pos = resolved.position
+        offset = pos.row - tt.trip_stop_times(pos.trip).start if pos.seated else None
+        label = resolved.train or f"at {tt.station_name[pos.station]}"
+        try:
+            store.add_position(day.game.name, day.date, group, time, tt.station_id[pos.station],
+                               tt.trip_id[pos.trip] if pos.seated else None, offset, label,
+                               expected_version=snap.version)
+        except StaleGroup:
+            continue
+        st = status(day, store, group, time)
+        return GroupStatus(st.name, st.key, st.state, st.rolls, st.positions, resolved.train)
+    raise PlannerError(f"group {group} changed {MAX_RECOMPUTE} times while its position was recorded; try again")
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    """What undo removed: a roll (``seq``) or a position report (``position``), or nothing."""
+
+    group: str
+    removed: int | None
+    position: str | None = None
+
+
+def undo(day: GameDay, store: GroupStore, group: str) -> UndoResult:
+    """Remove the group's latest entry (a mistyped roll or report)."""
+    rec = store.undo_last(day.game.name, day.date, group)
+    if rec is None:
+        return UndoResult(group, None)
+    if isinstance(rec, RollRecord):
+        return UndoResult(group, rec.seq)
+    return UndoResult(group, None, f"{rec.label or rec.station} at {fmt_clock(rec.time)}")
+
+
+def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatus:
+    """The group's state at ``time`` and its history."""
+    snap = store.snapshot(day.game.name, day.date, group)
+    model = group_day(day, snap)
+    last = model.last_time
+    if last is not None and time < last:
+        time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
+    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions)
+
+
+def list_groups(day: GameDay, store: GroupStore, time: int) -> list[GroupStatus]:
+    """Every group with an entry on the day, with its state at ``time``."""
+    return [status(day, store, key, time) for key in store.groups(day.game.name, day.date)]

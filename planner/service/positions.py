@@ -1,0 +1,86 @@
+"""Where the group is, from what it types: a station at a time, or a train ("IR75 12:25") (use case input).
+
+Rules that live here: a named train matches at the given stop or its first stop; with a time, the group
+is where that train is at that time (nothing departs before it); without, at the stop it names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.errors import InputError
+from planner.game.day import Position
+from planner.service.gameday import GameDay
+from planner.timetable.trips import describe_train, match_train
+from planner.util.timefmt import fmt_clock
+
+# A seated group "at" a stop whose train time is up to this much before the asked time is still there
+# (the train stands in the station for its dwell; minute-rounded times).
+SEATED_STOP_TOLERANCE = 60
+
+
+@dataclass(frozen=True)
+class PlaceRequest:
+    """What the group typed: ``at`` a station (or the stop its train is at/approaching), ``time`` in
+    seconds (None: the train's time there), ``trip`` a trip id or a named train."""
+
+    at: str | None = None
+    time: int | None = None
+    trip: str | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """The resolved position and, when seated, how the train was understood (echoed to the group)."""
+
+    position: Position
+    train: str | None = None
+
+
+def resolve_place(day: GameDay, req: PlaceRequest) -> Place:
+    """Resolve a :class:`PlaceRequest` (errors are one-line :class:`InputError`)."""
+    tt = day.timetable
+    if req.trip:
+        s = day.station(req.at) if req.at else None
+        m = match_train(tt, req.trip, s)
+        rows = tt.trip_stop_times(m.trip)
+        if req.time is not None:
+            # the group's position in the train at that time: the stop it is at or approaching
+            cand = [r for r in rows if int(tt.st_dep[r]) >= req.time - SEATED_STOP_TOLERANCE]
+            if s is not None:
+                at_s = [r for r in cand if int(tt.stop_station[tt.st_stop[r]]) == s]
+                cand = at_s or cand
+            if not cand:
+                raise InputError(f"{describe_train(tt, m.trip)} has arrived at its last stop by "
+                                 f"{fmt_clock(req.time)}")
+            row = cand[0]
+        elif s is not None:
+            later = [r for r in rows if r >= m.row and int(tt.stop_station[tt.st_stop[r]]) == s]
+            if not later:
+                raise InputError(f"{describe_train(tt, m.trip)} does not call at {tt.station_name[s]}")
+            row = later[0]
+        else:
+            row = m.row
+        return Place(Position(int(tt.stop_station[tt.st_stop[row]]), int(tt.st_arr[row]), m.trip, row),
+                     train_echo(day, m.trip, row))
+    if not req.at:
+        raise InputError("--at STATION (or --trip TRAIN) is required")
+    if req.time is None:
+        raise InputError("--time HH:MM is required")
+    return Place(Position(day.station(req.at), int(req.time)))
+
+
+def train_echo(day: GameDay, trip: int, row: int) -> str:
+    """``in IR70 12:09 Luzern → Zürich HB, next stop Zug 12:28`` (the stop the group is at or approaching)."""
+    tt = day.timetable
+    st = tt.station_name[tt.stop_station[tt.st_stop[row]]]
+    return f"in {describe_train(tt, trip)}, next stop {st} {fmt_clock(int(tt.st_arr[row]))}"
+
+
+def origin_of(day: GameDay, pos: Position):
+    """The routing origin of a position."""
+    from planner.routing import station_origin, trip_origin
+
+    if pos.seated:
+        return trip_origin(day.network, pos.trip, pos.row)
+    return station_origin(pos.station, pos.since)

@@ -1,0 +1,37 @@
+"""Rule helpers the use cases share that need the loaded day (the rules themselves live in planner.game)."""
+
+from __future__ import annotations
+
+from planner.errors import PlannerError
+from planner.service.gameday import GameDay
+
+
+def crossing_finder(day: GameDay):
+    """Lazy (trip, first_row, last_row) lookup of stretches through a toll line/tunnel: the index is only
+    built or read when a roll names a toll line or tunnel (variant B)."""
+
+    def find(name: str):
+        index = day.crossing_index
+        if index is None:
+            raise PlannerError("physical line data unavailable")
+        return index.get(name, [])
+
+    return find
+
+
+def resolve_targets(day: GameDay, text: str) -> list[str]:
+    """Targets a group says it already had (``--visited "A;B"``): each a game target (station, toll line,
+    tunnel) or any station name as users type it; an unknown name is an error with suggestions."""
+    from planner.util.text import fold
+
+    known = {fold(n): n for t in day.game.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n}
+    out = []
+    for raw in (n.strip() for n in text.split(";")):
+        if not raw:
+            continue
+        if fold(raw) in known:
+            out.append(known[fold(raw)])
+            continue
+        (s,) = day.stations([raw], what="--visited")
+        out.append(day.timetable.station_name[s])
+    return out

@@ -1,0 +1,79 @@
+"""The JSON shape of answers (the CLI's ``--json`` and the web API give the same): itineraries with per-leg
+toll lines, tunnels and bonus events, and dice answers. Translation only; the rules decided before."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from planner.service.gameday import GameDay
+from planner.util.timefmt import fmt_clock
+
+if TYPE_CHECKING:
+    from planner.game.dice import DiceAnswer
+    from planner.routing import Journey, Origin
+
+
+def annotate(day: GameDay, journey: Journey, d: dict) -> None:
+    """Add ``crossings`` and ``bonus`` lists to each leg dict of ``d`` (in place), and their sums."""
+    from planner.crossing_index import leg_crossings
+    from planner.game.bonus import leg_bonus_events
+
+    trips = day.crossings_by_trip
+    for leg, ld in zip(journey.legs, d["legs"], strict=True):
+        ld["crossings"] = [] if leg.is_walk else leg_crossings(trips, day.game, leg.trip, leg.board_row,
+                                                               leg.alight_row)
+        ld["bonus"] = [] if leg.is_walk else leg_bonus_events(day.timetable, day.game, leg)
+    d["bonus"] = [b for ld in d["legs"] for b in ld["bonus"]]
+    d["crossings"] = [c for ld in d["legs"] for c in ld["crossings"]]
+
+
+def late_warning(day: GameDay, arrival: int | None) -> list[str]:
+    """The warning for an answer arriving after the game's end (the end ends every obligation, §3)."""
+    g = day.game
+    if arrival is None or not g.has_area or arrival <= g.end:
+        return []
+    return [f"arrival {fmt_clock(arrival)} is after the end of the game ({fmt_clock(g.end)}): "
+            "the game ends on the way"]
+
+
+def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int) -> dict:
+    """JSON for one itinerary (``arrival: null`` and a ``reason`` when there is none)."""
+    tt = day.timetable
+    if j is None:
+        return {"from": tt.station_name[origin.station], "to": tt.station_name[target], "departure": None,
+                "arrival": None, "changes": None, "legs": [],
+                "reason": "no connection on the game day from this position (after this time, in the area)"}
+    d = j.to_dict(tt)
+    d["from"] = tt.station_name[origin.station]
+    if not j.legs:
+        d["already_there"] = True
+    annotate(day, j, d)
+    return d
+
+
+def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin) -> dict:
+    """JSON of a dice answer (the interface of ``planner target``)."""
+    tt = day.timetable
+    itinerary = None
+    if ans.journey is not None:
+        itinerary = journey_json(day, ans.journey, origin, ans.journey.target_station)
+    return {
+        "roll": ans.roll,
+        "kind": ans.kind,
+        "target": ans.target,
+        "arrival": fmt_clock(ans.arrival),
+        "departure": itinerary["departure"] if itinerary else None,
+        "changes": itinerary["changes"] if itinerary else None,
+        "legs": itinerary["legs"] if itinerary else [],
+        "already_there": bool(itinerary and not itinerary["legs"]),
+        "candidates": ans.candidates,
+        "free_until": fmt_clock(ans.free_until),
+        "admissible": [journey_json(day, j, origin, j.target_station) for j in ans.admissible],
+        "bonus": itinerary["bonus"] if itinerary else [],
+        "crossings": itinerary["crossings"] if itinerary else [],
+        "reroll_at": fmt_clock(ans.reroll_at),
+        "why": ans.why,
+        "warnings": ans.warnings + late_warning(day, ans.arrival),
+        "from": tt.station_name[origin.station],
+        "time": fmt_clock(origin.time),
+    }

@@ -1,0 +1,206 @@
+"""The planner's state database (SQLite, ``$PLANNER_STATE``): opening, schema parts, write transactions.
+
+One file holds every part of the game day's state (the groups' days in :mod:`planner.state`, the ledger in
+its own module). Each part registers its tables with :func:`ensure_part` under a name and version, so
+modules add tables without knowing each other. Every write is one ``BEGIN IMMEDIATE`` transaction from
+:meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers
+queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from planner.errors import PlannerError
+
+FILE_VERSION = 2  # PRAGMA user_version: 1 = rolls only (planner <= 0.1), 2 = parts in planner_parts
+APPLICATION_ID = 0x53424250  # "SBBP": marks the file as ours (PRAGMA application_id)
+DEFAULT_TIMEOUT = 10.0  # seconds a writer waits for another process's transaction
+
+Migration = Callable[[sqlite3.Connection, int], None]
+"""Brings a part from the given version to the current one, inside the write transaction."""
+
+
+def default_state_path() -> Path:
+    """``$PLANNER_STATE``, else ``~/.local/state/sbb-planner/groups.sqlite``."""
+    env = os.environ.get("PLANNER_STATE")
+    if env:
+        return Path(env).expanduser()
+    return Path.home() / ".local" / "state" / "sbb-planner" / "groups.sqlite"
+
+
+class StateDB:
+    """One connection to the state file (lazy; one per thread and process)."""
+
+    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
+        self.path = Path(path).expanduser() if path is not None else default_state_path()
+        self.timeout = float(timeout)
+        self._conn: sqlite3.Connection | None = None
+
+    def close(self) -> None:
+        """Close the connection (reopened on next use)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def fail(self, exc: BaseException) -> PlannerError:
+        """Translate a sqlite3/OS error into a one-line PlannerError naming the file."""
+        msg = str(exc).lower()
+        if "locked" in msg or "busy" in msg:
+            return PlannerError(f"group state {self.path}: locked by another planner process for more than "
+                                f"{self.timeout:g} s; try again")
+        if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
+            return PlannerError(f"group state {self.path}: not a valid SQLite database (corrupt?); "
+                                "move it aside to start afresh")
+        if "readonly" in msg or "read-only" in msg or "unable to open" in msg or isinstance(exc, OSError):
+            return PlannerError(f"group state {self.path}: cannot write there ({exc}); "
+                                "set PLANNER_STATE to a writable file")
+        return PlannerError(f"group state {self.path}: {exc}")
+
+    def connect(self) -> sqlite3.Connection:
+        """The open connection (created with its folder on first use, WAL, file version checked)."""
+        if self._conn is not None:
+            return self._conn
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # The state holds the groups (and the web app's token hashes): 0600, whatever the umask; SQLite
+            # gives its -wal and -shm files the database file's mode. Only when it is missing: closing any
+            # descriptor of the file drops every POSIX lock this process holds on it, which breaks another
+            # thread's SQLite locks ("disk I/O error" in a multi-threaded server).
+            if not self.path.exists():
+                os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+            # isolation_level=None: no implicit transactions; writes issue BEGIN IMMEDIATE themselves.
+            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise self.fail(exc) from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            self._setup(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise self.fail(exc) from None
+        except PlannerError:
+            conn.close()
+            raise
+        self._conn = conn
+        return conn
+
+    def _other_program(self) -> PlannerError:
+        return PlannerError(f"group state {self.path}: a SQLite database of another program; "
+                            "set PLANNER_STATE to another file")
+
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        # journal_mode is persistent in the file; switching needs a moment of exclusive access, which
+        # the busy handler waits for. FULL sync: a committed roll survives a power cut, too.
+        if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower()
+            if mode != "wal":
+                raise PlannerError(f"group state {self.path}: cannot switch to WAL mode (got {mode}); "
+                                   "is it on a network file system?")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        version, app = _versions(conn)
+        if version == FILE_VERSION and app == APPLICATION_ID:
+            return
+        conn.execute("BEGIN IMMEDIATE")  # re-check under the write lock: another process may be creating it
+        try:
+            version, app = _versions(conn)
+            if version == 0 and app == 0:
+                if conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
+                    raise self._other_program()
+            elif app != APPLICATION_ID:
+                raise self._other_program()
+            elif version > FILE_VERSION:
+                raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
+                                   f"this one knows {FILE_VERSION}); update the planner")
+            if version < FILE_VERSION:
+                conn.execute("CREATE TABLE IF NOT EXISTS planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
+                if version == 1:  # the rolls table of planner 0.1 is the groups part at version 1
+                    conn.execute("INSERT OR REPLACE INTO planner_parts VALUES ('groups', 1)")
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE`` .. ``COMMIT``; rolled back on an exception).
+
+        Hold it only to re-check and record: compute answers before entering it, so another process
+        building a game day never keeps the lock.
+        """
+        conn = self.connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self.fail(exc) from None
+        try:
+            yield conn
+        except BaseException as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the original error matters more
+            if isinstance(exc, sqlite3.Error):
+                raise self.fail(exc) from None
+            raise
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise self.fail(exc) from None
+
+    def read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Rows of one read query (WAL: never waits for a writer)."""
+        conn = self.connect()
+        try:
+            return conn.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self.fail(exc) from None
+
+
+def _versions(conn: sqlite3.Connection) -> tuple[int, int]:
+    return (conn.execute("PRAGMA user_version").fetchone()[0], conn.execute("PRAGMA application_id").fetchone()[0])
+
+
+def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migration | None = None) -> None:
+    """Create (or migrate) the tables of one part of the state, once per file.
+
+    ``ddl`` is the part's ``CREATE TABLE`` statements at ``version``; ``migrate(conn, old)`` upgrades an
+    older file. A file with a newer version of the part is an error (an older planner must not write it).
+    """
+    conn = db.connect()
+
+    def current() -> int | None:
+        row = conn.execute("SELECT version FROM planner_parts WHERE part = ?", (part,)).fetchone()
+        return None if row is None else int(row[0])
+
+    try:
+        have = current()
+    except sqlite3.Error as exc:
+        raise db.fail(exc) from None
+    if have == version:
+        return
+    with db.write():
+        have = current()
+        if have is None:
+            for stmt in ddl.split(";"):
+                if stmt.strip():
+                    conn.execute(stmt)
+        elif have > version:
+            raise PlannerError(f"group state {db.path}: written by a newer planner ({part} schema {have}, "
+                               f"this one knows {version}); update the planner")
+        elif have < version:
+            if migrate is None:
+                raise PlannerError(f"group state {db.path}: {part} schema {have} has no migration")
+            migrate(conn, have)
+        conn.execute("INSERT OR REPLACE INTO planner_parts VALUES (?, ?)", (part, version))

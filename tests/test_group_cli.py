@@ -1,0 +1,150 @@
+"""Issue 10 through the CLI on the Zug extract: the group's day (roll, next, status, list, position, undo),
+roll ids, trains as players name them, inputs as people type them, and 8 concurrent cold-cache rolls."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from planner.cli import main
+from tests.conftest import ROOT, ZUG
+from tests.test_cli_errors import assert_one_line_error
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def js(capsys, *argv: str) -> dict:
+    rc, out, err = run(capsys, *argv, "--json")
+    assert rc == 0, (out, err)
+    return json.loads(out)
+
+
+# ---- the group's day ----------------------------------------------------------------------------------
+
+def test_roll_during_free_time_is_planned_from_its_end(capsys):
+    # a 6 at 13:00 (free until 14:00); a roll at 13:50 heads for the target from 14:00, not 13:52
+    js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "6", "--at", "Zug", "--time", "13:00")
+    out = js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "2", "--at", "Zug", "--time", "13:50")
+    assert out["plan_from"] == "14:00" and out["departure"] >= "14:00" and out["time"] == "13:50"
+
+
+def test_times_never_run_backwards_and_rolls_on_the_way_are_refused(capsys):
+    js(capsys, "roll", *DAY, "--group", "Gelb", "--dice", "2", "--at", "Zug", "--time", "15:00")
+    rc, _, err = run(capsys, "roll", *DAY, "--group", "Gelb", "--dice", "3", "--at", "Zug", "--time", "12:40")
+    assert_one_line_error(rc, err, "12:40 is earlier than the group's last entry at 15:00")
+    rc, _, err = run(capsys, "roll", *DAY, "--group", "gelb", "--dice", "3", "--time", "15:10")
+    assert_one_line_error(rc, err, "heading for Wohlen AG")
+
+
+def test_group_names_fold_case_and_accents(capsys):
+    js(capsys, "roll", *DAY, "--group", "Team Rot", "--dice", "2", "--at", "Zug", "--time", "12:40")
+    st = js(capsys, "group", "status", *DAY, "--group", "team röt")
+    assert [r["target"] for r in st["rolls"]] == ["Wohlen AG"] and st["group"] == "Team Rot"
+    assert {"group", "game", "date", "rolls", "targeted", "position", "obligation", "next_roll_at"} <= set(st)
+    groups = js(capsys, "group", "list", *DAY)["groups"]
+    assert [g["group"] for g in groups] == ["Team Rot"] and groups[0]["obligation"]["kind"] == "heading"
+
+
+def test_next_position_and_undo(capsys):
+    js(capsys, "group", "position", *DAY, "--group", "Grün", "--at", "Zug", "--time", "12.35")
+    out = js(capsys, "next", *DAY, "--group", "Grün", "--time", "1236")
+    assert out["obligation"]["kind"] == "roll" and out["obligation"]["board_by"] == "13:04"
+    assert out["position"]["station"] == "Zug" and out["advice"] == "roll the dice now" and not out["warnings"]
+    late = js(capsys, "next", *DAY, "--group", "Grün", "--time", "13:10")
+    assert late["warnings"] == ["the 29-minute deadline was 13:04: take the next train, or tell where you are "
+                                "('planner group position')"]
+    js(capsys, "roll", *DAY, "--group", "Grün", "--dice", "2", "--time", "12h40")
+    out = js(capsys, "next", *DAY, "--group", "Grün", "--time", "12:41")
+    assert out["obligation"]["target"] == "Wohlen AG" and out["itinerary"]["arrival"] == "13:46"
+    assert out["itinerary"]["legs"][0]["from_platform"] and out["next_roll_at"] == "13:46"
+    assert js(capsys, "group", "undo", *DAY, "--group", "grün")["removed"] == 1
+    assert js(capsys, "group", "undo", *DAY, "--group", "grün")["removed_position"].startswith("at Zug")
+    rc, out, _ = run(capsys, "next", *DAY, "--group", "Grün", "--time", "12:41")
+    assert rc == 0 and "position unknown" in out
+
+
+def test_roll_id_replays_byte_for_byte_and_refuses_other_inputs(capsys):
+    def argv(dice: str = "2", time: str = "12:40") -> list[str]:
+        return ["roll", *DAY, "--group", "7", "--dice", dice, "--at", "Zug", "--time", time, "--roll-id", "p1:1"]
+
+    rc1, out1, _ = run(capsys, *argv(), "--json")
+    rc2, out2, _ = run(capsys, *argv(), "--json")
+    assert rc1 == rc2 == 0 and out1 == out2 and json.loads(out1)["target"] == "Wohlen AG"
+    rc, _, err = run(capsys, *argv(dice="4"))
+    assert_one_line_error(rc, err, "roll id 'p1:1' was already recorded with dice 2, not 4")
+    rc, _, err = run(capsys, *argv(time="12:45"))
+    assert_one_line_error(rc, err, "roll id 'p1:1' was already recorded with other inputs")
+    assert len(js(capsys, "group", "status", *DAY, "--group", "7")["rolls"]) == 1
+
+
+# ---- inputs as people type them -----------------------------------------------------------------------
+
+def test_visited_names_resolve_like_every_station_name(capsys):
+    # "oerlikon;wohlen" are Zürich Oerlikon and Wohlen AG: both targeted, so a 2 is a free roll here
+    out = js(capsys, "target", *DAY, "--roll", "2", "--at", "zug", "--time", "13:00", "--visited", "oerlikon;wohlen")
+    assert out["kind"] == "free" and out["target"] is None
+    rc, _, err = run(capsys, "target", *DAY, "--roll", "2", "--at", "zug", "--time", "13:00",
+                     "--visited", "Wohlen AG;Oerlikn")
+    assert_one_line_error(rc, err, "--visited", "Oerlikn", "did you mean")
+
+
+def test_swiss_time_spellings(capsys):
+    for t in ("13:00", "13.00", "1300", "13h00"):
+        out = js(capsys, "route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", t)
+        assert out["departure"] >= "13:00" and out["arrival"]
+
+
+# ---- trains as players name them ----------------------------------------------------------------------
+
+def test_trip_with_time_is_the_position_in_the_train(capsys):
+    out = js(capsys, "route", *DAY, "--trip", "IR70 12:09", "--from", "luzern", "--time", "12:25",
+             "--to", "emmenbrucke")
+    assert out["train"].startswith("in IR70 12:09 Luzern → Zürich HB, next stop")
+    assert out["departure"] >= "12:25" and all(leg["departure"] >= "12:25" for leg in out["legs"])
+
+
+def test_trip_one_minute_off_is_echoed_and_ambiguity_lists_each(capsys):
+    out = js(capsys, "route", *DAY, "--trip", "IR70 12:10", "--from", "Luzern", "--to", "Emmenbrücke")
+    assert out["train"].startswith("in IR70 12:10 Zürich HB → Luzern")  # said, not silently picked
+    rc, _, err = run(capsys, "route", *DAY, "--trip", "IR75 12:35", "--from", "Zug", "--to", "Luzern")
+    assert_one_line_error(rc, err, "matches 2 trains", "Luzern → Zürich HB", "Zürich HB → Luzern")
+
+
+# ---- concurrency: 8 processes, 8 groups, cold day cache ---------------------------------------------
+
+def test_eight_processes_rolling_with_a_cold_cache(tmp_path):
+    env = dict(os.environ, PLANNER_CACHE=str(tmp_path / "cold-cache"), PLANNER_STATE=str(tmp_path / "s.sqlite"))
+    cmd = [sys.executable, "-m", "planner", "roll", *DAY, "--dice", "2", "--at", "Zug", "--time", "12:40", "--json"]
+    procs = [subprocess.Popen([*cmd, "--group", f"G{i}", "--roll-id", f"g{i}"], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(8)]
+    results = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 8, [err for _, err in results]
+    assert not any("locked" in err for _, err in results)
+    assert {json.loads(out)["target"] for out, _ in results} == {"Wohlen AG"}
+    from planner.state import GroupStore
+
+    with GroupStore(tmp_path / "s.sqlite") as store:
+        assert store.groups("sbb-monopoly", "2021-09-11") == [f"g{i}" for i in range(8)]
+        assert all(len(store.history("sbb-monopoly", "2021-09-11", f"G{i}")) == 1 for i in range(8))
+
+
+def test_route_for_a_group_starts_where_its_day_has_it(capsys):
+    js(capsys, "roll", *DAY, "--group", "Lila", "--dice", "3", "--at", "Zug", "--time", "13:20")
+    out = js(capsys, "route", *DAY, "--group", "lila", "--time", "13:40")  # no --to: its target
+    assert out["to"] == "Emmenbrücke" and out["train"].startswith("in S1 ") and out["departure"] >= "13:40"
+    rc, _, err = run(capsys, "route", *DAY, "--group", "Nobody", "--time", "13:40", "--to", "Luzern")
+    assert_one_line_error(rc, err, "position unknown")
+
+
+def test_zugzwang_lists_catchable_trains_first(capsys):
+    out = js(capsys, "zugzwang", *DAY, "--at", "Wohlen AG", "--time", "13:46")
+    flags = [d["catchable"] for d in out["departures"]]
+    assert flags == sorted(flags, reverse=True) and not flags[-1] and out["applies"]

@@ -1,0 +1,73 @@
+"""Issue 10 item 7: readable output for a tired player (Zug extract): 80 columns, no trip ids in tables,
+tolls and bonus in words on the leg, warnings once, "already there", and why target and route differ."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from planner.cli import main
+from tests.conftest import ZUG
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+TRIP_ID = re.compile(r"\d+\.TA\.|-j21-")
+
+
+def text(capsys, *argv: str) -> str:
+    rc = main(list(argv))
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    return out
+
+
+def readable(out: str) -> None:
+    for line in out.splitlines():
+        assert len(line) <= 80, line
+        assert not TRIP_ID.search(line), line
+
+
+def test_every_answer_fits_80_columns_without_trip_ids(capsys):
+    outs = [
+        text(capsys, "route", *DAY, "--from", "Zug", "--to", "Emmenbrücke", "--time", "12:40", "--within", "20"),
+        text(capsys, "target", *DAY, "--at", "Zug", "--time", "12:40", "--roll", "2"),
+        text(capsys, "roll", *DAY, "--group", "Rot", "--dice", "3", "--trip", "IR70 12:09", "--at", "Luzern",
+             "--time", "12:35"),
+        text(capsys, "next", *DAY, "--group", "Rot", "--time", "12:50"),
+        text(capsys, "group", "status", *DAY, "--group", "Rot"),
+        text(capsys, "group", "list", *DAY),
+        text(capsys, "zugzwang", *DAY, "--at", "Wohlen AG", "--time", "13:46"),
+        text(capsys, "bonus", *DAY, "--at", "Zug", "--time", "13:30"),
+    ]
+    for out in outs:
+        readable(out)
+
+
+def test_tolls_and_bonus_in_words_on_their_leg(capsys):
+    out = text(capsys, "route", *DAY, "--from", "Zug", "--to", "Emmenbrücke", "--time", "12:40")
+    lines = out.splitlines()
+    off = next(i for i, ln in enumerate(lines) if "Emmenbrücke, pl. 1: get off" in ln)
+    assert "full-hour bonus (8000): the train calls at Hünenberg Zythus at 13:00" in lines[off + 1]
+    assert "crosses the toll line Luzern–Rotkreuz: its owner's fee is due" in lines[off + 2]
+
+
+def test_already_there_and_why_target_differs_from_route(capsys):
+    assert text(capsys, "route", *DAY, "--from", "Zug", "--to", "Zug", "--time", "12:00").strip() \
+        == "Zug: already there (12:00)"
+    out = text(capsys, "target", *DAY, "--at", "Zug", "--time", "12:40", "--roll", "2")
+    assert "why: as fast as the plain fastest way (dep 13:06)" in out
+    assert len([ln for ln in out.splitlines() if ln.startswith("warning:")]) == 1  # missing targets: once
+    route = json.loads(text(capsys, "route", *DAY, "--from", "Zug", "--to", "Wohlen AG", "--time", "12:40", "--json"))
+    target = json.loads(text(capsys, "target", *DAY, "--at", "Zug", "--time", "12:40", "--roll", "2", "--json"))
+    assert (route["departure"], target["departure"], route["arrival"]) == ("13:06", "12:52", target["arrival"])
+    assert target["why"] and len(target["warnings"]) == 1
+
+
+def test_bonus_for_a_group_only_on_its_way(capsys):
+    text(capsys, "roll", *DAY, "--group", "Blau", "--dice", "2", "--at", "Zug", "--time", "12:40")
+    nxt = json.loads(text(capsys, "next", *DAY, "--group", "Blau", "--time", "12:45", "--json"))
+    mine = json.loads(text(capsys, "bonus", *DAY, "--group", "Blau", "--time", "12:45", "--json"))
+    anyone = json.loads(text(capsys, "bonus", *DAY, "--at", "Zug", "--time", "12:45", "--json"))
+    on_way = {leg["trip_id"] for leg in nxt["itinerary"]["legs"]}
+    assert mine["chances"] and {c["trip_id"] for c in mine["chances"]} <= on_way
+    assert {c["trip_id"] for c in anyone["chances"]} - on_way  # a free group would have had other chances
+    assert mine["target"] == "Wohlen AG" and set(anyone) <= set(mine)
