@@ -88,6 +88,9 @@ class Game:
     prices: dict[str, Any] = field(default_factory=dict)
     letter_group_size: int = 3
     letter_group_bonus: int = 2000
+    # The money side (planner/ledger/rules.py parses and checks it): start cash, mortgage rules, parking,
+    # message codes, cards. Kept raw here so the game file stays the one place for it.
+    ledger: dict[str, Any] = field(default_factory=dict)
 
     @property
     def has_area(self) -> bool:
@@ -166,6 +169,9 @@ _SCHEMA: dict[str, set[str]] = {
     "prices": {"rule", "IC", "fast", "regional", "overrides", "listed", "listed_stations", "station", "bus_stop",
                "house_fee_multipliers"},
     "letters": {"group_size", "group_bonus"},
+    "ledger": {"start_cash", "mortgage_share", "redeem_share", "buy_while_mortgaged", "redeem_asap",
+               "parking_empty_sum", "parking_payments", "late_minutes", "early_minutes", "late_penalty_percent",
+               "audience", "messages", "cards"},
 }
 _REQUIRED = ("game", "clock", "area", "modes", "dice")
 
@@ -315,6 +321,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         toll_lines=toll_lines, tunnels=tunnels, prices=prices,
         letter_group_size=c.get(letters, "group_size", int, "letters", 3),
         letter_group_bonus=c.get(letters, "group_bonus", int, "letters", 2000),
+        ledger=dict(c.get(doc, "ledger", dict, "ledger", {})),
     )
 
 
