@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "planner.commands.route",
     "planner.commands.rules",
     "planner.commands.organiser",
+    "planner.commands.ledger",
     "planner.commands.demo",
 ]
 

@@ -88,8 +88,11 @@ def _held(state: LedgerState, group: str, kind: str, name: str) -> Holding:
     return h
 
 
-def apply(rules: LedgerRules, state: LedgerState, event: Event) -> Outcome:
-    """Check ``event`` against ``state`` and return its outcome (new state, money moved, message)."""
+def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool = False) -> Outcome:
+    """Check ``event`` against ``state`` and return its outcome (new state, money moved, message).
+
+    ``inplace`` (replays of accepted events only) changes ``state`` itself instead of a copy.
+    """
     e = event
     if e.kind not in EVENT_KINDS:
         raise Refused(f"unknown ledger event {e.kind!r}")
@@ -101,7 +104,7 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event) -> Outcome:
         if not rules.start <= e.time <= rules.end:
             raise Refused(f"time {fmt_clock(e.time)} is outside the game ({fmt_clock(rules.start)}-"
                           f"{fmt_clock(rules.end)})")
-    new = copy.deepcopy(state)
+    new = state if inplace else copy.deepcopy(state)
     out = Outcome(event=e, state=new, tell=_tell(rules.audience.get(e.kind, "none")))
     late = _lateness(rules, e)
     _HANDLERS[e.kind](rules, new, e, out)
@@ -365,5 +368,5 @@ def replay(rules: LedgerRules, events: list[Event]) -> LedgerState:
     """The state after ``events`` (each already accepted once; a refused one here is a corrupt ledger)."""
     state = LedgerState()
     for e in events:
-        state = apply(rules, state, e).state
+        state = apply(rules, state, e, inplace=True).state
     return state
