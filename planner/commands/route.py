@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--within", type=float, metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
+    p.add_argument("--group", help="price the itinerary for this group (fees from the ledger)")
     add_common(p)
     add_routing(p)
     p.set_defaults(func=cmd_route)
@@ -67,8 +68,10 @@ def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -
     d = j.to_dict(tt)
     d["from"] = tt.station_name[origin.station]
     from planner.commands.annotate import annotate
+    from planner.commands.fees import add_fees
 
     annotate(ctx, j, d)
+    add_fees(ctx, j, d)  # --group: fees of this itinerary for that group
     return d
 
 
@@ -79,6 +82,9 @@ def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> d
     net = ctx.network
     end = ctx.game.end if ctx.game.has_area else None
     j = best_journey(net, origin, target, end_time=end + 6 * 3600 if end else None)
+    from planner.commands.fees import prefer_cheaper
+
+    j = prefer_cheaper(ctx, origin, j)  # --group: the cheapest of the equally fast
     out = journey_json(ctx, j, origin, target)
     alts = []
     if within is not None:

@@ -16,6 +16,7 @@ from planner.util.timefmt import fmt_clock, parse_clock
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the rule commands."""
     p = sub.add_parser("target", help="we rolled N: the dice target to head for, and how")
+    p.add_argument("--group", help="price the itinerary for this group (fees from the ledger)")
     add_position(p)
     add_roll(p)
     add_common(p)
@@ -84,9 +85,11 @@ def dice_json(ctx: Context, ans, origin) -> dict:
     """JSON of a dice answer (the interface of ``planner target``)."""
     tt = ctx.timetable
     itinerary = None
-    if ans.journey is not None:
-        target_station = ans.journey.target_station
-        itinerary = journey_json(ctx, ans.journey, origin, target_station)
+    from planner.commands.fees import prefer_cheaper
+
+    journey = prefer_cheaper(ctx, origin, ans.journey)  # --group: the cheapest of the equally fast
+    if journey is not None:
+        itinerary = journey_json(ctx, journey, origin, journey.target_station)
     out = {
         "roll": ans.roll,
         "kind": ans.kind,
@@ -100,6 +103,8 @@ def dice_json(ctx: Context, ans, origin) -> dict:
         "admissible": [journey_json(ctx, j, origin, j.target_station) for j in ans.admissible],
         "bonus": itinerary["bonus"] if itinerary else [],
         "crossings": itinerary["crossings"] if itinerary else [],
+        **({k: itinerary[k] for k in ("fees", "fees_total", "fees_min", "fees_max", "pricing") if k in itinerary}
+           if itinerary else {}),
         "reroll_at": fmt_clock(ans.reroll_at),
         "warnings": ans.warnings,
         "from": tt.station_name[origin.station],

@@ -93,9 +93,13 @@ class LedgerStore:
         """The group store sharing this file (rolls and positions)."""
         return self._groups
 
-    def _conn(self) -> sqlite3.Connection:
+    def _conn(self, *, create: bool = True) -> sqlite3.Connection | None:
+        """The connection; without ``create``, None while the table does not exist yet (reads of an empty
+        ledger never take the write lock, so pricing inside a roll's transaction never waits)."""
         conn = self._groups._connect()  # the group store's file, pragmas and schema checks
-        if not self._ready:
+        if not self._ready and not _has_table(conn):
+            if not create:
+                return None
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 for stmt in _SCHEMA.split(";\n"):
@@ -106,7 +110,7 @@ class LedgerStore:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise self._groups._fail(exc) from None
-            self._ready = True
+        self._ready = True
         return conn
 
     # ---- writes ------------------------------------------------------------------------------------
@@ -119,6 +123,7 @@ class LedgerStore:
         ``event_id`` writes nothing and returns the first record.
         """
         conn = self._conn()
+        assert conn is not None
         day = _day(date)
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -156,8 +161,11 @@ class LedgerStore:
     # ---- reads -------------------------------------------------------------------------------------
     def events(self, game: str, date: dt.date | str, since: int = 0) -> list[Recorded]:
         """The day's events after seq ``since``, in order."""
+        conn = self._conn(create=False)
+        if conn is None:
+            return []
         try:
-            return _rows(self._conn(), "WHERE game = ? AND date = ? AND seq > ?", (game, _day(date), since))
+            return _rows(conn, "WHERE game = ? AND date = ? AND seq > ?", (game, _day(date), since))
         except sqlite3.Error as exc:
             raise self._groups._fail(exc) from None
 
@@ -168,11 +176,19 @@ class LedgerStore:
     def feed(self, game: str, date: dt.date | str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` must be told of (§13) since event ``since``: others' events told to all
         or to it (a fee it was paid); the web app's live feed reads this."""
+        conn = self._conn(create=False)
+        if conn is None:
+            return []
         try:
-            return _rows(self._conn(), "WHERE game = ? AND date = ? AND seq > ? AND grp != ? AND "
+            return _rows(conn, "WHERE game = ? AND date = ? AND seq > ? AND grp != ? AND "
                                        "(tell = '*' OR tell = ?)", (game, _day(date), since, group, group))
         except sqlite3.Error as exc:
             raise self._groups._fail(exc) from None
+
+
+def _has_table(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ledger_events'").fetchone() \
+        is not None
 
 
 def _day(date: dt.date | str) -> str:
