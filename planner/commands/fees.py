@@ -42,21 +42,27 @@ def _leg_stops(ctx: Context, journey: Journey, crossings: list[list[dict]]):
     out = []
     for leg, cr in zip(journey.legs, crossings, strict=True):
         if leg.is_walk:
-            stops = (tt.station_name[leg.walk_to],)
+            stops, times = (tt.station_name[leg.walk_to],), (leg.walk_arr,)
         else:
-            stops = tuple(tt.station_name[tt.stop_station[tt.st_stop[r]]] for r in range(leg.board_row + 1,
-                                                                                          leg.alight_row + 1)
-                          if tt.st_pickup[r] or tt.st_dropoff[r] or r == leg.alight_row)
-        out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr)))
+            rows = [r for r in range(leg.board_row + 1, leg.alight_row + 1)
+                    if tt.st_pickup[r] or tt.st_dropoff[r] or r == leg.alight_row]
+            stops = tuple(tt.station_name[tt.stop_station[tt.st_stop[r]]] for r in rows)
+            times = tuple(int(tt.st_arr[r]) for r in rows)
+        out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr), times))
     return out
 
 
 def price(ctx: Context, journey: Journey, crossings: list[list[dict]], group: str) -> dict:
     """The fees of ``journey`` for ``group`` (``crossings``: per leg, as annotate computed them)."""
     from planner.ledger.fees import itinerary_fees
+    from planner.util.timefmt import fmt_clock
 
     rules, state = _ledger(ctx)
-    return itinerary_fees(rules, state, group, _leg_stops(ctx, journey, crossings))
+    out = itinerary_fees(rules, state, group, _leg_stops(ctx, journey, crossings))
+    for f in out["fees"]:
+        if "time" in f:
+            f["time"] = fmt_clock(f["time"])
+    return out
 
 
 def add_fees(ctx: Context, journey: Journey | None, d: dict) -> None:

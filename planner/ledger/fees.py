@@ -20,6 +20,7 @@ class LegStops:
 
     stops: tuple[str, ...]
     crossings: tuple[tuple[str, str], ...] = ()  # (kind, name): toll_line / tunnel
+    times: tuple[int, ...] = ()  # arrival at each stop (seconds), when known
 
 
 def itinerary_fees(rules: LedgerRules, state: LedgerState, group: str, legs: Iterable[LegStops]) -> dict:
@@ -27,12 +28,15 @@ def itinerary_fees(rules: LedgerRules, state: LedgerState, group: str, legs: Ite
 
     A tunnel's fee depends on two dice: ``amount`` is None and the entry carries ``min``, ``max`` and
     ``expected`` (dice sum 7). ``fees_total`` counts tunnels at their expected fee; ``fees_min`` and
-    ``fees_max`` bound the total.
+    ``fees_max`` bound the total. A station fee carries the ``time`` (seconds) of the stop when known.
     """
     fees: list[dict] = []
     for leg in legs:
-        items: Sequence[tuple[str, str]] = [(STATION, s) for s in leg.stops] + list(leg.crossings)
-        for kind, name in items:
+        times = leg.times or (None,) * len(leg.stops)
+        items: Sequence[tuple[str, str, int | None]] = [(STATION, s, t) for s, t in zip(leg.stops, times,
+                                                                                        strict=True)]
+        items = [*items, *((k, n, None) for k, n in leg.crossings)]
+        for kind, name, when in items:
             due = fee_due(rules, state, group, kind, name)
             if due is None:
                 continue
@@ -41,7 +45,8 @@ def itinerary_fees(rules: LedgerRules, state: LedgerState, group: str, legs: Ite
                 fees.append({"kind": kind, "name": name, "owner": owner, "amount": None, "min": mult * TWO_DICE_MIN,
                              "max": mult * TWO_DICE_MAX, "expected": mult * TWO_DICE_MEAN})
             elif amount:
-                fees.append({"kind": kind, "name": name, "owner": owner, "amount": amount})
+                fees.append({"kind": kind, "name": name, "owner": owner, "amount": amount}
+                            | ({"time": when} if when is not None else {}))
     fixed = sum(f["amount"] for f in fees if f["amount"] is not None)
     dice = [f for f in fees if f["amount"] is None]
     return {"fees": fees, "fees_total": fixed + sum(f["expected"] for f in dice),
