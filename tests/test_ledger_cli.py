@@ -131,3 +131,23 @@ def test_six_processes_buying_one_station(capsys, same_minute):
         refused = [err for rc, _, err in results if rc == 2]
         assert len(refused) == 5
         assert all(f"belongs to group {owners[0]}" in err for err in refused)
+
+
+def test_income_with_a_trip_checks_the_bonus_rule_on_the_timetable(capsys, zug_tt):
+    tt = zug_tt
+    hour = 11 * 3600
+
+    def at_full_hour(trip: int) -> bool:
+        rows = list(tt.trip_stop_times(trip))
+        times = [int(tt.st_arr[r]) for r in rows[1:]] + [int(tt.st_dep[r]) for r in rows[:-1]]
+        return hour in times
+
+    trips = range(len(tt.trip_id))
+    hit = next(t for t in trips if at_full_hour(t))
+    miss = next(t for t in trips if not at_full_hour(t) and any(
+        hour - 1800 < int(tt.st_arr[r]) < hour + 1800 for r in tt.trip_stop_times(t)))
+    got = ok(capsys, "ledger", "income", "--group", "1", "--time", "11:00", "--trip", tt.trip_id[hit])
+    assert got["amount"] == 8000 and got["bonus"] is True
+    rc, err = run(capsys, "ledger", "income", "--group", "2", "--time", "11:00", "--bonus", "--trip", tt.trip_id[miss])
+    assert rc == 2 and "bonus minutes" in err["error"]
+    assert ok(capsys, "ledger", "income", "--group", "2", "--time", "11:00")["amount"] == 4000
