@@ -182,7 +182,8 @@ def _buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if free:
         s.free_station[e.group] -= 1
     s.orders += 1
-    s.holdings[(e.target, e.name)] = Holding(e.target, e.name, e.group, price, e.time, s.orders, e.letter)
+    s.holdings[(e.target, e.name)] = Holding(e.target, e.name, e.group, price, e.time, s.orders, e.letter,
+                                             paid=cost)
     out.amount = cost
     _move(s, out, e.group, BANK, cost)
 
@@ -351,9 +352,9 @@ def _diceoff(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None
     h = s.holdings[key]
     if winner != h.owner:
         _require_cash(s, winner, h.price, e.name)
-        _move(s, out, BANK, h.owner, h.price)  # the first buyer gets the price back
+        _move(s, out, BANK, h.owner, h.paid)  # the first buyer gets back what it paid
         _move(s, out, winner, BANK, h.price)
-        h.owner = winner
+        h.owner, h.paid = winner, h.price
     del s.disputes[e.name]
     out.amount = h.price
     out.message = render(rules, "diceoff", group=winner, time=e.time, name=e.name)

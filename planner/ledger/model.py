@@ -77,6 +77,7 @@ class Holding:
     letter: str = ""
     level: int = 0  # 0 unbuilt, 1-4 houses, top = hotel
     mortgaged: bool = False
+    paid: int = 0  # what the buyer paid (0 with a "next station free" card); refunded if a dice-off is lost
 
     @property
     def value(self) -> int:
