@@ -49,6 +49,7 @@ def games(draw):
         g = draw(st.sampled_from(GROUPS))
         setup = [Event("buy", g, rules.start + 60 * i, target="station", name=n, price=p, letter=L)
                  for i, (n, p, L) in enumerate(STATIONS[:3])]
+        setup.append(Event("build", g, rules.start + 240, levels=((STATIONS[0][0], draw(st.integers(1, 3))),)))  # affordable
     events = []
     for _ in range(draw(st.integers(1, 60))):
         e = _event(draw, rules)
