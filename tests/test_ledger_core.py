@@ -191,3 +191,17 @@ def test_replay_gives_the_same_state():
     _, s = run(A, ev)
     assert replay(A, ev).cash == s.cash == {"1": 17000, "2": 19000}
     assert [Event.from_json(e.to_json()) for e in ev] == ev
+
+
+def test_variant_b_status_says_what_to_redeem_and_the_olten_card_is_a_visit():
+    from planner.ledger.service import group_status
+
+    _, s = run(B, [Event("join", "1", t("09:01")), buy("1", "Aarau", 4000, "09:10"),
+                   Event("mortgage", "1", t("09:20"), target="station", name="Aarau")])
+    st = group_status(B, s, "1")
+    assert st["redeem_due"] == ["Aarau"] and st["stations"][0]["value"] == 2000 and st["cash"] == 18000
+    visit = apply(B, s, Event("card", "1", t("09:30"), card="chance-olten")).state
+    assert group_status(B, visit, "1")["virtual_visits"] == ["Olten"]
+    redeemed = apply(B, visit, Event("redeem", "1", t("09:31"), target="station", name="Aarau")).state
+    used = apply(B, redeemed, buy("1", "Olten", 4000, "09:32")).state
+    assert used.visits["1"] == [] and used.holding("station", "Olten").owner == "1"

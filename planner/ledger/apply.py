@@ -116,6 +116,9 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
         out.message += late_suffix(rules, late, out.penalty, "P" if to == PARKING else "B")
     elif late:
         out.late_minutes = late
+    if e.kind in ("buy", "fee") and e.target == STATION and e.name in new.visits.get(e.group, ()) \
+            and not out.pending:
+        new.visits[e.group].remove(e.name)  # the card's visit is used up
     for g in sorted({t.payer for t in out.transfers} - {BANK, PARKING}):
         if g not in new.out and cap.is_broke(rules, new, g):
             new.out[g] = e.time
@@ -329,6 +332,8 @@ def _card(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
             _move(s, out, e.group, g, card.amount)
     elif card.effect == "free_station":
         s.free_station[e.group] = s.free_station.get(e.group, 0) + 1
+    elif card.effect == "virtual_visit":
+        s.visits.setdefault(e.group, []).append(card.station)
     out.tell = "*" if card.tell == "all" else ""
     text = render(rules, "card", group=e.group, time=e.time, title=f"{card.deck} {card.title}",
                   amount=out.amount or "")

@@ -106,6 +106,7 @@ class LedgerState:
     incomes: set[tuple[str, int]] = field(default_factory=set)
     disputes: dict[str, Dispute] = field(default_factory=dict)
     free_station: dict[str, int] = field(default_factory=dict)  # group -> cards "next station free" unused
+    visits: dict[str, list[str]] = field(default_factory=dict)  # group -> stations of unused virtual visits
     out: dict[str, int] = field(default_factory=dict)  # group -> time it went bankrupt (§6 "Schulden")
     orders: int = 0
 

@@ -19,8 +19,8 @@ EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "p
                "card", "diceoff")
 AUDIENCES = ("all", "owner", "none")
 CARD_EFFECTS = ("bank_pays", "pay_parking", "per_building", "each_group_pays", "pay_each_group", "free_station",
-                "keep")
-_CARD_KEYS = {"key", "deck", "title", "effect", "amount", "per_house", "per_hotel", "tell"}
+                "virtual_visit", "keep")
+_CARD_KEYS = {"key", "deck", "title", "effect", "amount", "per_house", "per_hotel", "station", "tell"}
 
 DEFAULT_MESSAGES = {
     "buy": "{group}K {time} {name}", "fee": "{group} {name} B {amount}", "build": "{group} {time} {items}",
@@ -42,6 +42,7 @@ class Card:
     amount: int = 0
     per_house: int = 0
     per_hotel: int = 0
+    station: str = ""  # virtual_visit: the station the group may buy or pay at without going there
     tell: str = "none"
 
 
@@ -127,12 +128,15 @@ def _cards(game: Game, rows: Any) -> dict[str, Card]:
                 raise _fail(game, f"{where}.{k}", "missing or not a text")
         if r["effect"] not in CARD_EFFECTS:
             raise _fail(game, f"{where}.effect", f"unknown effect {r['effect']!r} (known: {', '.join(CARD_EFFECTS)})")
+        if r["effect"] == "virtual_visit" and not isinstance(r.get("station"), str):
+            raise _fail(game, f"{where}.station", "a virtual_visit card names its station")
         if r.get("tell", "none") not in ("all", "none"):
             raise _fail(game, f"{where}.tell", "expected 'all' or 'none'")
         if r["key"] in out:
             raise _fail(game, f"{where}.key", f"card {r['key']!r} appears twice")
         out[r["key"]] = Card(r["key"], r["deck"], r["title"], r["effect"], _int(game, r, "amount", 0),
-                             _int(game, r, "per_house", 0), _int(game, r, "per_hotel", 0), r.get("tell", "none"))
+                             _int(game, r, "per_house", 0), _int(game, r, "per_hotel", 0), r.get("station", ""),
+                             r.get("tell", "none"))
     return out
 
 

@@ -83,6 +83,8 @@ def record(ctx: Any, event: Event, *, event_id: str | None = None, store: Ledger
     check = None
     if event.target == STATION and event.kind in ("buy", "fee"):
         def check(state: LedgerState, events: list[Event]) -> None:
+            if event.name in state.visits.get(event.group, ()):
+                return  # a card's virtual visit (variant B): no need to be there
             why = contradiction(_sightings(ctx, store, events, event.group), event.name, event.time,
                                 _earliest(ctx))
             if why:
@@ -132,6 +134,7 @@ def group_status(rules: LedgerRules, state: LedgerState, group: str) -> dict:
         "must_mortgage": c["cash"] < 0 and group not in state.out,
         "out": group in state.out, "out_since": _clock(state.out[group]) if group in state.out else None,
         "free_stations": state.free_station.get(group, 0),
+        "virtual_visits": list(state.visits.get(group, [])),
     }
 
 
