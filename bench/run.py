@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-BENCHES = ["routing", "rules", "cache", "maps", "ingest"]
+BENCHES = ["routing", "rules", "ledger", "cache", "maps", "ingest"]
 
 
 def main() -> int:
