@@ -44,6 +44,11 @@ def test_unbuilt_regional_station_fee_is_250_and_fast_train_with_two_houses_5000
     out, s = run(A, ev + [Event("build", "1", t("10:00"), levels=(("Aarburg", 2),))])
     assert out.amount == 2 * 2000
     assert fee_due(A, s, "2", "station", "Aarburg") == ("1", 5000, 0)
+    # §9.1 of variant A: on an IC station a house costs 4000, a hotel 20000
+    ic = run(A, join("1") + [buy("1", n, 4000, letter="B") for n in ("Basel SBB", "Bern", "Biel/Bienne")]
+             + [Event("income", "1", t(f"{h}:00"), bonus=True) for h in (10, 11)])[1]
+    assert apply(A, ic, Event("build", "1", t("11:05"), levels=(("Bern", 1),))).amount == 4000
+    assert apply(A, ic, Event("build", "1", t("11:05"), levels=(("Bern", 5),))).amount == 20000
 
 
 def test_variant_b_building_costs_and_ir_fee():
