@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-BENCHES = ["routing", "rules", "group", "cache", "maps", "ingest"]
+BENCHES = ["routing", "rules", "group", "ledger", "cache", "maps", "ingest"]
 
 
 def main() -> int:

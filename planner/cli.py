@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "planner.commands.rules",
     "planner.commands.group",
     "planner.commands.organiser",
+    "planner.commands.ledger",
     "planner.commands.demo",
 ]
 

@@ -92,6 +92,17 @@ class Context:
         return None if not getattr(self.args, "json", False) else False
 
     @cached_property
+    def pricing(self):
+        """With ``--group``: the group's view of the ledger, so itineraries carry its fees; else None."""
+        group = getattr(self.args, "group", None)
+        if not group:
+            return None
+        from planner.ledger.service import group_of
+        from planner.service.pricing import load_pricing
+
+        return load_pricing(self.day, group_of(self.day, group))
+
+    @cached_property
     def day(self):
         """The loaded game day the use cases answer from (:class:`planner.service.GameDay`)."""
         from planner.service.gameday import GameDay

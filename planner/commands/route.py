@@ -28,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
     p.add_argument("--within", type=argtypes.minutes(0, 600), metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
-    p.add_argument("--group", help="from where the group is in its day (to its target when --to is left out)")
+    p.add_argument("--group", help="for this group: priced with its fees (ledger); without --from, from where it is "
+                                  "in its day (to its target when --to is left out)")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
     add_common(p)
     add_routing(p)
@@ -49,10 +50,11 @@ def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str
 
 
 def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -> dict:
-    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events)."""
+    """JSON for one itinerary, with per-leg annotations (toll lines, tunnels, bonus events); with --group, its
+    fees for that group."""
     from planner.service.views import journey_json as view
 
-    return view(ctx.day, j, origin, target)
+    return view(ctx.day, j, origin, target, ctx.pricing)
 
 
 def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
@@ -62,6 +64,9 @@ def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> d
 
     net = ctx.network
     j = best_journey(net, origin, target, end_time=ctx.day.search_end)
+    from planner.service.pricing import cheapest
+
+    j = cheapest(ctx.day, ctx.pricing, origin, j)  # --group: the cheapest of the equally fast
     out = journey_json(ctx, j, origin, target)
     if getattr(ctx, "train", None):
         out["train"] = ctx.train

@@ -15,6 +15,7 @@ from planner.util.userfiles import read_csv, read_toml
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the rule commands."""
     p = sub.add_parser("target", help="we rolled N: the dice target to head for, and how")
+    p.add_argument("--group", help="price the itinerary for this group (fees from the ledger)")
     add_position(p)
     add_roll(p)
     add_common(p)
@@ -56,9 +57,11 @@ def crossing_finder(ctx: Context):
 
 def dice_json(ctx: Context, ans, origin) -> dict:
     """JSON of a dice answer (the interface of ``planner target``)."""
+    from planner.service.pricing import cheapest_answer
     from planner.service.views import dice_json as view
 
-    return view(ctx.day, ans, origin)
+    ans = cheapest_answer(ctx.day, ctx.pricing, origin, ans)  # --group: the cheapest of the equally fast
+    return view(ctx.day, ans, origin, ctx.pricing)
 
 
 def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):

@@ -141,6 +141,41 @@ class ZugzwangSection(_Section):
     minutes: Annotated[int, Meta(ge=1, le=180)] = 29
 
 
+Audience = Literal["all", "owner", "none"]
+Share = Annotated[float, Meta(ge=0, le=1)]
+
+
+class CardEntry(_Section):
+    key: Name
+    deck: Name
+    title: Name
+    effect: Literal["bank_pays", "pay_parking", "per_building", "each_group_pays", "pay_each_group", "free_station",
+                    "virtual_visit", "keep"]
+    amount: Money = 0
+    per_house: Money = 0
+    per_hotel: Money = 0
+    station: Annotated[str, Meta(max_length=200)] = ""
+    tell: Audience = "none"
+
+
+class LedgerSection(_Section):
+    """The money side (planner/ledger/rules.py): start cash, mortgages, parking, messages, cards."""
+
+    start_cash: Money = 0
+    mortgage_share: Share = 0.5
+    redeem_share: Share = 0.5
+    buy_while_mortgaged: bool = True
+    redeem_asap: bool = False
+    parking_empty_sum: Annotated[int, Meta(ge=2, le=12)] | None = None
+    parking_payments: dict[Name, Money] = {}
+    early_minutes: Minutes = 10
+    late_minutes: Minutes = 10
+    late_penalty_percent: Annotated[int, Meta(ge=0, le=100)] = 0
+    audience: dict[Name, Audience] = {}
+    messages: dict[Name, Text] = {}
+    cards: Annotated[list[CardEntry], Meta(max_length=200)] = []
+
+
 class GameDoc(_Section):
     """A whole game file."""
 
@@ -158,6 +193,7 @@ class GameDoc(_Section):
     prices: PricesSection | None = None
     letters: LettersSection = LettersSection()
     zugzwang: ZugzwangSection | None = None
+    ledger: LedgerSection | None = None
 
 
 class SchemaError(ValueError):

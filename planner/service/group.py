@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
+from planner.ledger.store import LedgerStore
 from planner.service.gameday import GameDay
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo
+from planner.service.pricing import cheapest_answer, load_pricing
 from planner.service.views import dice_json
 from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
 from planner.state_records import replay
@@ -165,7 +167,10 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
         snap = store.snapshot(day.game.name, day.date, req.group)
         model = group_day(day, snap)
         ans, origin, plan, pos, given = _checked_answer(day, model, req)
-        out = dice_json(day, ans, origin)
+        with LedgerStore(store.path) as ledger:
+            pricing = load_pricing(day, snap.name, ledger)
+        ans = cheapest_answer(day, pricing, origin, ans)  # a roll is always priced for its group (§9.3)
+        out = dice_json(day, ans, origin, pricing)
         if plan.during_free:
             out["warnings"].append(f"rolled during free movement: planned from its end at "
                                    f"{fmt_clock(plan.plan_from)} (§4.5)")

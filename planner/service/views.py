@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from planner.service.gameday import GameDay
+from planner.service.pricing import Pricing, add_fees
 from planner.util.timefmt import fmt_clock
 
 if TYPE_CHECKING:
@@ -36,8 +37,10 @@ def late_warning(day: GameDay, arrival: int | None) -> list[str]:
             "the game ends on the way"]
 
 
-def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int) -> dict:
-    """JSON for one itinerary (``arrival: null`` and a ``reason`` when there is none)."""
+def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int,
+                 pricing: Pricing | None = None) -> dict:
+    """JSON for one itinerary (``arrival: null`` and a ``reason`` when there is none); with ``pricing``, the
+    group's fees on it (planner/service/pricing.py)."""
     tt = day.timetable
     if j is None:
         return {"from": tt.station_name[origin.station], "to": tt.station_name[target], "departure": None,
@@ -48,15 +51,19 @@ def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int) -
     if not j.legs:
         d["already_there"] = True
     annotate(day, j, d)
+    add_fees(day, pricing, j, d)
     return d
 
 
-def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin) -> dict:
-    """JSON of a dice answer (the interface of ``planner target``)."""
+FEE_KEYS = ("fees", "fees_total", "fees_min", "fees_max", "pricing")
+
+
+def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | None = None) -> dict:
+    """JSON of a dice answer (the interface of ``planner target``); with ``pricing``, the group's fees."""
     tt = day.timetable
     itinerary = None
     if ans.journey is not None:
-        itinerary = journey_json(day, ans.journey, origin, ans.journey.target_station)
+        itinerary = journey_json(day, ans.journey, origin, ans.journey.target_station, pricing)
     return {
         "roll": ans.roll,
         "kind": ans.kind,
@@ -68,9 +75,10 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin) -> dict:
         "already_there": bool(itinerary and not itinerary["legs"]),
         "candidates": ans.candidates,
         "free_until": fmt_clock(ans.free_until),
-        "admissible": [journey_json(day, j, origin, j.target_station) for j in ans.admissible],
+        "admissible": [journey_json(day, j, origin, j.target_station, pricing) for j in ans.admissible],
         "bonus": itinerary["bonus"] if itinerary else [],
         "crossings": itinerary["crossings"] if itinerary else [],
+        **({k: itinerary[k] for k in FEE_KEYS if k in itinerary} if itinerary else {}),
         "reroll_at": fmt_clock(ans.reroll_at),
         "why": ans.why,
         "warnings": ans.warnings + late_warning(day, ans.arrival),

@@ -1,0 +1,120 @@
+"""Ledger values: events (what a group did), holdings and the state they add up to (pure data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BANK = "bank"
+PARKING = "parking"
+STATION, TOLL_LINE, TUNNEL = "station", "toll_line", "tunnel"
+HOLDING_KINDS = (STATION, TOLL_LINE, TUNNEL)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing a group did, as recorded (times in seconds of the game day).
+
+    Only facts are typed by users (which station, which dice); every amount follows from the rules and
+    the ledger. ``price`` and ``letter`` of a station are filled in by the service layer from the game
+    file and the timetable (planner/game/prices.py), so a replay never needs the timetable.
+    """
+
+    kind: str
+    group: str
+    time: int
+    reported: int | None = None  # when the message was sent (§13); None = at once
+    target: str = ""  # station | toll_line | tunnel (buy, fee, mortgage, redeem)
+    name: str = ""
+    price: int = 0  # station purchase price (buy of a station)
+    letter: str = ""  # initial letter of the place name (buy of a station)
+    levels: tuple[tuple[str, int], ...] = ()  # build: (station, new level) each
+    dice: tuple[int, ...] = ()  # tunnel fee, parking emptying
+    bonus: bool = False  # income: the full-hour bonus rule was met
+    reason: str = ""  # parking: which payment
+    card: str = ""  # card key
+    rolls: tuple[tuple[str, int], ...] = ()  # diceoff: (group, dice sum) each
+
+    def to_json(self) -> dict:
+        """A JSON-able dict (only the fields that are set)."""
+        out: dict = {"kind": self.kind, "group": self.group, "time": self.time}
+        for k, default in (("reported", None), ("target", ""), ("name", ""), ("price", 0), ("letter", ""),
+                           ("levels", ()), ("dice", ()), ("bonus", False), ("reason", ""), ("card", ""),
+                           ("rolls", ())):
+            v = getattr(self, k)
+            if v != default:
+                out[k] = [list(x) for x in v] if k in ("levels", "rolls") else list(v) if k == "dice" else v
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict) -> Event:
+        """Inverse of :meth:`to_json`."""
+        kw = dict(d)
+        kw["levels"] = tuple((str(a), int(b)) for a, b in kw.get("levels", ()))
+        kw["rolls"] = tuple((str(a), int(b)) for a, b in kw.get("rolls", ()))
+        kw["dice"] = tuple(int(x) for x in kw.get("dice", ()))
+        return cls(**kw)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Money moved by an event: ``payer`` -> ``payee`` (a group, ``bank`` or ``parking``)."""
+
+    payer: str
+    payee: str
+    amount: int
+
+
+@dataclass
+class Holding:
+    """A station, toll line or tunnel a group bought."""
+
+    kind: str
+    name: str
+    owner: str
+    price: int
+    time: int
+    order: int  # purchase order (letter groups form in this order, §8.1)
+    letter: str = ""
+    level: int = 0  # 0 unbuilt, 1-4 houses, top = hotel
+    mortgaged: bool = False
+    paid: int = 0  # what the buyer paid (0 with a "next station free" card); refunded if a dice-off is lost
+
+    @property
+    def value(self) -> int:
+        """§5 purchase value: the station or line plus its houses (a house costs the station's price)."""
+        return self.price * (1 + self.level)
+
+
+@dataclass
+class Dispute:
+    """§7.2: groups that decided to buy one station in the same minute; dice decide."""
+
+    name: str
+    time: int
+    holder: str  # recorded first; holds the station until the dice-off
+    challengers: list[str] = field(default_factory=list)
+
+
+@dataclass
+class LedgerState:
+    """What the events add up to; built only by :func:`planner.ledger.apply.replay`."""
+
+    cash: dict[str, int] = field(default_factory=dict)
+    parking: int = 0
+    bank: int = 0  # net of the bank: minus everything it paid out (money conservation check)
+    holdings: dict[tuple[str, str], Holding] = field(default_factory=dict)
+    incomes: set[tuple[str, int]] = field(default_factory=set)
+    disputes: dict[str, Dispute] = field(default_factory=dict)
+    free_station: dict[str, int] = field(default_factory=dict)  # group -> cards "next station free" unused
+    visits: dict[str, list[str]] = field(default_factory=dict)  # group -> stations of unused virtual visits
+    out: dict[str, int] = field(default_factory=dict)  # group -> time it went bankrupt (§6 "Schulden")
+    orders: int = 0
+
+    def owned(self, group: str, kind: str | None = None) -> list[Holding]:
+        """The group's holdings (of one kind), in purchase order."""
+        return sorted((h for h in self.holdings.values() if h.owner == group and (kind is None or h.kind == kind)),
+                      key=lambda h: h.order)
+
+    def holding(self, kind: str, name: str) -> Holding | None:
+        """Who holds ``name`` (None: the bank still has it)."""
+        return self.holdings.get((kind, name))

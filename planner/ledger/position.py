@@ -1,0 +1,55 @@
+"""What the planner knows of a group's whereabouts, and whether a claim contradicts it (pure).
+
+A sighting is a station and a time the planner was told of (a roll's position, a purchase or fee at a
+station). A new claim "we are at S at T" contradicts the sightings when, by timetable, the group could
+not get from the last sighting before T to S by T, or from S at T to the next sighting after T.
+Everything else is the group's own statement and is recorded as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from planner.ledger.model import STATION, Event
+from planner.util.timefmt import fmt_clock
+
+SLACK = 60  # a minute: players write times to the minute
+
+Earliest = Callable[[str, int, str], int | None]  # (from station, time, to station) -> earliest arrival
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """The group was at ``station`` at ``time`` (``source`` says who told)."""
+
+    time: int
+    station: str
+    source: str
+
+
+def ledger_sightings(events: Iterable[Event], group: str) -> list[Sighting]:
+    """Sightings from the ledger: the group's purchases and fees at stations."""
+    return [Sighting(e.time, e.name, f"its {e.kind} at {e.name}") for e in events
+            if e.group == group and e.target == STATION and e.kind in ("buy", "fee")]
+
+
+def contradiction(sightings: Iterable[Sighting], station: str, time: int, earliest: Earliest) -> str | None:
+    """Why being at ``station`` at ``time`` is impossible given ``sightings`` (None: possible or unknown)."""
+    seen = sorted(sightings, key=lambda s: s.time)
+    before = [s for s in seen if s.time <= time]
+    after = [s for s in seen if s.time > time]
+    if before and before[-1].station != station:
+        s = before[-1]
+        arr = earliest(s.station, s.time, station)
+        if arr is None or arr > time + SLACK:
+            when = "cannot reach it on the game day" if arr is None else f"can be there at {fmt_clock(arr)} at the earliest"
+            return (f"the group was at {s.station} at {fmt_clock(s.time)} ({s.source}): it {when}, "
+                    f"not at {fmt_clock(time)}")
+    if after and after[0].station != station:
+        s = after[0]
+        arr = earliest(station, time, s.station)
+        if arr is None or arr > s.time + SLACK:
+            return (f"the group was at {s.station} at {fmt_clock(s.time)} ({s.source}), which it cannot reach "
+                    f"from {station} at {fmt_clock(time)}")
+    return None
