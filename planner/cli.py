@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "planner.commands.rules",
     "planner.commands.organiser",
     "planner.commands.demo",
+    "planner.commands.web",
 ]
 
 

@@ -133,9 +133,16 @@ def cmd_target(args: argparse.Namespace) -> int:
 
 def cmd_roll(args: argparse.Namespace) -> int:
     """Record a roll for a group (transaction: read targeted, decide, insert)."""
+    out = roll_answer(Context(args), args)
+    emit(args, out, f"group {args.group}, roll #{out['seq']}\n" + render_dice(out))
+    return 0
+
+
+def roll_answer(ctx: Context, args) -> dict:
+    """Record ``args.dice`` for ``args.group`` at ``args.at``/``time``/``trip`` (idempotent by ``args.roll_id``)
+    and return the answer of ``planner roll --json``. The web app calls this, too."""
     from planner.state import GroupStore, Roll
 
-    ctx = Context(args)
     holder: dict = {}
 
     def compute(targeted: list[str]) -> Roll:
@@ -152,39 +159,48 @@ def cmd_roll(args: argparse.Namespace) -> int:
     out["group"] = str(args.group)
     out["seq"] = rec.seq
     out["targeted"] = targeted
-    emit(args, out, f"group {args.group}, roll #{rec.seq}\n" + render_dice(out))
-    return 0
+    return out
 
 
 def cmd_group_status(args: argparse.Namespace) -> int:
     """Show a group's history."""
-    from planner.state import GroupStore
-
     ctx = Context(args)
-    with GroupStore() as store:
-        hist = store.history(ctx.game.name, ctx.date, args.group)
-        targeted = store.targeted(ctx.game.name, ctx.date, args.group)
-    rows = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
-             "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in hist]
-    out = {"group": str(args.group), "game": ctx.game.name, "date": ctx.date.isoformat(), "rolls": rows,
-           "targeted": targeted}
+    out = group_status_answer(ctx, args.group)
+    rows = out["rolls"]
     table = (f"group {args.group} on {ctx.date.isoformat()} ({ctx.game.title}): {len(rows)} roll(s)\n"
              + format_table(rows, ["seq", "time", "dice", "kind", "target", "free_until", "position"])
-             + f"\ntargeted: {', '.join(targeted) or '-'}")
+             + f"\ntargeted: {', '.join(out['targeted']) or '-'}")
     emit(args, out, table)
     return 0
 
 
-def cmd_group_undo(args: argparse.Namespace) -> int:
-    """Remove the last roll of a group."""
+def group_status_answer(ctx: Context, group: str) -> dict:
+    """The answer of ``planner group status --json``: the group's rolls of the day and targeted stations."""
     from planner.state import GroupStore
 
-    ctx = Context(args)
     with GroupStore() as store:
-        rec = store.undo_last(ctx.game.name, ctx.date, args.group)
-    out = {"group": str(args.group), "removed": None if rec is None else rec.seq}
-    emit(args, out, "nothing to undo" if rec is None else f"removed roll #{rec.seq}")
+        hist = store.history(ctx.game.name, ctx.date, group)
+        targeted = store.targeted(ctx.game.name, ctx.date, group)
+    rows = [{"seq": r.seq, "time": fmt_clock(r.time), "dice": "".join(map(str, r.dice)), "kind": r.kind,
+             "target": r.target, "free_until": fmt_clock(r.free_until), "position": r.position} for r in hist]
+    return {"group": str(group), "game": ctx.game.name, "date": ctx.date.isoformat(), "rolls": rows,
+            "targeted": targeted}
+
+
+def cmd_group_undo(args: argparse.Namespace) -> int:
+    """Remove the last roll of a group."""
+    out = group_undo_answer(Context(args), args.group)
+    emit(args, out, "nothing to undo" if out["removed"] is None else f"removed roll #{out['removed']}")
     return 0
+
+
+def group_undo_answer(ctx: Context, group: str) -> dict:
+    """Remove the group's last roll; the answer of ``planner group undo --json``."""
+    from planner.state import GroupStore
+
+    with GroupStore() as store:
+        rec = store.undo_last(ctx.game.name, ctx.date, group)
+    return {"group": str(group), "removed": None if rec is None else rec.seq}
 
 
 def render_dice(out: dict) -> str:

@@ -1,0 +1,101 @@
+"""The one door from the web app into the planner's use cases.
+
+Every call the web layer makes into game logic goes through this module, and this module only delegates: the
+answers are built by the same functions as the CLI's ``--json`` (``planner roll``, ``group status``, ``group
+undo``, ``zugzwang``), so the web app answers exactly what the CLI answers and adds no rule of its own. When the
+service layer (``planner/service/``) lands, only this module is re-wired to it.
+
+A :class:`Day` is one game day loaded once (timetable, routing network, numba kernels warmed) and then answered
+from memory. Its lock serialises the routing and the roll transactions of one server process: the routing
+arrays are shared, and a roll's answer is saved right after its transaction, so a retried submit finds it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+from planner.commands.base import Context
+from planner.commands.route import resolve_origin
+from planner.commands.rules import group_status_answer, group_undo_answer, roll_answer
+from planner.util.timefmt import fmt_clock
+
+
+@dataclass
+class Day:
+    """One loaded game day (feed, game file, date) and the lock its answers are computed under."""
+
+    ctx: Context
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
+    """Load the game day (from the cache when possible), build the network and warm the routing kernels."""
+    ctx = Context(argparse.Namespace(feed=feed, game=game, date=date, json=True, progress=False, min_transfer=None))
+    day = Day(ctx)
+    from planner.routing import best_journey, station_origin
+
+    net = ctx.network
+    tt = ctx.timetable
+    if tt.n_stations > 1:  # the first query compiles or loads numba's machine code: do it now, not on a phone
+        best_journey(net, station_origin(0, ctx.game.dice_from or 12 * 3600), tt.n_stations - 1)
+    return day
+
+
+def day_info(day: Day) -> dict:
+    """What a page needs to know about the day: game, date, number of dice, dice start, end."""
+    g = day.ctx.game
+    return {"game": g.name, "title": g.title, "date": day.ctx.date.isoformat(), "dice": g.dice_count,
+            "dice_from": fmt_clock(g.dice_from) if g.has_area else None,
+            "end": fmt_clock(g.end) if g.has_area else None}
+
+
+def stations(day: Day) -> list[dict]:
+    """Every station of the day with its coordinates (the search field's list and the map's points)."""
+    tt = day.ctx.timetable
+    return [{"name": str(tt.station_name[i]), "lat": round(float(tt.station_lat[i]), 6),
+             "lon": round(float(tt.station_lon[i]), 6)} for i in range(tt.n_stations)]
+
+
+def locate(day: Day, at: str, time: str | None, trip: str | None) -> dict:
+    """Check a position as ``planner roll`` reads ``--at/--time/--trip`` and return it with the station's
+    full name and the time it resolves to."""
+    with day.lock:
+        origin = resolve_origin(day.ctx, at, time, trip)
+        return {"at": str(day.ctx.timetable.station_name[origin.station]), "time": fmt_clock(origin.time),
+                "trip": trip or None}
+
+
+def roll(day: Day, group: str, dice: int, at: str | None, time: str | None, trip: str | None,
+         roll_id: str | None) -> dict:
+    """Record a roll: exactly the answer of ``planner roll --group G --dice N --at/--time/--trip --json``."""
+    args = SimpleNamespace(group=group, dice=dice, at=at, time=time, trip=trip, roll_id=roll_id)
+    with day.lock:
+        return roll_answer(day.ctx, args)
+
+
+def status(day: Day, group: str) -> dict:
+    """The group's rolls and targeted stations: the answer of ``planner group status --json``."""
+    return group_status_answer(day.ctx, group)
+
+
+def undo(day: Day, group: str) -> dict:
+    """Remove the group's last roll: the answer of ``planner group undo --json``."""
+    with day.lock:
+        return group_undo_answer(day.ctx, group)
+
+
+def next_trains(day: Day, at: str, time: str | None, trip: str | None) -> dict:
+    """The trains the group may take next from where it got off: ``planner zugzwang --at --time --trip --json``."""
+    from planner.game.zugzwang import zugzwang
+
+    ctx = day.ctx
+    with day.lock:
+        s = ctx.station(at)
+        t = ctx.clock(time)
+        return zugzwang(ctx.network, s, t, ctx.trip(trip) if trip else -1)
+
+
+__all__ = ["Day", "day_info", "load_day", "locate", "next_trains", "roll", "stations", "status", "undo"]
