@@ -245,7 +245,11 @@ class GroupStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # The state is the groups' (and later their tokens'): 0600, whatever the umask. SQLite gives its
             # -wal and -shm files the database file's mode.
-            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+            # Only when it is missing: closing any descriptor of the file drops every POSIX lock this process
+            # holds on it, so doing this while another thread's connection holds SQLite's locks breaks them
+            # ("disk I/O error" in a multi-threaded server).
+            if not self.path.exists():
+                os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
             # isolation_level=None: no implicit transactions; we issue BEGIN IMMEDIATE ourselves.
             conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
