@@ -252,6 +252,7 @@ class WebApp:
             Route("/join", self.join),
             Route("/sw.js", lambda r: FileResponse(HERE / "static" / "sw.js", headers={
                 "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", **security_headers()})),
+            Route("/favicon.ico", lambda r: FileResponse(HERE / "static" / "icon.svg", media_type="image/svg+xml")),
             Route("/manifest.webmanifest", lambda r: FileResponse(
                 HERE / "static" / "manifest.webmanifest", media_type="application/manifest+json")),
             Route("/games/{game}", self.organiser_page),

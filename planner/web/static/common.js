@@ -23,8 +23,14 @@ class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
+/* The service worker answered from its cache: no network. ``data`` is the kept answer. */
+class OfflineCopy extends Error {
+  constructor(data) { super("offline"); this.data = data; }
+}
+
 /* A JSON call with the cookie; POSTs carry the header the server's cross-site guard asks for.
-   A network failure rejects with TypeError (offline), an answer other than 2xx with ApiError. */
+   A network failure rejects with TypeError, the service worker's kept copy with OfflineCopy (both: offline),
+   an answer other than 2xx with ApiError. */
 async function api(path, method, body) {
   const opts = {method: method || "GET", credentials: "same-origin", headers: {"Accept": "application/json"}};
   if (body !== undefined) {
@@ -36,6 +42,7 @@ async function api(path, method, body) {
   let data = null;
   try { data = await resp.json(); } catch (e) { data = null; }
   if (!resp.ok) throw new ApiError(resp.status, (data && data.error) || ("HTTP " + resp.status));
+  if (resp.headers.get("X-Planner-Cached")) throw new OfflineCopy(data);
   return data;
 }
 
@@ -49,7 +56,11 @@ function netStatus(text) {
 let stationsCache = null;
 async function stations(game) {
   if (stationsCache) return stationsCache;
-  const list = await api(`/api/games/${encodeURIComponent(game)}/stations`);
+  let list;
+  try { list = await api(`/api/games/${encodeURIComponent(game)}/stations`); } catch (e) {
+    if (!(e instanceof OfflineCopy)) throw e;
+    list = e.data;  // the station list does not change during the day: the kept copy is as good
+  }
   stationsCache = new Map(list.map((s) => [s.name, [s.lat, s.lon]]));
   return stationsCache;
 }
@@ -67,6 +78,16 @@ function makeMap(id) {
   return map;
 }
 
+/* The service worker keeps the app for a tunnel. The page that registered it was loaded before it ran, so the
+   page puts itself into the worker's cache (same name as in sw.js) to be there offline, too. */
+const PAGE_CACHE = "planner-data-v1";
 if ("serviceWorker" in navigator) {
-  window.addEventListener("load", () => { navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(() => {}); });
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js", {scope: "/"})
+      .then(() => navigator.serviceWorker.ready)
+      .then(() => caches.open(PAGE_CACHE))
+      .then((c) => c.add(location.pathname))
+      .then(() => document.documentElement.setAttribute("data-offline-ready", "1"))
+      .catch(() => {});
+  });
 }

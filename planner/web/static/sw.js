@@ -34,8 +34,11 @@ async function networkFirst(req) {
     return resp;
   } catch (e) {
     const hit = await caches.match(req, {ignoreSearch: false});
-    if (hit) return hit;
-    throw e;
+    if (!hit) throw e;
+    // Tell the page this is the kept copy, so it can say that it is offline.
+    const headers = new Headers(hit.headers);
+    headers.set("X-Planner-Cached", "1");
+    return new Response(await hit.blob(), {status: hit.status, statusText: hit.statusText, headers});
   }
 }
 
