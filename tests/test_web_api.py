@@ -180,6 +180,20 @@ def test_organiser_routes_need_the_organiser_token(site):
     assert requests.get(f"{site['url']}/games/{a['game']}", headers=bearer(a["organiser"]["token"])).ok
 
 
+def test_organiser_documents_are_the_clis(site, tmp_path):
+    a = site["a"]
+    for doc in ("report", "map"):
+        url = f"{site['url']}/games/{a['game']}/{doc}"
+        assert requests.get(url, headers=bearer(a["groups"][0]["token"])).status_code == 403
+        assert requests.get(url).status_code == 401
+    report = requests.get(f"{site['url']}/games/{a['game']}/report", headers=bearer(a["organiser"]["token"]))
+    p = planner(site["env"], "check-area", *DAY, "--out", str(tmp_path / "report.html"))
+    assert report.status_code == 200 and report.text == (tmp_path / "report.html").read_text("utf-8")
+    area = requests.get(f"{site['url']}/games/{a['game']}/map", headers=bearer(a["organiser"]["token"]))
+    assert area.status_code == 200 and "L.map(" in area.text.replace("L.map (", "L.map(")
+    assert p.returncode in (0, 1)
+
+
 def test_join_link_sets_a_strict_httponly_cookie_and_opens_the_page(site):
     a = site["a"]
     s = requests.Session()

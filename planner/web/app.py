@@ -43,6 +43,8 @@ HERE = Path(__file__).resolve().parent
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
        "form-action 'self'")
+DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+                "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'")
 POSITION_FIELDS = {"at", "time", "trip"}
 ROLL_FIELDS = {"dice", "at", "time", "trip", "roll_id"}
 
@@ -235,6 +237,22 @@ class WebApp:
             return self.page("error.html", {"message": exc.message}, exc.status)
         return self.page("organiser.html", {"game": g, "info": usecases.day_info(day)})
 
+    def document(self, make: Callable[[usecases.Day], str]):
+        """An organiser's generated document (report, map): organiser token only. These pages are the
+        planner's own output (feed data, no user text) and carry inline scripts, so they get their own CSP."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                caller = self.caller(request)
+                authorize(caller, request.path_params["game"], None)
+                _, day = self.game(request.path_params["game"])
+            except HttpError as exc:
+                return self.page("error.html", {"message": exc.message}, exc.status)
+            html = await run_in_threadpool(make, day)
+            return HTMLResponse(html, headers={**security_headers(), "Content-Security-Policy": DOCUMENT_CSP})
+
+        return endpoint
+
     async def home(self, request: Request) -> Response:
         """The start page: where to find the join link."""
         return self.page("home.html", {})
@@ -257,6 +275,8 @@ class WebApp:
                 HERE / "static" / "manifest.webmanifest", media_type="application/manifest+json")),
             Route("/games/{game}", self.organiser_page),
             Route("/games/{game}/groups/{group}", self.group_page),
+            Route("/games/{game}/report", self.document(usecases.check_area_html)),
+            Route("/games/{game}/map", self.document(usecases.area_map_html)),
             Route("/api/games/{game}", self.api(self.overview, organiser=True)),
             Route("/api/games/{game}/stations", self.stations),
             Route("/api/games/{game}/groups/{group}", self.api(self.group_state)),

@@ -29,6 +29,7 @@ class Day:
 
     ctx: Context
     lock: threading.RLock = field(default_factory=threading.RLock)
+    documents: dict[str, str] = field(default_factory=dict)  # organiser's pages, made on first request
 
 
 def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
@@ -98,4 +99,28 @@ def next_trains(day: Day, at: str, time: str | None, trip: str | None) -> dict:
         return zugzwang(ctx.network, s, t, ctx.trip(trip) if trip else -1)
 
 
-__all__ = ["Day", "day_info", "load_day", "locate", "next_trains", "roll", "stations", "status", "undo"]
+def area_map_html(day: Day) -> str:
+    """The organiser's area map (as ``planner map area --standalone``), made once per day."""
+    if "area_map" not in day.documents:
+        from planner.maps import web
+
+        with day.lock:
+            m, _warnings = web.area_map(day.ctx.timetable, day.ctx.game)
+            day.documents["area_map"] = web.render(m, standalone=True)
+    return day.documents["area_map"]
+
+
+def check_area_html(day: Day) -> str:
+    """The check-area report (as ``planner check-area --out report.html``), made once per day."""
+    if "check_area" not in day.documents:
+        from planner.gtfs.source import FeedSource
+        from planner.report import check_area, render_html
+
+        ctx = day.ctx
+        with day.lock:
+            rep = check_area(ctx.timetable, ctx.game, ctx.network, FeedSource(ctx.feed), progress=False)
+            day.documents["check_area"] = render_html(rep)
+    return day.documents["check_area"]
+
+
+__all__ = ["area_map_html", "check_area_html", "Day", "day_info", "load_day", "locate", "next_trains", "roll", "stations", "status", "undo"]
