@@ -56,6 +56,16 @@ def phone(browser, errors: list):
     return ctx, page
 
 
+def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -> None:
+    """Type the position as a player would, wait until the page shows it, then roll ``die``."""
+    p.fill("#at", station)
+    p.fill("#time", time)
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text(re.compile("^" + re.escape(shown)))
+    p.select_option("#die", die)
+    p.click("#roll-button")
+
+
 def test_group_page_join_position_roll_share_offline(site, browser):
     game = site["game"]
     expected = json.loads(planner(site["env"], "target", "--at", "Zug", "--time", "12:40", "--roll", "2",
@@ -72,13 +82,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
         p.wait_for_selector("html[data-offline-ready='1']", timeout=15000)
     assert p1.evaluate("document.cookie") == ""  # HttpOnly: the page's scripts cannot read the token
 
-    p1.fill("#at", "zug")
-    p1.fill("#time", "12:40")
-    p1.click("#position-form button")
-    expect(p1.locator("#position")).to_have_text(re.compile(r"^Zug 12:40"))
-
-    p1.select_option("#die", "2")
-    p1.click("#roll-button")
+    set_position_and_roll(p1, "zug", "12:40", "2", shown="Zug 12:40")
     expect(p1.locator("#target")).to_have_text(expected["target"])
     legs = p1.locator("#legs tbody tr")
     expect(legs).to_have_count(len(expected["legs"]))
@@ -86,6 +90,11 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     row = legs.nth(0).inner_text()
     assert first["route"] in row and first["departure"] in row and f"Gl. {first['from_platform']}" in row
     assert p1.inner_text("#arrival") == expected["arrival"]
+    if len(expected["legs"]) > 1:  # the 29-minute rule at the change, as planner zugzwang answers it
+        change = expected["legs"][0]
+        z = json.loads(planner(site["env"], "zugzwang", "--at", change["to"], "--time", change["arrival"],
+                               "--trip", change["trip_id"], *DAY, "--json").stdout)
+        expect(legs.nth(0).locator(".deadline")).to_have_text(f"next train by {z['deadline']}")
     expect(p1.locator("#map path.leaflet-interactive").first).to_be_visible()  # the itinerary on the map
 
     # the second phone of the group sees the roll within 10 s (it polls)
@@ -124,12 +133,7 @@ def test_undo_on_the_page(site, browser):
     ctx, p = phone(browser, errors)
     p.goto(game["groups"][1]["url"])
     p.wait_for_url(re.compile(r"/groups/2$"))
-    p.fill("#at", "Baar")
-    p.fill("#time", "13:00")
-    p.click("#position-form button")
-    expect(p.locator("#position")).to_have_text(re.compile(r"^Baar 13:00"))
-    p.select_option("#die", "1")
-    p.click("#roll-button")
+    set_position_and_roll(p, "Baar", "13:00", "1", shown="Baar 13:00")
     expect(p.locator("#history tbody tr")).to_have_count(1)
     p.click("#undo")
     expect(p.locator("#history tbody tr")).to_have_count(0)

@@ -37,7 +37,7 @@ from planner.web.security import (
     json_body,
     text_field,
 )
-from planner.web.store import WebGame, WebStore
+from planner.web.store import Access, WebGame, WebStore
 
 HERE = Path(__file__).resolve().parent
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -56,6 +56,11 @@ class WebApp:
                  burst: int = 60, secure_cookie: bool = False):
         self.state = state
         self.days = days  # game id -> its loaded day
+        # Games and tokens do not change while the server runs (it loads the games at start-up): kept in memory,
+        # so a poll reads only the group's rolls.
+        with WebStore(state) as store:
+            self.games = {g.id: g for g in store.games() if g.id in days}
+        self.known = TokenCache(self.store)
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
         self._local = threading.local()
@@ -72,14 +77,14 @@ class WebApp:
     def game(self, game_id: str) -> tuple[WebGame, usecases.Day]:
         """A loaded game, or 404."""
         day = self.days.get(game_id)
-        g = self.store().game(game_id) if day is not None else None
+        g = self.games.get(game_id) if day is not None else None
         if g is None:
             raise HttpError(404, f"no game {game_id!r} on this server")
         return g, day
 
     def caller(self, request: Request) -> Caller:
         """Authenticate and rate-limit (per token)."""
-        caller = authenticate(request, self.store())
+        caller = authenticate(request, self.known)
         self.limiter.hit(caller.token)
         return caller
 
@@ -206,7 +211,7 @@ class WebApp:
     async def join(self, request: Request) -> Response:
         """A join link: set the cookie and go on to the group's (or organiser's) page."""
         token = request.query_params.get("t", "")
-        access = self.store().access(token) if 0 < len(token) <= 200 else None
+        access = self.known.access(token) if 0 < len(token) <= 200 else None
         if access is None:
             return self.page("error.html", {"message": "This link is not valid (any more)."}, 401)
         target = (f"/games/{access.game_id}" if access.group is None
@@ -292,6 +297,21 @@ class WebApp:
         if assets.LEAFLET_DIR.is_dir():
             routes.append(Mount("/vendor", StaticFiles(directory=assets.VENDOR), name="vendor"))
         return Starlette(routes=routes, exception_handlers={Exception: _internal_error})
+
+
+class TokenCache:
+    """``access(token)`` of the store, remembered for known tokens (an unknown one is asked again each time)."""
+
+    def __init__(self, store: Callable[[], WebStore]):
+        self._store = store
+        self._known: dict[str, Access] = {}
+
+    def access(self, token: str) -> Access | None:
+        """Whom the token opens, or None."""
+        a = self._known.get(token)
+        if a is None and (a := self._store().access(token)) is not None:
+            self._known[token] = a
+        return a
 
 
 def security_headers() -> dict[str, str]:

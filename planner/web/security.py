@@ -16,6 +16,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
@@ -36,6 +37,12 @@ class HttpError(Exception):
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers or {}
+
+
+class TokenLookup(Protocol):
+    """Anything that says whom a token opens (the store, or a cache in front of it)."""
+
+    def access(self, token: str) -> Access | None: ...
 
 
 @dataclass
@@ -59,7 +66,7 @@ def request_token(request: Request) -> tuple[str | None, bool]:
     return (tok, True) if tok else (None, False)
 
 
-def authenticate(request: Request, store: WebStore) -> Caller:
+def authenticate(request: Request, store: WebStore | TokenLookup) -> Caller:
     """The caller, or 401 (no token, unknown token)."""
     token, by_cookie = request_token(request)
     if not token:

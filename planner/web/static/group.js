@@ -61,12 +61,30 @@ function renderAnswer(ans) {
     h("td", {}, l.departure),
     h("td", {}, l.to, l.to_platform ? h("small", {}, ` Gl. ${l.to_platform}`) : null),
     h("td", {}, l.arrival))));
+  changeDeadlines(ans);
   const extras = [];
   for (const b of ans.bonus || []) extras.push(`bonus: ${b.event || ""} ${b.station || ""} ${b.time || ""} (${b.route || ""})`);
   for (const c of ans.crossings || []) extras.push(`toll/tunnel: ${c.name}${c.fee_text ? " - " + c.fee_text : ""}`);
   for (const w of ans.warnings || []) extras.push(`note: ${w}`);
   document.getElementById("extras").replaceChildren(...extras.map((t) => h("li", {}, t)));
   drawRoute(ans);
+}
+
+/* The 29-minute rule at each change: what the next endpoint (planner zugzwang) answers for getting off there. */
+async function changeDeadlines(ans) {
+  const legs = ans.legs || [];
+  const rows = document.querySelectorAll("#legs tbody tr");
+  for (let i = 0; i < legs.length - 1; i++) {
+    const l = legs[i];
+    const q = new URLSearchParams({at: l.to, time: l.arrival});
+    if (l.trip_id) q.set("trip", l.trip_id);
+    let z;
+    try { z = await api(`${BASE}/next?${q}`); } catch (e) {
+      if (!(e instanceof OfflineCopy)) continue;
+      z = e.data;
+    }
+    if (rows[i]) rows[i].lastElementChild.append(h("br"), h("small", {class: "deadline"}, `next train by ${z.deadline}`));
+  }
 }
 
 async function drawRoute(ans) {
