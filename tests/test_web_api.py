@@ -279,6 +279,10 @@ def test_rate_limit_per_token(tmp_path):
         assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
         # another token has its own bucket
         assert requests.get(url + "2", headers=bearer(game["groups"][1]["token"])).status_code == 200
+        # guessing tokens (or join links) is limited per client address
+        guesses = [requests.get(url + "1", headers=bearer(f"guess-{i}")).status_code for i in range(10)]
+        assert guesses[:6] == [401] * 6 and 429 in guesses[6:]
+        assert requests.get(f"{srv.url}/join?t=guess").status_code == 429
 
 
 def test_serve_without_a_game_is_one_line_error(tmp_path):

@@ -84,7 +84,11 @@ class WebApp:
 
     def caller(self, request: Request) -> Caller:
         """Authenticate and rate-limit (per token)."""
-        caller = authenticate(request, self.known)
+        try:
+            caller = authenticate(request, self.known)
+        except HttpError:
+            self.limiter.hit("ip:" + (request.client.host if request.client else "?"))  # guessing costs, too
+            raise
         self.limiter.hit(caller.token)
         return caller
 
@@ -211,6 +215,10 @@ class WebApp:
     async def join(self, request: Request) -> Response:
         """A join link: set the cookie and go on to the group's (or organiser's) page."""
         token = request.query_params.get("t", "")
+        try:
+            self.limiter.hit("ip:" + (request.client.host if request.client else "?"))
+        except HttpError as exc:
+            return self.page("error.html", {"message": exc.message}, exc.status)
         access = self.known.access(token) if 0 < len(token) <= 200 else None
         if access is None:
             return self.page("error.html", {"message": "This link is not valid (any more)."}, 401)
