@@ -288,3 +288,18 @@ def test_rate_limit_per_token(tmp_path):
 def test_serve_without_a_game_is_one_line_error(tmp_path):
     p = planner(web_env(tmp_path), "serve", "--port", "9")
     assert p.returncode == 2 and p.stderr.startswith("planner: error: no game yet")
+
+
+def test_app_shell_manifest_and_service_worker(site):
+    url = site["url"]
+    m = requests.get(url + "/manifest.webmanifest")
+    assert m.status_code == 200 and m.headers["content-type"].startswith("application/manifest+json")
+    assert m.json()["start_url"] == "/" and m.json()["display"] == "standalone"
+    sw = requests.get(url + "/sw.js")
+    assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
+    assert sw.headers["Cache-Control"] == "no-cache"  # a new worker is picked up at once
+    assert "/join" in sw.text  # join links (tokens) are never cached
+    for asset in ("/static/group.js", "/static/common.js", "/vendor/leaflet/leaflet.js", "/vendor/basemap.json"):
+        assert requests.get(url + asset).status_code == 200, asset
+    api = requests.get(group_api(site, site["a"], 1), headers=bearer(site["a"]["groups"][0]["token"]))
+    assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"

@@ -19,7 +19,8 @@ from types import SimpleNamespace
 
 from planner.commands.base import Context
 from planner.commands.route import resolve_origin
-from planner.commands.rules import group_status_answer, group_undo_answer, roll_answer
+from planner.commands.rules import decide_roll, group_status_answer, group_undo_answer, roll_answer
+from planner.errors import PlannerError
 from planner.util.timefmt import fmt_clock
 
 
@@ -35,14 +36,17 @@ class Day:
 def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
     """Load the game day (from the cache when possible), build the network and warm the routing kernels."""
     ctx = Context(argparse.Namespace(feed=feed, game=game, date=date, json=True, progress=False, min_transfer=None))
-    day = Day(ctx)
-    from planner.routing import best_journey, station_origin
-
-    net = ctx.network
     tt = ctx.timetable
-    if tt.n_stations > 1:  # the first query compiles or loads numba's machine code: do it now, not on a phone
-        best_journey(net, station_origin(0, ctx.game.dice_from or 12 * 3600), tt.n_stations - 1)
-    return day
+    ctx.network  # noqa: B018 - built now, not on the first phone's request
+    # The first dice answer loads numba's machine code and builds lazy indexes: do one now (nothing recorded).
+    g = ctx.game
+    at = SimpleNamespace(at=str(tt.station_name[0]), time=fmt_clock(g.dice_from if g.has_area else 12 * 3600),
+                         trip=None)
+    try:
+        decide_roll(ctx, at, 1, [])
+    except PlannerError:
+        pass  # a day on which that station cannot roll still serves; the warm-up only saves time
+    return Day(ctx)
 
 
 def day_info(day: Day) -> dict:
