@@ -83,10 +83,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: expected 1 to 65535")
     if not 0.1 <= args.rate_limit <= 1000:
         raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
-    app = load_app(feed=args.feed, game=args.game, date=args.date, rate=args.rate_limit,
-                   burst=max(1, int(args.rate_limit * 6)), secure_cookie=args.https)
+    app, worker = load_app(feed=args.feed, game=args.game, date=args.date, rate=args.rate_limit,
+                           burst=max(1, int(args.rate_limit * 6)), secure_cookie=args.https)
     sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
     sys.stderr.flush()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True,
-                forwarded_allow_ips="127.0.0.1")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True,
+                    forwarded_allow_ips="127.0.0.1")
+    finally:
+        worker.close()
     return 0

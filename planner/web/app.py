@@ -38,6 +38,7 @@ from planner.web.security import (
     text_field,
 )
 from planner.web.store import Access, WebGame, WebStore
+from planner.web.worker import ROUTED, RoutingWorker
 
 HERE = Path(__file__).resolve().parent
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -53,7 +54,7 @@ class WebApp:
     """The loaded games and days, the state database, the rate limiter; builds the Starlette app."""
 
     def __init__(self, state: str | Path | None, days: dict[str, usecases.Day], *, rate: float = 10.0,
-                 burst: int = 60, secure_cookie: bool = False):
+                 burst: int = 60, secure_cookie: bool = False, worker: RoutingWorker | None = None):
         self.state = state
         self.days = days  # game id -> its loaded day
         # Games and tokens do not change while the server runs (it loads the games at start-up): kept in memory,
@@ -63,6 +64,7 @@ class WebApp:
         self.known = TokenCache(self.store)
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
+        self.worker = worker  # None: everything computed in this process (the routing child itself)
         self._local = threading.local()
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
 
@@ -191,7 +193,11 @@ class WebApp:
                     where = self.group_of(request, caller)  # 403/404 before the body is read
                     inp = await json_body(request, fields or set()) if write else dict(request.query_params)
                     args = (*where, inp)
-                out = await run_in_threadpool(fn, *args)
+                if self.worker is not None and fn.__name__ in ROUTED:
+                    g, _day, number, inp = args
+                    out = await self.worker.call(fn.__name__, g.id, number, inp)
+                else:
+                    out = await run_in_threadpool(fn, *args)
                 return json_response(out)
             except HttpError as exc:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
@@ -339,9 +345,9 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     return json_response({"error": f"internal error ({type(exc).__name__})"}, 500)
 
 
-def load_app(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
-             date: str | None = None, rate: float = 10.0, burst: int = 60, secure_cookie: bool = False) -> Starlette:
-    """Load every game of the state database (each distinct day once) and build the app.
+def load_days(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
+              date: str | None = None) -> dict[str, usecases.Day]:
+    """Every game of the state database with its loaded day (each distinct day once).
     ``feed``/``game``/``date`` fill in what a game left open."""
     with WebStore(state) as store:
         games = store.games()
@@ -354,4 +360,14 @@ def load_app(state: str | Path | None = None, *, feed: str | None = None, game: 
         if key not in loaded:
             loaded[key] = usecases.load_day(*key)
         days[g.id] = loaded[key]
-    return WebApp(state, days, rate=rate, burst=burst, secure_cookie=secure_cookie).build()
+    return days
+
+
+def load_app(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
+             date: str | None = None, rate: float = 10.0, burst: int = 60,
+             secure_cookie: bool = False) -> tuple[Starlette, RoutingWorker]:
+    """The app with its days loaded and its routing process started (close the worker after serving)."""
+    days = load_days(state, feed=feed, game=game, date=date)
+    worker = RoutingWorker(state, feed=feed, game=game, date=date)
+    app = WebApp(state, days, rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker)
+    return app.build(), worker

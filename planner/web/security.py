@@ -38,6 +38,9 @@ class HttpError(Exception):
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers or {}
 
+    def __reduce__(self):  # raised in the routing process, re-raised in the server's
+        return (HttpError, (self.status, self.message, self.headers))
+
 
 class TokenLookup(Protocol):
     """Anything that says whom a token opens (the store, or a cache in front of it)."""
