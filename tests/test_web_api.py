@@ -11,6 +11,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -283,6 +284,21 @@ def test_rate_limit_per_token(tmp_path):
         guesses = [requests.get(url + "1", headers=bearer(f"guess-{i}")).status_code for i in range(10)]
         assert guesses[:6] == [401] * 6 and 429 in guesses[6:]
         assert requests.get(f"{srv.url}/join?t=guess").status_code == 429
+
+
+def test_stopping_the_server_stops_its_routing_process(tmp_path):
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot")
+    with serve(env) as srv:
+        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/1/rolls", json={"dice": 1, "at": "Zug",
+                          "time": "12:40"}, headers=bearer(game["groups"][0]["token"]))
+        assert r.status_code == 200
+        children = Path(f"/proc/{srv.proc.pid}/task/{srv.proc.pid}/children").read_text().split()
+        assert children  # the routing child (and multiprocessing's resource tracker)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [c for c in children if Path(f"/proc/{c}").exists()]
 
 
 def test_serve_without_a_game_is_one_line_error(tmp_path):

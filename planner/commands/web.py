@@ -91,5 +91,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True,
                     forwarded_allow_ips="127.0.0.1")
     finally:
-        worker.close()
+        worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
     return 0

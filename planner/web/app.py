@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -310,7 +311,15 @@ class WebApp:
         ]
         if assets.LEAFLET_DIR.is_dir():
             routes.append(Mount("/vendor", StaticFiles(directory=assets.VENDOR), name="vendor"))
-        return Starlette(routes=routes, exception_handlers={Exception: _internal_error})
+        worker = self.worker
+
+        @asynccontextmanager
+        async def lifespan(app: Starlette):
+            yield
+            if worker is not None:
+                worker.close()  # uvicorn's shutdown: the routing child stops with the server
+
+        return Starlette(routes=routes, exception_handlers={Exception: _internal_error}, lifespan=lifespan)
 
 
 class TokenCache:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -22,7 +25,16 @@ def _start(state: str | None, feed: str | None, game: str | None, date: str | No
     global _app
     from planner.web.app import WebApp, load_days
 
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     _app = WebApp(state, load_days(state, feed=feed, game=game, date=date))
+
+
+def _exit_with(parent: int) -> None:
+    # A server killed without its shutdown (SIGKILL, or a signal re-raised after it) must not leave the child.
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _ready() -> bool:
