@@ -48,7 +48,7 @@ from planner.timetable.model import Timetable
 
 # Bump whenever the Timetable model, the ingest's output, or this file format changes: old entries then
 # get other keys and are simply never read again.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FORMAT = "sbb-planner timetable cache"
 ENTRIES = "timetables"  # sub-folder of the cache root holding the entries
 STALE_TEMP_SECONDS = 3600  # a temp dir this old belongs to a crashed writer
@@ -189,6 +189,7 @@ def _publish(tt: Timetable, key: str) -> bool:
             "trip_offset_first": int(tt.trip_offset[0]) if len(tt.trip_offset) else None,
             "columns": columns, "files": files,
         }
+        meta["sha256"] = _meta_digest(meta)
         _write_file(tmp / "meta.json", json.dumps(meta, indent=1, ensure_ascii=False).encode())
         _fsync_dir(tmp)
         try:
@@ -267,10 +268,21 @@ def _set_aside(entry: Path, key: str) -> None:
     shutil.rmtree(bad, ignore_errors=True)
 
 
+def _meta_digest(meta: dict[str, Any]) -> str:
+    """sha256 of everything in meta.json but this digest: an edited date, feed version, scalar or
+    column type is caught like an edited parquet file."""
+    body = {k: v for k, v in meta.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
 def _read(entry: Path, key: str) -> Timetable:
     meta = json.loads((entry / "meta.json").read_bytes())
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise _BadEntry("meta.json is not a timetable cache description")
+    if meta.get("sha256") != _meta_digest(meta):
+        raise _BadEntry("meta.json does not match its checksum (edited?)")
+    if re.match(r"\d{4}-\d\d-\d\d_", key) and meta.get("date") != key[:10]:  # keys of cache_key()
+        raise _BadEntry(f"meta.json names date {meta.get('date')!r}, the key {key[:10]}")
     if meta.get("schema") != SCHEMA_VERSION:
         raise _BadEntry(f"schema {meta.get('schema')}, expected {SCHEMA_VERSION}")
     if meta.get("key") != key:

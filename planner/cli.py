@@ -8,6 +8,7 @@ import json
 import os
 import sys
 
+from planner.commands.argtypes import apply_defaults
 from planner.errors import PlannerError
 
 # Each module registers its subcommands; order = order in --help.
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # a command module not (yet) present
             raise
         m.register(sub)
+    apply_defaults(p)
     return p
 
 
@@ -64,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the machine refused a read or write (disk full, busy, permissions): not a bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        _report(f"{where}{exc.strerror or type(exc).__name__}", want_json)
+        return 2
     except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback for users
         if os.environ.get("PLANNER_DEBUG"):
             raise

@@ -37,8 +37,7 @@ def day_crossings(tt: Timetable, game: Game) -> Index | None:
         except (OSError, ValueError):
             pass  # unreadable: recompute and rewrite
     try:
-        from planner.game.physical import crossing_trips
-        from planner.rail import load_rail_network
+        from planner.rail import crossing_trips, load_rail_network
 
         index = crossing_trips(tt, load_rail_network(), game)
     except PlannerError:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from planner.errors import FeedError
 from planner.game.area import in_area, on_ring
 from planner.game.gamefile import Crossing, Game
 from planner.game.prices import letter_groups, station_table
@@ -146,57 +147,40 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
 # ---- crossings (toll lines, tunnels) -------------------------------------------------------------
 
 CrossingIndex = dict[str, list[tuple[int, int, int]]]
-_RAILWAY = (int(Mode.RAIL), int(Mode.TRAM), int(Mode.METRO))  # buses cross no toll line
 
 
 def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, object], list[str]]:
     """``(trip, first_row, last_row)`` of every trip crossing each toll line / tunnel, the physical checks
-    by name (``planner.game.physical.CrossingCheck``), and warnings.
+    by name (``planner.rail.CrossingCheck``), and warnings.
 
-    Uses the physical SBB network when ``planner.game.physical`` and its data are available; otherwise
-    falls back to the stops (a trip crosses A–B when it stops at A and later at B, or B then A, with neither
-    between), which misses trains that pass A or B without stopping.
+    Uses the physical SBB network; when its data file is missing or unreadable (``FeedError``), the
+    crossings are decided on the stops by the same rule the network uses for lines off it
+    (``planner.rail.crossings``), which misses trains that pass A or B without stopping, and a warning
+    says so. Any other error is a bug and is raised.
     """
+    from planner.rail import check_crossings, crossing_trips, load_rail_network
+
     names = [c.name for c in (*game.toll_lines, *game.tunnels)]
     if not names:
         return {}, {}, []
     try:
-        from planner.game.physical import check_crossings, crossing_trips
-        from planner.rail import load_rail_network
-
         network = load_rail_network()
-        index = crossing_trips(tt, network, game)
-        checks = {c.name: c for c in check_crossings(network, game)}
-        return {n: index.get(n, []) for n in names}, checks, []
-    except Exception as exc:  # noqa: BLE001 - module or data missing: degrade to the stop-based check
-        warn = (f"physical rail network unavailable ({type(exc).__name__}: {' '.join(str(exc).split())[:120]}): "
+    except FeedError as exc:
+        warn = (f"physical rail network unavailable ({' '.join(str(exc).split())[:160]}): "
                 "toll lines and tunnels are checked on stops only")
-        return _stop_crossings(tt, game), {}, [warn]
-
-
-def _stop_crossings(tt: Timetable, game: Game) -> CrossingIndex:
-    out: CrossingIndex = {}
-    sta_of_row = tt.stop_station[tt.st_stop]
-    for c in (*game.toll_lines, *game.tunnels):
-        a = exact_station(tt, c.between[0])
-        b = exact_station(tt, c.between[1])
-        hits: list[tuple[int, int, int]] = []
-        if a is not None and b is not None:
-            ends = np.flatnonzero(np.isin(sta_of_row, [a, b]))
-            for r0, r1 in zip(ends[:-1], ends[1:], strict=True):
-                # consecutive end-station rows of one trip, one at A and the other at B
-                trip = int(tt.st_trip[r0])
-                if trip == int(tt.st_trip[r1]) and sta_of_row[r0] != sta_of_row[r1] \
-                        and int(tt.route_mode[tt.trip_route[trip]]) in _RAILWAY:
-                    hits.append((trip, int(r0), int(r1)))
-        out[c.name] = hits
-    return out
+        index = crossing_trips(tt, None, game)
+        return {n: index.get(n, []) for n in names}, {}, [warn]
+    index = crossing_trips(tt, network, game)
+    checks = {c.name: c for c in check_crossings(network, game)}
+    return {n: index.get(n, []) for n in names}, checks, []
 
 
 def _crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int, int, int]], check,
                      stations: dict[str, list[FeedStation]] | None) -> dict:
     ends = [{k: v for k, v in _place(tt, game, name, stations).items() if k != "station"} for name in c.between]
-    on_network = check is not None and getattr(check, "method", "invalid") != "invalid"
+    # only a crossing decided on the network is found without its end stations in the feed; one decided on
+    # the stops (its line is off the SBB network) needs both ends in the feed
+    on_network = check is not None and getattr(check, "method", "invalid") == "path"
     found = all(e["found"] for e in ends) or on_network
     in_area_ = all(e["in_area"] for e in ends if e["found"]) and any(e["found"] for e in ends)
     if not any(e["found"] for e in ends) and check is not None and on_network:
@@ -235,17 +219,15 @@ def _round_km(v) -> float | None:
 
 
 def _stretch_in_area(game: Game, check) -> bool:
-    try:
-        from planner.rail import load_rail_network
+    """Whether the whole stretch of a crossing decided on the network lies in the area."""
+    from planner.rail import load_rail_network
 
-        net = load_rail_network()
-        index = {u: i for i, u in enumerate(net.uics)}
-        idx = [index[u] for u in check.stretch if u in index]
-        if not idx:
-            return False
-        return bool(in_area(game, net.lat[idx], net.lon[idx]).all())
-    except Exception:  # noqa: BLE001 - best effort: unknown means not shown as inside
+    net = load_rail_network()  # loaded (and cached) by crossing_index already when there is a check
+    index = {u: i for i, u in enumerate(net.uics)}
+    idx = [index[u] for u in check.stretch if u in index]
+    if not idx:
         return False
+    return bool(in_area(game, net.lat[idx], net.lon[idx]).all())
 
 
 # ---- targets ---------------------------------------------------------------------------------------
@@ -348,7 +330,8 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
         what = f"{'toll line' if rep['kind'] == 'toll_line' else 'tunnel'} {rep['name']}"
         if not rep["found"]:
             missing = [e["name"] for e in rep["ends"] if not e["found"]]
-            problems.append(f"{what}: {', '.join(missing)} not found in the feed")
+            problems.append(f"{what}: {', '.join(missing)} not in the feed (off the SBB line network, so "
+                            "decided on the feed's stops)")
         elif not rep["in_area"]:
             problems.append(f"{what}: outside the game area")
         elif not rep["served"]:

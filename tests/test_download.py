@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import http.server
@@ -85,3 +86,57 @@ def test_download_failure_is_one_line(tmp_path):
 def test_dataset_ids_follow_timetable_year():
     assert dataset_ids(dt.date(2026, 6, 1)) == ["timetable-2026-gtfs2020"]
     assert dataset_ids(dt.date(2026, 12, 20)) == ["timetable-2027-gtfs2020", "timetable-2026-gtfs2020"]
+
+
+class _TruncatingHandler(_RangeHandler):
+    """Announces the whole file but sends only half of it, then closes (a dropped connection)."""
+
+    def do_GET(self):  # noqa: N802 - http.server API
+        data = Path(self.translate_path(self.path)).read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data[: len(data) // 2])
+        self.close_connection = True
+
+
+@contextlib.contextmanager
+def _serving(tmp_path, handler_cls, body: bytes):
+    """A loopback server of ``body`` as GTFS_FP2019_20190118.zip; yields its URL."""
+    root = tmp_path / "www"
+    root.mkdir(exist_ok=True)
+    (root / "GTFS_FP2019_20190118.zip").write_bytes(body)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler_cls, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/GTFS_FP2019_20190118.zip"
+    finally:
+        httpd.shutdown()
+
+
+def test_truncated_download_is_never_published(tmp_path):
+    out = tmp_path / "feeds"
+    with _serving(tmp_path, _TruncatingHandler, IC1_2019.read_bytes()) as url, pytest.raises(PlannerError,
+                                                                                              match="download"):
+        download(url, out_dir=out, progress=False)
+    assert not (out / "GTFS_FP2019_20190118.zip").exists()  # only the .part, to resume
+
+
+def test_complete_download_of_a_damaged_zip_is_refused(tmp_path):
+    data = bytearray(IC1_2019.read_bytes())
+    data[len(data) // 3] ^= 0xFF  # inside a member's compressed data: its CRC fails
+    out = tmp_path / "feeds"
+    with _serving(tmp_path, _RangeHandler, bytes(data)) as url, pytest.raises(PlannerError,
+                                                                               match="not a readable GTFS zip"):
+        download(url, out_dir=out, progress=False)
+    assert not any(out.iterdir())  # neither published nor kept to resume
+
+
+def test_damaged_final_file_is_refused_by_name(server, tmp_path):
+    out = tmp_path / "feeds"
+    out.mkdir()
+    final = out / "GTFS_FP2019_20190118.zip"
+    final.write_bytes(IC1_2019.read_bytes()[:50_000])  # what an old planner published after a dropped connection
+    with pytest.raises(PlannerError, match=f"{final}.*damaged"):
+        download(f"{server}/GTFS_FP2019_20190118.zip", out_dir=out, progress=False)
+    assert _RangeHandler.sent == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import html
 import io
 import json
 import os
@@ -10,6 +11,7 @@ import re
 import shutil
 import subprocess
 from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,11 +27,10 @@ pytestmark = pytest.mark.skipif(not POPPLER, reason="poppler-utils not installed
 A4_PT = (595, 842)  # portrait, points
 
 
-@pytest.fixture(scope="session")
-def handout(tmp_path_factory) -> dict:
-    """One handout of the demo day (PDF + 300 dpi PNG pages), made once even with pytest-xdist workers."""
+def _make(tmp_path_factory, game: str) -> dict:
+    """One handout of the demo day for ``game`` (PDF + 300 dpi PNG pages), made once even with pytest-xdist."""
     base = tmp_path_factory.getbasetemp()
-    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "handout"
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / f"handout-{game}"
     root.mkdir(parents=True, exist_ok=True)
     with open(root / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits, then reads the result
@@ -37,11 +38,52 @@ def handout(tmp_path_factory) -> dict:
             assets.ensure()
             buf = io.StringIO()
             with redirect_stdout(buf):
-                rc = main(["handout", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11",
+                rc = main(["handout", "--feed", str(ZUG), "--game", game, "--date", "2021-09-11",
                            "--out", str(root / "handout.pdf"), "--json"])
             assert rc == 0
             (root / "result.json").write_text(buf.getvalue(), "utf-8")
     return json.loads((root / "result.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def handout(tmp_path_factory) -> dict:
+    """The SBB-Monopoly handout of the demo day."""
+    return _make(tmp_path_factory, "sbb-monopoly")
+
+
+@pytest.fixture(scope="session")
+def nws_handout(tmp_path_factory) -> dict:
+    """The Nordwestschweiz handout of the demo day (few of its stations are in the Zug extract)."""
+    return _make(tmp_path_factory, "nordwestschweiz")
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of a PDF page and its box (points, origin top left), as ``pdftotext -bbox`` reports it."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def words(pdf: str | Path, page: int) -> list[Word]:
+    """The words of one page of ``pdf``."""
+    out = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', out)
+    return [Word(html.unescape(t), float(a), float(b), float(c), float(d)) for a, b, c, d, t in found]
+
+
+def overlapping(ws: list[Word], tol: float = 0.3) -> list[tuple[str, str]]:
+    """Pairs of words whose boxes overlap by more than ``tol`` points both ways."""
+    out = []
+    for i, a in enumerate(ws):
+        for b in ws[i + 1:]:
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > tol and min(a.y1, b.y1) - max(a.y0, b.y0) > tol:
+                out.append((a.text, b.text))
+    return out
 
 
 def _pdfinfo(pdf: Path) -> dict[str, str]:
@@ -52,11 +94,12 @@ def _pdfinfo(pdf: Path) -> dict[str, str]:
 def test_pages_and_sizes(handout):
     pdf = Path(handout["pdf"])
     info = _pdfinfo(pdf)
-    assert int(info["Pages"]) == handout["pages"] == 2  # the map, one station-list page for 69 stations
+    # the map, the rules card, one station-list page for 69 stations
+    assert int(info["Pages"]) == handout["pages"] == 3
     sizes = [tuple(round(float(x)) for x in re.findall(r"[\d.]+", info[f"Page    {k} size"])[:2])
-             for k in range(1, 3)]
+             for k in range(1, 4)]
     assert sizes[0] == A4_PT[::-1]  # the map: A4 landscape
-    assert sizes[1] == A4_PT  # the list: A4 portrait
+    assert sizes[1] == sizes[2] == A4_PT  # the rules card and the list: A4 portrait
     assert info["Title"].startswith("SBB-Monopoly")
 
 
@@ -82,7 +125,7 @@ def test_text_is_searchable(handout):
               "Zürich Oerlikon", "Emmenbrücke", "Affoltern am Albis", "Arth-Goldau", "stations to buy",
               "EPSG:2056", "km"):
         assert s in text, s
-    page2 = text.split("\f")[1]
+    page2 = text.split("\f")[2]  # the station list (page 3)
     assert re.search(r"Zürich Oerlikon\s+★ 2\s+regional\s+1'000", page2)
     assert re.search(r"Zug\s+IC/EC\s+4'000", page2)
     assert re.search(r"Olten\s+IR/RE\s+1'000", page2)  # the game file's price override
@@ -97,3 +140,87 @@ def test_png_pages_at_300_dpi(handout):
     assert round(first.info["dpi"][0]) == 300
     px = np.asarray(first.convert("L").reduce(8))
     assert (px < 200).mean() > 0.01
+
+
+@pytest.mark.parametrize("game", ["sbb-monopoly", "nordwestschweiz"])
+def test_map_labels_do_not_overlap(handout, nws_handout, game):
+    h = handout if game == "sbb-monopoly" else nws_handout
+    ws = words(h["pdf"], 1)
+    names = {w.text for w in ws}
+    assert overlapping(ws) == []
+    # the labels are there: targets, toll lines, fast-train stations (today's overlaps were among these)
+    want = {"sbb-monopoly": {"Schönenwerd", "Dulliken", "Däniken", "Olten", "Thalwil", "Ebikon", "Emmenbrücke",
+                             "Olten–Aarau", "Luzern–Rotkreuz", "Affoltern", "Albis"},
+            "nordwestschweiz": {"Olten", "Aarau", "Dulliken", "Adlertunnel", "Basel", "SBB–Muttenz"}}[game]
+    assert want <= names, want - names
+    assert not [w for w in h["warnings"] if "labels left out" in w]
+
+
+def _page1(h: dict) -> str:
+    return subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-layout", h["pdf"], "-"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_the_legend_says_what_the_area_outline_is(handout, nws_handout):
+    text = _page1
+    assert "game area (ring)" in text(handout)
+    nws = text(nws_handout)
+    assert "ring" not in nws and "game area (polygon of the game file)" in nws
+
+
+def _page_text(pdf: str, page: int) -> str:
+    """The page's words in reading order, one space between (wrapped lines joined)."""
+    return " ".join(subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", pdf, "-"],
+                                   capture_output=True, text=True, check=True).stdout.split())
+
+
+def test_rules_card_sbb_monopoly(handout, sbb_game):
+    text = _page_text(handout["pdf"], 2)
+    assert "SBB-Monopoly – rules card" in text and "page 2" in text
+    assert "Game 09:00–17:55 on 2021-09-11; dice from 12:30" in text
+    # the dice table: every number with its stations; those the Zug extract lacks marked
+    assert re.search(r"1\s+Sissach† · Biel/Bienne† · Wolhusen† · Sihlbrugg†", text)
+    assert re.search(r"2\s+Wohlen AG · Zürich Oerlikon · Herzogenbuchsee† · Konolfingen†", text)
+    assert re.search(r"6\s+60 minutes free movement", text) and "white" not in text
+    # toll lines and tunnels with their prices and fees
+    assert re.search(r"Luzern–Rotkreuz\s+Luzern – Rotkreuz\s+4'000", text)
+    assert re.search(r"Heitersberg\s+Mellingen Heitersberg – Killwangen-Spreitenbach\s+3'000", text)
+    assert "500 / 1'000 / 2'000 / 4'000 when the owner has 1 / 2 / 3 / 4" in text
+    assert "times 80 (owner has 1 tunnel) or 200 (owner has 2 tunnels)" in text
+    assert re.search(r"receives 4'000; 8'000 instead\s+when the train the group sits in", text)
+    # the 29-minute rule is printed exactly when the game has it
+    from planner.maps.rules_card import zugzwang_minutes
+
+    assert ("29-minute rule" in text) == (zugzwang_minutes(sbb_game) == 29)
+
+
+def test_rules_card_nordwestschweiz(nws_handout):
+    text = _page_text(nws_handout["pdf"], 2)
+    assert "Game 09:01–15:30 on 2021-09-11; dice rules from 11:00, first roll at 11:30" in text
+    assert "The dice rules apply from 11:00. Roll two dice (white = tens, coloured = ones) for the first time at 11:30" in text
+    assert "any way at most 20 minutes longer" in text and "Roll again 5 minutes before reaching the target" in text
+    assert re.search(r"21\s+Bretzwil, Dorf†", text) and re.search(r"16\s+Aarau\s", text)
+    assert re.search(r"55\s+tunnel Adlertunnel", text) and re.search(r"61–66\s+60 minutes free movement \(white 6\)", text)
+    assert re.search(r"Hölstein–Niederdorf\s+Hölstein – Niederdorf\s+4'000", text)
+    assert "minute rule" not in text  # variant B has no such rule
+    # the Waldenburgerbahn is off the SBB network and not in the Zug extract: said as such, not "outside the area"
+    assert "Hölstein–Niederdorf: not drawn: off the SBB line network, and Hölstein, Niederdorf not in this timetable" \
+        in nws_handout["warnings"]
+    assert re.search(r"departure or an arrival\s+at :00/:01", text)
+
+
+def test_the_minute_rule_comes_from_the_game(sbb_game, zug_tt):
+    import dataclasses
+
+    from planner.maps.rules_card import card, window_from_table
+
+    assert window_from_table({"zugzwang": {"applies": True, "minutes": 25}}) == 25
+    assert window_from_table({"zugzwang": {}}) == 29
+    assert window_from_table({"zugzwang": {"applies": False, "minutes": 29}}) is None
+    assert window_from_table({}) is None
+    game = dataclasses.replace(sbb_game)
+    object.__setattr__(game, "zugzwang_minutes", 29)  # as the game model carries it (issue 10)
+    titles = [s.title for s in card(zug_tt, game)]
+    assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Full hour", "29-minute rule"]
+    object.__setattr__(game, "zugzwang_applies", False)
+    assert "29-minute rule" not in [s.title for s in card(zug_tt, game)]

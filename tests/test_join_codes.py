@@ -38,6 +38,7 @@ def test_join_pages_scan_back_to_each_groups_link(tmp_path):
     links[2] = ("<b>Rot</b> & Blau", links[2][1])
     pdf = tmp_path / "join.pdf"
     assert write_join_pages("SBB-Monopoly", links, pdf) == 2
+    assert oct(pdf.stat().st_mode & 0o777) == "0o600"  # the links are the groups' keys
     pages = decode_pages(pdf, tmp_path)
     assert pages == [{u for _, u in links[:PER_PAGE]}, {u for _, u in links[PER_PAGE:]}]
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

@@ -9,6 +9,7 @@ land and lake colours and the markers' colours are visible).
 from __future__ import annotations
 
 import fcntl
+import html
 import json
 import os
 import re
@@ -27,7 +28,7 @@ from PIL import Image
 from conftest import ZUG
 from planner.cli import main
 from planner.maps import assets
-from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS
+from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS, RING_COLOR
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="chromium not installed (make system-deps)")
@@ -150,8 +151,8 @@ def _offline_html(html: str) -> None:
 def test_area_map(page):
     p = page("area")
     _offline_html(p.html)
-    assert re.findall(r"""<script[^>]+src=["']([^"']+)""", p.html) == ["lib/leaflet/leaflet.js"]
-    assert (p.html_path.parent / "lib" / "leaflet" / "leaflet.js").is_file()
+    assert re.findall(r"""<script[^>]+src=["']([^"']+)""", p.html) == [f"{assets.lib_dir()}/leaflet.js"]
+    assert (p.html_path.parent / assets.lib_dir() / "leaflet.js").is_file()
     _no_errors(p)
     _leaflet_drew(p, min_paths=40, min_icons=4)  # lines, 69 stations, crossings; 4 dice targets
     for n in ("2", "3", "4"):
@@ -166,7 +167,7 @@ def test_area_map(page):
 
 def test_standalone_map_works_alone(page):
     p = page("standalone")
-    assert not (p.html_path.parent / "lib").exists()
+    assert not (p.html_path.parent / assets.ASSETS_DIR).exists()
     head = p.html.split("<body>")[0]
     assert "<script src=" not in p.html and "<link" not in head  # Leaflet inlined, nothing linked
     assert "url(images/" not in head  # Leaflet's CSS images as data URIs
@@ -216,7 +217,7 @@ def test_map_json_and_default_output(capsys, tmp_path, monkeypatch):
     assert main(["map", "route", "--from", "Zug", "--to", "Wohlen AG", "--time", "12:55", *COMMON, "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["path"] == str(tmp_path / "out" / "route-zug-wohlen-ag-1255.html")
-    assert Path(info["path"]).is_file() and (tmp_path / "out" / "lib" / "leaflet" / "leaflet.js").is_file()
+    assert Path(info["path"]).is_file() and (tmp_path / "out" / assets.lib_dir() / "leaflet.js").is_file()
     assert info["answer"]["arrival"] == "13:46" and len(info["answer"]["legs"]) == 2
     assert main(["map", "area", *COMMON]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "area-sbb-monopoly-2021-09-11.html")
@@ -249,3 +250,82 @@ def test_missing_assets_is_one_line_error(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(assets, "LEAFLET_DIR", tmp_path / "none")
     assert main(["map", "area", *COMMON]) == 2
     assert "run 'make setup'" in capsys.readouterr().err
+
+
+# ---- on a phone ----------------------------------------------------------------------------------------
+
+PROBE = """<script>
+window.addEventListener("load", function () { setTimeout(function () {
+  var el = document.querySelector(".folium-map"), map = window[el.id], ring = null;
+  map.eachLayer(function (l) { if (l instanceof L.Polyline && l.options.color === %(ring)s) { ring = l; } });
+  function names() {
+    return Array.from(document.querySelectorAll(".pl-name"))
+      .filter(function (e) { return getComputedStyle(e).display !== "none"; })
+      .map(function (e) { return e.textContent; });
+  }
+  function box(r) { return [r.left, r.top, r.right, r.bottom]; }
+  var rb = ring.getBounds(), nw = map.latLngToContainerPoint(rb.getNorthWest()),
+      se = map.latLngToContainerPoint(rb.getSouthEast()), legend = document.querySelector(".pl-legend");
+  var out = {size: [innerWidth, innerHeight], ring: [nw.x, nw.y, se.x, se.y],
+             legend: box(legend.getBoundingClientRect()), legend_open: legend.open,
+             zoom_box: box(document.querySelector(".leaflet-control-zoom").getBoundingClientRect()),
+             names: names()};
+  legend.open = true;
+  out.legend_opened = box(legend.getBoundingClientRect());
+  map.setZoom(12, {animate: false});
+  out.zoomed_names = names();
+  parent.postMessage(JSON.stringify(out), "*");
+}, 300); });
+</script>"""
+
+
+def _phone_views(html_file: Path) -> list[dict]:
+    """The map in two phone viewports (iframes of 390 x 844 and 844 x 390 CSS px: headless Chromium's own
+    window is never narrower than 500 px), measured by a script inside each."""
+    probe = html_file.with_name("probe.html")
+    probe.write_text(html_file.read_text("utf-8").replace(
+        "</body>", PROBE % {"ring": json.dumps(RING_COLOR)} + "</body>"), "utf-8")
+    wrapper = html_file.with_name("phones.html")
+    wrapper.write_text(
+        '<!DOCTYPE html><html><body style="margin:0">'
+        '<iframe src="probe.html" width="390" height="844" style="border:0;display:block"></iframe>'
+        '<iframe src="probe.html" width="844" height="390" style="border:0;display:block"></iframe>'
+        "<script>window.addEventListener('message', function (e) {"
+        "document.body.insertAdjacentHTML('beforeend', '<pre class=\"probe\">' + e.data + '</pre>'); });"
+        "</script></body></html>", "utf-8")
+    flags = [f for f in FLAGS if not f.startswith("--window-size")]
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run([str(CHROMIUM), *flags, "--window-size=900,1300", f"--user-data-dir={profile}",
+                              "--dump-dom", wrapper.resolve().as_uri()], capture_output=True, text=True, timeout=120)
+    views = [json.loads(html.unescape(x)) for x in re.findall(r'<pre class="probe">(\{.*?)</pre>', dom.stdout)]
+    assert len(views) == 2, dom.stderr[-2000:]
+    return sorted(views, key=lambda v: v["size"][0])
+
+
+def _intersects(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_area_map_on_a_phone(page):
+    p = page("area")
+    views = _phone_views(p.html_path)
+    assert [v["size"] for v in views] == [[390, 844], [844, 390]]
+    for v in views:
+        w, h = v["size"]
+        x0, y0, x1, y1 = v["ring"]
+        # the whole game area (the ring) is in view, clear of the legend and the zoom buttons
+        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h, v
+        assert (x1 - x0) > 0.6 * w or (y1 - y0) > 0.6 * h, v  # and fills the screen one way
+        assert not v["legend_open"] and v["legend"][3] - v["legend"][1] < 50, v  # folded: one line
+        assert not _intersects(v["legend"], v["ring"]) and not _intersects(v["zoom_box"], v["ring"]), v
+        opened = v["legend_opened"]
+        assert opened[3] - opened[1] > 150  # unfolds on a tap
+        # IC and fast-train stations are named at once, every station once zoomed in
+        assert {"Zürich HB", "Arth-Goldau", "Zug", "Olten", "Thalwil"} <= set(v["names"]), v["names"]
+        assert "Steinhausen" not in v["names"] and "Walchwil" not in v["names"]  # regional: not yet
+        assert {"Steinhausen", "Walchwil", "Zürich HB"} <= set(v["zoomed_names"])
+
+
+def test_area_map_on_a_desktop_shows_the_legend(page):
+    p = page("area")
+    assert re.search(r'<details class="pl-legend" id="[^"]+" open', p.dom)  # the 1000 x 800 window: unfolded

@@ -1,4 +1,4 @@
-"""Toll lines and tunnels on the physical path of trains (planner.game.physical, planner.rail).
+"""Toll lines and tunnels on the physical path of trains (planner.rail).
 
 Real data: the SBB line network CSV in ../shared/data/stations and the Zug extract timetable.
 """
@@ -12,17 +12,18 @@ import pytest
 
 from conftest import DATA
 from planner.errors import FeedError, StationNotFound
-from planner.game.physical import (
+from planner.rail import (
     CrossingHit,
     RailNetwork,
     check_crossings,
     crossing_trips,
     crossings,
     fee_for,
+    load_rail_network,
+    read_rail_points,
     route_crossings,
     trip_crossings,
 )
-from planner.rail import load_rail_network, read_rail_points
 from planner.timetable.model import Mode, Timetable
 
 RAIL_CSV = DATA / "stations" / "sbb-linie-mit-betriebspunkten.csv"
@@ -269,16 +270,14 @@ def test_zug_luzern_rotkreuz(zug_tt, net, sbb_game):
         # the leg a group rides from Luzern to Rotkreuz, as stop-time rows (Leg.board_row/alight_row)
         lo = int(zug_tt.trip_offset[t])
         assert [h.name for h in trip_crossings(zug_tt, net, sbb_game, t, lo + pa, lo + pb)] == ["Luzern–Rotkreuz"]
-        # and as positions within the trip: same answer
-        assert trip_crossings(zug_tt, net, sbb_game, t, pa, pb) == trip_crossings(
-            zug_tt, net, sbb_game, t, lo + pa, lo + pb)
 
 
 def test_zug_luzern_emmenbruecke_does_not_cross(zug_tt, net, sbb_game):
     found = trips_with(zug_tt, "Luzern", "Emmenbrücke")
     assert found
     for t, pa, pb in found:
-        assert trip_crossings(zug_tt, net, sbb_game, t, pa, pb) == []
+        lo = int(zug_tt.trip_offset[t])
+        assert trip_crossings(zug_tt, net, sbb_game, t, lo + pa, lo + pb) == []
 
 
 def test_zug_olten_aarau(zug_tt, net, sbb_game):
@@ -288,7 +287,8 @@ def test_zug_olten_aarau(zug_tt, net, sbb_game):
         hits = trip_crossings(zug_tt, net, sbb_game, t)
         assert [(h.start, h.end) for h in hits if h.name == "Olten–Aarau"] == [(pa, pb)]
         # riding only Aarau -> (next stop) does not cross it
-        assert all(h.name != "Olten–Aarau" for h in trip_crossings(zug_tt, net, sbb_game, t, pb, pb + 1))
+        lo = int(zug_tt.trip_offset[t])
+        assert all(h.name != "Olten–Aarau" for h in trip_crossings(zug_tt, net, sbb_game, t, lo + pb, lo + pb + 1))
 
 
 def test_zug_route_report(zug_tt, net, sbb_game):
@@ -382,3 +382,20 @@ def test_fee_edge_cases(sbb_game):
         fee_for(sbb_game, "Hauenstein", {"Hauenstein": "g1"}, dice_sum=13)
     with pytest.raises(KeyError):
         fee_for(sbb_game, "Gotthard", {})
+
+
+def test_ride_rows_of_a_trip_at_a_small_offset(net, nws_game):
+    # trip 1 starts at stop-time row 2: its rows are 2..5 and its positions 0..3, so the numbers 2 and 3
+    # are both a row (Basel SBB, Muttenz) and a position (Pratteln, Liestal). A ride is given in rows only.
+    filler = [("8502204", "Zug"), ("8502202", "Baar")]
+    line = [("8500010", "Basel SBB"), ("8500021", "Muttenz"), ("8500022", "Pratteln"), ("8500023", "Liestal")]
+    tt = mini_timetable([(Mode.RAIL, filler), (Mode.RAIL, line)])
+    assert int(tt.trip_offset[1]) == 2
+    # rows 2..3: Basel SBB -> Muttenz, the toll line; positions 0..1 within the whole trip
+    hits = trip_crossings(tt, net, nws_game, 1, 2, 3)
+    assert [(h.name, h.start, h.end) for h in hits] == [("Basel SBB–Muttenz", 0, 1)]
+    # rows 4..5 (Pratteln -> Liestal) cross nothing: the Adler tunnel bypasses Pratteln
+    assert trip_crossings(tt, net, nws_game, 1, 4, 5) == []
+    # 0 and 1 are positions, not rows of trip 1: refused, never read as Basel SBB -> Muttenz
+    with pytest.raises(IndexError, match="row 0 is not a stop-time row of trip t1"):
+        trip_crossings(tt, net, nws_game, 1, 0, 1)

@@ -65,7 +65,7 @@ def test_game_new_text_output_and_bad_input(tmp_path):
     p = planner(env, "game", "new", "--name", "Day", "--groups", "Rot, Blau", "--base-url", "https://game.example/")
     assert p.returncode == 0
     assert "https://game.example/join?t=" in p.stdout and "Blau: https://" in p.stdout
-    for groups, msg in [("", "at least one group"), ("Rot,rot", "appears twice"), ("x" * 61, "longer than")]:
+    for groups, msg in [(",", "at least one group"), ("Rot,rot", "appears twice"), ("x" * 61, "longer than")]:
         p = planner(env, "game", "new", "--name", "Day", "--groups", groups)
         assert p.returncode == 2 and p.stderr.startswith("planner: error: ") and msg in p.stderr
         assert p.stderr.count("\n") == 1

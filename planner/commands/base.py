@@ -12,6 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from planner import config
+from planner.commands import argtypes
 from planner.errors import InputError, PlannerError
 from planner.game.gamefile import Game, load_game
 from planner.timetable.model import Timetable
@@ -20,7 +21,7 @@ from planner.util.timefmt import fmt_clock, parse_clock
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
     """``--feed --game --date --json --min-transfer`` (the options every command accepts)."""
-    p.add_argument("--feed", help="GTFS zip, folder or URL (default: $PLANNER_FEED, config, downloaded, demo)")
+    p.add_argument("--feed", type=argtypes.feed, help="GTFS zip, folder or URL (default: $PLANNER_FEED, config, downloaded, demo)")
     if game:
         p.add_argument("--game", help="game name, path to a .toml, or 'none' for the whole feed")
     if date:
@@ -46,7 +47,7 @@ def add_roll(p: argparse.ArgumentParser) -> None:
 
 def add_routing(p: argparse.ArgumentParser) -> None:
     """Routing options shared by route/target/zugzwang/bonus/tolls."""
-    p.add_argument("--min-transfer", type=float, metavar="M",
+    p.add_argument("--min-transfer", type=argtypes.minutes(0, 60), metavar="M",
                    help="uniform minimum change time in minutes (a slow group)")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from planner.commands import argtypes
 from planner.commands.base import Context, add_common, emit, format_table
 
 
@@ -16,14 +17,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("feed", help="feed sources: download the official Swiss feed")
     fsub = p.add_subparsers(dest="feed_command", metavar="ACTION")
     d = fsub.add_parser("download", help="download the current official GTFS feed (opentransportdata.swiss)")
-    d.add_argument("--url", help="a direct URL of a GTFS zip (default: found from the dataset page)")
-    d.add_argument("--out", help="folder (default: feeds/)")
+    d.add_argument("--url", type=argtypes.url, help="a direct URL of a GTFS zip (default: found from the dataset page)")
+    d.add_argument("--out", type=argtypes.out_folder, help="folder (default: feeds/)")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_download)
 
     p = sub.add_parser("export", help="write the pruned game day as a GTFS zip (for other GTFS tools)")
     add_common(p)
-    p.add_argument("--out", required=True, help="path of the zip to write")
+    p.add_argument("--out", type=argtypes.out_file, required=True, help="path of the zip to write")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("stations", help="in-area stations served on the day, with price and letter")

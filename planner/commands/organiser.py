@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from planner import config
+from planner.commands import argtypes
 from planner.commands.base import Context, add_common, add_position, add_roll, emit
 from planner.errors import InputError
 from planner.util.atomic import atomic_write_text
@@ -27,7 +28,7 @@ from planner.util.timefmt import fmt_clock
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``check-area``, ``map`` and ``handout``."""
     p = sub.add_parser("check-area", help="organisers: is the game area valid on the game day? (exit 1 if not)")
-    p.add_argument("--out", metavar="REPORT.html", help="also write a self-contained HTML report")
+    p.add_argument("--out", type=argtypes.out_file, metavar="REPORT.html", help="also write a self-contained HTML report")
     add_common(p)
     p.set_defaults(func=cmd_check_area)
 
@@ -53,9 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=cmd_map)
 
     p = sub.add_parser("handout", help="print export: A4 PDF (area map, station list) and 300 dpi PNGs")
-    p.add_argument("--out", metavar="HANDOUT.pdf", help="PDF path (default maps/handout-<game>-<date>.pdf)")
+    p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help="PDF path (default maps/handout-<game>-<date>.pdf)")
     p.add_argument("--no-png", action="store_true", help="skip the PNG pages")
-    p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    p.add_argument("--dpi", type=argtypes.integer(50, 1200, "dpi"), default=300, help="PNG resolution (default 300)")
     p.add_argument("--links", metavar="GAME.json", help="the saved output of 'planner game new --json': also "
                                                          "write <handout>-join.pdf, one QR code per group")
     add_common(p)
@@ -63,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _map_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", metavar="MAP.html", help="output file (default maps/<kind>-....html)")
+    p.add_argument("--out", type=argtypes.out_file, metavar="MAP.html", help="output file (default maps/<kind>-....html)")
     p.add_argument("--standalone", action="store_true",
                    help="one self-contained HTML file (Leaflet inlined): works when copied to a phone")
     p.add_argument("--tiles", action="store_true", help="add OpenStreetMap tiles (needs the internet)")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from planner.commands import argtypes
 from planner.commands.base import Context, add_common, add_routing, emit
 from planner.errors import InputError, PlannerError
+from planner.util.userfiles import read_csv
 
 if TYPE_CHECKING:  # the routing core (numba) is imported only by commands that route: --help stays fast
     from planner.routing import Journey
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to", dest="target", help="target station")
     p.add_argument("--time", help="HH:MM (default: the trip's time at --from when --trip is given)")
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
-    p.add_argument("--within", type=float, metavar="MIN", help="also list every itinerary arriving at most MIN "
+    p.add_argument("--within", type=argtypes.minutes(0, 600), metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
     add_common(p)
@@ -107,21 +107,14 @@ def cmd_route(args: argparse.Namespace) -> int:
 
 
 def _batch(ctx: Context, args: argparse.Namespace) -> int:
-    path = Path(args.batch)
-    if not path.is_file():
-        raise InputError(f"batch file {path}: not found")
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        missing = {"from", "to", "time"} - set(reader.fieldnames or [])
-        if missing:
-            raise InputError(f"batch file {path}: missing column(s) {', '.join(sorted(missing))}")
-        for line, row in enumerate(reader, start=2):
-            try:
-                origin = resolve_origin(ctx, row["from"], row["time"], (row.get("trip") or "").strip() or None)
-                out = answer(ctx, origin, ctx.station(row["to"]), args.within)
-            except PlannerError as exc:
-                out = {"error": f"{path} line {line}: {exc}"}
-            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    path = args.batch
+    for line, row in read_csv(path, "batch file", {"from", "to", "time"}):
+        try:
+            origin = resolve_origin(ctx, row["from"], row["time"], row.get("trip") or None)
+            out = answer(ctx, origin, ctx.station(row["to"]), args.within)
+        except PlannerError as exc:
+            out = {"error": f"{path} line {line}: {exc}"}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     return 0
 
 

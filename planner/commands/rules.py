@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import tomllib
 from pathlib import Path
 
 from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
 from planner.commands.route import journey_json, resolve_origin
 from planner.errors import InputError, PlannerError
 from planner.util.timefmt import fmt_clock, parse_clock
+from planner.util.userfiles import read_csv, read_toml
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -253,21 +252,17 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
 
 
 def _read_legs(ctx: Context, path: Path) -> list[dict]:
-    if not path.is_file():
-        raise InputError(f"legs file {path}: not found")
     legs = []
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        missing = {"from", "to", "departure", "arrival"} - set(reader.fieldnames or [])
-        if missing:
-            raise InputError(f"legs file {path}: missing column(s) {', '.join(sorted(missing))}")
-        for line, row in enumerate(reader, start=2):
-            try:
-                legs.append({"from_station": ctx.station(row["from"]), "to_station": ctx.station(row["to"]),
-                             "departure": parse_clock(row["departure"]), "arrival": parse_clock(row["arrival"]),
-                             "line": line})
-            except InputError as exc:
-                raise InputError(f"legs file {path} line {line}: {exc}") from None
+    for line, row in read_csv(path, "legs file", {"from", "to", "departure", "arrival"}):
+        try:
+            leg = {"from_station": ctx.station(row["from"]), "to_station": ctx.station(row["to"]),
+                   "departure": parse_clock(row["departure"]), "arrival": parse_clock(row["arrival"]), "line": line}
+        except PlannerError as exc:
+            raise InputError(f"legs file {path} line {line}: {exc}") from None
+        if leg["arrival"] < leg["departure"]:
+            raise InputError(f"legs file {path} line {line}: arrival {row['arrival']} is before departure "
+                             f"{row['departure']}")
+        legs.append(leg)
     return legs
 
 
@@ -291,8 +286,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
 
 def cmd_tolls(args: argparse.Namespace) -> int:
     """Toll lines and tunnels crossed by (part of) a trip, and what is owed."""
-    from planner.game.physical import fee_for, trip_crossings
-    from planner.rail import load_rail_network
+    from planner.rail import fee_for, load_rail_network, trip_crossings
 
     ctx = Context(args)
     tt = ctx.timetable
@@ -313,7 +307,7 @@ def cmd_tolls(args: argparse.Namespace) -> int:
         last = cand[0]
     if args.tunnel_dice is not None and not 2 <= args.tunnel_dice <= 12:
         raise InputError(f"--tunnel-dice {args.tunnel_dice}: two dice sum to 2-12")
-    owners = _owners(args.owners) if args.owners else {}
+    owners = _owners(ctx, args.owners) if args.owners else {}
     hits = trip_crossings(tt, load_rail_network(), ctx.game, trip, first, last)
     crossings = []
     for h in hits:
@@ -332,15 +326,8 @@ def cmd_tolls(args: argparse.Namespace) -> int:
     return 0
 
 
-def _owners(path: str) -> dict[str, str]:
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"owners file {path}: not found")
-    try:
-        doc = tomllib.loads(p.read_text("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"owners file {path}: not valid TOML: {exc}") from None
-    owners = doc.get("owners", doc)
-    if not isinstance(owners, dict) or not all(isinstance(v, str | int) for v in owners.values()):
-        raise InputError(f"owners file {path}: expected [owners] with \"name\" = \"group\" lines")
-    return {str(k): str(v) for k, v in owners.items()}
+def _owners(ctx: Context, path: str) -> dict[str, str]:
+    from planner.game.owners import resolve_owners
+
+    doc = read_toml(path, "owners file", limit=1 << 20)
+    return resolve_owners(doc, ctx.game, ctx.timetable.station_name, f"owners file {path}")

@@ -7,13 +7,16 @@ or ``none`` (whole feed, all modes). Every error names the file and the key.
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from planner.errors import GameFileError
+import msgspec
+
+from planner.errors import GameFileError, InputError
+from planner.game import schema
+from planner.util import userfiles
 from planner.util.timefmt import parse_clock
 
 MODES = ("rail", "bus", "tram", "boat", "cable", "metro", "other")
@@ -112,13 +115,16 @@ def builtin_games() -> list[str]:
 def load_game(spec: str | Path) -> Game:
     """Load a game by shipped name, by path, or ``none`` for the whole feed."""
     spec_s = str(spec)
+    if not spec_s.strip():
+        raise GameFileError("--game: empty value (a game name, a path to a .toml file, or 'none')")
     if spec_s == "none":
         return whole_feed_game()
     path = Path(spec_s)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise GameFileError(f"game file {spec_s}: not found")
-        data = path.read_bytes()
+    if path.suffix == ".toml" or userfiles.file_kind(path) != "missing":
+        try:
+            data = userfiles.read_bytes(path, "game file", limit=1 << 20)
+        except InputError as exc:
+            raise GameFileError(str(exc)) from None
         source = str(path)
     else:
         res = resources.files("planner") / "games" / f"{spec_s}.toml"
@@ -129,9 +135,13 @@ def load_game(spec: str | Path) -> Game:
         data = res.read_bytes()
         source = f"builtin:{spec_s}"
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise GameFileError(f"game file {source}: not valid TOML: {exc}") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise GameFileError(f"game file {source}: not UTF-8 text (at byte {exc.start})") from None
+    try:
+        doc = userfiles.parse_toml(text, f"game file {source}")
+    except InputError as exc:
+        raise GameFileError(str(exc)) from None
     return parse_game(doc, source=source, digest=hashlib.sha256(data).hexdigest())
 
 
@@ -148,184 +158,100 @@ def whole_feed_game() -> Game:
     )
 
 
-# ---- parsing with precise errors ---------------------------------------------------------------
+# ---- parsing: the declared schema (planner/game/schema.py), then rules between keys -------------
 
-_SCHEMA: dict[str, set[str]] = {
-    "game": {"name", "title", "description"},
-    "clock": {"start", "end", "dice_from", "dice_forced_from"},
-    "area": {"ring", "polygon", "ring_tolerance_m"},
-    "modes": {"allowed", "exclude_routes", "walking_links", "max_walk_minutes"},
-    "transfers": {"default_minutes"},
-    "dice": {"dice", "free_minutes", "admissible_extra_minutes", "reroll_before_minutes", "targets", "free_numbers",
-             "skip_targeted"},
-    "bonus": {"base_fee", "bonus_fee", "minutes", "event"},
-    "toll_fees": {"by_owner_count"},
-    "tunnel_fees": {"multiplier_by_owner_count"},
-    "toll_lines": {"name", "between", "via", "price"},
-    "tunnels": {"name", "between", "via", "price"},
-    "prices": {"rule", "IC", "fast", "regional", "overrides", "listed", "listed_stations", "station", "bus_stop",
-               "house_fee_multipliers"},
-    "letters": {"group_size", "group_bonus"},
-}
-_REQUIRED = ("game", "clock", "area", "modes", "dice")
-
-
-class _Ctx:
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, key: str, msg: str) -> GameFileError:
-        return GameFileError(f"game file {self.source}: key '{key}': {msg}")
-
-    def get(self, table: dict, key: str, typ: type | tuple[type, ...], where: str, default: Any = ...) -> Any:
-        if key not in table:
-            if default is ...:
-                raise self.fail(f"{where}.{key}", "missing")
-            return default
-        val = table[key]
-        if isinstance(val, bool) and typ in (int, float, (int, float)):
-            raise self.fail(f"{where}.{key}", f"expected a number, got {val!r}")
-        if not isinstance(val, typ):
-            want = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-            raise self.fail(f"{where}.{key}", f"expected {want}, got {type(val).__name__} {val!r}")
-        return val
-
-    def clock(self, table: dict, key: str, default: Any = ...) -> int | None:
-        val = self.get(table, key, str, "clock", default)
-        if val is None:
-            return None
-        try:
-            return parse_clock(val)
-        except Exception:
-            raise self.fail(f"clock.{key}", f"{val!r} is not a time HH:MM") from None
+_DEFAULT_PRICES = {"rule": "category", "IC": 4000, "fast": 2000, "regional": 1000}
 
 
 def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game:
     """Validate a parsed TOML document and build a :class:`Game` (errors name file and key)."""
-    c = _Ctx(source)
-    for key, val in doc.items():
-        if key not in _SCHEMA:
-            raise c.fail(key, f"unknown section (known: {', '.join(sorted(_SCHEMA))})")
-        rows = val if isinstance(val, list) else [val]
-        for row in rows:
-            if not isinstance(row, dict):
-                raise c.fail(key, "expected a table")
-            for sub in row:
-                if sub not in _SCHEMA[key]:
-                    raise c.fail(f"{key}.{sub}", f"unknown key (known: {', '.join(sorted(_SCHEMA[key]))})")
-    for key in _REQUIRED:
-        if key not in doc:
-            raise c.fail(key, "missing section")
-    g, clock, area, modes, dice = (doc[k] for k in _REQUIRED)
-    name = c.get(g, "name", str, "game")
-    start, end = c.clock(clock, "start"), c.clock(clock, "end")
+
+    def fail(key: str, msg: str) -> GameFileError:
+        return GameFileError(f"game file {source}: key '{key}': {msg}")
+
+    try:
+        d = schema.validate(doc)
+    except schema.SchemaError as exc:
+        raise fail(exc.key, exc.message) from None
+
+    def clock(key: str, text: str | None) -> int | None:
+        if text is None:
+            return None
+        try:
+            return parse_clock(text)
+        except Exception:  # noqa: BLE001 - any parse failure is the same user error
+            raise fail(f"clock.{key}", f"{text!r} is not a time HH:MM") from None
+
+    start, end = clock("start", d.clock.start), clock("end", d.clock.end)
+    assert start is not None and end is not None  # required by the schema
     if end <= start:
-        raise c.fail("clock.end", "must be after clock.start")
-    dice_from = c.clock(clock, "dice_from")
-    forced = c.clock(clock, "dice_forced_from", None)
+        raise fail("clock.end", "must be after clock.start")
+    dice_from = clock("dice_from", d.clock.dice_from)
+    assert dice_from is not None
+    if not start <= dice_from <= end:
+        raise fail("clock.dice_from", "must be between clock.start and clock.end")
+    forced = clock("dice_forced_from", d.clock.dice_forced_from)
+    if forced is not None and not start <= forced <= end:
+        raise fail("clock.dice_forced_from", "must be between clock.start and clock.end")
 
-    ring: list[RingPoint] = []
-    for i, p in enumerate(c.get(area, "ring", list, "area", [])):
-        where = f"area.ring[{i}]"
-        if not isinstance(p, dict):
-            raise c.fail(where, "expected {name, uic, lat, lon}")
-        ring.append(RingPoint(c.get(p, "name", str, where), str(c.get(p, "uic", (str, int), where, "")),
-                              float(c.get(p, "lat", (int, float), where)), float(c.get(p, "lon", (int, float), where))))
-    polygon = [(r.lat, r.lon) for r in ring]
-    for i, p in enumerate(c.get(area, "polygon", list, "area", [])):
-        if not (isinstance(p, list) and len(p) == 2 and all(isinstance(x, int | float) for x in p)):
-            raise c.fail(f"area.polygon[{i}]", "expected [lat, lon]")
-        polygon.append((float(p[0]), float(p[1])))
+    ring = tuple(RingPoint(p.name, str(p.uic), float(p.lat), float(p.lon)) for p in d.area.ring)
+    polygon = [(r.lat, r.lon) for r in ring] + [(float(a), float(b)) for a, b in d.area.polygon]
     if len(polygon) < 3:
-        raise c.fail("area", "needs a ring or a polygon of at least 3 points")
-    for lat, lon in polygon:
-        if not (45.0 <= lat <= 48.5 and 5.0 <= lon <= 11.5):
-            raise c.fail("area", f"point ({lat}, {lon}) is not in or near Switzerland (lat, lon order?)")
+        raise fail("area", "needs a ring or a polygon of at least 3 points")
 
-    allowed = c.get(modes, "allowed", list, "modes")
-    for m in allowed:
-        if m not in MODES:
-            raise c.fail("modes.allowed", f"unknown mode {m!r} (known: {', '.join(MODES)})")
-    excl = []
-    for i, e in enumerate(c.get(modes, "exclude_routes", list, "modes", [])):
-        where = f"modes.exclude_routes[{i}]"
-        if not isinstance(e, dict):
-            raise c.fail(where, "expected {agency, route}")
-        excl.append((c.get(e, "agency", str, where), str(c.get(e, "route", (str, int), where))))
-    walking = c.get(modes, "walking_links", str, "modes", "none")
-    if walking not in ("none", "feed"):
-        raise c.fail("modes.walking_links", "expected 'none' or 'feed'")
-
+    toll_lines = _crossings(d.toll_lines, "toll_line")
+    tunnels = _crossings(d.tunnels, "tunnel")
+    for section, rows in (("toll_lines", toll_lines), ("tunnels", tunnels)):
+        for i, c in enumerate(rows):
+            if c.between[0] == c.between[1]:
+                raise fail(f"{section}[{i}].between", "names the same station twice")
+    names = {x.name for x in (*toll_lines, *tunnels)}
     targets = []
     seen: set[int] = set()
-    toll_lines = _crossings(c, doc.get("toll_lines", []), "toll_line")
-    tunnels = _crossings(c, doc.get("tunnels", []), "tunnel")
-    names = {x.name for x in (*toll_lines, *tunnels)}
-    for i, t in enumerate(c.get(dice, "targets", list, "dice")):
+    lo, hi = (1, 6) if d.dice.dice == 1 else (11, 66)
+    for i, t in enumerate(d.dice.targets):
         where = f"dice.targets[{i}]"
-        if not isinstance(t, dict):
-            raise c.fail(where, "expected a table")
-        extra = set(t) - {"number", "stations", "toll_line", "tunnel"}
-        if extra:
-            raise c.fail(f"{where}.{sorted(extra)[0]}", "unknown key (known: number, stations, toll_line, tunnel)")
-        num = c.get(t, "number", int, where)
-        if num in seen:
-            raise c.fail(f"{where}.number", f"number {num} appears twice")
-        seen.add(num)
-        st = tuple(c.get(t, "stations", list, where, []))
-        tl, tu = t.get("toll_line"), t.get("tunnel")
-        if sum(bool(x) for x in (st, tl, tu)) != 1:
-            raise c.fail(where, "give exactly one of stations, toll_line, tunnel")
-        for ref in (tl, tu):
+        if t.number in seen:
+            raise fail(f"{where}.number", f"number {t.number} appears twice")
+        if not (lo <= t.number <= hi and (d.dice.dice == 1 or 1 <= t.number % 10 <= 6)):
+            raise fail(f"{where}.number", f"{t.number} cannot be rolled with {d.dice.dice} dice")
+        seen.add(t.number)
+        if sum(bool(x) for x in (t.stations, t.toll_line, t.tunnel)) != 1:
+            raise fail(where, "give exactly one of stations, toll_line, tunnel")
+        for ref in (t.toll_line, t.tunnel):
             if ref is not None and ref not in names:
-                raise c.fail(where, f"{ref!r} is not a toll line or tunnel of this game")
-        targets.append(DiceTarget(num, st, tl, tu))
-    dice_count = c.get(dice, "dice", int, "dice", 1)
-    if dice_count not in (1, 2):
-        raise c.fail("dice.dice", "expected 1 or 2")
-
-    bonus = doc.get("bonus", {})
-    event = c.get(bonus, "event", str, "bonus", "seated")
-    if event not in ("seated", "any"):
-        raise c.fail("bonus.event", "expected 'seated' or 'any'")
-    prices = dict(doc.get("prices", {"rule": "category", "IC": 4000, "fast": 2000, "regional": 1000}))
-    if prices.get("rule", "category") not in ("category", "explicit"):
-        raise c.fail("prices.rule", "expected 'category' or 'explicit'")
-    letters = doc.get("letters", {})
+                raise fail(where, f"{ref!r} is not a toll line or tunnel of this game")
+        targets.append(DiceTarget(t.number, tuple(t.stations), t.toll_line, t.tunnel))
+    if d.bonus.bonus_fee < d.bonus.base_fee:
+        raise fail("bonus.bonus_fee", "must not be below bonus.base_fee")
+    prices = (dict(_DEFAULT_PRICES) if d.prices is None else
+              {k: v for k, v in _plain(d.prices).items() if v is not None and v != {} and v != []})
     return Game(
-        name=name, title=c.get(g, "title", str, "game", name), source=source, digest=digest,
+        name=d.game.name, title=d.game.title or d.game.name, source=source, digest=digest,
         start=start, end=end, dice_from=dice_from, dice_forced_from=forced,
-        ring=tuple(ring), polygon=tuple(polygon),
-        ring_tolerance_m=float(c.get(area, "ring_tolerance_m", (int, float), "area", 300)),
-        modes=frozenset(allowed), exclude_routes=tuple(excl), walking_links=walking,
-        max_walk_minutes=c.get(modes, "max_walk_minutes", int, "modes", 10),
-        default_change_minutes=float(c.get(doc.get("transfers", {}), "default_minutes", (int, float), "transfers", 2)),
-        dice_count=dice_count, free_minutes=c.get(dice, "free_minutes", int, "dice", 60),
-        free_numbers=frozenset(c.get(dice, "free_numbers", list, "dice", [6])),
-        admissible_extra_minutes=c.get(dice, "admissible_extra_minutes", int, "dice", 0),
-        reroll_before_minutes=c.get(dice, "reroll_before_minutes", int, "dice", 0),
-        skip_targeted=c.get(dice, "skip_targeted", bool, "dice", True),
+        ring=ring, polygon=tuple(polygon), ring_tolerance_m=float(d.area.ring_tolerance_m),
+        modes=frozenset(d.modes.allowed), exclude_routes=tuple((e.agency, str(e.route)) for e in d.modes.exclude_routes),
+        walking_links=d.modes.walking_links, max_walk_minutes=d.modes.max_walk_minutes,
+        default_change_minutes=float(d.transfers.default_minutes),
+        dice_count=d.dice.dice, free_minutes=d.dice.free_minutes, free_numbers=frozenset(d.dice.free_numbers),
+        admissible_extra_minutes=d.dice.admissible_extra_minutes,
+        reroll_before_minutes=d.dice.reroll_before_minutes, skip_targeted=d.dice.skip_targeted,
         targets=tuple(targets),
-        bonus_base_fee=c.get(bonus, "base_fee", int, "bonus", 4000),
-        bonus_fee=c.get(bonus, "bonus_fee", int, "bonus", 8000),
-        bonus_minutes=tuple(c.get(bonus, "minutes", list, "bonus", [0])), bonus_event=event,
-        toll_fees=tuple(c.get(doc.get("toll_fees", {}), "by_owner_count", list, "toll_fees", [500, 1000, 2000, 4000])),
-        tunnel_multipliers=tuple(
-            c.get(doc.get("tunnel_fees", {}), "multiplier_by_owner_count", list, "tunnel_fees", [80, 200])),
+        bonus_base_fee=d.bonus.base_fee, bonus_fee=d.bonus.bonus_fee, bonus_minutes=tuple(d.bonus.minutes),
+        bonus_event=d.bonus.event,
+        toll_fees=tuple(d.toll_fees.by_owner_count), tunnel_multipliers=tuple(d.tunnel_fees.multiplier_by_owner_count),
         toll_lines=toll_lines, tunnels=tunnels, prices=prices,
-        letter_group_size=c.get(letters, "group_size", int, "letters", 3),
-        letter_group_bonus=c.get(letters, "group_bonus", int, "letters", 2000),
+        letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
     )
 
 
-def _crossings(c: _Ctx, rows: list, kind: str) -> tuple[Crossing, ...]:
-    out = []
-    section = "toll_lines" if kind == "toll_line" else "tunnels"
-    for i, r in enumerate(rows):
-        where = f"{section}[{i}]"
-        between = c.get(r, "between", list, where)
-        if len(between) != 2 or not all(isinstance(x, str) for x in between):
-            raise c.fail(f"{where}.between", "expected two station names")
-        out.append(Crossing(c.get(r, "name", str, where), kind, (between[0], between[1]),
-                            tuple(c.get(r, "via", list, where, [])), c.get(r, "price", int, where, 0)))
-    return tuple(out)
+def _plain(section: object) -> dict[str, Any]:
+    """A schema section as a plain dict (what :attr:`Game.prices` holds)."""
+    out = msgspec.to_builtins(section)
+    assert isinstance(out, dict)
+    return out
+
+
+def _crossings(rows: list[schema.CrossingEntry], kind: str) -> tuple[Crossing, ...]:
+    return tuple(Crossing(r.name, kind, (r.between[0], r.between[1]), tuple(r.via), r.price) for r in rows)
+

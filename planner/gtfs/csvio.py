@@ -5,6 +5,7 @@ All columns are read as strings; callers convert. Errors name the file, the line
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pyarrow as pa
@@ -15,6 +16,8 @@ from planner.errors import FeedError
 from planner.gtfs.source import FeedSource
 
 BLOCK = 4 << 20  # 4 MiB blocks: peak memory grows with the block size, throughput hardly does
+MAX_LINE = 4 << 20  # no GTFS row is near this long
+MAX_TABLE = 2 << 30  # bytes of a member read whole (trips.txt of the national feed: about 150 MB)
 
 
 _WIDE_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16",
@@ -62,8 +65,8 @@ def iter_batches(
         if c not in cols:
             raise FeedError(f"feed {src.label}: {name} has no column '{c}' (header: {printable(','.join(cols))})")
     present = [c for c in columns if c in cols]
-    # The header line is consumed by hand (handles a BOM); pyarrow reads the rest with our names.
-    read_opts = pacsv.ReadOptions(block_size=BLOCK, column_names=cols, skip_rows=0, encoding="utf8")
+    # The header line is consumed by hand (handles a BOM); pyarrow parses the rest with our names.
+    read_opts = pacsv.ReadOptions(column_names=cols, encoding="utf8")
     conv = pacsv.ConvertOptions(
         include_columns=present, column_types={c: pa.string() for c in present},
         strings_can_be_null=False, quoted_strings_can_be_null=False,
@@ -71,35 +74,53 @@ def iter_batches(
     parse = pacsv.ParseOptions(newlines_in_values=False)
     line = 2
     with src.open(name) as fh:
-        fh.readline()  # header already parsed (handles BOM)
-        try:
-            reader = pacsv.open_csv(fh, read_options=read_opts, parse_options=parse,
-                                    convert_options=conv)
-        except pa.ArrowInvalid as exc:
-            if "Empty CSV file" in str(exc):
-                return
-            raise FeedError(f"feed {src.label}: {name}: {_clean(exc)}") from None
-        last_pos = 0
-        while True:
+        fh.readline(1 << 20)  # header already parsed (handles BOM)
+        for data in _line_blocks(src, name, fh, progress):
             try:
-                batch = reader.read_next_batch()
-            except StopIteration:
-                break
+                table = pacsv.read_csv(pa.py_buffer(data), read_options=read_opts, parse_options=parse,
+                                       convert_options=conv)
             except pa.ArrowInvalid as exc:
-                raise FeedError(f"feed {src.label}: {name} near line {line}: {_clean(exc)}") from None
-            if progress is not None:
-                try:
-                    pos = fh.tell()
-                    progress.update(pos - last_pos)
-                    last_pos = pos
-                except (OSError, ValueError):
+                # Damaged compressed data shows as a parse error first; reading on to the member's end
+                # lets its CRC check name the real cause (FeedSource.open reports it as corrupt).
+                while fh.read(BLOCK):
                     pass
-            n = batch.num_rows
-            if len(present) < len(columns):
-                arrays = [batch.column(c) if c in present else pa.nulls(n, pa.string()) for c in columns]
-                batch = pa.RecordBatch.from_arrays(arrays, names=columns)
-            yield line, batch
-            line += n
+                raise FeedError(f"feed {src.label}: {name} near line {line}: {_clean(exc)}") from None
+            for batch in table.to_batches():
+                n = batch.num_rows
+                if len(present) < len(columns):
+                    arrays = [batch.column(c) if c in present else pa.nulls(n, pa.string()) for c in columns]
+                    batch = pa.RecordBatch.from_arrays(arrays, names=columns)
+                yield line, batch
+                line += n
+
+
+def _line_blocks(src: FeedSource, name: str, fh, progress) -> Iterator[bytes]:
+    """The member after its header in blocks of whole lines, read in this thread.
+
+    Why not ``pyarrow.csv.open_csv`` on the file: its read-ahead threads call back into Python, and a
+    read error (a bad CRC, random bytes) left them running while the process exited, which crashed it
+    (``Fatal Python error: PyGILState_Release``). Here pyarrow only ever parses bytes in memory.
+    """
+    rest = b""
+    while True:
+        data = fh.read(BLOCK)
+        if progress is not None:
+            progress.update(len(data))
+        if not data:
+            if rest.strip():
+                yield rest
+            return
+        buf = rest + data
+        cut = buf.rfind(b"\n")
+        if cut < 0:
+            if len(buf) > MAX_LINE:
+                raise FeedError(f"feed {src.label}: {name} has a line longer than {MAX_LINE >> 20} MiB "
+                                "(not a CSV file?)")
+            rest = buf
+            continue
+        block, rest = buf[: cut + 1], buf[cut + 1:]
+        if block.strip():
+            yield block
 
 
 def read_table(src: FeedSource, name: str, columns: list[str], required: list[str] | None = None,
@@ -107,6 +128,9 @@ def read_table(src: FeedSource, name: str, columns: list[str], required: list[st
     """Read a whole (small) member into a table of string columns, with a ``_line`` column."""
     if optional_file and not src.has(name):
         return pa.table({c: pa.array([], pa.string()) for c in columns} | {"_line": pa.array([], pa.int64())})
+    if src.has(name) and src.size(name) > MAX_TABLE:  # kept whole in memory: a zip bomb must not be
+        raise FeedError(f"feed {src.label}: {name} is {src.size(name) >> 20} MiB uncompressed "
+                        f"(at most {MAX_TABLE >> 20} MiB)")
     parts = []
     for line, batch in iter_batches(src, name, columns, required):
         t = pa.Table.from_batches([batch])
@@ -123,4 +147,9 @@ def strip(arr: pa.Array) -> pa.Array:
 
 
 def _clean(exc: Exception) -> str:
-    return " ".join(str(exc).split())[:300]
+    # pyarrow quotes the offending row: cut it short, and show undecodable bytes as "?"
+    text = " ".join(str(exc).split()).replace("\ufffd", "?")
+    m = re.match(r"(.*?got \d+: )(.*)", text)
+    if m:
+        text = m.group(1) + printable(m.group(2), 60)
+    return printable(text, 300)

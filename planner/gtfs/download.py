@@ -13,6 +13,8 @@ import datetime as dt
 import os
 import re
 import sys
+import zipfile
+import zlib
 from pathlib import Path
 
 from planner.errors import PlannerError
@@ -52,7 +54,8 @@ def find_feed_url(session=None, today: dt.date | None = None) -> str:
 def download(url: str | None = None, out_dir: str | Path | None = None, progress: bool | None = None) -> Path:
     """Download ``url`` (default: the newest official feed) into ``out_dir``; resume a partial download.
 
-    The file appears under its final name only when complete (``.part`` + rename).
+    The file appears under its final name only when complete: as long as the server announced and a zip
+    whose members all read (``.part`` + check + rename). A damaged final file is refused, never used.
     """
     import requests
 
@@ -66,35 +69,84 @@ def download(url: str | None = None, out_dir: str | Path | None = None, progress
         name = _filename(url, s)
         final = out / name
         if final.exists():
+            _check_zip(final, f"downloaded feed {final} is damaged ({{}}): delete it and download again")
             return final
         part = out / (name + ".part")
-        have = part.stat().st_size if part.exists() else 0
+        have = part.stat().st_size if part.is_file() else 0
         headers = {"Range": f"bytes={have}-"} if have else {}
         with s.get(url, stream=True, timeout=TIMEOUT, headers=headers, allow_redirects=True) as r:
-            if r.status_code == 416:  # already complete
-                os.replace(part, final)
+            if r.status_code == 416:  # nothing left to fetch: the .part is complete, if it checks out
+                _publish(part, final)
                 return final
             r.raise_for_status()
             if have and r.status_code != 206:
                 have = 0  # server ignored the range: start over
-            total = int(r.headers.get("Content-Length", 0)) + have
+            total = _expected_size(r, have)
+            if total is not None and total > MAX_BYTES:
+                raise PlannerError(f"download {name}: the server announces {total >> 20} MiB "
+                                   f"(at most {MAX_BYTES >> 20} MiB)")
             bar = None
             if progress or (progress is None and sys.stderr.isatty()):
                 from tqdm import tqdm
 
-                bar = tqdm(total=total or None, initial=have, unit="B", unit_scale=True, desc=name, file=sys.stderr)
+                bar = tqdm(total=total, initial=have, unit="B", unit_scale=True, desc=name, file=sys.stderr)
+            size = have
             with open(part, "ab" if have else "wb") as fh:
                 for chunk in r.iter_content(1 << 20):
+                    size += len(chunk)
+                    if size > MAX_BYTES:
+                        raise PlannerError(f"download {name}: more than {MAX_BYTES >> 20} MiB")
                     fh.write(chunk)
                     if bar:
                         bar.update(len(chunk))
             if bar:
                 bar.close()
-        os.replace(part, final)
+        if total is not None and size != total:
+            raise PlannerError(f"download {name} incomplete: {size} of {total} bytes (run again to resume)")
+        _publish(part, final)
         return final
     except requests.RequestException as exc:
         raise PlannerError(f"download failed ({type(exc).__name__}); offline? pass --feed PATH to a local zip"
                            ) from None
+
+
+MAX_BYTES = 4 << 30  # the national feed is about 200 MB
+
+
+def _expected_size(r, have: int) -> int | None:
+    """The complete file's size the server announced (Content-Range total, else Content-Length + have)."""
+    m = re.search(r"/(\d+)\s*$", r.headers.get("Content-Range", ""))
+    if r.status_code == 206 and m:
+        return int(m.group(1))
+    length = r.headers.get("Content-Length")
+    return int(length) + have if length and length.isdigit() else None
+
+
+def _publish(part: Path, final: Path) -> None:
+    """Rename the finished ``.part`` to its final name once it is a zip whose members all read; a damaged
+    one is deleted (resuming it could not repair it)."""
+    try:
+        _check_zip(part, f"downloaded file {part.name} is not a readable GTFS zip ({{}}); removed it, "
+                         "download again")
+    except PlannerError:
+        part.unlink(missing_ok=True)
+        raise
+    os.replace(part, final)
+
+
+def _check_zip(path: Path, message: str) -> None:
+    """Raise ``PlannerError(message.format(reason))`` unless ``path`` is a zip with a stops.txt whose
+    members all pass their CRC check."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            if not any(n.rsplit("/", 1)[-1] in ("stops.txt", "stop_times.txt") or n.endswith(".zip")
+                       for n in zf.namelist()):
+                raise PlannerError(message.format("no stops.txt in it"))
+            bad = zf.testzip()
+            if bad is not None:
+                raise PlannerError(message.format(f"{bad}: bad CRC"))
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error) as exc:
+        raise PlannerError(message.format(" ".join(str(exc).split())[:120])) from None
 
 
 def _filename(url: str, session) -> str:

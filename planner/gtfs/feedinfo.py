@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -11,11 +12,15 @@ from planner.gtfs.calendar import feed_period, services_on
 from planner.gtfs.csvio import iter_batches, read_table
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import read_stops
+from planner.gtfs.times import parse_times
+
+_TIMES = ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"]
 
 
 def feed_info(src: FeedSource, date: dt.date | None = None) -> dict:
     """``feed_version, start_date, end_date, stops, stations, routes, trips`` (+ ``_on_date`` counts)."""
     start, end, version = feed_period(src)
+    check_stop_times(src)
     stops = read_stops(src)
     n_routes = sum(b.num_rows for _, b in iter_batches(src, "routes.txt", ["route_id"]))
     trips = read_table(src, "trips.txt", ["service_id"], required=["service_id"])
@@ -37,3 +42,13 @@ def feed_info(src: FeedSource, date: dt.date | None = None) -> dict:
         info["services_on_date"] = len(services)
         info["trips_on_date"] = int(pc.sum(on).as_py() or 0)
     return info
+
+
+def check_stop_times(src: FeedSource) -> None:
+    """Stream ``stop_times.txt`` once and raise :class:`FeedError` (file, line, column) when it is missing,
+    lacks a column, or holds a time that is not H:MM:SS or out of range: a summary of a broken feed
+    must not look like a good one."""
+    for line0, batch in iter_batches(src, "stop_times.txt", _TIMES):
+        lines = np.arange(line0, line0 + batch.num_rows)
+        for col in ("arrival_time", "departure_time"):
+            parse_times(batch.column(col), file="stop_times.txt", column=col, lines=lines, label=src.label)

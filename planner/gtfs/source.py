@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import io
+import os
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -12,6 +14,10 @@ from pathlib import Path
 from typing import IO
 
 from planner.errors import FeedError
+from planner.util.atomic import atomic_write_text
+from planner.util.userfiles import file_kind
+
+MAX_INNER = 2 << 30  # bytes of a zip inside the feed zip (the national feed is about 200 MB)
 
 
 class FeedSource:
@@ -20,9 +26,13 @@ class FeedSource:
     def __init__(self, path: str | Path):
         self.label = str(path)
         p = Path(path)
-        if not p.exists():
+        kind = file_kind(p)
+        if kind in ("missing", "below-file"):
             raise FeedError(f"feed {path}: not found (give a GTFS zip or folder, or run 'planner feed download')")
+        if kind == "special":  # a FIFO blocks for ever, /dev/zero never ends
+            raise FeedError(f"feed {path}: not a regular file or folder (give a GTFS zip or folder)")
         self._zip: zipfile.ZipFile | None = None
+        self._zip_path: Path | None = None  # the zip file whose bytes identify the feed
         self._dir: Path | None = None
         self._prefix = ""
         if p.is_dir():
@@ -44,6 +54,7 @@ class FeedSource:
             # No testzip() here: it reads the whole feed on every query. A corrupt member is reported
             # when it is read (FeedSource.open turns BadZipFile/CRC errors into a FeedError).
             self._zip = zipfile.ZipFile(p)
+            self._zip_path = p
         except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as exc:  # NotImplemented: odd version
             raise FeedError(f"feed {p}: not a readable zip ({_why(exc)})") from None
         names = self._zip.namelist()
@@ -55,12 +66,26 @@ class FeedSource:
             else:
                 inner = [n for n in names if n.endswith(".zip")]
                 if len(inner) == 1:
-                    try:
-                        data = self._zip.read(inner[0])
-                        self._zip = zipfile.ZipFile(io.BytesIO(data))
-                    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError,
-                            zlib.error) as exc:
-                        raise FeedError(f"feed {p}: inner zip {inner[0]} is not readable ({_why(exc)})") from None
+                    self._open_inner(p, inner[0])
+
+    def _open_inner(self, p: Path, member: str) -> None:
+        """A zip inside the zip: extracted once (at most :data:`MAX_INNER` bytes) beside the cache, never
+        read whole into memory."""
+        assert self._zip is not None
+        info = self._zip.getinfo(member)
+        if info.file_size > MAX_INNER:
+            raise FeedError(f"feed {p}: inner zip {member} is {info.file_size >> 20} MiB "
+                            f"(at most {MAX_INNER >> 20} MiB)")
+        from planner.cache import cache_root  # here: planner.cache imports this module
+
+        key = hashlib.sha256(f"{self.fingerprint()}\0{member}".encode()).hexdigest()[:24]
+        target = cache_root() / "inner-zips" / f"{key}.zip"
+        try:
+            if not (target.is_file() and target.stat().st_size == info.file_size):
+                _extract(self._zip, info, target)
+            self._zip = zipfile.ZipFile(target)
+        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, zlib.error) as exc:
+            raise FeedError(f"feed {p}: inner zip {member} is not readable ({_why(exc)})") from None
 
     def has(self, name: str) -> bool:
         """True when the feed has the member ``name`` (e.g. ``"calendar.txt"``)."""
@@ -103,24 +128,60 @@ class FeedSource:
             raise FeedError(f"feed {self.label}: {name} is corrupt ({_why(exc)})") from None
 
     def fingerprint(self) -> str:
-        """A content hash of the feed: zip CRCs and sizes from its directory (cheap and content-derived);
-        for a folder, each file's name, size, mtime and its first and last MiB (a full hash of a national
-        folder would cost seconds on every warm start)."""
+        """A hash of the feed's bytes (the zip file, or every ``*.txt`` of a folder).
+
+        Whole bytes, not the zip directory's CRCs: a damaged zip whose directory still lists the good
+        CRCs must not be answered from the good feed's cache. Each file's hash is remembered under its
+        identity (path, inode, size, mtime, ctime), so it is computed once per file version.
+        """
         h = hashlib.sha256()
-        if self._zip is not None:
-            for info in sorted(self._zip.infolist(), key=lambda i: i.filename):
-                h.update(f"{info.filename}:{info.CRC}:{info.file_size}\n".encode())
+        if self._zip_path is not None:
+            h.update(f"zip:{content_hash(self._zip_path)}\n".encode())
         else:
             assert self._dir is not None
             for f in sorted(self._dir.glob("*.txt")):
-                st = f.stat()
-                h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-                with open(f, "rb") as fh:
-                    h.update(fh.read(1 << 20))
-                    if st.st_size > 2 << 20:
-                        fh.seek(-(1 << 20), 2)
-                        h.update(fh.read(1 << 20))
+                if f.is_file():
+                    h.update(f"{f.name}:{content_hash(f)}\n".encode())
         return h.hexdigest()[:24]
+
+
+def content_hash(path: Path) -> str:
+    """sha256 of a file's bytes, remembered in the cache folder under the file's identity."""
+    from planner.cache import cache_root  # here: planner.cache imports this module
+
+    st = path.stat()
+    ident = f"{path.resolve()}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
+    memo = cache_root() / "content-hashes" / hashlib.sha256(ident.encode()).hexdigest()[:32]
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        known = memo.read_text("ascii")
+        if len(known) == 64:
+            return known
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 22):
+            h.update(chunk)
+    digest = h.hexdigest()
+    with contextlib.suppress(OSError):  # an unwritable cache only costs the hash next time
+        atomic_write_text(memo, digest)
+    return digest
+
+
+def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> None:
+    """Copy one member to ``target`` atomically, refusing more bytes than its header announced."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out, zf.open(info) as fh:
+            written = 0
+            while chunk := fh.read(1 << 20):
+                written += len(chunk)
+                if written > info.file_size:
+                    raise zipfile.BadZipFile("more data than its header announces")
+                out.write(chunk)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _why(exc: BaseException) -> str:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from planner.errors import PlannerError
+from planner.util.atomic import atomic_write_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 VENDOR = STATIC / "vendor"
@@ -191,6 +194,44 @@ def leaflet_css(inline_images: bool) -> str:
 def versions() -> dict:
     """Versions of the vendored packages (empty when not vendored)."""
     return json.loads(VERSIONS.read_text("utf-8")) if VERSIONS.is_file() else {}
+
+
+# ---- Leaflet beside a linked map ------------------------------------------------------------------
+
+ASSETS_DIR = "sbb-planner-assets"  # beside a map: the one folder the planner owns there
+ASSETS_MARKER = ".sbb-planner-assets"  # proves the folder is the planner's (it then may replace its content)
+
+
+def lib_dir() -> str:
+    """Where a linked map finds Leaflet, relative to the HTML file: a folder per Leaflet version inside
+    :data:`ASSETS_DIR`, so an update never rewrites files an older map uses."""
+    return f"{ASSETS_DIR}/leaflet-{versions().get('leaflet', 'x')}"
+
+
+def install_leaflet(folder: Path) -> None:
+    """Copy Leaflet into ``folder``/:func:`lib_dir` unless it is there. Nothing outside the planner's own
+    :data:`ASSETS_DIR` (with its marker file) is ever replaced or deleted."""
+    own = folder / ASSETS_DIR
+    if own.exists() and not (own / ASSETS_MARKER).is_file():
+        raise PlannerError(f"{own} exists but was not made by the planner: not touching it (move it, or use "
+                           "--standalone)")
+    lib = folder / lib_dir()
+    stamp = lib / ".version"
+    want = json.dumps(versions())
+    if stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file():
+        return
+    own.mkdir(exist_ok=True)
+    atomic_write_text(own / ASSETS_MARKER, "Leaflet copies written by sbb-planner for its maps; safe to delete.\n")
+    # Copied complete into a temporary folder of ours, then renamed: a reader sees all of it or nothing.
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-leaflet-", dir=own))
+    try:
+        shutil.copytree(LEAFLET_DIR, tmp / "leaflet")
+        (tmp / "leaflet" / ".version").write_text(want, "utf-8")
+        if lib.exists():  # an incomplete copy of ours (the marker says so): replaced
+            shutil.rmtree(lib)
+        os.rename(tmp / "leaflet", lib)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:

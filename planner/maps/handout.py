@@ -1,14 +1,16 @@
-"""Print export for the game day's handout: A4 PDF (area map + station list) and PNG pages (matplotlib).
+"""Print export for the game day's handout: A4 PDF (area map, rules card, station list) and PNG pages.
 
 Page 1 (A4 landscape) is the area map in the Swiss projection EPSG:2056 (LV95, via pyproj/geopandas):
 country, cantons and lakes from the vendored swiss-maps layer, the ring, the day's lines and stations by
 category, dice targets with their numbers, toll lines and tunnels, a legend, a scale bar and the source
-credit. The next pages (A4 portrait) list the buyable stations grouped by initial letter with category and
+credit; its labels never overlap (:mod:`planner.maps.labels`). Page 2 (A4 portrait) is the rules card a
+player keeps (:mod:`planner.maps.rules_card`). The next pages (A4 portrait) list the buyable stations grouped by initial letter with category and
 price, dice targets marked. Text is real text (TrueType fonts embedded), so the PDF is searchable.
 """
 
 from __future__ import annotations
 
+import io
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -16,7 +18,9 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib import rc_context
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -24,6 +28,7 @@ from matplotlib.patches import Rectangle
 
 from planner.game.gamefile import Game
 from planner.maps import assets
+from planner.maps.labels import Label, place_labels, point_box
 from planner.maps.layers import (
     CATEGORY_COLORS,
     CATEGORY_LABELS,
@@ -31,6 +36,7 @@ from planner.maps.layers import (
     RING_COLOR,
     TOLL_COLOR,
     TUNNEL_COLOR,
+    area_label,
     bounds,
     crossing_shapes,
     line_segments,
@@ -38,7 +44,9 @@ from planner.maps.layers import (
     ring_coords,
     station_points,
 )
+from planner.maps.rules_card import rules_page
 from planner.timetable.model import Timetable
+from planner.util.atomic import atomic_write_bytes
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -47,6 +55,7 @@ A4_LANDSCAPE = (11.69, 8.27)
 A4_PORTRAIT = (8.27, 11.69)
 ROWS_PER_COLUMN = 54
 _SHORT = {"IC": "IC/EC", "fast": "IR/RE", "regional": "regional"}
+_LABEL_BOX = {"bbox": {"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.6}}
 _RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 9}
 
 
@@ -78,18 +87,22 @@ def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: in
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     res = HandoutResult(pdf_path, 0)
     with rc_context(_RC):
-        figs = [map_page(tt, game, res.warnings), *station_pages(tt, game)]
-        tmp = pdf_path.with_name(pdf_path.name + ".part")
-        with PdfPages(tmp, metadata={"Title": f"{game.title} – handout {tt.date}",
+        figs = [map_page(tt, game, res.warnings), rules_page(tt, game, SOURCE_CREDIT, 2),
+                *station_pages(tt, game, first_page=3)]
+        # Rendered in memory, then written atomically: a failure leaves no half file (nor a .part) behind.
+        buf = io.BytesIO()
+        with PdfPages(buf, metadata={"Title": f"{game.title} – handout {tt.date}",
                                      "Subject": SOURCE_CREDIT, "Creator": "sbb-planner"}) as pdf:
             for fig in figs:
                 pdf.savefig(fig)
-        tmp.replace(pdf_path)
+        atomic_write_bytes(pdf_path, buf.getvalue())
         res.pages = len(figs)
         if png_dpi:
             for k, fig in enumerate(figs, 1):
                 p = pdf_path.with_name(f"{pdf_path.stem}-p{k}.png")
-                fig.savefig(p, dpi=png_dpi, pil_kwargs={"compress_level": 3})  # fast enough, still small
+                buf = io.BytesIO()
+                fig.savefig(buf, format="png", dpi=png_dpi, pil_kwargs={"compress_level": 3})  # fast, still small
+                atomic_write_bytes(p, buf.getvalue())
                 res.png.append(p)
     return res
 
@@ -163,6 +176,8 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     # toll lines and tunnels
     shapes, w = crossing_shapes(tt, game)
     warnings.extend(w)
+    labels: list[Label] = []
+    crossing_labels: list[Label] = []
     for c in shapes:
         cx, cy = proj.xy([p[0] for p in c.coords], [p[1] for p in c.coords])
         if c.kind == "toll_line":
@@ -172,53 +187,71 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
             ax.plot(cx, cy, color="white", lw=5.5, zorder=4)
             ax.plot(cx, cy, color=TUNNEL_COLOR, lw=3.5, ls=(0, (3, 2)), zorder=4.1)
         k = len(cx) // 2
-        ax.annotate(c.name, (cx[k], cy[k]), xytext=(6, 6), textcoords="offset points", fontsize=7.5,
-                    fontweight="bold", zorder=7, color="#3a2c00" if c.kind == "toll_line" else "#111111",
-                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.75})
+        crossing_labels.append(Label(c.name, float(cx[k]), float(cy[k]), fontsize=7.5, bold=True, clearance=3.5,
+                                     color="#3a2c00" if c.kind == "toll_line" else "#111111",
+                                     style={"bbox": {"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                                                     "alpha": 0.75}}))
 
     # stations and targets
     pts = station_points(tt, game)
+    dots: list[tuple[float, float, float]] = []  # x, y, radius (points): markers labels must not cover
     for cat in cats or sorted({p.category for p in pts}):
         sel = [p for p in pts if p.category == cat]
         if not sel:
             continue
         px, py = proj.xy([p.lat for p in sel], [p.lon for p in sel])
-        ax.scatter(px, py, s={"IC": 34, "fast": 24}.get(cat, 14), c=CATEGORY_COLORS.get(cat, "#616161"),
+        size = {"IC": 34, "fast": 24}.get(cat, 14)
+        ax.scatter(px, py, s=size, c=CATEGORY_COLORS.get(cat, "#616161"),
                    edgecolors="white", linewidths=0.6, zorder=5)
+        dots += [(float(x), float(y), math.sqrt(size) / 2) for x, y in zip(px, py, strict=True)]
+    station_labels: list[Label] = []
     for p in pts:
         px, py = proj.xy(p.lat, p.lon)
         if p.targets:
             label = "/".join(map(str, p.targets))
-            ax.scatter([px], [py], s=190 if len(label) <= 2 else 320, c="#111111", edgecolors="white",
-                       linewidths=1.2, zorder=6)
+            size = {1: 190, 2: 250}.get(len(label), 320)  # the number fits in its badge
+            ax.scatter([px], [py], s=size, c="#111111", edgecolors="white", linewidths=1.2, zorder=6)
             ax.text(px, py, label, color="white", fontsize=7.5, fontweight="bold", ha="center", va="center",
                     zorder=6.1)
-        if p.targets or p.category in ("IC", "fast"):
-            ax.annotate(p.name, (px, py), xytext=(6, -3) if not p.targets else (8, 4), textcoords="offset points",
-                        fontsize=6.5 if not p.targets else 7.5, fontweight="bold" if p.targets else "normal",
-                        zorder=6.2, color="#222222",
-                        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.6})
+            dots.append((float(px), float(py), math.sqrt(size) / 2))
+            labels.append(Label(p.name, float(px), float(py), fontsize=7.5, bold=True, clearance=math.sqrt(size) / 2,
+                                style=_LABEL_BOX))
+        elif p.category in ("IC", "fast"):
+            station_labels.append(Label(p.name, float(px), float(py), clearance=3.0, style=_LABEL_BOX,
+                                        rank=0 if p.category == "IC" else 1))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal")
     ax.set_xlabel("")  # geopandas labels the projected axes; the scale bar says it all
     ax.set_ylabel("")
 
-    _legend(ax, game, cats)
-    _scale_bar(ax, x0, x1, y0, y1)
-    _north(ax)
+    leg = _legend(ax, game, cats)
+    bar = _scale_bar(ax, x0, x1, y0, y1)
+    north = _north(ax)
     missing = missing_targets(tt, game)
     foot = f"{SOURCE_CREDIT} · {assets.BASEMAP_CREDIT} · projection CH1903+/LV95 (EPSG:2056)"
-    ax.text(0.997, 0.004, foot, transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5, color="#333333",
-            zorder=11, bbox={"boxstyle": "square,pad=0.3", "fc": "white", "ec": "none", "alpha": 0.85})
+    credit = ax.text(0.997, 0.004, foot, transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5,
+                     color="#333333", zorder=11,
+                     bbox={"boxstyle": "square,pad=0.3", "fc": "white", "ec": "none", "alpha": 0.85})
     if missing:
         fig.text(0.03, 0.052, _wrap("Dice targets not served in this timetable: " + ", ".join(missing), 170),
                  ha="left", fontsize=7, color="#8e0000", va="top")
+
+    # labels last, once the axes are final: targets, then toll lines and tunnels, then IC / fast stations
+    FigureCanvasAgg(fig)
+    ax.apply_aspect()
+    renderer = fig.canvas.get_renderer()
+    obstacles = [a.get_window_extent(renderer) for a in (leg, bar, north, credit)]
+    obstacles += [point_box(ax, x, y, r) for x, y, r in dots]
+    station_labels.sort(key=lambda lab: (lab.rank, lab.text))
+    left_out = place_labels(ax, [*labels, *crossing_labels, *station_labels], obstacles)
+    if left_out:
+        warnings.append("map labels left out for lack of room: " + ", ".join(lab.text for lab in left_out))
     return fig
 
 
-def _legend(ax: Axes, game: Game, cats: list[str]) -> None:
-    h = [Line2D([], [], color=RING_COLOR, lw=1.6, ls=(0, (6, 4)), label="game area (ring)")]
+def _legend(ax: Axes, game: Game, cats: list[str]) -> Artist:
+    h = [Line2D([], [], color=RING_COLOR, lw=1.6, ls=(0, (6, 4)), label=area_label(game))]
     h += [Line2D([], [], color=CATEGORY_COLORS.get(c, "#616161"), lw=2.2, marker="o", ms=5, mec="white",
                  label=CATEGORY_LABELS.get(c, c)) for c in cats]
     h.append(Line2D([], [], ls="none", marker="o", ms=11, mfc="#111111", mec="white", label="dice target (number)"))
@@ -229,6 +262,7 @@ def _legend(ax: Axes, game: Game, cats: list[str]) -> None:
     h.append(Rectangle((0, 0), 1, 1, fc="#a9d3f2", ec="#6fa8d6", label="lake"))
     leg = ax.legend(handles=h, loc="upper left", fontsize=8, framealpha=0.92, title="Legend", title_fontsize=9)
     leg.set_zorder(10)
+    return leg
 
 
 def _nice(length: float) -> float:
@@ -239,14 +273,14 @@ def _nice(length: float) -> float:
     return e
 
 
-def _scale_bar(ax: Axes, x0: float, x1: float, y0: float, y1: float) -> None:
+def _scale_bar(ax: Axes, x0: float, x1: float, y0: float, y1: float) -> Artist:
     """A black/white bar of a round length in km at the lower left (EPSG:2056 is in metres)."""
     total = _nice((x1 - x0) * 0.18)
     seg = total / 4
     bx, by = x0 + (x1 - x0) * 0.03, y0 + (y1 - y0) * 0.04
     hgt = (y1 - y0) * 0.008
-    ax.add_patch(Rectangle((bx - seg * 0.15, by - hgt * 2.2), total + seg * 0.3, hgt * 6.2, fc="white", ec="none",
-                           alpha=0.85, zorder=9))
+    back = ax.add_patch(Rectangle((bx - seg * 0.15, by - hgt * 2.2), total + seg * 0.3, hgt * 6.2, fc="white",
+                                  ec="none", alpha=0.85, zorder=9))
     for k in range(4):
         ax.add_patch(Rectangle((bx + k * seg, by), seg, hgt, fc="black" if k % 2 == 0 else "white", ec="black",
                                lw=0.6, zorder=10))
@@ -254,10 +288,11 @@ def _scale_bar(ax: Axes, x0: float, x1: float, y0: float, y1: float) -> None:
         d = k * seg / 1000
         ax.text(bx + k * seg, by + hgt * 1.6, f"{d:g}" + (" km" if k == 4 else ""), ha="center", va="bottom",
                 fontsize=7, zorder=10)
+    return back
 
 
-def _north(ax: Axes) -> None:
-    ax.annotate("N", xy=(0.975, 0.96), xytext=(0.975, 0.885), xycoords="axes fraction", ha="center",
+def _north(ax: Axes) -> Artist:
+    return ax.annotate("N", xy=(0.975, 0.96), xytext=(0.975, 0.885), xycoords="axes fraction", ha="center",
                 va="center", fontsize=10, fontweight="bold", zorder=10,
                 arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.2})
 
@@ -298,7 +333,7 @@ def station_lines(tt: Timetable, game: Game) -> list[tuple[str, dict | str]]:
     return out
 
 
-def station_pages(tt: Timetable, game: Game) -> list[Figure]:
+def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure]:
     """A4 portrait pages, two columns each, of the station list."""
     items = station_lines(tt, game)
     cols: list[list] = []
@@ -343,6 +378,6 @@ def station_pages(tt: Timetable, game: Game) -> list[Figure]:
                     fig.text(x + 0.27, y, val["category"], fontsize=8, va="top", color="#333333")
                     fig.text(x + 0.42, y, f"{val['price']:,}".replace(",", "'"), fontsize=8.5, va="top", ha="right")
                 y -= 0.014
-        fig.text(0.94, 0.025, f"{SOURCE_CREDIT} · page {k + 1}", ha="right", fontsize=7.5, color="#444444")
+        fig.text(0.94, 0.025, f"{SOURCE_CREDIT} · page {first_page + k - 1}", ha="right", fontsize=7.5, color="#444444")
         figs.append(fig)
     return figs

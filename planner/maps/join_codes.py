@@ -7,6 +7,7 @@ drawn by matplotlib as real vector squares (sharp at any print resolution); name
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from planner.errors import InputError
+from planner.util.atomic import atomic_write_bytes
 
 A4_PORTRAIT = (8.27, 11.69)
 PER_PAGE = 6  # 2 columns x 3 rows: a code of ~7 cm, easy to scan from a table
@@ -47,11 +49,9 @@ def qr_matrix(url: str) -> np.ndarray:
 
 def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | Path) -> int:
     """Write the A4 pages with one QR code per group to ``pdf_path``; returns the number of pages."""
-    pdf_path = Path(pdf_path)
-    pdf_path.parent.mkdir(parents=True, exist_ok=True)
     pages = 0
-    tmp = pdf_path.with_name(pdf_path.name + ".tmp")
-    with rc_context(_RC), PdfPages(tmp) as pdf:
+    buf = io.BytesIO()
+    with rc_context(_RC), PdfPages(buf) as pdf:
         for start in range(0, len(links), PER_PAGE):
             fig = Figure(figsize=A4_PORTRAIT)
             fig.text(0.5, 0.965, f"{title}: scan your group's code to open the game on your phone",
@@ -66,5 +66,6 @@ def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | P
                      "Source: opentransportdata.swiss", ha="center", fontsize=7, color="#555")
             pdf.savefig(fig)
             pages += 1
-    tmp.replace(pdf_path)  # atomic: a reader sees the old file or the complete new one
+    # The codes are the groups' keys: the file is private (0600) like the state, and written atomically.
+    atomic_write_bytes(pdf_path, buf.getvalue(), private=True)
     return pages

@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from planner.errors import FeedError
 from planner.game.area import on_ring
 from planner.game.gamefile import Game
 from planner.game.prices import initial_letter, station_category, station_price
+from planner.rail import RailNetwork, check_crossings, load_rail_network
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, reach
-from planner.timetable.model import Timetable
+from planner.timetable.model import Mode, Timetable
 from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
@@ -163,18 +165,16 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
     warnings: list[str] = []
     stretch: dict[str, list[tuple[float, float]]] = {}
     try:
-        from planner.game.physical import check_crossings
-        from planner.rail import load_rail_network
-
         network = load_rail_network()
-        index = {u: i for i, u in enumerate(network.uics)}
+    except FeedError as exc:  # no line data: straight lines between the end stations
+        network = None
+        warnings.append(f"physical rail network unavailable ({exc}): toll lines and tunnels drawn straight "
+                        "between their ends")
+    if network is not None:
         for chk in check_crossings(network, game):
-            pts = [index[u] for u in chk.stretch if u in index]
+            pts = [network.node_of[u] for u in chk.stretch if u in network.node_of]
             if len(pts) >= 2:
                 stretch[chk.name] = [(float(network.lat[i]), float(network.lon[i])) for i in pts]
-    except Exception as exc:  # noqa: BLE001 - no physical data: straight lines between the end stations
-        warnings.append(f"physical rail network unavailable ({type(exc).__name__}): toll lines and tunnels "
-                        "drawn straight between their ends")
     out = []
     for c in crossings:
         if c.name in stretch:
@@ -184,8 +184,15 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
         if all(e is not None and _ok(tt, e) for e in ends):
             out.append(CrossingShape(c.name, c.kind, [latlon(tt, e) for e in ends if e is not None], "straight"))
         else:
-            warnings.append(f"{c.name}: not drawn (ends not on the map)")
+            missing = [n for n, e in zip(c.between, ends, strict=True) if e is None or not _ok(tt, e)]
+            warnings.append(f"{c.name}: not drawn: off the SBB line network, and {', '.join(missing)} not in this "
+                            "timetable")
     return out, warnings
+
+
+def area_label(game: Game) -> str:
+    """What the area outline is, for legends: the ring of stations, or the game file's polygon."""
+    return "game area (ring)" if game.ring else "game area (polygon of the game file)"
 
 
 def ring_coords(game: Game) -> list[tuple[float, float]]:
@@ -227,7 +234,12 @@ class LegShape:
 
 
 def journey_shapes(tt: Timetable, journey: Journey) -> list[LegShape]:
-    """The legs of an itinerary as polylines through every stop of the trip between boarding and alighting."""
+    """The legs of an itinerary as polylines through every stop of the trip between boarding and alighting,
+    along the SBB line network between consecutive stops where it knows the line (else a straight chord)."""
+    try:
+        network: RailNetwork | None = load_rail_network()
+    except FeedError:  # no line data: straight chords between the stops
+        network = None
     out = []
     for k, leg in enumerate(journey.legs):
         color = LEG_COLORS[k % len(LEG_COLORS)]
@@ -239,7 +251,7 @@ def journey_shapes(tt: Timetable, journey: Journey) -> list[LegShape]:
             continue
         rows = range(leg.board_row, leg.alight_row + 1)
         stations = [int(tt.stop_station[tt.st_stop[r]]) for r in rows]
-        coords = [latlon(tt, s) for s in stations if _ok(tt, s)]
+        coords = _along_rail(tt, network, [s for s in stations if _ok(tt, s)], rail=_is_rail(tt, leg.trip))
         stops = [(tt.station_name[s], *latlon(tt, s), fmt_clock(int(tt.st_dep[r])) or "")
                  for r, s in zip(list(rows)[1:-1], stations[1:-1], strict=True)
                  if _ok(tt, s) and (tt.st_pickup[r] or tt.st_dropoff[r])]
@@ -247,6 +259,49 @@ def journey_shapes(tt: Timetable, journey: Journey) -> list[LegShape]:
         out.append(LegShape(k + 1, coords, d["route"], d["headsign"], d["from"], d["to"], d["departure"],
                             d["arrival"], False, stops, color))
     return out
+
+
+# a physical path this much longer than the straight line between two stops is not the train's (a stop pair
+# the network joins only by a long way round, e.g. a line it lacks): draw the chord instead
+_PATH_DETOUR = 2.5
+_PATH_SLACK_KM = 3.0
+
+
+def _is_rail(tt: Timetable, trip: int) -> bool:
+    return int(tt.route_mode[tt.trip_route[trip]]) in (int(Mode.RAIL), int(Mode.METRO))
+
+
+def _along_rail(tt: Timetable, network: RailNetwork | None, stations: list[int], *,
+                rail: bool) -> list[tuple[float, float]]:
+    """Points from station to station, through the operating points of the line between each pair."""
+    coords = [latlon(tt, stations[0])] if stations else []
+    for a, b in zip(stations[:-1], stations[1:], strict=True):
+        path = _rail_path(tt, network, a, b) if rail and network is not None else None
+        if path:
+            coords.extend((float(network.lat[i]), float(network.lon[i])) for i in path[1:-1])
+        coords.append(latlon(tt, b))
+    return coords
+
+
+def _rail_path(tt: Timetable, network: RailNetwork, a: int, b: int) -> list[int] | None:
+    ua = tt.station_id[a] if tt.station_id[a] in network else network.station_point(tt.station_name[a])
+    ub = tt.station_id[b] if tt.station_id[b] in network else network.station_point(tt.station_name[b])
+    if ua is None or ub is None or ua == ub:
+        return None
+    path = network.node_path(network.node_of[ua], network.node_of[ub])
+    if path is None:
+        return None
+    straight = _km(latlon(tt, a), latlon(tt, b))
+    length = sum(_km((network.lat[x], network.lon[x]), (network.lat[y], network.lon[y]))
+                 for x, y in zip(path[:-1], path[1:], strict=True))
+    return path if length <= _PATH_DETOUR * straight + _PATH_SLACK_KM else None
+
+
+def _km(p: tuple[float, float], q: tuple[float, float]) -> float:
+    # equirectangular: plenty for comparing a path with its chord inside Switzerland
+    dy = (q[0] - p[0]) * 111.2
+    dx = (q[1] - p[1]) * 111.2 * np.cos(np.radians((p[0] + q[0]) / 2))
+    return float(np.hypot(dx, dy))
 
 
 def station_by_name(tt: Timetable, name: str) -> int | None:

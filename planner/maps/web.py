@@ -6,48 +6,53 @@ Leaflet (polylines, circle markers, ``DivIcon`` labels, GeoJSON), so nothing els
 (country, cantons, lakes) is GeoJSON embedded in the page; web tiles are optional (``tiles=True``, online).
 
 Saving: ``standalone=True`` inlines Leaflet's JS and CSS (images as data URIs) into one HTML file that
-works when copied to a phone; otherwise Leaflet is copied once into ``lib/`` beside the HTML file.
+works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planner-assets/`` beside the HTML file.
 """
 
 from __future__ import annotations
 
 import html
-import json
-import shutil
 from pathlib import Path
 
 import folium
 from branca.element import CssLink, Element, JavascriptLink, MacroElement
 from jinja2 import Template
 
+from planner.errors import PlannerError
 from planner.game.gamefile import Game
 from planner.maps import assets
 from planner.maps.layers import (
     BAND_COLORS,
     CATEGORY_COLORS,
     CATEGORY_LABELS,
-    CATEGORY_ORDER,
     RING_COLOR,
     TOLL_COLOR,
     TUNNEL_COLOR,
     UNREACHED_COLOR,
-    CrossingShape,
     LegShape,
     ReachPoint,
+    area_label,
     bounds,
     crossing_shapes,
-    line_segments,
     missing_targets,
-    ring_coords,
     station_by_name,
-    station_points,
-    target_points,
+)
+from planner.maps.web_layers import (
+    add_crossings,
+    add_lines,
+    add_ring,
+    add_station_names,
+    add_stations,
+    add_targets,
+    badge,
+    dot,
+    esc,
+    swatch,
 )
 from planner.timetable.model import Timetable
-from planner.util.atomic import atomic_write_text
+from planner.util.atomic import atomic_write_text, system_path
 
 SOURCE_CREDIT = "Source: opentransportdata.swiss"
-LIB_DIR = "lib/leaflet"
 
 _CSS = """
 .pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
@@ -63,7 +68,13 @@ _CSS = """
  vertical-align:middle;margin-right:6px}.pl-legend .dot{display:inline-block;width:10px;height:10px;border-radius:50%;
  vertical-align:middle;margin:0 10px 0 4px;border:1px solid #333}.pl-legend .muted{color:#666}
 .pl-legend ol{margin:4px 0;padding-left:18px}
+@media (max-width:640px),(max-height:500px){.pl-legend{max-width:calc(100% - 70px);max-height:55%}}
+.pl-name{font:11px/1.1 sans-serif;color:#222;text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff;
+ white-space:nowrap;pointer-events:none}
+.pl-name.major{font-weight:600}
+.pl-name.minor{display:none}.pl-zoomed .pl-name.minor{display:block}
 """
+
 
 
 class OfflineMap(folium.Map):
@@ -84,8 +95,8 @@ class OfflineMap(folium.Map):
                                     name="leaflet_css")
             figure.header.add_child(Element(f"<script>{assets.leaflet_js()}</script>"), name="leaflet")
         else:
-            figure.header.add_child(CssLink(f"{LIB_DIR}/leaflet.css"), name="leaflet_css")
-            figure.header.add_child(JavascriptLink(f"{LIB_DIR}/leaflet.js"), name="leaflet")
+            figure.header.add_child(CssLink(f"{assets.lib_dir()}/leaflet.css"), name="leaflet_css")
+            figure.header.add_child(JavascriptLink(f"{assets.lib_dir()}/leaflet.js"), name="leaflet")
         figure.header.add_child(Element(f"<style>{_CSS}</style>"), name="planner_css")
         super().render(**kwargs)
 
@@ -99,6 +110,10 @@ class Legend(MacroElement):
 {% macro script(this, kwargs) %}
 {{this._parent.get_name()}}.attributionControl.addAttribution({{this.credit|tojson}});
 L.control.scale({imperial: false, maxWidth: 160}).addTo({{this._parent.get_name()}});
+// on a phone the legend starts folded (its summary line stays), so it does not cover the map
+if (window.matchMedia("(max-width: 640px), (max-height: 500px)").matches) {
+    document.getElementById({{this.get_name()|tojson}}).open = false;
+}
 {% endmacro %}
 """)
 
@@ -107,10 +122,6 @@ L.control.scale({imperial: false, maxWidth: 160}).addTo({{this._parent.get_name(
         self._name = "Legend"
         self.body = body
         self.credit = credit
-
-
-def _esc(s: object) -> str:
-    return html.escape(str(s))
 
 
 # ---- building blocks ------------------------------------------------------------------------------
@@ -141,110 +152,11 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
             (max(p[0] for p in focus), max(p[1] for p in focus))
     else:
         (s, w), (n, e) = bounds(game, tt)
-    pad_lat, pad_lon = (n - s) * 0.08 + 0.02, (e - w) * 0.08 + 0.02
-    m.fit_bounds([[s - pad_lat, w - pad_lon], [n + pad_lat, e + pad_lon]])
+    pad_lat, pad_lon = (n - s) * 0.03 + 0.005, (e - w) * 0.03 + 0.005
+    # padding: the zoom buttons and the folded legend at the top, the attribution at the bottom
+    m.fit_bounds([[s - pad_lat, w - pad_lon], [n + pad_lat, e + pad_lon]], padding_top_left=(8, 48),
+                 padding_bottom_right=(8, 36))
     return m
-
-
-def add_ring(m: folium.Map, game: Game, weight: float = 3) -> None:
-    """The area outline (the ring through its stations, or the polygon)."""
-    pts = ring_coords(game)
-    if pts:
-        folium.PolyLine(pts, color=RING_COLOR, weight=weight, opacity=0.8, dash_array="8 6",
-                        tooltip=f"game area: {game.title}").add_to(m)
-
-
-def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]:
-    """The day's lines along the trips' stop sequences, one polyline layer per category; returns categories."""
-    by_cat: dict[str, list[list[tuple[float, float]]]] = {}
-    for seg in line_segments(tt):
-        a = (float(tt.station_lat[seg.a]), float(tt.station_lon[seg.a]))
-        b = (float(tt.station_lat[seg.b]), float(tt.station_lon[seg.b]))
-        by_cat.setdefault(seg.category, []).append([a, b])
-    cats = sorted(by_cat, key=lambda c: -CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 0)
-    for cat in cats:  # regional first, IC last (on top)
-        color = "#b0b0b0" if muted else CATEGORY_COLORS.get(cat, "#616161")
-        weight = {"IC": 4, "fast": 3.5}.get(cat, 2.5) if not muted else 2
-        folium.PolyLine(by_cat[cat], color=color, weight=weight, opacity=0.9,
-                        tooltip=None if muted else CATEGORY_LABELS.get(cat, cat)).add_to(m)
-    return sorted(by_cat, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
-
-
-def add_stations(m: folium.Map, tt: Timetable, game: Game, *, muted: bool = False) -> list[str]:
-    """Stations as circle markers coloured by category, with name/category/price tooltips."""
-    pts = station_points(tt, game)
-    feats = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
-              "properties": {"name": p.name, "category": CATEGORY_LABELS.get(p.category, p.category),
-                             "cat": p.category, "price": p.price, "letter": p.letter,
-                             "ring": "on the ring" if p.on_ring else ""}} for p in pts]
-    if not feats:
-        return []
-
-    def style(f: dict) -> dict:
-        cat = f["properties"]["cat"]
-        color = "#8a8a8a" if muted else CATEGORY_COLORS.get(cat, "#616161")
-        return {"color": "#ffffff" if not muted else "#8a8a8a", "weight": 1, "fill": True, "fillColor": color,
-                "fillOpacity": 0.95, "radius": 3 if muted else {"IC": 6, "fast": 5}.get(cat, 4)}
-
-    folium.GeoJson({"type": "FeatureCollection", "features": feats}, name="stations", control=False,
-                   marker=folium.CircleMarker(radius=4, fill=True), style_function=style,
-                   tooltip=folium.GeoJsonTooltip(fields=["name", "category", "price", "ring"],
-                                                 aliases=["", "", "price", ""], labels=True)).add_to(m)
-    return sorted({p.category for p in pts}, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
-
-
-def badge(m: folium.Map, lat: float, lon: float, text: str, cls: str, tooltip: str, size: int = 22) -> None:
-    """A round label (dice number, start/end, change) as a Leaflet ``DivIcon`` marker."""
-    folium.Marker([lat, lon], tooltip=tooltip, icon=folium.DivIcon(
-        html=f'<div class="pl-badge {cls}">{_esc(text)}</div>', icon_size=(size, size),
-        icon_anchor=(size // 2, size // 2), class_name="pl-icon")).add_to(m)
-
-
-def add_targets(m: folium.Map, tt: Timetable, game: Game) -> int:
-    """Dice targets with their numbers; returns how many are drawn."""
-    by_station: dict[int, list] = {}
-    for t in target_points(tt, game):
-        by_station.setdefault(t.index, []).append(t)
-    for ts in by_station.values():
-        nums = "/".join(str(t.number) for t in ts)
-        badge(m, ts[0].lat, ts[0].lon, nums, "target", f"dice target {nums}: {ts[0].name}",
-              size=22 if len(nums) <= 2 else 30)
-        folium.Marker([ts[0].lat, ts[0].lon], icon=folium.DivIcon(
-            html=f'<div class="pl-label">{_esc(ts[0].name)}</div>', icon_size=(140, 14), icon_anchor=(-14, 7),
-            class_name="pl-icon")).add_to(m)
-    return len(by_station)
-
-
-def add_crossings(m: folium.Map, shapes: list[CrossingShape], only: set[str] | None = None) -> list[CrossingShape]:
-    """Toll lines (gold) and tunnels (black, dashed) as thick polylines; returns those drawn."""
-    drawn = []
-    for c in shapes:
-        if only is not None and c.name not in only:
-            continue
-        tip = f"{'toll line' if c.kind == 'toll_line' else 'tunnel'} {c.name}" + (
-            " (straight line: physical path unknown)" if c.method == "straight" else "")
-        if c.kind == "toll_line":
-            folium.PolyLine(c.coords, color="#5a4300", weight=11, opacity=0.9).add_to(m)
-            folium.PolyLine(c.coords, color=TOLL_COLOR, weight=7, opacity=1, tooltip=tip).add_to(m)
-        else:
-            folium.PolyLine(c.coords, color="#ffffff", weight=10, opacity=0.9).add_to(m)
-            folium.PolyLine(c.coords, color=TUNNEL_COLOR, weight=6, opacity=1, dash_array="10 6",
-                            tooltip=tip).add_to(m)
-        mid = c.coords[len(c.coords) // 2]
-        folium.Marker(mid, icon=folium.DivIcon(html=f'<div class="pl-label">{_esc(c.name)}</div>',
-                                               icon_size=(160, 14), icon_anchor=(-8, 16),
-                                               class_name="pl-icon")).add_to(m)
-        drawn.append(c)
-    return drawn
-
-
-def _swatch(color: str, label: str, dashed: bool = False) -> str:
-    style = f"background:{color}" if not dashed else f"border-top:4px dashed {color};height:0"
-    return f'<div><span class="sw" style="{style}"></span>{_esc(label)}</div>'
-
-
-def _dot(color: str, label: str) -> str:
-    return f'<div><span class="dot" style="background:{color}"></span>{_esc(label)}</div>'
 
 
 def _credit() -> str:
@@ -261,21 +173,22 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
     shapes, warnings = crossing_shapes(tt, game)
     add_crossings(m, shapes)
     add_stations(m, tt, game)
+    add_station_names(m, tt, game)
     add_targets(m, tt, game)
-    body = [f"<summary>{_esc(game.title)} – {_esc(tt.date)}</summary>", _swatch(RING_COLOR, "game area (ring)", True)]
-    body += [_swatch(CATEGORY_COLORS.get(c, "#616161"), f"line: {CATEGORY_LABELS.get(c, c)}") for c in cats]
-    body += [_dot(CATEGORY_COLORS.get(c, "#616161"), f"station: {CATEGORY_LABELS.get(c, c)}") for c in cats]
+    body = [f"<summary>{esc(game.title)} – {esc(tt.date)}</summary>", swatch(RING_COLOR, area_label(game), True)]
+    body += [swatch(CATEGORY_COLORS.get(c, "#616161"), f"line: {CATEGORY_LABELS.get(c, c)}") for c in cats]
+    body += [dot(CATEGORY_COLORS.get(c, "#616161"), f"station: {CATEGORY_LABELS.get(c, c)}") for c in cats]
     body.append('<div><span class="dot" style="background:#111;width:14px;height:14px"></span>'
                 'dice target (number)</div>')
     if game.toll_lines:
-        body.append(_swatch(TOLL_COLOR, "toll line"))
+        body.append(swatch(TOLL_COLOR, "toll line"))
     if game.tunnels:
-        body.append(_swatch(TUNNEL_COLOR, "tunnel", True))
+        body.append(swatch(TUNNEL_COLOR, "tunnel", True))
     missing = missing_targets(tt, game)
     if missing:
-        body.append(f'<div class="muted" title="{_esc(", ".join(missing))}">{len(missing)} dice target(s) not served '
+        body.append(f'<div class="muted" title="{esc(", ".join(missing))}">{len(missing)} dice target(s) not served '
                     'in this timetable (planner check-area lists them)</div>')
-    body.append(f'<div class="muted">{_esc(SOURCE_CREDIT)}</div>')
+    body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m, warnings
 
@@ -323,30 +236,30 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
             badge(m, float(tt.station_lat[s]), float(tt.station_lon[s]), "h", "bonus",
                   f"full-hour bonus: {b['event']} {b['station']} {b['time']} ({b.get('fee', '')})", 18)
     # legend: the itinerary as a player reads it
-    body = [f"<summary>{_esc(title)}</summary>"]
+    body = [f"<summary>{esc(title)}</summary>"]
     if answer.get("arrival") is None:
-        body.append(f"<div>{_esc(answer.get('reason') or 'no connection')}</div>")
+        body.append(f"<div>{esc(answer.get('reason') or 'no connection')}</div>")
     else:
-        body.append(f"<div>dep {_esc(answer.get('departure'))}, arr {_esc(answer.get('arrival'))}, "
-                    f"{_esc(answer.get('changes'))} change(s)</div><ol>")
+        body.append(f"<div>dep {esc(answer.get('departure'))}, arr {esc(answer.get('arrival'))}, "
+                    f"{esc(answer.get('changes'))} change(s)</div><ol>")
         for leg, ld in zip(legs, answer.get("legs", []), strict=False):
             extra = ""
             if ld.get("crossings"):
                 extra += " · " + ", ".join(c["name"] for c in ld["crossings"])
             if ld.get("bonus"):
                 extra += " · bonus " + ", ".join(f"{b['event']} {b['time']}" for b in ld["bonus"])
-            body.append(f'<li><span class="sw" style="background:{leg.color}"></span>{_esc(leg.route)} '
-                        f"{_esc(leg.departure)} {_esc(leg.from_name)} → {_esc(leg.arrival)} {_esc(leg.to_name)}"
-                        f"{_esc(extra)}</li>")
+            body.append(f'<li><span class="sw" style="background:{leg.color}"></span>{esc(leg.route)} '
+                        f"{esc(leg.departure)} {esc(leg.from_name)} → {esc(leg.arrival)} {esc(leg.to_name)}"
+                        f"{esc(extra)}</li>")
         body.append("</ol>")
     if crossed:
-        body.append(_swatch(TOLL_COLOR, "toll line crossed"))
+        body.append(swatch(TOLL_COLOR, "toll line crossed"))
     if bonus:
         body.append('<div><span class="pl-badge bonus" style="display:inline-flex;width:14px;height:14px;'
                     'margin-right:6px">h</span>full-hour bonus event</div>')
     for w in answer.get("warnings", []) or []:
-        body.append(f'<div class="muted">{_esc(w)}</div>')
-    body.append(f'<div class="muted">{_esc(SOURCE_CREDIT)}</div>')
+        body.append(f'<div class="muted">{esc(w)}</div>')
+    body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m, warnings
 
@@ -377,13 +290,13 @@ def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: 
     if o is not None:
         badge(m, o.lat, o.lon, "A", "start", f"{origin_name} {time}")
     counts = {b: sum(1 for p in points if p.band == b) for b in bands}
-    body = [f"<summary>{_esc(title)}</summary>"]
+    body = [f"<summary>{esc(title)}</summary>"]
     lo = 0
     for b in sorted(bands):
-        body.append(_dot(colors[b], f"{lo}–{b} min: {counts[b]} station(s)"))
+        body.append(dot(colors[b], f"{lo}–{b} min: {counts[b]} station(s)"))
         lo = b
-    body.append(_dot(UNREACHED_COLOR, f"not within {max(bands)} min: {sum(1 for p in points if p.band is None)}"))
-    body.append(f'<div class="muted">{_esc(SOURCE_CREDIT)}</div>')
+    body.append(dot(UNREACHED_COLOR, f"not within {max(bands)} min: {sum(1 for p in points if p.band is None)}"))
+    body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m
 
@@ -406,19 +319,13 @@ def render(m: OfflineMap, *, standalone: bool) -> str:
 
 
 def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
-    """Write the map; without ``standalone``, copy Leaflet into ``lib/`` beside it (once)."""
+    """Write the map; without ``standalone``, copy Leaflet beside it (:func:`assets.install_leaflet`, once)."""
     p = Path(path)
+    if system_path(p.parent):
+        raise PlannerError(f"map {p}: refusing to write into a system folder")
     p.parent.mkdir(parents=True, exist_ok=True)
     if not standalone:
-        lib = p.parent / LIB_DIR
-        src = assets.LEAFLET_DIR
-        stamp = lib / ".version"
-        want = json.dumps(assets.versions())
-        if not (stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file()):
-            if lib.exists():
-                shutil.rmtree(lib)
-            shutil.copytree(src, lib)
-            stamp.write_text(want, "utf-8")
+        assets.install_leaflet(p.parent)
     atomic_write_text(p, render(m, standalone=standalone))
     return p
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from functools import lru_cache
 
 from planner.errors import StationNotFound
@@ -16,6 +17,17 @@ def _index(names: tuple[str, ...]) -> dict[str, list[int]]:
     for i, n in enumerate(names):
         idx.setdefault(fold(n), []).append(i)
     return idx
+
+
+@lru_cache(maxsize=8)
+def _alphabet(names: tuple[str, ...]) -> frozenset[str]:
+    """Every character of any station name, both cases (a query using a sign outside it names no station)."""
+    return frozenset("".join(names).lower() + "".join(names).upper())
+
+
+def _clean(query: str) -> str:
+    """The query without invisible format characters (zero-width spaces, BOM, directional marks)."""
+    return " ".join("".join(c for c in query if unicodedata.category(c) != "Cf").split())
 
 
 def exact_station(tt: Timetable, name: str) -> int | None:
@@ -32,10 +44,19 @@ def find_station(tt: Timetable, query: str) -> int:
     unique folded word-prefix match. Unknown or ambiguous names raise :class:`StationNotFound` listing
     the closest names.
     """
-    q = (query or "").strip()
+    q = _clean(query or "")
     if not q:
         raise StationNotFound("empty station name")
+    if not any(c.isalnum() for c in q):
+        raise StationNotFound(f"station name {query!r} has no letters or digits")
     names = tuple(tt.station_name)
+    if q in tt.station_index:
+        return tt.station_index[q]
+    foreign = [c for c in q if not (c.isalnum() or c.isspace() or c in _alphabet(names))]
+    if foreign:
+        # "%s%n" must not be read as the word prefixes "s n" (Sempach-Neuenkirch): a sign no station
+        # name has makes the query unknown, with suggestions only when they are close.
+        raise _unknown(tt, query, _index(names), cutoff=0.8)
     for i, n in enumerate(names):
         if n == q:
             return i
@@ -64,10 +85,15 @@ def find_station(tt: Timetable, query: str) -> int:
         return multi[0]
     if len(multi) > 1:
         raise _ambiguous(tt, query, multi)
-    close = difflib.get_close_matches(f, list(idx), n=5, cutoff=0.6)
-    sugg = [names[idx[c][0]] for c in close]
+    raise _unknown(tt, query, idx)
+
+
+def _unknown(tt: Timetable, query: str, idx: dict[str, list[int]], cutoff: float = 0.6) -> StationNotFound:
+    close = difflib.get_close_matches(fold(_clean(query)), list(idx), n=5, cutoff=cutoff)
+    sugg = [tt.station_name[idx[c][0]] for c in close]
     hint = f"; did you mean: {', '.join(sugg)}?" if sugg else " (not served in the area on that day?)"
-    raise StationNotFound(f"unknown station {query!r}{hint}", sugg)
+    shown = query if len(query) <= 80 else query[:80] + "..."
+    return StationNotFound(f"unknown station {shown!r}{hint}", sugg)
 
 
 def _ambiguous(tt: Timetable, query: str, hits: list[int]) -> StationNotFound:

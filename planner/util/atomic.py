@@ -11,6 +11,16 @@ import os
 import tempfile
 from pathlib import Path
 
+# Never written into, whatever path a user passes (``map --out /`` once wrote into /usr/lib).
+SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/run", "/sbin",
+               "/sys", "/usr")
+
+
+def system_path(path: str | Path) -> bool:
+    """True for ``/`` and paths inside :data:`SYSTEM_DIRS` (symlinks resolved)."""
+    r = str(Path(path).resolve())
+    return r == "/" or any(r == d or r.startswith(d + "/") for d in SYSTEM_DIRS)
+
 
 def current_umask() -> int:
     """The process umask, read without changing it where the platform allows (``/proc``), else set and restored."""
@@ -35,8 +45,11 @@ def atomic_write_bytes(path: str | Path, data: bytes, *, private: bool = False) 
     """Write ``data`` to ``path`` so a reader sees either the old file or the complete new one.
 
     ``private=True`` keeps the file 0600 (secrets, state); otherwise it gets :func:`public_mode`.
+    Refuses system folders (:func:`system_path`) with a ``PermissionError``.
     """
     path = Path(path)
+    if system_path(path.parent):
+        raise PermissionError(13, "refusing to write into a system folder", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from planner.errors import FeedError
-from planner.game.physical import RailNetwork
+from planner.rail.network import RailNetwork
 
 RAIL_CSV_NAME = "sbb-linie-mit-betriebspunkten.csv"
 _REQUIRED = ("Name Haltestelle", "Linie", "KM", "Geoposition", "BPUIC")
@@ -27,7 +27,7 @@ def default_rail_csv() -> Path:
     if env:
         return Path(env)
     shared = os.environ.get("PLANNER_SHARED")
-    base = Path(shared) if shared else Path(__file__).resolve().parents[1].parent / "shared"
+    base = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
     return base / "data" / "stations" / RAIL_CSV_NAME
 
 

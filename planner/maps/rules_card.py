@@ -1,0 +1,232 @@
+"""The handout's rules card (one A4 portrait page a player keeps): times, dice table, toll lines and tunnels
+with prices and fees, the full-hour rule and, where the game has it, the 29-minute rule.
+
+Everything on it comes from the game file (variants are data); :func:`card` gives the text as plain data,
+:func:`rules_page` draws it. The only timetable fact used is which dice targets this day's timetable lacks
+(marked, so that organisers see it before printing).
+"""
+
+from __future__ import annotations
+
+import textwrap
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from planner.game.gamefile import Game
+from planner.timetable.model import Timetable
+from planner.timetable.stations import exact_station
+from planner.util.timefmt import fmt_clock
+
+A4_PORTRAIT = (8.27, 11.69)
+_WRAP = 108  # characters per line at 8.5 pt on the page's width
+NOT_IN_TIMETABLE = "†"
+
+
+@dataclass
+class CardSection:
+    """A heading, paragraphs (wrapped when drawn) and table rows (cells, drawn in columns)."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    header: tuple[str, ...] = ()
+    rows: list[tuple[str, ...]] = field(default_factory=list)
+
+
+def zugzwang_minutes(game: Game) -> int | None:
+    """The 29-minute rule's window in minutes, or None when the game has no such rule.
+
+    Read from the game's ``zugzwang_minutes`` (and ``zugzwang_applies``) when the game model has them, else from
+    the game file's ``[zugzwang]`` table (``applies``, ``minutes``); a game that says nothing has no rule.
+    """
+    if hasattr(game, "zugzwang_minutes"):
+        minutes = getattr(game, "zugzwang_minutes", None)
+        return int(minutes) if minutes and getattr(game, "zugzwang_applies", True) else None
+    return window_from_table(_game_table(game))
+
+
+def window_from_table(raw: dict) -> int | None:
+    """The window of a game file's ``[zugzwang]`` table (``applies``, ``minutes``, default 29); None without it."""
+    table = raw.get("zugzwang")
+    if not isinstance(table, dict) or table.get("applies") is False:
+        return None
+    minutes = table.get("minutes", 29)
+    return int(minutes) if isinstance(minutes, int | float) and minutes > 0 else None
+
+
+def _game_table(game: Game) -> dict:
+    """The game file as TOML (``builtin:<name>`` or a path); empty when it cannot be read."""
+    try:
+        if game.source.startswith("builtin:"):
+            text = (resources.files("planner") / "games" / f"{game.source.split(':', 1)[1]}.toml").read_text("utf-8")
+        else:
+            text = Path(game.source).read_text("utf-8")
+        return tomllib.loads(text)
+    except (OSError, ValueError):
+        return {}
+
+
+def _money(v: int) -> str:
+    return f"{int(v):,}".replace(",", "'")
+
+
+def _numbers(nums: list[int]) -> str:
+    """``[61, 62, ..., 66]`` -> ``"61–66"``; ``[6]`` -> ``"6"``; gaps as commas."""
+    nums = sorted(nums)
+    if not nums:
+        return ""
+    runs, start, prev = [], nums[0], nums[0]
+    for n in [*nums[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        runs.append(str(start) if start == prev else f"{start}–{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(runs)
+
+
+def _white_six(game: Game) -> bool:
+    """Two dice, and every free number is a 6 on the white (tens) die."""
+    return game.dice_count == 2 and bool(game.free_numbers) and all(n // 10 == 6 for n in game.free_numbers)
+
+
+def _free_label(game: Game) -> str:
+    """``"6"``, or ``"61–66 (white 6)"``."""
+    return _numbers(sorted(game.free_numbers)) + (" (white 6)" if _white_six(game) else "")
+
+
+def _dice_text(game: Game) -> list[str]:
+    dice = "one die" if game.dice_count == 1 else "two dice (white = tens, coloured = ones)"
+    start = f"Roll {dice} from {fmt_clock(game.dice_from)}"
+    if game.dice_forced_from is not None:
+        start = (f"The dice rules apply from {fmt_clock(game.dice_forced_from)}. Roll {dice} for the first time at "
+                 f"{fmt_clock(game.dice_from)}")
+    way = "by the fastest way (timetable)"
+    if game.admissible_extra_minutes:
+        way = f"by the fastest way or any way at most {game.admissible_extra_minutes} minutes longer (timetable)"
+    out = [f"{start}. A number sends the group at once, {way}, to its target; where a number has several, to "
+           "the one reached earliest."]
+    if game.skip_targeted:
+        out.append("A target the group already had to head for is skipped (the next fastest one counts); when all "
+                   f"targets of a number were targeted, the number counts as {_numbers(sorted(game.free_numbers))}.")
+    if game.reroll_before_minutes:
+        out.append(f"Roll again {game.reroll_before_minutes} minutes before reaching the target.")
+    if game.free_numbers:
+        out.append(f"{_free_label(game)}: {game.free_minutes} minutes of free movement; roll "
+                   f"before they end, then head for the new target from the end of the {game.free_minutes} minutes.")
+    return out
+
+
+def _hour_text(game: Game) -> str:
+    minutes = sorted(game.bonus_minutes) or [0]
+    at = ":" + "/:".join(f"{m:02d}" for m in minutes)
+    if game.bonus_event == "seated":
+        when = f"the train the group sits in arrives at or departs from a station at {at} of that hour"
+    else:
+        when = f"the group has a departure or an arrival at {at} of that hour"
+    return (f"Every full hour the group receives {_money(game.bonus_base_fee)}; {_money(game.bonus_fee)} instead "
+            f"when {when} (timetable).")
+
+
+def card(tt: Timetable, game: Game) -> list[CardSection]:
+    """The rules card as sections of text and table rows."""
+    times = [f"Game {fmt_clock(game.start)}–{fmt_clock(game.end)} on {tt.date}; "
+             + (f"dice rules from {fmt_clock(game.dice_forced_from)}, first roll at " if game.dice_forced_from is not None
+                else "dice from ") + fmt_clock(game.dice_from)
+             + f"; the game ends at {fmt_clock(game.end)} wherever the group is."]
+    sections = [CardSection("Times", times)]
+
+    missing = False
+    rows = []
+    for entry in sorted(game.targets, key=lambda e: e.number):
+        if entry.toll_line or entry.tunnel:
+            what = f"{'toll line' if entry.toll_line else 'tunnel'} {entry.toll_line or entry.tunnel} (travel through it)"
+        else:
+            names = []
+            for n in entry.stations:
+                absent = exact_station(tt, n) is None
+                missing |= absent
+                names.append(n + (NOT_IN_TIMETABLE if absent else ""))
+            what = " · ".join(names)
+        rows.append((str(entry.number), what))
+    dice = CardSection("Dice", _dice_text(game), ("No.", "Target"), rows)
+    if game.free_numbers:
+        dice.rows.append((_numbers(sorted(game.free_numbers)), f"{game.free_minutes} minutes free movement"
+                          + (" (white 6)" if _white_six(game) else "")))
+    if missing:
+        dice.paragraphs.append(f"{NOT_IN_TIMETABLE} not in this day's timetable.")
+    sections.append(dice)
+
+    owners = " / ".join(str(k) for k in range(1, len(game.toll_fees) + 1))
+    if game.toll_lines:
+        fee = " / ".join(_money(f) for f in game.toll_fees)
+        sections.append(CardSection(
+            "Toll lines", [f"Crossing one (travelling between its two stations, stops or not) costs the owner's fee: "
+                           f"{fee} when the owner has {owners} toll line(s)."],
+            ("Toll line", "Between", "Price to buy"),
+            [(c.name, " – ".join(c.between), _money(c.price)) for c in game.toll_lines]))
+    if game.tunnels:
+        mult = " or ".join(f"{m} (owner has {k} tunnel{'s' if k > 1 else ''})"
+                           for k, m in enumerate(game.tunnel_multipliers, 1))
+        sections.append(CardSection(
+            "Tunnels", [f"Travelling through one: roll two dice and pay the owner their sum times {mult}."],
+            ("Tunnel", "Between", "Price to buy"),
+            [(c.name, " – ".join(c.between), _money(c.price)) for c in game.tunnels]))
+    sections.append(CardSection("Full hour", [_hour_text(game)]))
+    window = zugzwang_minutes(game)
+    if window:
+        sections.append(CardSection(f"{window}-minute rule", [
+            f"After getting off at a station at time t, take a train departing by t + {window} min (timetable). "
+            f"If no train departs within {window} minutes, take the next departing train."]))
+    return sections
+
+
+def rules_page(tt: Timetable, game: Game, source_credit: str, page: int) -> Figure:
+    """The rules card as one A4 portrait page."""
+    fig = Figure(figsize=A4_PORTRAIT)
+    fig.text(0.06, 0.965, f"{game.title} – rules card", fontsize=15, fontweight="bold", va="top")
+    fig.text(0.06, 0.937, "Keep this page with you: what the dice, toll lines, tunnels and the clock ask of the group.",
+             fontsize=8.5, color="#444444", va="top")
+    y = 0.905
+    line = 0.0135
+    for sec in card(tt, game):
+        fig.text(0.06, y, sec.title, fontsize=10.5, fontweight="bold", color="#1f3a5f", va="top")
+        y -= 0.02
+        for par in sec.paragraphs:
+            for ln in textwrap.wrap(par, _WRAP):
+                fig.text(0.07, y, ln, fontsize=8.5, va="top")
+                y -= line
+        if sec.rows:
+            y -= 0.004
+            y = _table(fig, sec, y, line)
+        y -= 0.012
+    fig.text(0.94, 0.025, f"{source_credit} · page {page}", ha="right", fontsize=7.5, color="#444444")
+    return fig
+
+
+def _table(fig: Figure, sec: CardSection, y: float, line: float) -> float:
+    """Rows in columns; a long dice table (variant B: 30 numbers) in two blocks side by side."""
+    blocks = 2 if len(sec.rows) > 12 and len(sec.header) == 2 else 1
+    per = -(-len(sec.rows) // blocks)
+    width = 0.88 / blocks
+    cols = {1: (0.0,), 2: (0.0, 0.06), 3: (0.0, 0.30, 0.86)}[len(sec.header)]
+    bottom = y
+    for b in range(blocks):
+        x = 0.07 + b * width
+        yy = y
+        for k, (c, h) in enumerate(zip(cols, sec.header, strict=True)):
+            fig.text(x + (0.86 if k == 2 else c), yy, h, fontsize=8, color="#666666", fontweight="bold", va="top",
+                     ha="right" if k == 2 else "left")
+        yy -= line
+        for row in sec.rows[b * per:(b + 1) * per]:
+            for k, (c, cell) in enumerate(zip(cols, row, strict=True)):
+                last = k == 2  # the price column, right-aligned
+                fig.text(x + (0.86 if last else c), yy, cell, fontsize=8.5, va="top", ha="right" if last else "left",
+                         fontweight="bold" if k == 0 else "normal")
+            yy -= line
+        bottom = min(bottom, yy)
+    return bottom
