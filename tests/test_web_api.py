@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -315,6 +316,7 @@ def test_app_shell_manifest_and_service_worker(site):
     assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
     assert sw.headers["Cache-Control"] == "no-cache"  # a new worker is picked up at once
     assert "/join" in sw.text  # join links (tokens) are never cached
+    assert "__VERSION__" not in sw.text and re.search(r'"planner-shell-[0-9a-f]{12}"', sw.text)
     for asset in ("/static/group.js", "/static/common.js", "/vendor/leaflet/leaflet.js", "/vendor/basemap.json"):
         assert requests.get(url + asset).status_code == 200, asset
     api = requests.get(group_api(site, site["a"], 1), headers=bearer(site["a"]["groups"][0]["token"]))

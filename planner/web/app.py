@@ -7,6 +7,7 @@ thread pool; each thread has its own database connection.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -285,10 +286,11 @@ class WebApp:
     def build(self) -> Starlette:
         """The Starlette application."""
         static = StaticFiles(directory=HERE / "static")
+        sw = service_worker()
         routes = [
             Route("/", self.home),
             Route("/join", self.join),
-            Route("/sw.js", lambda r: FileResponse(HERE / "static" / "sw.js", headers={
+            Route("/sw.js", lambda r: Response(sw, media_type="text/javascript", headers={
                 "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", **security_headers()})),
             Route("/favicon.ico", lambda r: FileResponse(HERE / "static" / "icon.svg", media_type="image/svg+xml")),
             Route("/manifest.webmanifest", lambda r: FileResponse(
@@ -335,6 +337,15 @@ class TokenCache:
         if a is None and (a := self._store().access(token)) is not None:
             self._known[token] = a
         return a
+
+
+def service_worker() -> str:
+    """sw.js with a hash of the app's static files as its cache version: changed files reach the phones."""
+    digest = hashlib.sha256()
+    for f in sorted((HERE / "static").rglob("*")):
+        if f.is_file():
+            digest.update(f.name.encode() + f.read_bytes())
+    return (HERE / "static" / "sw.js").read_text("utf-8").replace("__VERSION__", digest.hexdigest()[:12])
 
 
 def security_headers() -> dict[str, str]:

@@ -3,7 +3,7 @@
    copy when offline. Join links (tokens) and state changes are never cached. */
 "use strict";
 
-const SHELL = "planner-shell-v1";
+const SHELL = "planner-shell-__VERSION__";  // the server puts a hash of the static files here: new files, new cache
 const DATA = "planner-data-v1";
 const ASSETS = ["/static/style.css", "/static/common.js", "/static/group.js", "/static/organiser.js",
   "/static/icon.svg", "/manifest.webmanifest", "/vendor/leaflet/leaflet.js", "/vendor/leaflet/leaflet.css",
