@@ -95,7 +95,8 @@ def test_group_page_join_position_roll_share_offline(site, browser):
         z = json.loads(planner(site["env"], "zugzwang", "--at", change["to"], "--time", change["arrival"],
                                "--trip", change["trip_id"], *DAY, "--json").stdout)
         expect(legs.nth(0).locator(".deadline")).to_have_text(f"next train by {z['deadline']}")
-    expect(p1.locator("#map path.leaflet-interactive").first).to_be_visible()  # the itinerary on the map
+    expect(p1.locator("#map path.route")).to_have_count(1)  # the itinerary on the map, above the base layer
+    expect(p1.locator("#map .leaflet-base-pane path").first).to_be_attached()
 
     # the second phone of the group sees the roll within 10 s (it polls)
     expect(p2.locator("#target")).to_have_text(expected["target"], timeout=10000)

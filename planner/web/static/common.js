@@ -70,10 +70,13 @@ function makeMap(id) {
   if (typeof L === "undefined") return null;
   const map = L.map(id, {zoomControl: true, attributionControl: true}).setView([47.17, 8.5], 10);
   map.attributionControl.addAttribution("Base map: swiss-maps (FSO, swisstopo)");
+  // The base layer arrives after the route may have been drawn: its own pane keeps it underneath.
+  map.createPane("base").style.zIndex = 250;
+  const opts = (style) => ({pane: "base", interactive: false, style});
   fetch("/vendor/basemap.json").then((r) => r.json()).then((base) => {
-    L.geoJSON(base.country, {style: {color: "#999", weight: 1, fillColor: "#f4f1ea", fillOpacity: 1}}).addTo(map);
-    L.geoJSON(base.lakes, {style: {color: "#9cc3e6", weight: 1, fillColor: "#cfe3f5", fillOpacity: 1}}).addTo(map);
-    L.geoJSON(base.cantons, {style: {color: "#bbb", weight: 0.5, fill: false}}).addTo(map);
+    L.geoJSON(base.country, opts({color: "#999", weight: 1, fillColor: "#f4f1ea", fillOpacity: 1})).addTo(map);
+    L.geoJSON(base.lakes, opts({color: "#9cc3e6", weight: 1, fillColor: "#cfe3f5", fillOpacity: 1})).addTo(map);
+    L.geoJSON(base.cantons, opts({color: "#bbb", weight: 0.5, fill: false})).addTo(map);
   }).catch(() => {});
   return map;
 }

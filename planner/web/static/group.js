@@ -63,7 +63,7 @@ function renderAnswer(ans) {
     h("td", {}, l.arrival))));
   changeDeadlines(ans);
   const extras = [];
-  for (const b of ans.bonus || []) extras.push(`bonus: ${b.event || ""} ${b.station || ""} ${b.time || ""} (${b.route || ""})`);
+  for (const b of ans.bonus || []) extras.push(`full-hour bonus: ${b.event} at ${b.station} ${b.time} (fee ${b.fee})`);
   for (const c of ans.crossings || []) extras.push(`toll/tunnel: ${c.name}${c.fee_text ? " - " + c.fee_text : ""}`);
   for (const w of ans.warnings || []) extras.push(`note: ${w}`);
   document.getElementById("extras").replaceChildren(...extras.map((t) => h("li", {}, t)));
@@ -102,7 +102,7 @@ async function drawRoute(ans) {
   if (routeLayer) routeLayer.remove();
   routeLayer = L.layerGroup().addTo(map);
   if (pts.length) {
-    L.polyline(pts, {color: "#c60018", weight: 4}).addTo(routeLayer);
+    L.polyline(pts, {color: "#c60018", weight: 4, className: "route"}).addTo(routeLayer);
     for (const p of pts) L.circleMarker(p, {radius: 4, color: "#333"}).addTo(routeLayer);
     map.fitBounds(L.latLngBounds(pts).pad(0.2));
   }
