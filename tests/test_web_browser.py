@@ -128,12 +128,18 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     ctx2.close()
 
 
+def joined_phone(browser, errors: list, url: str, number: int):
+    """A phone that opened a group's join link and landed on the group's page."""
+    ctx, p = phone(browser, errors)
+    p.goto(url)
+    p.wait_for_url(re.compile(rf"/groups/{number}$"))
+    return ctx, p
+
+
 def test_undo_on_the_page(site, browser):
     game = site["game"]
     errors: list = []
-    ctx, p = phone(browser, errors)
-    p.goto(game["groups"][1]["url"])
-    p.wait_for_url(re.compile(r"/groups/2$"))
+    ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
     set_position_and_roll(p, "Baar", "13:00", "1", shown="Baar 13:00")
     expect(p.locator("#history tbody tr")).to_have_count(1)
     p.click("#undo")
@@ -146,9 +152,7 @@ def test_undo_on_the_page(site, browser):
 def test_group_name_with_markup_is_shown_as_text(site, browser):
     game = site["game"]
     errors: list = []
-    ctx, p = phone(browser, errors)
-    p.goto(game["groups"][2]["url"])
-    p.wait_for_url(re.compile(r"/groups/3$"))
+    ctx, p = joined_phone(browser, errors, game["groups"][2]["url"], 3)
     assert p.inner_text("#group-name") == EVIL
     assert p.locator("header img").count() == 0
     assert p.title().startswith(EVIL)

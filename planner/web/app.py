@@ -248,12 +248,15 @@ class WebApp:
         return self.page("group.html", {"game": g, "number": number, "name": g.groups[number - 1],
                                         "info": usecases.day_info(day)})
 
+    def organisers_game(self, request: Request) -> tuple[WebGame, usecases.Day]:
+        """The game of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
+        authorize(self.caller(request), request.path_params["game"], None)
+        return self.game(request.path_params["game"])
+
     async def organiser_page(self, request: Request) -> Response:
         """The organiser's page: every group on one table and one map."""
         try:
-            caller = self.caller(request)
-            authorize(caller, request.path_params["game"], None)
-            g, day = self.game(request.path_params["game"])
+            g, day = self.organisers_game(request)
         except HttpError as exc:
             return self.page("error.html", {"message": exc.message}, exc.status)
         return self.page("organiser.html", {"game": g, "info": usecases.day_info(day)})
@@ -264,9 +267,7 @@ class WebApp:
 
         async def endpoint(request: Request) -> Response:
             try:
-                caller = self.caller(request)
-                authorize(caller, request.path_params["game"], None)
-                _, day = self.game(request.path_params["game"])
+                _, day = self.organisers_game(request)
             except HttpError as exc:
                 return self.page("error.html", {"message": exc.message}, exc.status)
             html = await run_in_threadpool(make, day)
