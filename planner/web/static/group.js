@@ -124,7 +124,8 @@ async function refresh() {
     netStatus("");
     saveState(state);
     renderState(state);
-    if (state.position) refreshNext();
+    const where = state.position ? JSON.stringify(state.position) : null;
+    if (where && where !== nextFor) refreshNext(where);  // only when the position changed: it is routed
     await flushQueue();
   } catch (e) {
     if (e instanceof ApiError) { netStatus(e.message); return; }
@@ -133,9 +134,12 @@ async function refresh() {
   }
 }
 
-async function refreshNext() {
+let nextFor = null;
+
+async function refreshNext(where) {
   try {
     const z = await api(BASE + "/next");
+    nextFor = where;
     setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
   } catch (e) { /* keeps the last value */ }
 }
