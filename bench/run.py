@@ -1,6 +1,7 @@
 """``make bench``: every benchmark in turn; each prints its table and writes JSON under bench/out/.
 
-Order: routing (Zug day + synthetic game-area day), game commands, cache reload, maps, then the ingest of a
+Order: routing (Zug day + synthetic game-area day), game commands, cache reload, maps, the phone app under
+load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), then the ingest of a
 SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
 Set BENCH_SKIP=ingest (comma-separated names) to leave some out.
 """
@@ -13,7 +14,7 @@ import subprocess
 import sys
 import time
 
-BENCHES = ["routing", "rules", "group", "ledger", "cache", "maps", "ingest"]
+BENCHES = ["routing", "rules", "group", "ledger", "cache", "maps", "web", "ingest"]
 
 
 def main() -> int:

@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "planner.commands.organiser",
     "planner.commands.ledger",
     "planner.commands.demo",
+    "planner.commands.web",
 ]
 
 

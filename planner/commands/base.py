@@ -9,15 +9,12 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from planner import config
 from planner.commands import argtypes
 from planner.errors import InputError, PlannerError
-from planner.game.day import check_game_time
 from planner.game.gamefile import Game, load_game
 from planner.timetable.model import Timetable
-from planner.util.timefmt import parse_clock
 
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
@@ -128,16 +125,13 @@ class Context:
 
     def clock(self, text: str | None, *, within_game: bool = True) -> int:
         """Parse a time of day (none given: now, when the game day is today); with ``within_game``, it
-        must not be after the game's end."""
+        must not be after the game's end (the rule is the service's: :meth:`GameDay.clock`)."""
         if not text:
-            now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
-            if now.date() != self.date:
-                raise InputError(f"--time HH:MM is required (the game day {self.date.isoformat()} is not today)")
-            text = now.strftime("%H:%M")
-        t = parse_clock(text)
-        if within_game:
-            check_game_time(self.game, t)
-        return t
+            try:
+                return self.day.clock(text, within_game=within_game)
+            except InputError as exc:
+                raise InputError(str(exc).replace("a time HH:MM", "--time HH:MM")) from None
+        return self.day.clock(text, within_game=within_game)
 
     def trip(self, ref: str, station: int | None = None) -> int:
         """Resolve the train: a trip id running in the area on the day, or ``"IR75 10:03"``."""

@@ -57,6 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help="PDF path (default maps/handout-<game>-<date>.pdf)")
     p.add_argument("--no-png", action="store_true", help="skip the PNG pages")
     p.add_argument("--dpi", type=argtypes.integer(50, 1200, "dpi"), default=300, help="PNG resolution (default 300)")
+    p.add_argument("--links", metavar="GAME.json", help="the saved output of 'planner game new --json': also "
+                                                         "write <handout>-join.pdf, one QR code per group")
     add_common(p)
     p.set_defaults(func=cmd_handout)
 
@@ -215,8 +217,20 @@ def cmd_handout(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else output_dir() / f"handout-{_slug(game.name, tt.date)}.pdf"
     res = make_handout(tt, game, out, png_dpi=None if args.no_png else args.dpi)
     info = {"pdf": str(res.pdf), "pages": res.pages, "png": [str(p) for p in res.png], "warnings": res.warnings}
+    if args.links:
+        info["join_pdf"] = _join_pages(args.links, game.title, out)
     if not args.json:
         for w in res.warnings:
             sys.stderr.write(f"planner: warning: {w}\n")
-    emit(args, info, "\n".join([str(res.pdf), *map(str, res.png)]))
+    emit(args, info, "\n".join([str(res.pdf), *map(str, res.png), *([info["join_pdf"]] if args.links else [])]))
     return 0
+
+
+def _join_pages(links: str, title: str, handout: Path) -> str:
+    """The join page beside the handout (``<stem>-join.pdf``): one QR code per group."""
+    from planner.maps.join_codes import read_links, write_join_pages
+
+    game_id, groups = read_links(links)
+    out = handout.with_name(f"{handout.stem}-join.pdf")
+    write_join_pages(f"{title} (game {game_id})", groups, out)
+    return str(out)

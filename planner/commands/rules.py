@@ -116,7 +116,7 @@ def render_dice(out: dict) -> str:
 
 def cmd_zugzwang(args: argparse.Namespace) -> int:
     """29-minute rule for one stop, or a check of a day's legs."""
-    from planner.game.zugzwang import check_legs, zugzwang
+    from planner.game.zugzwang import check_legs
 
     ctx = Context(args)
     if args.check:
@@ -131,11 +131,9 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     s = ctx.station(args.at)
     t = ctx.clock(args.time)
     exclude = ctx.trip(args.trip, s) if args.trip else -1
-    minutes = ctx.game.zugzwang_minutes
-    out = zugzwang(ctx.network, s, t, exclude, window=(minutes or 29) * 60)
-    out["applies"] = minutes is not None or not ctx.game.has_area
-    # the trains a group can still catch first; the ones leaving too soon after (JSON keeps all)
-    out["departures"].sort(key=lambda d: not d["catchable"])
+    from planner.service.rules import trains_after_getting_off
+
+    out = trains_after_getting_off(ctx.day, s, t, exclude)
     table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
              if not out["forced_next"] else
              f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n")

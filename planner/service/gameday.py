@@ -77,6 +77,26 @@ class GameDay:
         """Latest arrival a routing search considers (None: the whole service day)."""
         return self.game.end + SEARCH_HORIZON_AFTER_END if self.game.has_area else None
 
+    def clock(self, text: str | None, *, within_game: bool = True) -> int:
+        """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today.
+        With ``within_game`` it must not be after the game's end."""
+        import datetime as dt
+        from zoneinfo import ZoneInfo
+
+        from planner.errors import InputError
+        from planner.game.day import check_game_time
+        from planner.util.timefmt import parse_clock
+
+        if not text:
+            now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
+            if now.date() != self.date:
+                raise InputError(f"a time HH:MM is required (the game day {self.date.isoformat()} is not today)")
+            text = now.strftime("%H:%M")
+        t = parse_clock(text)
+        if within_game:
+            check_game_time(self.game, t)
+        return t
+
     def station(self, name: str) -> int:
         """Resolve a station name as users type it (error with suggestions)."""
         from planner.timetable.stations import find_station

@@ -35,3 +35,16 @@ def resolve_targets(day: GameDay, text: str) -> list[str]:
         (s,) = day.stations([raw], what="--visited")
         out.append(day.timetable.station_name[s])
     return out
+
+
+def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1) -> dict:
+    """The 29-minute rule at ``station`` for a group getting off at ``time`` (the train it left excluded): the
+    deadline and the departures, catchable ones first; ``applies`` says whether the game has the rule (without
+    it the same window is shown for orientation only)."""
+    from planner.game.zugzwang import WINDOW, zugzwang
+
+    minutes = day.game.zugzwang_minutes
+    out = zugzwang(day.network, station, time, exclude_trip, window=minutes * 60 if minutes else WINDOW)
+    out["applies"] = minutes is not None or not day.game.has_area
+    out["departures"].sort(key=lambda d: not d["catchable"])
+    return out

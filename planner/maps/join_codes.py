@@ -1,0 +1,71 @@
+"""The handout's join page: one QR code per group (its join link for the phone app), A4, six to a page.
+
+The links come from the JSON ``planner game new --json`` printed (the database keeps only the tokens' hashes,
+so the links cannot be made again later: the organiser saves that JSON). QR codes are made by ``segno`` and
+drawn by matplotlib as real vector squares (sharp at any print resolution); names are real text.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import segno
+from matplotlib import rc_context
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+from planner.errors import InputError
+from planner.util.atomic import atomic_write_bytes
+
+A4_PORTRAIT = (8.27, 11.69)
+PER_PAGE = 6  # 2 columns x 3 rows: a code of ~7 cm, easy to scan from a table
+_RC = {"pdf.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 10}
+
+
+def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]]]:
+    """``(game id, [(group name, join url), ...])`` from a saved ``planner game new --json`` output."""
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_text("utf-8"))
+        groups = [(str(g["name"]), str(g["url"])) for g in doc["groups"]]
+        game = str(doc["game"])
+    except FileNotFoundError:
+        raise InputError(f"--links {path}: not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InputError(f"--links {path}: not the JSON of 'planner game new --json' ({exc})") from None
+    if not groups:
+        raise InputError(f"--links {path}: no groups in it")
+    return game, groups
+
+
+def qr_matrix(url: str) -> np.ndarray:
+    """The QR code of ``url`` as a 0/1 array with its quiet zone (1 = dark)."""
+    qr = segno.make(url, error="m", micro=False)
+    return np.array([list(row) for row in qr.matrix_iter(scale=1, border=4)], dtype=np.uint8)
+
+
+def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | Path) -> int:
+    """Write the A4 pages with one QR code per group to ``pdf_path``; returns the number of pages."""
+    pages = 0
+    buf = io.BytesIO()
+    with rc_context(_RC), PdfPages(buf) as pdf:
+        for start in range(0, len(links), PER_PAGE):
+            fig = Figure(figsize=A4_PORTRAIT)
+            fig.text(0.5, 0.965, f"{title}: scan your group's code to open the game on your phone",
+                     ha="center", va="top", fontsize=12, weight="bold")
+            for k, (name, url) in enumerate(links[start:start + PER_PAGE]):
+                col, row = k % 2, k // 2
+                ax = fig.add_axes((0.09 + col * 0.45, 0.66 - row * 0.3, 0.37, 0.26))
+                ax.imshow(qr_matrix(url), cmap="gray_r", interpolation="nearest", vmin=0, vmax=1)
+                ax.set_axis_off()
+                ax.set_title(name, fontsize=14, weight="bold")
+            fig.text(0.5, 0.02, "Each code opens one group's page; keep it to your group. "
+                     "Source: opentransportdata.swiss", ha="center", fontsize=7, color="#555")
+            pdf.savefig(fig)
+            pages += 1
+    # The codes are the groups' keys: the file is private (0600) like the state, and written atomically.
+    atomic_write_bytes(pdf_path, buf.getvalue(), private=True)
+    return pages

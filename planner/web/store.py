@@ -1,0 +1,261 @@
+"""Web games, their groups and access tokens, and each group's position and answers, in the state database.
+
+The tables live in the same SQLite file as the rolls (``$PLANNER_STATE``, :mod:`planner.state`), so one backup
+holds a whole game. :mod:`planner.state` owns the file (it creates it, 0600, WAL, marks it as ours); this module
+only adds its own tables beside (``CREATE TABLE IF NOT EXISTS``) and writes each change in one ``BEGIN IMMEDIATE``
+transaction, the same pattern.
+
+Tokens are ``secrets.token_urlsafe(32)`` (256 random bits); only their SHA-256 is stored, so a copy of the
+database does not let anyone in. A group's rolls are kept under the key ``<game id>:<group number>`` in the
+rolls table: two web games on the same game day never share a group.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from planner.errors import InputError, PlannerError
+from planner.state import DEFAULT_TIMEOUT, GroupStore, default_state_path
+
+MAX_GROUPS = 40
+MAX_NAME = 60
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS web_games (
+    id          TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    feed        TEXT,
+    game        TEXT,
+    date        TEXT,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS web_groups (
+    game_id     TEXT    NOT NULL REFERENCES web_games(id),
+    number      INTEGER NOT NULL CHECK (number >= 1),
+    name        TEXT    NOT NULL,
+    PRIMARY KEY (game_id, number)
+);
+CREATE TABLE IF NOT EXISTS web_tokens (
+    token_hash  TEXT PRIMARY KEY,              -- sha256 hex of the token (the token itself is never stored)
+    game_id     TEXT    NOT NULL REFERENCES web_games(id),
+    grp         INTEGER                        -- group number, NULL for the organiser
+);
+CREATE TABLE IF NOT EXISTS web_positions (
+    game_id     TEXT    NOT NULL,
+    grp         INTEGER NOT NULL,
+    position    TEXT    NOT NULL,              -- JSON {at, time, trip}
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (game_id, grp)
+);
+CREATE TABLE IF NOT EXISTS web_answers (
+    game_id     TEXT    NOT NULL,
+    grp         INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    answer      TEXT    NOT NULL,              -- JSON, the full answer of the roll, shown again on every phone
+    PRIMARY KEY (game_id, grp, seq)
+);
+"""
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 hex of a token (what the database keeps)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class WebGame:
+    """A game as the organiser created it."""
+
+    id: str
+    name: str
+    feed: str | None
+    game: str | None
+    date: str | None
+    groups: tuple[str, ...]  # names, group number = index + 1
+
+    def group_key(self, number: int) -> str:
+        """The group's key in the rolls table."""
+        return f"{self.id}:{number}"
+
+
+@dataclass(frozen=True)
+class Access:
+    """Whom a token belongs to: a group of a game, or its organiser (``group`` None)."""
+
+    game_id: str
+    group: int | None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A created game with its (only ever shown once) tokens."""
+
+    game: WebGame
+    organiser_token: str
+    group_tokens: tuple[str, ...]
+
+
+def parse_group_names(text: str) -> list[str]:
+    """``"Rot,Blau,Gelb"`` -> names (trimmed, non-empty, distinct, at most MAX_GROUPS of MAX_NAME chars)."""
+    names = [n.strip() for n in str(text).split(",") if n.strip()]
+    if not names:
+        raise InputError("--groups: give at least one group name, e.g. \"Rot,Blau,Gelb\"")
+    if len(names) > MAX_GROUPS:
+        raise InputError(f"--groups: at most {MAX_GROUPS} groups, got {len(names)}")
+    for n in names:
+        if len(n) > MAX_NAME:
+            raise InputError(f"--groups: group name {n[:20]!r}... is longer than {MAX_NAME} characters")
+        if any(ord(c) < 32 for c in n):
+            raise InputError("--groups: group names may not contain control characters")
+    seen = {}
+    for n in names:
+        if n.casefold() in seen:
+            raise InputError(f"--groups: group name {n!r} appears twice")
+        seen[n.casefold()] = n
+    return names
+
+
+class WebStore:
+    """Games, groups, tokens, positions and answers (one connection; one thread)."""
+
+    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
+        self.path = Path(path).expanduser() if path is not None else default_state_path()
+        self.timeout = timeout
+        self._conn: sqlite3.Connection | None = None
+        self._rolls = GroupStore(self.path, timeout=timeout)
+
+    def __enter__(self) -> WebStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connections."""
+        self._rolls.close()
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._conn is not None:
+            return self._conn
+        # planner.state creates and checks the file (mode, WAL, application id); only then are our tables added.
+        self._rolls.groups("-", "2000-01-01")
+        try:
+            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            conn.execute("PRAGMA synchronous = FULL")
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'web_answers'").fetchone():
+                conn.execute("BEGIN IMMEDIATE")
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        conn.execute(stmt)
+                conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._rolls._fail(exc) from None
+        self._conn = conn
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self._rolls._fail(exc) from None
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        try:
+            return self._connect().execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._rolls._fail(exc) from None
+
+    # ---- games -------------------------------------------------------------------------------------
+    def create_game(self, name: str, groups: list[str], *, feed: str | None = None, game: str | None = None,
+                    date: str | None = None) -> NewGame:
+        """Create a game with one token per group and one for the organiser; returns the tokens (once)."""
+        name = str(name).strip()
+        if not name or len(name) > MAX_NAME:
+            raise InputError(f"--name: give a game name of 1 to {MAX_NAME} characters")
+        game_id = secrets.token_hex(4)
+        org = secrets.token_urlsafe(32)
+        toks = [secrets.token_urlsafe(32) for _ in groups]
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        with self._write() as conn:
+            while conn.execute("SELECT 1 FROM web_games WHERE id = ?", (game_id,)).fetchone():
+                game_id = secrets.token_hex(4)
+            conn.execute("INSERT INTO web_games VALUES (?, ?, ?, ?, ?, ?)", (game_id, name, feed, game, date, now))
+            conn.execute("INSERT INTO web_tokens VALUES (?, ?, NULL)", (token_hash(org), game_id))
+            for i, (g, t) in enumerate(zip(groups, toks, strict=True), start=1):
+                conn.execute("INSERT INTO web_groups VALUES (?, ?, ?)", (game_id, i, g))
+                conn.execute("INSERT INTO web_tokens VALUES (?, ?, ?)", (token_hash(t), game_id, i))
+        return NewGame(WebGame(game_id, name, feed, game, date, tuple(groups)), org, tuple(toks))
+
+    def games(self) -> list[WebGame]:
+        """Every game, oldest first."""
+        rows = self._read("SELECT id, name, feed, game, date FROM web_games ORDER BY created_at, id")
+        return [self._game(r) for r in rows]
+
+    def game(self, game_id: str) -> WebGame | None:
+        """One game, or None."""
+        rows = self._read("SELECT id, name, feed, game, date FROM web_games WHERE id = ?", (game_id,))
+        return self._game(rows[0]) if rows else None
+
+    def _game(self, row: tuple) -> WebGame:
+        names = [r[0] for r in self._read("SELECT name FROM web_groups WHERE game_id = ? ORDER BY number",
+                                          (row[0],))]
+        return WebGame(*row, groups=tuple(names))
+
+    def access(self, token: str) -> Access | None:
+        """Whom ``token`` opens, or None for an unknown token."""
+        rows = self._read("SELECT game_id, grp FROM web_tokens WHERE token_hash = ?", (token_hash(token),))
+        return Access(rows[0][0], rows[0][1]) if rows else None
+
+    # ---- positions and answers ---------------------------------------------------------------------
+    def set_position(self, game_id: str, group: int, position: dict) -> None:
+        """Remember where the group said it is (the last one wins)."""
+        now = dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+        with self._write() as conn:
+            conn.execute("INSERT OR REPLACE INTO web_positions VALUES (?, ?, ?, ?)",
+                         (game_id, group, json.dumps(position, ensure_ascii=False), now))
+
+    def position(self, game_id: str, group: int) -> dict | None:
+        """The group's last position ``{at, time, trip}``, or None."""
+        rows = self._read("SELECT position FROM web_positions WHERE game_id = ? AND grp = ?", (game_id, group))
+        return json.loads(rows[0][0]) if rows else None
+
+    def save_answer(self, game_id: str, group: int, seq: int, answer: dict) -> None:
+        """Keep a roll's full answer so every phone of the group can show it."""
+        with self._write() as conn:
+            conn.execute("INSERT OR REPLACE INTO web_answers VALUES (?, ?, ?, ?)",
+                         (game_id, group, seq, json.dumps(answer, ensure_ascii=False)))
+
+    def answer(self, game_id: str, group: int, seq: int) -> dict | None:
+        """The full answer of roll ``seq``, or None."""
+        rows = self._read("SELECT answer FROM web_answers WHERE game_id = ? AND grp = ? AND seq = ?",
+                          (game_id, group, seq))
+        return json.loads(rows[0][0]) if rows else None
+
+
+def require_game(store: WebStore, game_id: str) -> WebGame:
+    """The game, or a one-line error."""
+    g = store.game(game_id)
+    if g is None:
+        raise PlannerError(f"no game {game_id!r} in {store.path}")
+    return g

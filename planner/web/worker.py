@@ -1,0 +1,63 @@
+"""The routing process of ``planner serve``: rolls, positions and next trains are computed in one child process.
+
+A dice answer is ~20 ms of routing that holds Python's GIL; in the server process it would make every state poll
+arriving meanwhile wait. In a child process (its own copy of the game days, loaded once) the server process stays
+free to answer polls from memory and SQLite. One child computes one request after the other, as one server
+process did: a roll and the saving of its answer stay together, so a retried submit finds the full answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROUTED = ("roll", "position", "undo", "next_step", "next_trains")  # WebApp methods answered by the child
+
+_app = None  # the child's WebApp
+
+
+def _start(state: str | None, feed: str | None, game: str | None, date: str | None) -> None:
+    global _app
+    from planner.web.app import WebApp, load_days
+
+    parent = os.getppid()
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+    _app = WebApp(state, load_days(state, feed=feed, game=game, date=date))
+
+
+def _exit_with(parent: int) -> None:
+    # A server killed without its shutdown (SIGKILL, or a signal re-raised after it) must not leave the child.
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _ready() -> bool:
+    return _app is not None
+
+
+def _call(name: str, game_id: str, number: int, inp: dict):
+    g, day = _app.game(game_id)
+    return getattr(_app, name)(g, day, number, inp)
+
+
+class RoutingWorker:
+    """The child process (started with ``spawn``: no threads or locks inherited from the server)."""
+
+    def __init__(self, state: str | Path | None, *, feed: str | None, game: str | None, date: str | None):
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
+                                         initargs=(None if state is None else str(state), feed, game, date))
+        self._pool.submit(_ready).result()  # loaded (or its error surfaces here, at start-up)
+
+    async def call(self, name: str, game_id: str, number: int, inp: dict):
+        """``WebApp.<name>(game, day, number, inp)`` computed in the child."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _call, name, game_id, number, inp)
+
+    def close(self) -> None:
+        """Stop the child."""
+        self._pool.shutdown(cancel_futures=True)

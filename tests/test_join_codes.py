@@ -1,0 +1,60 @@
+"""The handout's join page (``planner handout --links GAME.json``): one QR code per group that a phone can scan.
+
+The PDF is rasterised by poppler (pdftoppm) and the codes read back by OpenCV's QR detector: each must give
+exactly its group's join link; the group names are searchable text.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import cv2
+
+from planner.cli import main
+from planner.maps.join_codes import PER_PAGE, write_join_pages
+from tests.webserver import DAY
+
+
+def decode_pages(pdf, tmp_path) -> list[set[str]]:
+    subprocess.run(["pdftoppm", "-r", "110", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    out = []
+    for png in sorted(tmp_path.glob("page-*.png")):
+        img = cv2.imread(str(png))
+        found = set()
+        for k in range(PER_PAGE):  # one code at a time: its cell of the 2 x 3 grid
+            h, w = img.shape[:2]
+            col, row = k % 2, k // 2
+            cell = img[int(h * (0.06 + row * 0.3)):int(h * (0.38 + row * 0.3)), int(w * col / 2):int(w * (col + 1) / 2)]
+            text, _, _ = cv2.QRCodeDetector().detectAndDecode(cell)
+            if text:
+                found.add(text)
+        out.append(found)
+    return out
+
+
+def test_join_pages_scan_back_to_each_groups_link(tmp_path):
+    links = [(f"Gruppe {i}", f"https://game.example/join?t=tok{i:02d}-" + "x" * 40) for i in range(1, 8)]
+    links[2] = ("<b>Rot</b> & Blau", links[2][1])
+    pdf = tmp_path / "join.pdf"
+    assert write_join_pages("SBB-Monopoly", links, pdf) == 2
+    assert oct(pdf.stat().st_mode & 0o777) == "0o600"  # the links are the groups' keys
+    pages = decode_pages(pdf, tmp_path)
+    assert pages == [{u for _, u in links[:PER_PAGE]}, {u for _, u in links[PER_PAGE:]}]
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert all(name in text for name, _ in links)
+
+
+def test_handout_links_option(tmp_path, capsys):
+    game = {"game": "ab12cd34", "organiser": {"url": "u", "token": "t"},
+            "groups": [{"name": "Rot", "url": "http://127.0.0.1:8000/join?t=abc", "token": "abc"}]}
+    (tmp_path / "game.json").write_text(json.dumps(game))
+    out = tmp_path / "handout.pdf"
+    rc = main(["handout", *DAY, "--no-png", "--out", str(out), "--links", str(tmp_path / "game.json"), "--json"])
+    assert rc == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["join_pdf"] == str(tmp_path / "handout-join.pdf")
+    assert decode_pages(info["join_pdf"], tmp_path) == [{"http://127.0.0.1:8000/join?t=abc"}]
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(["handout", *DAY, "--no-png", "--out", str(out), "--links", str(tmp_path / "bad.json")]) == 2
+    assert capsys.readouterr().err.startswith("planner: error: --links ")

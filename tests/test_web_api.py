@@ -1,0 +1,328 @@
+"""``planner game new`` and ``planner serve``'s JSON API, driven over HTTP against a real server on loopback.
+
+The API's answers are compared with the CLI's ``--json`` for the same inputs (run as separate processes), and
+every security point of the issue is tried: 401, 403 across groups and games, organiser-only routes, hashed
+tokens, the join cookie's flags, cross-site state changes, size limits, 422 messages, escaping, rate limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.webserver import DAY, planner, serve, web_env, web_game
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """One server with two games: game A (Rot, Blau, EVIL) and game B (Gruen)."""
+    folder = tmp_path_factory.mktemp("web")
+    env = web_env(folder)
+    a = web_game(env, f"Rot,Blau,{EVIL}")
+    b = web_game(env, "Gruen", name="Other day")
+    with serve(env) as srv:
+        yield {"env": env, "folder": folder, "a": a, "b": b, "srv": srv, "url": srv.url}
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def group_api(site, game: dict, number: int) -> str:
+    return f"{site['url']}/api/games/{game['game']}/groups/{number}"
+
+
+# ---- game new ----------------------------------------------------------------------------------------
+
+def test_game_new_json_and_hashed_tokens(site):
+    a = site["a"]
+    assert set(a) == {"game", "organiser", "groups"}
+    assert [g["name"] for g in a["groups"]] == ["Rot", "Blau", EVIL]
+    tokens = [a["organiser"]["token"]] + [g["token"] for g in a["groups"]]
+    assert len(set(tokens)) == len(tokens)
+    assert all(len(t) >= 43 for t in tokens)  # token_urlsafe(32): 256 bits, 43 characters
+    assert a["organiser"]["url"] == f"http://127.0.0.1:8000/join?t={a['organiser']['token']}"
+    state = Path(site["env"]["PLANNER_STATE"])
+    raw = b"".join(p.read_bytes() for p in state.parent.glob(state.name + "*"))
+    assert not any(t.encode() in raw for t in tokens)  # never the token itself, in the file or its WAL
+    with sqlite3.connect(state) as conn:
+        hashes = {r[0] for r in conn.execute("SELECT token_hash FROM web_tokens")}
+    assert {hashlib.sha256(t.encode()).hexdigest() for t in tokens} <= hashes
+    assert oct(state.stat().st_mode & 0o777) == "0o600"
+
+
+def test_game_new_text_output_and_bad_input(tmp_path):
+    env = web_env(tmp_path)
+    p = planner(env, "game", "new", "--name", "Day", "--groups", "Rot, Blau", "--base-url", "https://game.example/")
+    assert p.returncode == 0
+    assert "https://game.example/join?t=" in p.stdout and "Blau: https://" in p.stdout
+    for groups, msg in [(",", "at least one group"), ("Rot,rot", "appears twice"), ("x" * 61, "longer than")]:
+        p = planner(env, "game", "new", "--name", "Day", "--groups", groups)
+        assert p.returncode == 2 and p.stderr.startswith("planner: error: ") and msg in p.stderr
+        assert p.stderr.count("\n") == 1
+    p = planner(env, "game", "new", "--name", "Day", "--groups", "Rot", "--game", "nosuchgame", "--json")
+    assert p.returncode == 2 and "error" in json.loads(p.stdout)
+
+
+# ---- the API answers what the CLI answers --------------------------------------------------------------
+
+def test_roll_answers_exactly_what_planner_roll_json_answers(site, tmp_path):
+    a = site["a"]
+    body = {"dice": 2, "at": "Zug", "time": "12:40"}
+    r = requests.post(group_api(site, a, 2) + "/rolls", json=body, headers=bearer(a["groups"][1]["token"]))
+    assert r.status_code == 200, r.text
+    api = r.json()
+    # The same inputs through the CLI, in a fresh state file: the group's first roll there, too.
+    env = web_env(tmp_path)
+    p = planner(env, "roll", "--group", f"{a['game']}:2", "--dice", "2", "--at", "Zug", "--time", "12:40",
+                *DAY, "--json")
+    assert p.returncode == 0, p.stderr
+    assert api == json.loads(p.stdout)
+    assert api["target"] == "Wohlen AG" and api["seq"] == 1 and api["legs"]
+    # group status over the API is exactly `planner group status --json` on the server's state file
+    state = requests.get(group_api(site, a, 2), headers=bearer(a["groups"][1]["token"])).json()
+    p = planner(site["env"], "group", "status", "--group", f"{a['game']}:2", *DAY, "--json")
+    assert state["status"] == json.loads(p.stdout)
+    assert state["last"] == api  # every phone of the group gets the full answer
+
+
+def test_roll_with_trip_and_next_answer_as_the_cli(site):
+    a = site["a"]
+    tok = a["groups"][0]["token"]
+    r = requests.post(group_api(site, a, 1) + "/position", json={"at": "zug", "time": "12:40"}, headers=bearer(tok))
+    assert r.json() == {"at": "Zug", "time": "12:40", "trip": None, "train": None}
+    trains = requests.get(group_api(site, a, 1) + "/trains", headers=bearer(tok))
+    p = planner(site["env"], "zugzwang", "--at", "Zug", "--time", "12:40", *DAY, "--json")
+    assert trains.status_code == 200 and trains.json() == json.loads(p.stdout)
+    # next answers as `planner next --json`, from the position recorded in the group's day
+    nxt = requests.get(group_api(site, a, 1) + "/next", headers=bearer(tok))
+    p = planner(site["env"], "next", "--group", f"{a['game']}:1", "--time", "12:40", *DAY, "--json")
+    assert nxt.status_code == 200 and nxt.json()["position"] == json.loads(p.stdout)["position"]
+    assert nxt.json()["obligation"]["kind"] == "roll"
+    # a roll without a position in its body uses the remembered one
+    r = requests.post(group_api(site, a, 1) + "/rolls", json={"dice": 3}, headers=bearer(tok))
+    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["time"] == "12:40"
+    # undo answers as `planner group undo --json`
+    r = requests.post(group_api(site, a, 1) + "/undo", json={}, headers=bearer(tok))
+    assert r.json() == {"group": f"{a['game']}:1", "removed": 1, "removed_position": None}
+    r = requests.post(group_api(site, a, 1) + "/undo", json={}, headers=bearer(tok))
+    assert r.json()["removed"] is None
+
+
+def test_same_roll_submitted_twice_at_once_is_recorded_once(site):
+    a = site["a"]
+    tok = a["groups"][2]["token"]
+    body = {"dice": 4, "at": "Baar", "time": "13:05", "roll_id": "phone-a-0001"}
+    answers: list = []
+
+    def submit():
+        answers.append(requests.post(group_api(site, a, 3) + "/rolls", json=body, headers=bearer(tok)))
+
+    threads = [threading.Thread(target=submit) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status_code for r in answers] == [200] * 4, [r.text for r in answers]
+    assert {r.json()["seq"] for r in answers} == {1}
+    assert len({r.json()["target"] for r in answers}) == 1
+    state = requests.get(group_api(site, a, 3), headers=bearer(tok)).json()
+    assert len(state["status"]["rolls"]) == 1
+    # a retry (the offline queue sending again) answers the recorded roll again, marked as replayed
+    r = requests.post(group_api(site, a, 3) + "/rolls", json=body, headers=bearer(tok))
+    assert r.json()["replayed"] is True and r.json()["seq"] == 1
+    first = [x.json() for x in answers if not x.json().get("replayed")]
+    assert len(first) == 1 and {k: v for k, v in r.json().items() if k != "replayed"} == first[0]
+
+
+# ---- authentication and authorisation ------------------------------------------------------------------
+
+def test_no_or_unknown_token_is_401(site):
+    a = site["a"]
+    url = group_api(site, a, 1)
+    for headers in [{}, bearer("not-a-token"), {"Authorization": "Basic abc"}, {"Authorization": "Bearer "}]:
+        r = requests.get(url, headers=headers)
+        assert r.status_code == 401, headers
+        assert "error" in r.json()
+    assert requests.post(url + "/rolls", json={"dice": 1}).status_code == 401
+    assert requests.get(f"{site['url']}/games/{a['game']}/groups/1").status_code == 401
+
+
+def test_a_group_token_cannot_read_or_change_another_group_or_game(site):
+    a, b = site["a"], site["b"]
+    rot = a["groups"][0]["token"]
+    assert requests.get(group_api(site, a, 2), headers=bearer(rot)).status_code == 403
+    before = requests.get(group_api(site, a, 2), headers=bearer(a["groups"][1]["token"])).json()
+    for path, body in [("/rolls", {"dice": 1, "at": "Zug", "time": "12:40"}), ("/undo", {}),
+                       ("/position", {"at": "Zug"})]:
+        r = requests.post(group_api(site, a, 2) + path, json=body, headers=bearer(rot))
+        assert r.status_code == 403, path
+    after = requests.get(group_api(site, a, 2), headers=bearer(a["groups"][1]["token"])).json()
+    assert after == before
+    assert requests.get(group_api(site, b, 1), headers=bearer(rot)).status_code == 403
+    assert requests.get(f"{site['url']}/api/games/{b['game']}/stations", headers=bearer(rot)).status_code == 403
+    assert requests.get(f"{site['url']}/games/{a['game']}/groups/2", headers=bearer(rot)).status_code == 403
+
+
+def test_organiser_routes_need_the_organiser_token(site):
+    a, b = site["a"], site["b"]
+    url = f"{site['url']}/api/games/{a['game']}"
+    assert requests.get(url, headers=bearer(a["groups"][0]["token"])).status_code == 403
+    assert requests.get(url, headers=bearer(b["organiser"]["token"])).status_code == 403
+    assert requests.get(url).status_code == 401
+    r = requests.get(url, headers=bearer(a["organiser"]["token"]))
+    assert r.status_code == 200 and [g["group"]["name"] for g in r.json()["groups"]] == ["Rot", "Blau", EVIL]
+    page = requests.get(f"{site['url']}/games/{a['game']}", headers=bearer(a["groups"][0]["token"]))
+    assert page.status_code == 403
+    assert requests.get(f"{site['url']}/games/{a['game']}", headers=bearer(a["organiser"]["token"])).ok
+
+
+def test_organiser_documents_are_the_clis(site, tmp_path):
+    a = site["a"]
+    for doc in ("report", "map"):
+        url = f"{site['url']}/games/{a['game']}/{doc}"
+        assert requests.get(url, headers=bearer(a["groups"][0]["token"])).status_code == 403
+        assert requests.get(url).status_code == 401
+    report = requests.get(f"{site['url']}/games/{a['game']}/report", headers=bearer(a["organiser"]["token"]))
+    p = planner(site["env"], "check-area", *DAY, "--out", str(tmp_path / "report.html"))
+    assert report.status_code == 200 and report.text == (tmp_path / "report.html").read_text("utf-8")
+    area = requests.get(f"{site['url']}/games/{a['game']}/map", headers=bearer(a["organiser"]["token"]))
+    assert area.status_code == 200 and "L.map(" in area.text.replace("L.map (", "L.map(")
+    assert p.returncode in (0, 1)
+
+
+def test_join_link_sets_a_strict_httponly_cookie_and_opens_the_page(site):
+    a = site["a"]
+    s = requests.Session()
+    r = s.get(a["groups"][0]["url"].replace("http://127.0.0.1:8000", site["url"]), allow_redirects=False)
+    assert r.status_code == 200
+    cookie = r.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict") and "Path=/" in cookie
+    assert r.headers["Referrer-Policy"] == "no-referrer"
+    assert f"/games/{a['game']}/groups/1" in r.text
+    page = s.get(f"{site['url']}/games/{a['game']}/groups/1")
+    assert page.status_code == 200 and "Rot" in page.text
+    assert s.get(group_api(site, a, 1)).status_code == 200
+    assert s.get(group_api(site, a, 2)).status_code == 403
+    assert requests.get(f"{site['url']}/join?t=forged").status_code == 401
+
+
+def test_cookie_state_changes_are_safe_against_cross_site_requests(site):
+    a = site["a"]
+    s = requests.Session()
+    s.get(f"{site['url']}/join?t={a['groups'][1]['token']}")
+    url = group_api(site, a, 2) + "/position"
+    body = {"at": "Baar", "time": "13:00"}
+    # what a cross-site form or fetch can send: no custom header, or a foreign Origin / Sec-Fetch-Site
+    assert s.post(url, json=body).status_code == 403
+    assert s.post(url, data="at=Baar", headers={"X-Planner": "1",
+                                                "Content-Type": "application/x-www-form-urlencoded"}).status_code == 415
+    assert s.post(url, json=body, headers={"X-Planner": "1", "Origin": "https://evil.example"}).status_code == 403
+    assert s.post(url, json=body, headers={"X-Planner": "1", "Sec-Fetch-Site": "cross-site"}).status_code == 403
+    ok = s.post(url, json=body, headers={"X-Planner": "1", "Origin": site["url"], "Sec-Fetch-Site": "same-origin"})
+    assert ok.status_code == 200 and ok.json()["at"] == "Baar"
+
+
+# ---- input -----------------------------------------------------------------------------------------------
+
+def test_bodies_are_size_limited_and_validated_with_clear_422s(site):
+    a = site["a"]
+    url = group_api(site, a, 1) + "/rolls"
+    h = {**bearer(a["groups"][0]["token"]), "Content-Type": "application/json"}
+    big = requests.post(url, data=json.dumps({"dice": 1, "at": "x" * 5000}), headers=h)
+    assert big.status_code == 413 and "4096" in big.json()["error"]
+    chunked = requests.post(url, data=iter([b'{"dice": 1, "at": "', b"x" * 5000, b'"}']), headers=h)
+    assert chunked.status_code == 413
+    cases = [('{"dice": 1,', "not valid JSON"), ("[1, 2]", "JSON object"), ('{"dice": "2"}', "whole number"),
+             ('{"dice": true}', "whole number"), ('{"dice": 2, "colour": "red"}', "unknown field"),
+             ('{"at": "Zug"}', "'dice' is required"), ('{"dice": 2, "at": "Zug", "time": "noon"}', "HH:MM"),
+             ('{"dice": 9, "at": "Zug", "time": "12:40"}', "roll"), ('{"dice": 2, "at": "Zugg", "time": "12:40"}',
+                                                                   "did you mean: Zug"),
+             ('{"dice": 2, "at": "Zug", "time": "10:00"}', "dice start at 12:30"),
+             ('{"dice": 2, "roll_id": "bad id!"}', "roll_id")]
+    for body, msg in cases:
+        r = requests.post(url, data=body, headers=h)
+        assert r.status_code == 422, body
+        assert msg in r.json()["error"], (body, r.json())
+        assert "Traceback" not in r.text
+    r = requests.post(group_api(site, a, 1) + "/position", data='{"at": "Zug", "trip": "IR99 25:00"}', headers=h)
+    assert r.status_code == 422 and r.json()["error"]
+    assert requests.get(f"{site['url']}/api/games/{a['game']}/groups/abc", headers=h).status_code == 404
+    assert requests.get(f"{site['url']}/api/games/{a['game']}/groups/9", headers=h).status_code == 403
+
+
+def test_user_text_is_escaped_in_html(site):
+    a = site["a"]
+    tok = a["groups"][2]["token"]
+    page = requests.get(f"{site['url']}/games/{a['game']}/groups/3", headers=bearer(tok))
+    assert page.status_code == 200
+    assert EVIL not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
+    assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+    org = requests.get(f"{site['url']}/games/{a['game']}", headers=bearer(a["organiser"]["token"]))
+    assert EVIL not in org.text
+    # a station name typed by a user comes back only inside JSON (the pages insert it as text)
+    r = requests.post(group_api(site, a, 3) + "/position", json={"at": "<script>x</script>"}, headers=bearer(tok))
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/json")
+
+
+def test_rate_limit_per_token(tmp_path):
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot,Blau")
+    with serve(env, "--rate-limit", "1") as srv:  # bursts of 6, then 1 a second
+        url = f"{srv.url}/api/games/{game['game']}/groups/"
+        codes = [requests.get(url + "1", headers=bearer(game["groups"][0]["token"])).status_code for _ in range(12)]
+        assert codes[:6] == [200] * 6 and 429 in codes[6:]
+        r = requests.get(url + "1", headers=bearer(game["groups"][0]["token"]))
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        # another token has its own bucket
+        assert requests.get(url + "2", headers=bearer(game["groups"][1]["token"])).status_code == 200
+        # guessing tokens (or join links) is limited per client address
+        guesses = [requests.get(url + "1", headers=bearer(f"guess-{i}")).status_code for i in range(10)]
+        assert guesses[:6] == [401] * 6 and 429 in guesses[6:]
+        assert requests.get(f"{srv.url}/join?t=guess").status_code == 429
+
+
+def test_stopping_the_server_stops_its_routing_process(tmp_path):
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot")
+    with serve(env) as srv:
+        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/1/rolls", json={"dice": 1, "at": "Zug",
+                          "time": "12:40"}, headers=bearer(game["groups"][0]["token"]))
+        assert r.status_code == 200
+        children = Path(f"/proc/{srv.proc.pid}/task/{srv.proc.pid}/children").read_text().split()
+        assert children  # the routing child (and multiprocessing's resource tracker)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [c for c in children if Path(f"/proc/{c}").exists()]
+
+
+def test_serve_without_a_game_is_one_line_error(tmp_path):
+    p = planner(web_env(tmp_path), "serve", "--port", "9")
+    assert p.returncode == 2 and p.stderr.startswith("planner: error: no game yet")
+
+
+def test_app_shell_manifest_and_service_worker(site):
+    url = site["url"]
+    m = requests.get(url + "/manifest.webmanifest")
+    assert m.status_code == 200 and m.headers["content-type"].startswith("application/manifest+json")
+    assert m.json()["start_url"] == "/" and m.json()["display"] == "standalone"
+    sw = requests.get(url + "/sw.js")
+    assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
+    assert sw.headers["Cache-Control"] == "no-cache"  # a new worker is picked up at once
+    assert "/join" in sw.text  # join links (tokens) are never cached
+    assert "__VERSION__" not in sw.text and re.search(r'"planner-shell-[0-9a-f]{12}"', sw.text)
+    for asset in ("/static/group.js", "/static/common.js", "/vendor/leaflet/leaflet.js", "/vendor/basemap.json"):
+        assert requests.get(url + asset).status_code == 200, asset
+    api = requests.get(group_api(site, site["a"], 1), headers=bearer(site["a"]["groups"][0]["token"]))
+    assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"

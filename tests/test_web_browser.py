@@ -1,0 +1,175 @@
+"""The group page in Debian's headless chromium (Playwright, the system browser; nothing downloaded), phone-sized.
+
+Join link -> set position -> roll -> target and itinerary shown -> a second phone (another browser context with
+the same join link) shows the roll within 10 s -> offline: the page reloads from the service worker and still
+shows the last answer; a roll tried offline is queued and sent once back online. No console errors.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.webserver import DAY, free_port, planner, serve, web_env, web_game
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+EVIL = "<img src=x onerror=alert(1)>"
+# What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.
+OFFLINE_NOISE = re.compile(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("webui")
+    env = web_env(folder)
+    port = free_port()
+    game = web_game(env, f"Rot,Blau,{EVIL}", base=f"http://127.0.0.1:{port}")
+    with serve(env, port=port) as srv:
+        yield {"env": env, "game": game, "url": srv.url}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser, errors: list):
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
+    return ctx, page
+
+
+def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -> None:
+    """Type the position as a player would, wait until the page shows it, then roll ``die``."""
+    p.fill("#at", station)
+    p.fill("#time", time)
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text(re.compile("^" + re.escape(shown)))
+    p.select_option("#die", die)
+    p.click("#roll-button")
+
+
+def test_group_page_join_position_roll_share_offline(site, browser):
+    game = site["game"]
+    expected = json.loads(planner(site["env"], "target", "--at", "Zug", "--time", "12:40", "--roll", "2",
+                                  *DAY, "--json").stdout)
+    errors: list = []
+    offline_errors: list = []
+    ctx1, p1 = phone(browser, errors)
+    ctx2, p2 = phone(browser, errors)
+    join = game["groups"][0]["url"]
+    for p in (p1, p2):
+        p.goto(join)
+        p.wait_for_url(re.compile(rf"/games/{game['game']}/groups/1$"))
+        assert p.inner_text("#group-name") == "Rot"
+        p.wait_for_selector("html[data-offline-ready='1']", timeout=15000)
+    assert p1.evaluate("document.cookie") == ""  # HttpOnly: the page's scripts cannot read the token
+
+    set_position_and_roll(p1, "zug", "12:40", "2", shown="Zug 12:40")
+    expect(p1.locator("#target")).to_have_text(expected["target"])
+    legs = p1.locator("#legs tbody tr")
+    expect(legs).to_have_count(len(expected["legs"]))
+    first = expected["legs"][0]
+    row = legs.nth(0).inner_text()
+    assert first["route"] in row and first["departure"] in row and f"Gl. {first['from_platform']}" in row
+    assert p1.inner_text("#arrival") == expected["arrival"]
+    if len(expected["legs"]) > 1:  # the 29-minute rule at the change, as planner zugzwang answers it
+        change = expected["legs"][0]
+        z = json.loads(planner(site["env"], "zugzwang", "--at", change["to"], "--time", change["arrival"],
+                               "--trip", change["trip_id"], *DAY, "--json").stdout)
+        expect(legs.nth(0).locator(".deadline")).to_have_text(f"next train by {z['deadline']}")
+    expect(p1.locator("#map path.route")).to_have_count(1)  # the itinerary on the map, above the base layer
+    expect(p1.locator("#map .leaflet-base-pane path").first).to_be_attached()
+
+    # the second phone of the group sees the roll within 10 s (it polls)
+    expect(p2.locator("#target")).to_have_text(expected["target"], timeout=10000)
+    expect(p2.locator("#history tbody tr")).to_have_count(1)
+
+    # the group gets there and says so (a roll while heading for the target is refused by the group's day)
+    p2.fill("#at", expected["target"])
+    p2.fill("#time", expected["arrival"])
+    p2.click("#position-form button")
+    expect(p2.locator("#position")).to_have_text(re.compile("^" + re.escape(f"{expected['target']} "
+                                                                             f"{expected['arrival']}")))
+
+    # in a tunnel: the page reloads from the service worker and still shows the last answer
+    p2.on("console", lambda m: m.type == "error" and offline_errors.append(m.text))
+    ctx2.set_offline(True)
+    p2.reload()
+    expect(p2.locator("#target")).to_have_text(expected["target"])
+    expect(p2.locator("#legs tbody tr")).to_have_count(len(expected["legs"]))
+    expect(p2.locator("#net")).to_have_text(re.compile(r"^Offline"))
+
+    # a roll tried offline is queued, then sent once when back online
+    p2.select_option("#die", "3")
+    p2.click("#roll-button")
+    assert "queued" in p2.inner_text("#message")
+    ctx2.set_offline(False)
+    expect(p2.locator("#message")).to_contain_text("was sent", timeout=15000)
+    expect(p2.locator("#history tbody tr")).to_have_count(2)
+    p2.reload()
+    expect(p2.locator("#history tbody tr")).to_have_count(2)
+    state = requests.get(f"{site['url']}/api/games/{game['game']}/groups/1",
+                         headers={"Authorization": f"Bearer {game['groups'][0]['token']}"}).json()
+    assert [r["dice"] for r in state["status"]["rolls"]] == ["2", "3"]  # sent once, not twice
+
+    assert errors == [e for e in errors if e in offline_errors and OFFLINE_NOISE.search(e)]
+    ctx1.close()
+    ctx2.close()
+
+
+def joined_phone(browser, errors: list, url: str, number: int):
+    """A phone that opened a group's join link and landed on the group's page."""
+    ctx, p = phone(browser, errors)
+    p.goto(url)
+    p.wait_for_url(re.compile(rf"/groups/{number}$"))
+    return ctx, p
+
+
+def test_undo_on_the_page(site, browser):
+    game = site["game"]
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
+    set_position_and_roll(p, "Baar", "13:00", "1", shown="Baar 13:00")
+    expect(p.locator("#history tbody tr")).to_have_count(1)
+    p.click("#undo")
+    expect(p.locator("#history tbody tr")).to_have_count(0)
+    expect(p.locator("#message")).to_contain_text("removed")
+    assert errors == []
+    ctx.close()
+
+
+def test_group_name_with_markup_is_shown_as_text(site, browser):
+    game = site["game"]
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][2]["url"], 3)
+    assert p.inner_text("#group-name") == EVIL
+    assert p.locator("header img").count() == 0
+    assert p.title().startswith(EVIL)
+    # the organiser's table shows it as text, too
+    org = ctx.new_page()
+    org.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
+    org.goto(game["organiser"]["url"])
+    org.wait_for_url(re.compile(rf"/games/{game['game']}$"))
+    expect(org.locator("#groups tbody tr")).to_have_count(3)
+    assert org.locator("#groups tbody tr").nth(2).locator("td").nth(0).inner_text() == EVIL
+    assert org.locator("#groups img").count() == 0
+    assert errors == []
+    ctx.close()

@@ -1,0 +1,95 @@
+"""A real ``planner serve`` on a free loopback port, for the web tests and the load benchmark.
+
+:func:`web_game` creates a game with ``planner game new --json`` in a fresh state file; :func:`serve` starts the
+server as a subprocess (its own process, as in production) and waits until it answers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
+DAY = ["--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11"]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nobody listens on (now)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def planner(env: dict, *args: str) -> subprocess.CompletedProcess:
+    """Run the CLI (``python -m planner``) with ``env``."""
+    return subprocess.run([sys.executable, "-m", "planner", *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=300)
+
+
+def web_env(folder: Path) -> dict:
+    """Environment with a private state file and cache under ``folder``."""
+    env = dict(os.environ)
+    env["PLANNER_STATE"] = str(folder / "state.sqlite")
+    env.setdefault("PLANNER_CACHE", str(folder / "cache"))
+    return env
+
+
+def web_game(env: dict, groups: str, name: str = "Test day", base: str | None = None) -> dict:
+    """``planner game new --json`` on the Zug day; returns its JSON."""
+    extra = ["--base-url", base] if base else []
+    p = planner(env, "game", "new", "--name", name, "--groups", groups, *DAY, *extra, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@dataclass
+class Server:
+    """A running server: its base URL and process."""
+
+    url: str
+    port: int
+    proc: subprocess.Popen
+
+
+@contextmanager
+def serve(env: dict, *args: str, port: int | None = None):
+    """Start ``planner serve`` on a free port; yield the :class:`Server`; stop it (by its own pid)."""
+    port = port or free_port()
+    log = open(Path(env["PLANNER_STATE"]).with_suffix(f".serve-{port}.log"), "w")  # noqa: SIM115
+    proc = subprocess.Popen([sys.executable, "-m", "planner", "serve", "--port", str(port), *args],
+                            env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            if proc.poll() is not None:
+                log.flush()
+                raise RuntimeError("planner serve exited: " + Path(log.name).read_text())
+            try:
+                with urllib.request.urlopen(url + "/", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("planner serve did not answer within 180 s")
+            time.sleep(0.2)
+        yield Server(url, port, proc)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
