@@ -88,6 +88,7 @@ class Game:
     prices: dict[str, Any] = field(default_factory=dict)
     letter_group_size: int = 3
     letter_group_bonus: int = 2000
+    zugzwang_minutes: int | None = None  # the change rule's window (variant A §4.2: 29); None = no rule
 
     @property
     def has_area(self) -> bool:
@@ -166,6 +167,7 @@ _SCHEMA: dict[str, set[str]] = {
     "prices": {"rule", "IC", "fast", "regional", "overrides", "listed", "listed_stations", "station", "bus_stop",
                "house_fee_multipliers"},
     "letters": {"group_size", "group_bonus"},
+    "zugzwang": {"applies", "minutes"},
 }
 _REQUIRED = ("game", "clock", "area", "modes", "dice")
 
@@ -292,6 +294,10 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
     if prices.get("rule", "category") not in ("category", "explicit"):
         raise c.fail("prices.rule", "expected 'category' or 'explicit'")
     letters = doc.get("letters", {})
+    zz = doc.get("zugzwang", {})
+    zz_minutes = c.get(zz, "minutes", int, "zugzwang", 29) if c.get(zz, "applies", bool, "zugzwang", False) else None
+    if zz_minutes is not None and not 1 <= zz_minutes <= 240:
+        raise c.fail("zugzwang.minutes", f"{zz_minutes}: expected 1 to 240 minutes")
     return Game(
         name=name, title=c.get(g, "title", str, "game", name), source=source, digest=digest,
         start=start, end=end, dice_from=dice_from, dice_forced_from=forced,
@@ -315,6 +321,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         toll_lines=toll_lines, tunnels=tunnels, prices=prices,
         letter_group_size=c.get(letters, "group_size", int, "letters", 3),
         letter_group_bonus=c.get(letters, "group_bonus", int, "letters", 2000),
+        zugzwang_minutes=zz_minutes,
     )
 
 

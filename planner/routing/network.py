@@ -133,3 +133,22 @@ class TransitNetwork:
         for s in range(self.tt.n_stations):
             out.append(np.unique(d_sorted[bounds[s]:bounds[s + 1]]))
         return out
+
+    @cached_property
+    def station_boardings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Boardable departures per station for the change-window rule: ``(off, time, conn, uniform_change)``.
+
+        ``conn[off[s]:off[s+1]]`` are the connections with pickup leaving station ``s``, sorted by time (then
+        connection index), ``time`` their departure times; ``uniform_change[s]`` is the change time every
+        platform pair of ``s`` has, or -1 when they differ (then each departure is checked on its own).
+        """
+        sta = self.stop_station[self.c_from]
+        ok = np.flatnonzero(self.c_pick)
+        order = ok[np.lexsort((ok, self.c_dep[ok], sta[ok]))]
+        off = np.searchsorted(sta[order], np.arange(self.tt.n_stations + 1)).astype(np.int64)
+        uniform = np.full(self.tt.n_stations, -1, np.int32)
+        for s in range(self.tt.n_stations):
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]]
+            if len(m) and m.min() == m.max() and m[0] >= 0:
+                uniform[s] = m[0]
+        return off, self.c_dep[order].astype(np.int32), order.astype(np.int32), uniform
