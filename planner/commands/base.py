@@ -35,7 +35,14 @@ def add_position(p: argparse.ArgumentParser) -> None:
                    help="station where the group stands (or the stop its train is at/approaching, with --trip)")
     p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_since(p)
     add_routing(p)  # every question from a position is answered by routing
+
+
+def add_since(p: argparse.ArgumentParser) -> None:
+    """``--since``: when a standing group got off at its station (its change window started then)."""
+    p.add_argument("--since", metavar="HH:MM", help="the group has been at the station since then (default: "
+                                                     "--time); the 29-minute rule counts from it")
 
 
 def add_roll(p: argparse.ArgumentParser) -> None:
@@ -48,6 +55,8 @@ def add_routing(p: argparse.ArgumentParser) -> None:
     """Routing options shared by route/target/zugzwang/bonus/tolls."""
     p.add_argument("--min-transfer", type=float, metavar="M",
                    help="uniform minimum change time in minutes (a slow group)")
+    p.add_argument("--no-zugzwang", action="store_true",
+                   help="plain timetable routing: ignore the game's change-window (29-minute) rule")
 
 
 @dataclass
@@ -111,6 +120,13 @@ class Context:
             raise InputError(f"--min-transfer {mt}: expected 0 to 60 minutes")
         return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
                               default_change=int(round(self.game.default_change_minutes * 60)))
+
+    @property
+    def zugzwang_window(self) -> int | None:
+        """The change window (seconds) every proposal must obey: the game file's rule, unless
+        ``--no-zugzwang``; None = no rule."""
+        m = self.game.zugzwang_minutes
+        return None if m is None or getattr(self.args, "no_zugzwang", False) else int(m) * 60
 
     def station(self, name: str) -> int:
         """Resolve a station name (error with suggestions)."""

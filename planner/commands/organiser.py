@@ -139,7 +139,7 @@ def _route(ctx: Context, args, info: dict):
     from planner.maps.layers import journey_shapes
     from planner.routing import best_journey
 
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, getattr(args, "since", None))
     target = ctx.station(args.target)
     end = ctx.game.end + 6 * 3600 if ctx.game.has_area else None
     j = best_journey(ctx.network, origin, target, end_time=end)
@@ -187,7 +187,7 @@ def _reach(ctx: Context, args, info: dict):
         raise InputError(f"--bands {args.bands!r}: expected minutes like 30,60,90") from None
     if not bands or bands[0] <= 0 or bands[-1] > 600:
         raise InputError(f"--bands {args.bands!r}: minutes between 1 and 600")
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, getattr(args, "since", None))
     tt = ctx.timetable
     pts = reach_points(ctx.network, origin, bands)
     here = tt.station_name[origin.station]

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from planner.commands.base import Context, add_common, add_routing, emit
+from planner.commands.base import Context, add_common, add_routing, add_since, emit
 from planner.errors import InputError, PlannerError
+from planner.util.timefmt import fmt_clock
 
 if TYPE_CHECKING:  # the routing core (numba) is imported only by commands that route: --help stays fast
     from planner.routing import Journey
@@ -25,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to", dest="target", help="target station")
     p.add_argument("--time", help="HH:MM (default: the trip's time at --from when --trip is given)")
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_since(p)
     p.add_argument("--within", type=float, metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
     p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
@@ -33,14 +35,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_route)
 
 
-def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None) -> Origin:
-    """Build the group's position from --from/--time/--trip (errors as one line)."""
+def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None,
+                   since: str | None = None) -> Origin:
+    """Build the group's position from --from/--time/--trip/--since (errors as one line), bound by the
+    game's change window (unless --no-zugzwang)."""
     from planner.routing import station_origin, trip_origin
 
     if not origin:
         raise InputError("--from (or --at) is required")
     s = ctx.station(origin)
+    window = ctx.zugzwang_window
     if trip:
+        if since:
+            raise InputError("--since is for a group standing at a station; with --trip the group sits in a train")
         from planner.timetable.trips import train_time
 
         t = ctx.trip(trip, s)
@@ -53,8 +60,25 @@ def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str
             want = ctx.clock(time)
             later = [r for r in rows if int(tt.st_arr[r]) >= want - 60]
             rows = later or rows
-        return trip_origin(ctx.network, t, rows[0])
-    return station_origin(s, ctx.clock(time))
+        return trip_origin(ctx.network, t, rows[0], window=window)
+    t = ctx.clock(time)
+    got_off = None
+    if since:
+        try:
+            got_off = ctx.clock(since)
+        except InputError as exc:
+            raise InputError(f"--since: {exc}") from None
+        if got_off > t:
+            raise InputError(f"--since {since} is after --time {fmt_clock(t)}")
+    return station_origin(s, t, since=got_off, window=window)
+
+
+def zugzwang_json(origin: Origin) -> dict:
+    """What the answer applied: ``{"applies", "minutes", "since"}`` (since: when the standing group's window
+    started; None when seated or without the rule)."""
+    applies = origin.window is not None
+    return {"applies": applies, "minutes": origin.window // 60 if applies else None,
+            "since": fmt_clock(origin.got_off) if applies and not origin.in_trip else None}
 
 
 def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -> dict:
@@ -89,6 +113,7 @@ def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> d
                 continue
             alts.append(journey_json(ctx, a, origin, target))
     out["alternatives"] = alts
+    out["zugzwang"] = zugzwang_json(origin)
     return out
 
 
@@ -99,7 +124,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         return _batch(ctx, args)
     if not args.target:
         raise InputError("--to is required")
-    origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+    origin = resolve_origin(ctx, args.origin, args.time, args.trip, args.since)
     target = ctx.station(args.target)
     out = answer(ctx, origin, target, args.within)
     emit(args, out, render(out))

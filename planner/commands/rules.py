@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
-from planner.commands.route import journey_json, resolve_origin
+from planner.commands.route import journey_json, resolve_origin, zugzwang_json
 from planner.errors import InputError, PlannerError
 from planner.util.timefmt import fmt_clock, parse_clock
 
@@ -104,6 +104,7 @@ def dice_json(ctx: Context, ans, origin) -> dict:
         "warnings": ans.warnings,
         "from": tt.station_name[origin.station],
         "time": fmt_clock(origin.time),
+        "zugzwang": zugzwang_json(origin),
     }
     return out
 
@@ -113,7 +114,7 @@ def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
     from planner.game.dice import decide, validate_roll
 
     validate_roll(ctx.game, roll)
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, args.since)
     g = ctx.game
     if g.has_area and origin.time < g.dice_from:
         raise InputError(f"dice start at {fmt_clock(g.dice_from)} in {g.title}; it is {fmt_clock(origin.time)}")
@@ -211,14 +212,16 @@ def render_dice(out: dict) -> str:
 # ---- zugzwang ------------------------------------------------------------------------------------
 
 def cmd_zugzwang(args: argparse.Namespace) -> int:
-    """29-minute rule for one stop, or a check of a day's legs."""
+    """The change-window rule for one stop, or a check of a day's legs (the game file says whether it applies)."""
     from planner.game.zugzwang import check_legs, zugzwang
 
     ctx = Context(args)
+    window = ctx.zugzwang_window
+    rule = {"applies": window is not None, "minutes": None if window is None else window // 60}
     if args.check:
         legs = _read_legs(ctx, Path(args.check))
-        violations = check_legs(ctx.network, legs)
-        out = {"legs": len(legs), "violations": violations, "ok": not violations}
+        violations = check_legs(ctx.network, legs, window)
+        out = {"legs": len(legs), "violations": violations, "ok": not violations, "zugzwang": rule}
         emit(args, out, "no violations" if not violations else
              "\n".join(f"line {v['line']}: §{v['rule']} {v['message']}" for v in violations))
         return 0 if not violations else 1
@@ -226,17 +229,29 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         raise InputError("--at STATION is required (or --check LEGS.csv)")
     s = ctx.station(args.at)
     t = ctx.clock(args.time)
-    exclude = ctx.trip(args.trip) if args.trip else -1
-    out = zugzwang(ctx.network, s, t, exclude)
-    table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
-             if not out["forced_next"] else
-             f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n")
-    table += format_table(out["departures"], ["departure", "route", "headsign", "platform", "trip_id"])
+    exclude, stop = -1, -1
+    if args.trip:
+        tt = ctx.timetable
+        exclude = ctx.trip(args.trip, s)
+        rows = [r for r in tt.trip_stop_times(exclude) if int(tt.stop_station[tt.st_stop[r]]) == s]
+        if rows:  # got off that train here: its platform's change times apply
+            stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - t))])
+    out = zugzwang(ctx.network, s, t, window, exclude, stop)
+    if not out["applies"]:
+        table = f"{ctx.game.title} has no rule on how long a group may wait at {out['station']}"
+    elif out["forced_next"]:
+        table = f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n"
+    else:
+        table = f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
+    if out["departures"]:
+        table += format_table(out["departures"], ["departure", "route", "headsign", "platform", "trip_id"])
     emit(args, out, table)
     return 0
 
 
 def _read_legs(ctx: Context, path: Path) -> list[dict]:
+    """The legs CSV (``from,to,departure,arrival``; ``from_platform,to_platform`` optional: their change
+    times then apply)."""
     if not path.is_file():
         raise InputError(f"legs file {path}: not found")
     legs = []
@@ -247,12 +262,26 @@ def _read_legs(ctx: Context, path: Path) -> list[dict]:
             raise InputError(f"legs file {path}: missing column(s) {', '.join(sorted(missing))}")
         for line, row in enumerate(reader, start=2):
             try:
-                legs.append({"from_station": ctx.station(row["from"]), "to_station": ctx.station(row["to"]),
-                             "departure": parse_clock(row["departure"]), "arrival": parse_clock(row["arrival"]),
-                             "line": line})
+                a, b = ctx.station(row["from"]), ctx.station(row["to"])
+                legs.append({"from_station": a, "to_station": b, "departure": parse_clock(row["departure"]),
+                             "arrival": parse_clock(row["arrival"]), "line": line,
+                             "from_stop": _platform(ctx, a, row.get("from_platform")),
+                             "to_stop": _platform(ctx, b, row.get("to_platform"))})
             except InputError as exc:
                 raise InputError(f"legs file {path} line {line}: {exc}") from None
     return legs
+
+
+def _platform(ctx: Context, station: int, code: str | None) -> int:
+    """Stop index of platform ``code`` at ``station`` (-1: not given or not known there)."""
+    if not code or not code.strip():
+        return -1
+    tt = ctx.timetable
+    off, members = tt.station_stops
+    for q in members[off[station]:off[station + 1]]:
+        if tt.stop_platform[q] == code.strip():
+            return int(q)
+    return -1
 
 
 # ---- bonus ---------------------------------------------------------------------------------------
@@ -262,7 +291,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
     from planner.game.bonus import bonus_chances
 
     ctx = Context(args)
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, args.since)
     out = bonus_chances(ctx.network, ctx.game, origin)
     table = (f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of "
              f"{out['base_fee']}\n" + format_table(out["chances"], ["time", "event", "station", "route", "headsign",

@@ -228,3 +228,15 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
         else:
             c += 1
     return arr, arr_conn, arr_lvl, board, mark, mark_from
+
+
+@nb.njit(cache=True, nogil=True)
+def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off, mat,
+                    link_off, link_to, link_sec, n_conn):
+    """Connections an arrival event may board (the same ``_event`` the scan uses), sorted: for the
+    ``zugzwang`` answers and checks, so the rule is decided in this one place."""
+    mark = np.full(n_conn, 1, np.int8)
+    mark_from = np.full(n_conn, -1, np.int32)
+    _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off,
+           mat, link_off, link_to, link_sec, mark, mark_from, n_conn)
+    return np.flatnonzero(mark == 0)
