@@ -10,7 +10,7 @@ from planner.errors import InputError
 from planner.routing.csa import INF, scan
 from planner.routing.journey import Journey, Leg
 from planner.routing.network import TransitNetwork
-from planner.routing.rule_scan import rule_scan
+from planner.routing.rule_scan import first_departure_limit, rule_scan
 
 DEFAULT_MAX_LEGS = 12
 
@@ -49,12 +49,9 @@ class Origin:
         or, when nothing departs in the window, the last second of the minute of the forced next train."""
         if self.window is None or self.in_trip:
             return int(INF)
-        deps = net.station_departures[self.station]
-        end = max(self.time, self.got_off + self.window)
-        k = int(np.searchsorted(deps, self.time, side="left"))
-        if k < len(deps) and deps[k] <= end:
-            return end
-        return int(deps[k]) // 60 * 60 + 59 if k < len(deps) else int(INF)
+        sd_off, sd_time, _, _ = net.station_boardings
+        return int(first_departure_limit(self.station, self.time, max(self.time, self.got_off + self.window),
+                                         sd_off, sd_time, net.link_off, net.link_to, net.link_sec))
 
 
 def station_origin(station: int, time: int, *, since: int | None = None, window: int | None = None) -> Origin:

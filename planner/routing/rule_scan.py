@@ -240,3 +240,24 @@ def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, c_from, sta
     _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off,
            mat, link_off, link_to, link_sec, mark, mark_from, n_conn)
     return np.flatnonzero(mark == 0)
+
+
+@nb.njit(cache=True, nogil=True)
+def first_departure_limit(s, t, w_end, sd_off, sd_time, link_off, link_to, link_sec):
+    """Latest first departure a group standing at ``s`` at ``t`` may take (the origin case of ``_event``):
+    ``w_end`` when anything (here or after a walk) leaves in the window, else the last second of the forced
+    minute; ``t`` when nothing leaves at all."""
+    forced = INF
+    k = _lower(sd_time, sd_off[s], sd_off[s + 1], t)
+    if k < sd_off[s + 1]:
+        if sd_time[k] <= w_end:
+            return w_end
+        forced = sd_time[k]
+    for li in range(link_off[s], link_off[s + 1]):
+        s2 = link_to[li]
+        k = _lower(sd_time, sd_off[s2], sd_off[s2 + 1], t + link_sec[li])
+        if k < sd_off[s2 + 1]:
+            if sd_time[k] <= w_end:
+                return w_end
+            forced = min(forced, sd_time[k])
+    return t if forced == INF else (forced // 60) * 60 + 59
