@@ -88,11 +88,13 @@ def _row_level(t, row, board, c_row, K):
 def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
          stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
          n_trips, K, origin_station, start_time, origin_trip, origin_row, origin_arr, origin_stop,
-         origin_drop):
+         origin_drop, target):
     """Run the levelled connection scan; returns label and parent arrays (see module docstring).
 
     Origin: a station (``origin_station >= 0``, standing there at ``start_time``) or a trip
-    (``origin_trip >= 0``: seated, at or approaching the stop of row ``origin_row``).
+    (``origin_trip >= 0``: seated, at or approaching the stop of row ``origin_row``). ``target >= 0``: only
+    that station's labels are wanted, so the scan stops at the first departure after its best arrival
+    (no later connection can arrive earlier, or as early with fewer legs).
     """
     n_stops = stop_station.shape[0]
     arr = np.full((K + 1, n_stops), INF, np.int32)
@@ -146,18 +148,20 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
                          sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     n_conn = c_dep.shape[0]
     skip = 0
+    best = _target_best(target, arr, sta_off, sta_stops, K)
     for c in range(start_idx, n_conn):
         if c < skip:
             continue
         cu = np.uint32(c)  # unsigned indexes: no negative-index wraparound checks in the hot loop
         d = c_dep[cu]
-        if d > end_time:
+        if d > end_time or d > best:
             break
         if c_arr[cu] == d and c + 1 < n_conn and c_dep[c + 1] == d and c_arr[c + 1] == d:
             skip = _zero_block(c, d, c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, arr, arr_conn,
                                arr_lvl, alo, rlo, ready, ready_min, ready_from, lvl, board,
                                K, origin_trip, origin_row, stop_station, sta_off, sta_stops, stop_local, mat_off,
                                mat, link_off, link_to, link_sec)
+            best = _target_best(target, arr, sta_off, sta_stops, K)
             continue
         # the common case (the same steps as in _zero_block, with the summaries as filters)
         t = np.uint32(c_trip[cu])
@@ -196,9 +200,24 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
                     alo[q, 1] = a
                 elif lv == alo[q, 0]:
                     alo[q, 1] = a
+                if stop_station[q] == target:
+                    if a < best:
+                        best = a
+                    continue  # leaving the target again cannot reach it earlier
                 _relax_ready(lv, q, a, ready, ready_min, rlo, ready_from, stop_station, sta_off,
                              sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     return arr, arr_conn, arr_lvl, ready_from, board
+
+
+@nb.njit(cache=True, nogil=True)
+def _target_best(target, arr, sta_off, sta_stops, K):
+    """Best arrival at the target station so far (INF: none, or no target)."""
+    best = INF
+    if target >= 0:
+        for k in range(sta_off[target], sta_off[target + 1]):
+            if arr[K, sta_stops[k]] < best:
+                best = arr[K, sta_stops[k]]
+    return best
 
 
 @nb.njit(cache=True, nogil=True)

@@ -213,7 +213,7 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
     out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops, net.stop_local,
                net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
-               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop)
+               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, int(target))
     return ReachResult(net, origin, int(start), *out)
 
 
@@ -267,7 +267,8 @@ def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minu
     found: dict[tuple, Journey] = {first.signature(): first}
     for s in [origin.time, *_later_starts(net, origin, limit)]:
         o = origin if s == origin.time else origin.later(s)
-        res = reach(net, o, end_time=limit, max_legs=max_legs, target=target)
+        # no target pruning: later arrivals with fewer legs are wanted too (up to ``limit``)
+        res = reach(net, o, end_time=limit, max_legs=max_legs)
         for k in range(1, max_legs + 1):
             jk = res.journey_to(target, k)
             if jk is None or jk.arrival(tt) > limit:
