@@ -120,8 +120,10 @@ class Nigiri:
         import pynigiri as ng
 
         self.ng = ng
+        cfg = ng.LoaderConfig()
+        cfg.link_stop_distance = 0  # no walks between nearby stops: our game days allow none either
         with _quiet():
-            self.tt = ng.load_timetable([ng.TimetableSource("bench", str(folder))], date.isoformat(),
+            self.tt = ng.load_timetable([ng.TimetableSource("bench", str(folder), cfg)], date.isoformat(),
                                         (date + dt.timedelta(days=2)).isoformat())
         midnight = dt.datetime.combine(date, dt.time(12), ZoneInfo("Europe/Zurich")) - dt.timedelta(hours=12)
         self.base_min = int(midnight.timestamp()) // 60  # service-day "midnight" (noon - 12 h) in Unix minutes

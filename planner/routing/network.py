@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+import numba as nb
 import numpy as np
 
 from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
@@ -152,3 +153,45 @@ class TransitNetwork:
             if len(m) and m.min() == m.max() and m[0] >= 0:
                 uniform[s] = m[0]
         return off, self.c_dep[order].astype(np.int32), order.astype(np.int32), uniform
+
+    @cached_property
+    def last_arrival(self) -> np.ndarray:
+        """Per station, the latest arrival of any connection there with drop-off (-1: none): a one-to-one
+        scan towards it can stop after that departure time."""
+        out = np.full(self.tt.n_stations, -1, np.int64)
+        ok = self.c_drop
+        np.maximum.at(out, self.stop_station[self.c_to[ok]], self.c_arr[ok].astype(np.int64))
+        return out
+
+    @cached_property
+    def station_reach(self) -> np.ndarray:
+        """``[a, b]``: station ``b`` can be reached from ``a`` at all, ignoring times (trips' consecutive stops
+        and walking links as a static graph, a superset of every journey): a one-to-one query to a station
+        it cannot reach needs no scan."""
+        n = self.tt.n_stations
+        src = np.concatenate([self.stop_station[self.c_from], np.repeat(np.arange(n), np.diff(self.link_off))])
+        dst = np.concatenate([self.stop_station[self.c_to], self.link_to])
+        key = np.unique(src.astype(np.int64) * n + dst)
+        off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
+        return _closure(off, (key % n).astype(np.int32), n)
+
+
+@nb.njit(cache=True)
+def _closure(off, to, n):
+    """Reachability matrix of a CSR digraph (one BFS per node)."""
+    out = np.zeros((n, n), np.bool_)
+    queue = np.empty(n, np.int32)
+    for s in range(n):
+        out[s, s] = True
+        queue[0] = s
+        head, tail = 0, 1
+        while head < tail:
+            u = queue[head]
+            head += 1
+            for k in range(off[u], off[u + 1]):
+                v = to[k]
+                if not out[s, v]:
+                    out[s, v] = True
+                    queue[tail] = v
+                    tail += 1
+    return out

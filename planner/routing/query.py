@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -193,6 +194,8 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
     start = origin.time
     end = int(end_time) if end_time is not None else int(INF) - 1
     tt = net.tt
+    if target >= 0 and target != origin.station:
+        end = min(end, int(net.last_arrival[target]))  # nothing departing later can arrive there
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
         o_arr = int(tt.st_arr[origin.row])
@@ -230,6 +233,8 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
                  max_legs: int = DEFAULT_MAX_LEGS) -> Journey | None:
     """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest
     departure; legal under the origin's change window when it has one (every proposal goes through here)."""
+    if not net.station_reach[origin.station, target]:
+        return None  # not even the static network connects them
     res = reach(net, origin, end_time=end_time, max_legs=max_legs, target=target)
     j = res.journey_to(target)
     if j is None or not j.legs or origin.in_trip:
@@ -239,6 +244,8 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     # Latest departure with the same arrival and no more rides: the predicate is monotone in the
     # start time (later starts allow a subset of itineraries), so binary search over the start times.
     cands = _later_starts(net, origin, a)
+    first = j.departure(net.tt)  # the predicate holds there already: search only later starts
+    cands = cands[bisect.bisect_right(cands, first):]
     lo, hi = 0, len(cands) - 1
     best = res
     while lo <= hi:
