@@ -1,6 +1,7 @@
 """``make bench``: every benchmark in turn; each prints its table and writes JSON under bench/out/.
 
-Order: routing (Zug day + synthetic game-area day), game commands, cache reload, maps, then the ingest of a
+Order: routing (Zug day + synthetic game-area day), one-to-one against nigiri (skipped columns when
+pynigiri, the ``bench`` extra, is missing), game commands, cache reload, maps, then the ingest of a
 SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
 Set BENCH_SKIP=ingest (comma-separated names) to leave some out.
 """
@@ -13,7 +14,7 @@ import subprocess
 import sys
 import time
 
-BENCHES = ["routing", "rules", "cache", "maps", "ingest"]
+BENCHES = ["routing", "onetoone", "rules", "cache", "maps", "ingest"]
 
 
 def main() -> int:

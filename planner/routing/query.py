@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -187,15 +188,19 @@ class RuleReachResult(ReachResult):
 
 
 def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
-          max_legs: int = DEFAULT_MAX_LEGS, target: int = -1) -> ReachResult:
+          max_legs: int = DEFAULT_MAX_LEGS, target: int | Sequence[int] = -1) -> ReachResult:
     """One-to-many earliest arrival from ``origin`` until ``end_time`` (default: end of the service day);
-    under the origin's change window when it has one. ``target >= 0``: only that station's labels (and
-    journeys to it) are needed, so the scan may stop after its best arrival."""
+    under the origin's change window when it has one. ``target`` (a station, or several): only their labels
+    (and journeys to them) are needed, so the scan may stop after the latest of their best arrivals."""
     start = origin.time
     end = int(end_time) if end_time is not None else int(INF) - 1
     tt = net.tt
-    if target >= 0 and target != origin.station:
-        end = min(end, int(net.last_arrival[target]))  # nothing departing later can arrive there
+    targets = np.array([target] if isinstance(target, int | np.integer) else list(target), np.int32)
+    targets = targets[targets >= 0]
+    is_target = np.zeros(tt.n_stations, np.bool_)
+    is_target[targets] = True
+    if len(targets) and origin.station not in targets.tolist():
+        end = min(end, int(net.last_arrival[targets].max()))  # nothing departing later can arrive there
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
         o_arr = int(tt.st_arr[origin.row])
@@ -210,13 +215,13 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
                         net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
                         sd_off, sd_time, sd_conn, sd_ct, tt.n_trips, int(max_legs), int(origin.window),
                         o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
-                        int(target))
+                        targets, is_target)
         arr, arr_conn, arr_lvl, board, mark, mark_from = out
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
     out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops, net.stop_local,
                net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
-               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, int(target))
+               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target)
     return ReachResult(net, origin, int(start), *out)
 
 

@@ -20,7 +20,9 @@ current row); at connection ``c`` of ``t`` with pickup it boards at level ``mark
 every connection of a boarded trip with drop-off produces an arrival event at its level, which marks its
 ``B``. ``B(e)`` is an index interval of the station's array found by two binary searches (plus the
 forced-minute interval when the window is empty); platform-specific change times and walking links are
-checked per departure inside it.
+checked per departure inside it. Where a station's change time is uniform the interval is exact, and the
+part of it already marked at that level by an earlier event there (``cover``) is skipped: events at a station
+come roughly in time order, so windows overlap and each departure is marked about once per level.
 
 Correctness. (1) An event only marks departures at ``d >= a >= `` the current scan time, so every mark is
 set before its connection is scanned, except with a zero change time and a zero-minute ride at the same
@@ -46,6 +48,7 @@ import numba as nb
 import numpy as np
 
 from planner.routing.csa import INF, _row_level
+from planner.routing.targets import _targets_best
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -71,27 +74,55 @@ def _mark(c, lv, e, cur, mark, mark_from, rew):
 
 
 @nb.njit(cache=True, nogil=True)
+def _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew):
+    for k in range(k0, k1 + 1):
+        rew = _mark(sd_conn[k], lv, e, cur, mark, mark_from, rew)
+    return rew
+
+
+@nb.njit(cache=True, nogil=True)
 def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local,
-           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew):
+           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover):
     """Mark the departures an arrival event may board (see the module docstring); returns the rewind index.
 
-    ``p = -1``: the origin (no change time). ``sd_ct[s] >= 0``: every change at ``s`` takes that long (one
-    interval, no per-departure check); ``-1``: platform-specific, checked per departure.
+    ``p = -1``: the origin (no change time). ``sd_ct[s] >= 0``: every change at ``s`` takes that long, so the
+    event's departures are one index interval ``[k0, k1]`` of the station's array; ``cover[lv, s]`` is an
+    interval already marked at level ``lv`` (events at a station come roughly in time order, so their windows
+    overlap and only the new part is marked). ``-1``: platform-specific, each departure checked on its own.
     """
     lo, hi = sd_off[s], sd_off[s + 1]
     uni = sd_ct[s]
+    if (p < 0 or uni >= 0) and link_off[s] == link_off[s + 1]:
+        k0 = _lower(sd_time, lo, hi, a + (0 if p < 0 else uni))
+        k1 = _lower(sd_time, k0, hi, w_end + 1) - 1
+        if k1 < k0:  # nothing in the window: the forced minute
+            if k0 == hi:
+                return rew
+            k1 = _lower(sd_time, k0, hi, (sd_time[k0] // 60) * 60 + 60) - 1
+        c0, c1 = cover[lv, s, 0], cover[lv, s, 1]
+        if c0 <= k0 <= c1 + 1:
+            if k1 > c1:
+                rew = _mark_range(c1 + 1, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
+                cover[lv, s, 1] = k1
+        elif c0 - 1 <= k1 <= c1:
+            rew = _mark_range(k0, c0 - 1, lv, e, cur, sd_conn, mark, mark_from, rew)
+            cover[lv, s, 0] = k0
+        else:
+            rew = _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
+            cover[lv, s, 0] = k0
+            cover[lv, s, 1] = k1
+        return rew
     n = sta_off[s + 1] - sta_off[s]
     base = mat_off[s] + stop_local[p] * n if p >= 0 else 0
-    ct0 = 0 if p < 0 else (uni if uni >= 0 else 0)
     found = False
     forced = INF
-    k = _lower(sd_time, lo, hi, a + ct0)
+    k = _lower(sd_time, lo, hi, a)
     k_f = hi
     while k < hi:
         d = sd_time[k]
         c = sd_conn[k]
         ok = True
-        if p >= 0 and uni < 0:
+        if p >= 0:
             ct = mat[base + stop_local[c_from[c]]]
             ok = ct >= 0 and d >= a + ct
         if ok:
@@ -121,7 +152,7 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
     while k < hi and sd_time[k] <= last:
         c = sd_conn[k]
         ok = True
-        if p >= 0 and uni < 0:
+        if p >= 0:
             ct = mat[base + stop_local[c_from[c]]]
             ok = ct >= 0 and sd_time[k] >= a + ct
         if ok:
@@ -141,12 +172,13 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
 def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
               stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
               sd_off, sd_time, sd_conn, sd_ct, n_trips, K, W, origin_station, start_time, since,
-              origin_trip, origin_row, origin_arr, origin_stop, origin_drop, target):
+              origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target):
     """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
 
     ``mark_from[c]``: the arrival connection whose event let the group board ``c``, ``-2`` the standing
-    origin, ``-3`` a walk from it, ``-4`` the seated origin getting off at its stop. ``target >= 0``: stop
-    after the best arrival at that station (its labels and every earlier one are final then).
+    origin, ``-3`` a walk from it, ``-4`` the seated origin getting off at its stop. ``targets`` (station
+    indexes, ``is_target`` their mask): stop after the latest of their best arrivals (their labels are final
+    then); none: the whole day.
     """
     n_stops = stop_station.shape[0]
     n_conn = c_dep.shape[0]
@@ -157,6 +189,9 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
     board = np.full((n_trips, K + 1), -1, np.int32)
     mark = np.full(n_conn, K + 1, np.int8)
     mark_from = np.full(n_conn, -1, np.int32)
+    cover = np.zeros((K + 1, sta_off.shape[0] - 1, 2), np.int32)
+    cover[:, :, 0] = 1  # empty intervals
+    single = targets.shape[0] == 1
     best = INF
     rew = n_conn
     cur = start_idx - 1  # nothing scanned yet: no rewind from the origin's marks
@@ -165,11 +200,10 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
             p = sta_stops[k]
             for j in range(K + 1):
                 arr[j, p] = start_time
-        if origin_station == target:
-            best = start_time
         w_end = max(start_time, since + W)
         rew = _event(origin_station, -1, start_time, w_end, 0, -2, -3, cur, sd_off, sd_time, sd_conn, sd_ct,
-                     c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew)
+                     c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew,
+                     cover)
     if origin_trip >= 0:
         lvl[origin_trip] = 1
         board[origin_trip, 1] = -2
@@ -178,11 +212,10 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 arr[j, origin_stop] = origin_arr
                 arr_conn[j, origin_stop] = -2
                 arr_lvl[j, origin_stop] = 1
-            if stop_station[origin_stop] == target:
-                best = origin_arr
             rew = _event(stop_station[origin_stop], origin_stop, origin_arr, origin_arr + W, 1, -4, -4, cur,
                          sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off, mat, link_off,
-                         link_to, link_sec, mark, mark_from, rew)
+                         link_to, link_sec, mark, mark_from, rew, cover)
+    best = _targets_best(targets, arr, sta_off, sta_stops, K)
     rew = n_conn
     c = start_idx
     high = start_idx  # connections below it were scanned once already (a replay after a rewind)
@@ -215,11 +248,11 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                         arr_lvl[j, q] = lv
                     else:
                         break
-                if s == target and a < best:
-                    best = a
-            if lv < K and s != target:
+                if is_target[s]:
+                    best = _targets_best(targets, arr, sta_off, sta_stops, K)
+            if lv < K and not (single and is_target[s]):  # leaving the only target cannot reach it earlier
                 rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off,
-                             stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew)
+                             stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover)
         if rew <= c:
             if c + 1 > high:
                 high = c + 1
@@ -237,8 +270,10 @@ def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, c_from, sta
     ``zugzwang`` answers and checks, so the rule is decided in this one place."""
     mark = np.full(n_conn, 1, np.int8)
     mark_from = np.full(n_conn, -1, np.int32)
+    cover = np.zeros((1, sta_off.shape[0] - 1, 2), np.int32)
+    cover[:, :, 0] = 1
     _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off,
-           mat, link_off, link_to, link_sec, mark, mark_from, n_conn)
+           mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover)
     return np.flatnonzero(mark == 0)
 
 
