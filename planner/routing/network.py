@@ -154,6 +154,32 @@ class TransitNetwork:
                 uniform[s] = m[0]
         return off, self.c_dep[order].astype(np.int32), order.astype(np.int32), uniform
 
+    def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` that the arrival
+        event "got off after ``c``" may board under a change window of ``window`` seconds, precomputed where
+        the station's change time is uniform and it has no walking links (``k0 = -1``: decided per departure
+        in the scan). Empty interval (``k0 > k1``): nothing boardable at all. Cached per window."""
+        cache = self.__dict__.setdefault("_event_intervals", {})
+        if window in cache:
+            return cache[window]
+        off, time, _, uniform = self.station_boardings
+        n_st = self.tt.n_stations
+        sd_sta = np.repeat(np.arange(n_st, dtype=np.int64), np.diff(off))
+        key = sd_sta << 33 | time.astype(np.int64)
+        s = self.stop_station[self.c_to].astype(np.int64)
+        a = self.c_arr.astype(np.int64)
+        ct = uniform[s].astype(np.int64)
+        k0 = np.searchsorted(key, s << 33 | (a + np.maximum(ct, 0)), side="left")
+        k1 = np.searchsorted(key, s << 33 | (a + window), side="right") - 1
+        forced = (k1 < k0) & (k0 < off[s + 1])
+        pad = np.append(time, 0).astype(np.int64)  # k0 may point one past the last departure
+        f = pad[k0] // 60 * 60 + 60  # end of the forced minute
+        k1 = np.where(forced, np.searchsorted(key, s << 33 | f, side="left") - 1, k1)
+        general = (ct < 0) | (np.diff(self.link_off)[s] > 0)
+        out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32))
+        cache[window] = out
+        return out
+
     @cached_property
     def last_arrival(self) -> np.ndarray:
         """Per station, the latest arrival of any connection there with drop-off (-1: none): a one-to-one

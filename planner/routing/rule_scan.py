@@ -81,6 +81,26 @@ def _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew):
 
 
 @nb.njit(cache=True, nogil=True)
+def _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover):
+    """Mark ``[k0, k1]`` of station ``s`` at level ``lv``, skipping the part ``cover[lv, s]`` already has."""
+    if k1 < k0:
+        return rew
+    c0, c1 = cover[lv, s, 0], cover[lv, s, 1]
+    if c0 <= k0 <= c1 + 1:
+        if k1 > c1:
+            rew = _mark_range(c1 + 1, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
+            cover[lv, s, 1] = k1
+    elif c0 - 1 <= k1 <= c1:
+        rew = _mark_range(k0, c0 - 1, lv, e, cur, sd_conn, mark, mark_from, rew)
+        cover[lv, s, 0] = k0
+    else:
+        rew = _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
+        cover[lv, s, 0] = k0
+        cover[lv, s, 1] = k1
+    return rew
+
+
+@nb.njit(cache=True, nogil=True)
 def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local,
            mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover):
     """Mark the departures an arrival event may board (see the module docstring); returns the rewind index.
@@ -99,19 +119,7 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
             if k0 == hi:
                 return rew
             k1 = _lower(sd_time, k0, hi, (sd_time[k0] // 60) * 60 + 60) - 1
-        c0, c1 = cover[lv, s, 0], cover[lv, s, 1]
-        if c0 <= k0 <= c1 + 1:
-            if k1 > c1:
-                rew = _mark_range(c1 + 1, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
-                cover[lv, s, 1] = k1
-        elif c0 - 1 <= k1 <= c1:
-            rew = _mark_range(k0, c0 - 1, lv, e, cur, sd_conn, mark, mark_from, rew)
-            cover[lv, s, 0] = k0
-        else:
-            rew = _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
-            cover[lv, s, 0] = k0
-            cover[lv, s, 1] = k1
-        return rew
+        return _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
     n = sta_off[s + 1] - sta_off[s]
     base = mat_off[s] + stop_local[p] * n if p >= 0 else 0
     found = False
@@ -171,7 +179,7 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
 @nb.njit(cache=True, nogil=True)
 def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
               stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
-              sd_off, sd_time, sd_conn, sd_ct, n_trips, K, W, origin_station, start_time, since,
+              sd_off, sd_time, sd_conn, sd_ct, ev_k0, ev_k1, n_trips, K, W, origin_station, start_time, since,
               origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target):
     """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
 
@@ -251,8 +259,11 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 if is_target[s]:
                     best = _targets_best(targets, arr, sta_off, sta_stops, K)
             if lv < K and not (single and is_target[s]):  # leaving the only target cannot reach it earlier
-                rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off,
-                             stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover)
+                if ev_k0[c] >= 0:  # precomputed interval (uniform change time, no walks)
+                    rew = _mark_interval(s, ev_k0[c], ev_k1[c], lv, c, c, sd_conn, mark, mark_from, rew, cover)
+                else:
+                    rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off,
+                                 stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover)
         if rew <= c:
             if c + 1 > high:
                 high = c + 1
