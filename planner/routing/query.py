@@ -345,7 +345,18 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
     without dominance filtering: lets a rule prefer one of equally fast itineraries (e.g. a bonus)."""
     tt = net.tt
     found: dict[tuple, Journey] = {}
-    for s in [origin.time, *_later_starts(net, origin, arrival)]:
+    starts = _later_starts(net, origin, arrival)
+    # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix
+    lo, hi = 0, len(starts) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        a2 = reach(net, origin.later(starts[mid]), end_time=arrival, max_legs=max_legs,
+                   target=target).station_arrival(target)
+        if a2 is not None and a2 <= arrival:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    for s in [origin.time, *starts[:lo]]:
         o = origin if s == origin.time else origin.later(s)
         res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
         for k in range(1, max_legs + 1):
