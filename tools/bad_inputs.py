@@ -60,6 +60,12 @@ def cases(tmp: Path) -> list[tuple[str, list[str]]]:
         ("legs file missing a column", ["zugzwang", *DAY, "--check", str(legs)]),
         ("--min-transfer out of range", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
                                          "--min-transfer", "500"]),
+        ("--since after --time", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
+                                  "--since", "10:20"]),
+        ("--since malformed", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
+                               "--since", "1000"]),
+        ("--since with --trip", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--trip", "IR75 10:03",
+                                 "--since", "10:00"]),
         ("unknown option", ["route", "--bogus"]),
     ]
 

@@ -255,7 +255,8 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     best = res
     while lo <= hi:
         mid = (lo + hi) // 2
-        r2 = reach(net, origin.later(cands[mid]), end_time=a, max_legs=max_legs, target=target)
+        # only "by ``a`` with at most ``rides`` trips?" is asked: fewer levels make the scan cheaper
+        r2 = reach(net, origin.later(cands[mid]), end_time=a, max_legs=rides, target=target)
         a2 = r2.station_arrival(target, rides)
         if a2 is not None and a2 <= a:
             best, lo = r2, mid + 1
