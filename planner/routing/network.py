@@ -154,6 +154,23 @@ class TransitNetwork:
                 uniform[s] = m[0]
         return off, self.c_dep[order].astype(np.int32), order.astype(np.int32), uniform
 
+    @cached_property
+    def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per stop ``p``: the shortest and longest change time from ``p`` to a platform of its station
+        (``-1, -1`` when a change from ``p`` is forbidden somewhere): departures after ``a + longest`` are all
+        catchable from an arrival at ``a``, so only the ones before need a check of their own."""
+        lo = np.full(self.tt.n_stops, -1, np.int32)
+        hi = np.full(self.tt.n_stops, -1, np.int32)
+        off = self.sta_off
+        for s in range(self.tt.n_stations):
+            n = int(off[s + 1] - off[s])
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n) if n else None
+            for i in range(n):
+                if m[i].min() >= 0:
+                    p = self.sta_stops[off[s] + i]
+                    lo[p], hi[p] = m[i].min(), m[i].max()
+        return lo, hi
+
     def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
         """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` that the arrival
         event "got off after ``c``" may board under a change window of ``window`` seconds, precomputed where

@@ -213,7 +213,8 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
         out = rule_scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                         net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
                         net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
-                        sd_off, sd_time, sd_conn, sd_ct, *net.event_intervals(int(origin.window)), tt.n_trips, int(max_legs), int(origin.window),
+                        sd_off, sd_time, sd_conn, sd_ct, *net.event_intervals(int(origin.window)), *net.stop_change_span,
+                        tt.n_trips, int(max_legs), int(origin.window),
                         o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
                         targets, is_target)
         arr, arr_conn, arr_lvl, board, mark, mark_from = out

@@ -82,7 +82,15 @@ def _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew):
 
 @nb.njit(cache=True, nogil=True)
 def _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover):
-    """Mark ``[k0, k1]`` of station ``s`` at level ``lv``, skipping the part ``cover[lv, s]`` already has."""
+    """Mark ``[k0, k1]`` of station ``s`` at level ``lv``, skipping what ``cover`` says is marked already:
+    the covers of lower levels (marked with fewer trips: nothing to improve there) clip the interval's ends,
+    the own level's cover is extended."""
+    for j in range(lv):
+        c0, c1 = cover[j, s, 0], cover[j, s, 1]
+        if c0 <= k0 <= c1:
+            k0 = c1 + 1
+        if c0 <= k1 <= c1:
+            k1 = c0 - 1
     if k1 < k0:
         return rew
     c0, c1 = cover[lv, s, 0], cover[lv, s, 1]
@@ -102,7 +110,7 @@ def _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover):
 
 @nb.njit(cache=True, nogil=True)
 def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local,
-           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover):
+           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi):
     """Mark the departures an arrival event may board (see the module docstring); returns the rewind index.
 
     ``p = -1``: the origin (no change time). ``sd_ct[s] >= 0``: every change at ``s`` takes that long, so the
@@ -122,6 +130,22 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
         return _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
     n = sta_off[s + 1] - sta_off[s]
     base = mat_off[s] + stop_local[p] * n if p >= 0 else 0
+    if p >= 0 and ct_hi[p] >= 0 and link_off[s] == link_off[s + 1]:
+        # platform-specific change times, none forbidden: check the departures before a + longest change one
+        # by one, the rest of the window is one interval (with its cover)
+        k = _lower(sd_time, lo, hi, a + ct_lo[p])
+        k_body = _lower(sd_time, k, hi, a + ct_hi[p])
+        k1 = _lower(sd_time, k_body, hi, w_end + 1) - 1
+        head = False
+        while k < k_body and sd_time[k] <= w_end:
+            c = sd_conn[k]
+            if sd_time[k] >= a + mat[base + stop_local[c_from[c]]]:
+                head = True
+                rew = _mark(c, lv, e, cur, mark, mark_from, rew)
+            k += 1
+        if head or k1 >= k_body:
+            return _mark_interval(s, k_body, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
+        # nothing in the window: the general search below finds the forced minute
     found = False
     forced = INF
     k = _lower(sd_time, lo, hi, a)
@@ -179,7 +203,8 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
 @nb.njit(cache=True, nogil=True)
 def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
               stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
-              sd_off, sd_time, sd_conn, sd_ct, ev_k0, ev_k1, n_trips, K, W, origin_station, start_time, since,
+              sd_off, sd_time, sd_conn, sd_ct, ev_k0, ev_k1, ct_lo, ct_hi, n_trips, K, W, origin_station,
+              start_time, since,
               origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target):
     """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
 
@@ -211,7 +236,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
         w_end = max(start_time, since + W)
         rew = _event(origin_station, -1, start_time, w_end, 0, -2, -3, cur, sd_off, sd_time, sd_conn, sd_ct,
                      c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew,
-                     cover)
+                     cover, ct_lo, ct_hi)
     if origin_trip >= 0:
         lvl[origin_trip] = 1
         board[origin_trip, 1] = -2
@@ -222,7 +247,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 arr_lvl[j, origin_stop] = 1
             rew = _event(stop_station[origin_stop], origin_stop, origin_arr, origin_arr + W, 1, -4, -4, cur,
                          sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off, mat, link_off,
-                         link_to, link_sec, mark, mark_from, rew, cover)
+                         link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi)
     best = _targets_best(targets, arr, sta_off, sta_stops, K)
     rew = n_conn
     c = start_idx
@@ -259,11 +284,16 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 if is_target[s]:
                     best = _targets_best(targets, arr, sta_off, sta_stops, K)
             if lv < K and not (single and is_target[s]):  # leaving the only target cannot reach it earlier
-                if ev_k0[c] >= 0:  # precomputed interval (uniform change time, no walks)
-                    rew = _mark_interval(s, ev_k0[c], ev_k1[c], lv, c, c, sd_conn, mark, mark_from, rew, cover)
+                k0 = ev_k0[c]
+                if k0 >= 0:  # precomputed interval (uniform change time, no walks)
+                    k1 = ev_k1[c]
+                    # most events repeat a window already marked at this level: skip them without a call
+                    if not (cover[lv, s, 0] <= k0 and k1 <= cover[lv, s, 1]):
+                        rew = _mark_interval(s, k0, k1, lv, c, c, sd_conn, mark, mark_from, rew, cover)
                 else:
                     rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off,
-                                 stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover)
+                                 stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover,
+                                 ct_lo, ct_hi)
         if rew <= c:
             if c + 1 > high:
                 high = c + 1
@@ -276,7 +306,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
 
 @nb.njit(cache=True, nogil=True)
 def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off, mat,
-                    link_off, link_to, link_sec, n_conn):
+                    link_off, link_to, link_sec, n_conn, ct_lo, ct_hi):
     """Connections an arrival event may board (the same ``_event`` the scan uses), sorted: for the
     ``zugzwang`` answers and checks, so the rule is decided in this one place."""
     mark = np.full(n_conn, 1, np.int8)
@@ -284,7 +314,7 @@ def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, c_from, sta
     cover = np.zeros((1, sta_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1
     _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off,
-           mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover)
+           mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover, ct_lo, ct_hi)
     return np.flatnonzero(mark == 0)
 
 
