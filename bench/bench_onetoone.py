@@ -45,11 +45,8 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "bench" / "out"
-SHARED = Path(os.environ.get("PLANNER_SHARED", ROOT.parent / "shared"))
-ZUG = SHARED / "data" / "gtfs" / "ch-zug-fp2021.zip"
-ZUG_DATE = dt.date(2021, 9, 11)
+from bench.bench_routing import OUT, ROOT, ZUG, ZUG_DATE
+
 DATASETS = ["zug-sbb", "zug-none", "synthetic"]
 GAMES = {"zug-sbb": "sbb-monopoly", "zug-none": "none"}
 CHANGE = 120  # uniform change time (seconds) for every engine
