@@ -100,7 +100,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     tied = [c for c in reachable if c["_a"] == first]
     scored = []
     for c in tied:
-        j = best_journey(net, origin, c["_s"])
+        j = best_journey(net, origin, c["_s"], reached=res)
         scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
     scored.sort(key=lambda x: x[0])
     _, chosen, journey = scored[0]

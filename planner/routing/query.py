@@ -236,12 +236,14 @@ def _later_starts(net: TransitNetwork, origin: Origin, until: int) -> list[int]:
 
 
 def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: int | None = None,
-                 max_legs: int = DEFAULT_MAX_LEGS) -> Journey | None:
+                 max_legs: int = DEFAULT_MAX_LEGS, reached: ReachResult | None = None) -> Journey | None:
     """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest
-    departure; legal under the origin's change window when it has one (every proposal goes through here)."""
+    departure; legal under the origin's change window when it has one (every proposal goes through here).
+    ``reached``: a scan from this same origin whose labels at ``target`` are final (a one-to-many scan, or one
+    towards several targets including this one): it saves the first scan."""
     if not net.station_reach[origin.station, target]:
         return None  # not even the static network connects them
-    res = reach(net, origin, end_time=end_time, max_legs=max_legs, target=target)
+    res = reached or reach(net, origin, end_time=end_time, max_legs=max_legs, target=target)
     j = res.journey_to(target)
     if j is None or not j.legs or origin.in_trip:
         return j
