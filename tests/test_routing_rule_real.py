@@ -197,3 +197,11 @@ def test_bad_since(capsys, extra, needle):
     rc = main(["route", *DAY, "--from", "Zug", "--to", "Luzern", *extra])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and err.startswith("planner: error:") and needle in err
+
+
+def test_bonus_and_map_route_say_what_they_applied(capsys, tmp_path, monkeypatch):
+    out = run_json(capsys, "bonus", *DAY, "--at", "Zug", "--time", "12:40", "--since", "12:30")
+    assert out["zugzwang"] == {"applies": True, "minutes": 29, "since": "12:30"}
+    monkeypatch.chdir(tmp_path)
+    info = run_json(capsys, "map", "route", *DAY, "--from", "zurich enge", "--to", "affoltern", "--time", "12:30")
+    assert info["answer"]["arrival"] == "13:52" and info["answer"]["zugzwang"]["applies"] is True

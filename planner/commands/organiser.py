@@ -134,7 +134,7 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 
 def _route(ctx: Context, args, info: dict):
-    from planner.commands.route import journey_json, resolve_origin
+    from planner.commands.route import journey_json, resolve_origin, zugzwang_json
     from planner.maps import web
     from planner.maps.layers import journey_shapes
     from planner.routing import best_journey
@@ -144,6 +144,7 @@ def _route(ctx: Context, args, info: dict):
     end = ctx.game.end + 6 * 3600 if ctx.game.has_area else None
     j = best_journey(ctx.network, origin, target, end_time=end)
     out = journey_json(ctx, j, origin, target)
+    out["zugzwang"] = zugzwang_json(origin)
     tt = ctx.timetable
     title = f"{tt.station_name[origin.station]} → {tt.station_name[target]} ({fmt_clock(origin.time)})"
     legs = journey_shapes(tt, j) if j is not None else []

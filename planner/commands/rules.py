@@ -293,6 +293,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
     ctx = Context(args)
     origin = resolve_origin(ctx, args.at, args.time, args.trip, args.since)
     out = bonus_chances(ctx.network, ctx.game, origin)
+    out["zugzwang"] = zugzwang_json(origin)  # the chances are those a group obeying the rule can reach
     table = (f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of "
              f"{out['base_fee']}\n" + format_table(out["chances"], ["time", "event", "station", "route", "headsign",
                                                                    "board_at", "board_time"]))
