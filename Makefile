@@ -39,7 +39,10 @@ test: system-deps setup
 	$(BIN)/ruff check planner tests bench tools
 	$(BIN)/python -m pytest -n 2 tests
 
+# The bench extra (pynigiri, MOTIS's routing core) is a peer to compare with, never needed by `make test`:
+# when it cannot be installed the one-to-one benchmark says so and skips its columns.
 bench: setup
+	@$(BIN)/pip install -q -e '.[bench]' 2>/dev/null || echo "bench extra (pynigiri) not installable here: nigiri columns skipped"
 	$(BIN)/python -m bench.run
 
 lint: setup

@@ -1,7 +1,8 @@
 """``make bench``: every benchmark in turn; each prints its table and writes JSON under bench/out/.
 
-Order: routing (Zug day + synthetic game-area day), game commands, cache reload, maps, the phone app under
-load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), then the ingest of a
+Order: routing (Zug day + synthetic game-area day), one-to-one against nigiri (skipped columns when
+pynigiri, the ``bench`` extra, is missing), game commands, the group's day, the ledger, cache reload, maps, the
+phone app under load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), then the ingest of a
 SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
 Set BENCH_SKIP=ingest (comma-separated names) to leave some out.
 """
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import time
 
-BENCHES = ["routing", "rules", "group", "ledger", "cache", "maps", "web", "ingest"]
+BENCHES = ["routing", "onetoone", "rules", "group", "ledger", "cache", "maps", "web", "ingest"]
 
 
 def main() -> int:

@@ -112,9 +112,9 @@ def test_no_train_within_29_minutes_forces_the_next():
     b.trip([("A", None, "14:50"), ("B", "15:00", None)], trip_id="late")
     b.trip([("A", None, "14:20"), ("B", "14:30", None)], trip_id="ok")
     net = TransitNetwork(b.build())
-    out = zugzwang(net, 0, parse_clock("14:15"))
+    out = zugzwang(net, 0, parse_clock("14:15"), 29 * 60)
     assert not out["forced_next"] and [d["departure"] for d in out["departures"]] == ["14:20"]
-    out = zugzwang(net, 0, parse_clock("14:19"))  # 14:20 leaves in 1 min: not catchable (2 min change)
+    out = zugzwang(net, 0, parse_clock("14:19"), 29 * 60)  # 14:20 leaves in 1 min: not catchable (2 min change)
     assert out["forced_next"] and [d["departure"] for d in out["departures"]] == ["14:50"]
     assert out["deadline"] == "14:48"
 

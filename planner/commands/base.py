@@ -34,7 +34,14 @@ def add_position(p: argparse.ArgumentParser) -> None:
                    help="station where the group stands (or the stop its train is at/approaching, with --trip)")
     p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_since(p)
     add_routing(p)  # every question from a position is answered by routing
+
+
+def add_since(p: argparse.ArgumentParser) -> None:
+    """``--since``: when a standing group got off at its station (its change window started then)."""
+    p.add_argument("--since", metavar="HH:MM", help="the group has been at the station since then (default: "
+                                                     "--time); the 29-minute rule counts from it")
 
 
 def add_roll(p: argparse.ArgumentParser) -> None:
@@ -47,6 +54,8 @@ def add_routing(p: argparse.ArgumentParser) -> None:
     """Routing options shared by route/target/zugzwang/bonus/tolls."""
     p.add_argument("--min-transfer", type=argtypes.minutes(0, 60), metavar="M",
                    help="uniform minimum change time in minutes (a slow group)")
+    p.add_argument("--no-zugzwang", action="store_true",
+                   help="plain timetable routing: ignore the game's change-window (29-minute) rule")
 
 
 @dataclass
@@ -105,7 +114,7 @@ class Context:
         from planner.service.gameday import GameDay
 
         return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
-                       progress=self.progress)
+                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)))
 
     @property
     def timetable(self) -> Timetable:
@@ -116,6 +125,11 @@ class Context:
     def network(self):
         """The routing network (change-time policy from --min-transfer and the game file)."""
         return self.day.network
+
+    @property
+    def zugzwang_window(self) -> int | None:
+        """The change window (seconds) every proposal must obey (:attr:`GameDay.zugzwang_window`)."""
+        return self.day.zugzwang_window
 
     def station(self, name: str) -> int:
         """Resolve a station name (error with suggestions)."""

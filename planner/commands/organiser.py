@@ -141,11 +141,13 @@ def _route(ctx: Context, args, info: dict):
     from planner.maps import web
     from planner.maps.layers import journey_shapes
     from planner.routing import best_journey
+    from planner.service.views import zugzwang_json
 
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, getattr(args, "since", None))
     target = ctx.station(args.target)
     j = best_journey(ctx.network, origin, target, end_time=ctx.day.search_end)
     out = journey_json(ctx, j, origin, target)
+    out["zugzwang"] = zugzwang_json(origin)
     tt = ctx.timetable
     title = f"{tt.station_name[origin.station]} → {tt.station_name[target]} ({fmt_clock(origin.time)})"
     legs = journey_shapes(tt, j) if j is not None else []
@@ -189,7 +191,7 @@ def _reach(ctx: Context, args, info: dict):
         raise InputError(f"--bands {args.bands!r}: expected minutes like 30,60,90") from None
     if not bands or bands[0] <= 0 or bands[-1] > 600:
         raise InputError(f"--bands {args.bands!r}: minutes between 1 and 600")
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, getattr(args, "since", None))
     tt = ctx.timetable
     pts = reach_points(ctx.network, origin, bands)
     here = tt.station_name[origin.station]

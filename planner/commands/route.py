@@ -9,8 +9,9 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from planner.commands import argtypes
-from planner.commands.base import Context, add_common, add_routing, emit
+from planner.commands.base import Context, add_common, add_routing, add_since, emit
 from planner.errors import InputError, PlannerError
+from planner.util.timefmt import fmt_clock
 from planner.util.userfiles import read_csv
 
 if TYPE_CHECKING:  # the routing core (numba) is imported only by commands that route: --help stays fast
@@ -26,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--to", dest="target", help="target station")
     p.add_argument("--time", help="HH:MM (default: the trip's time at --from when --trip is given)")
     p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_since(p)
     p.add_argument("--within", type=argtypes.minutes(0, 600), metavar="MIN", help="also list every itinerary arriving at most MIN "
                                                                "minutes after the fastest")
     p.add_argument("--group", help="for this group: priced with its fees (ledger); without --from, from where it is "
@@ -36,17 +38,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_route)
 
 
-def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None) -> Origin:
-    """Build the group's position from --from/--time/--trip (the service resolves it; errors as one line).
-    A named train is echoed on stderr-free JSON as ``ctx.train`` for the readable output."""
+def resolve_origin(ctx: Context, origin: str | None, time: str | None, trip: str | None,
+                   since: str | None = None) -> Origin:
+    """Build the group's position from --from/--time/--trip/--since (the service resolves it; errors as one
+    line), bound by the game's change window (unless --no-zugzwang). A named train is echoed as ``ctx.train``
+    for the readable output."""
+    from planner.game.day import Position
     from planner.service.positions import PlaceRequest, origin_of, resolve_place
 
     if not origin and not trip:
         raise InputError("--from (or --at) is required")
+    if trip and since:
+        raise InputError("--since is for a group standing at a station; with --trip the group sits in a train")
     t = ctx.clock(time) if (time or not trip) else None
+    got_off = None
+    if since:
+        try:
+            got_off = ctx.clock(since)
+        except InputError as exc:
+            raise InputError(f"--since: {exc}") from None
+        if t is not None and got_off > t:
+            raise InputError(f"--since {since} is after --time {fmt_clock(t)}")
     place = resolve_place(ctx.day, PlaceRequest(origin, t, trip))
     ctx.train = place.train
-    return origin_of(ctx.day, place.position)
+    pos = place.position
+    if got_off is not None:
+        pos = Position(pos.station, got_off)
+    return origin_of(ctx.day, pos, t)
 
 
 def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -> dict:
@@ -60,7 +78,7 @@ def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -
 def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
     """The route answer (fastest + alternatives)."""
     from planner.routing import best_journey, journeys_within
-    from planner.service.views import late_warning
+    from planner.service.views import late_warning, zugzwang_json
 
     net = ctx.network
     j = best_journey(net, origin, target, end_time=ctx.day.search_end)
@@ -82,6 +100,7 @@ def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> d
                 continue
             alts.append(journey_json(ctx, a, origin, target))
     out["alternatives"] = alts
+    out["zugzwang"] = zugzwang_json(origin)
     return out
 
 
@@ -107,7 +126,7 @@ def cmd_route(args: argparse.Namespace) -> int:
     else:
         if not args.target:
             raise InputError("--to is required")
-        origin = resolve_origin(ctx, args.origin, args.time, args.trip)
+        origin = resolve_origin(ctx, args.origin, args.time, args.trip, args.since)
         target = ctx.station(args.target)
     out = answer(ctx, origin, target, args.within)
     emit(args, out, render(out))

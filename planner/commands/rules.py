@@ -69,7 +69,7 @@ def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
     from planner.game.day import GroupDay
     from planner.game.dice import decide, validate_roll
     validate_roll(ctx.game, roll)
-    origin = resolve_origin(ctx, args.at, args.time, args.trip)
+    origin = resolve_origin(ctx, args.at, args.time, args.trip, args.since)
     GroupDay(ctx.timetable, ctx.game).check_roll(origin.time)
     ans = decide(ctx.network, ctx.game, origin, roll, targeted, crossing_finder(ctx))
     return ans, origin
@@ -115,14 +115,16 @@ def render_dice(out: dict) -> str:
 # ---- zugzwang ------------------------------------------------------------------------------------
 
 def cmd_zugzwang(args: argparse.Namespace) -> int:
-    """29-minute rule for one stop, or a check of a day's legs."""
+    """The change-window rule for one stop, or a check of a day's legs (the game file says whether it applies)."""
     from planner.game.zugzwang import check_legs
 
     ctx = Context(args)
+    window = ctx.zugzwang_window
+    rule = {"applies": window is not None, "minutes": None if window is None else window // 60}
     if args.check:
         legs = _read_legs(ctx, Path(args.check))
-        violations = check_legs(ctx.network, legs)
-        out = {"legs": len(legs), "violations": violations, "ok": not violations}
+        violations = check_legs(ctx.network, legs, window)
+        out = {"legs": len(legs), "violations": violations, "ok": not violations, "zugzwang": rule}
         emit(args, out, "no violations" if not violations else
              "\n".join(f"line {v['line']}: §{v['rule']} {v['message']}" for v in violations))
         return 0 if not violations else 1
@@ -134,23 +136,30 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     from planner.service.rules import trains_after_getting_off
 
     out = trains_after_getting_off(ctx.day, s, t, exclude)
-    table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
-             if not out["forced_next"] else
-             f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n")
     if not out["applies"]:
-        table = f"{ctx.game.title} has no 29-minute rule; trains leaving {out['station']} by {out['deadline']}:\n"
-    rows = [d | {"note": "" if d["catchable"] else "too soon"} for d in out["departures"]]
-    table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
+        table = f"{ctx.game.title} has no rule on how long a group may wait at {out['station']}"
+    elif out["forced_next"]:
+        table = f"no train leaves {out['station']} by {out['deadline']}: you must take the next one\n"
+    else:
+        table = f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
+    if out["departures"]:
+        rows = [d | {"note": "" if d["catchable"] else "too soon"} for d in out["departures"]]
+        table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
     emit(args, out, table)
     return 0
 
 
 def _read_legs(ctx: Context, path: Path) -> list[dict]:
+    """The legs CSV (``from,to,departure,arrival``; ``from_platform,to_platform`` optional: their change
+    times then apply)."""
     legs = []
     for line, row in read_csv(path, "legs file", {"from", "to", "departure", "arrival"}):
         try:
-            leg = {"from_station": ctx.station(row["from"]), "to_station": ctx.station(row["to"]),
-                   "departure": parse_clock(row["departure"]), "arrival": parse_clock(row["arrival"]), "line": line}
+            a, b = ctx.station(row["from"]), ctx.station(row["to"])
+            leg = {"from_station": a, "to_station": b, "departure": parse_clock(row["departure"]),
+                   "arrival": parse_clock(row["arrival"]), "line": line,
+                   "from_stop": _platform(ctx, a, row.get("from_platform")),
+                   "to_stop": _platform(ctx, b, row.get("to_platform"))}
         except PlannerError as exc:
             raise InputError(f"legs file {path} line {line}: {exc}") from None
         if leg["arrival"] < leg["departure"]:
@@ -158,6 +167,18 @@ def _read_legs(ctx: Context, path: Path) -> list[dict]:
                              f"{row['departure']}")
         legs.append(leg)
     return legs
+
+
+def _platform(ctx: Context, station: int, code: str | None) -> int:
+    """Stop index of platform ``code`` at ``station`` (-1: not given or not known there)."""
+    if not code or not code.strip():
+        return -1
+    tt = ctx.timetable
+    off, members = tt.station_stops
+    for q in members[off[station]:off[station + 1]]:
+        if tt.stop_platform[q] == code.strip():
+            return int(q)
+    return -1
 
 
 # ---- bonus ---------------------------------------------------------------------------------------
@@ -176,12 +197,21 @@ def cmd_bonus(args: argparse.Namespace) -> int:
         with GroupStore() as store:
             ans = next_step(ctx.day, store, args.group, t)
         g = ctx.game
-        out = {"hour": fmt_clock(next_full_hour(ans.status.state.time)), "minutes": sorted(g.bonus_minutes),
+        st = ans.status.state
+        out = {"hour": fmt_clock(next_full_hour(st.time)), "minutes": sorted(g.bonus_minutes),
                "fee": g.bonus_fee, "base_fee": g.bonus_base_fee, "chances": ans.bonus,
-               "obligation": ans.status.state.obligation.kind, "target": ans.status.state.obligation.target}
+               "obligation": st.obligation.kind, "target": st.obligation.target}
+        if st.position is not None:
+            from planner.service.positions import origin_of
+            from planner.service.views import zugzwang_json
+
+            out["zugzwang"] = zugzwang_json(origin_of(ctx.day, st.position, st.time))
     else:
-        origin = resolve_origin(ctx, args.at, args.time, args.trip)
+        origin = resolve_origin(ctx, args.at, args.time, args.trip, args.since)
         out = bonus_chances(ctx.network, ctx.game, origin)
+        from planner.service.views import zugzwang_json
+
+        out["zugzwang"] = zugzwang_json(origin)  # the chances are those a group obeying the rule can reach
         if ctx.train:
             out["train"] = ctx.train
     head = (f"{out['train']}\n" if out.get("train") else "") + f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"

@@ -69,10 +69,11 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         raise InputError(f"roll {roll}: the game file has no target for this number")
     if entry.toll_line or entry.tunnel:
         return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips)
-    res = reach(net, origin)
+    stations = [exact_station(tt, name) for name in entry.stations]
+    # only the candidates' arrivals are needed: the scan stops once they are final
+    res = reach(net, origin, target=[s for s in stations if s is not None])
     cands, warnings, missing = [], [], []
-    for name in entry.stations:
-        s = exact_station(tt, name)
+    for name, s in zip(entry.stations, stations, strict=True):
         was = fold(name) in targeted_f
         arr = res.station_arrival(s) if s is not None else None
         if s is None:
@@ -102,7 +103,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     tied = [c for c in reachable if c["_a"] == first]
     scored = []
     for c in tied:
-        j = best_journey(net, origin, c["_s"])
+        j = best_journey(net, origin, c["_s"], reached=res)
         scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
     scored.sort(key=lambda x: x[0])
     _, chosen, fastest = scored[0]

@@ -1,66 +1,104 @@
-"""The 29-minute rule (variant A §4.2): after getting off at t, take a train departing by t+29 min;
-if none departs in that window, the next departing train."""
+"""The change-window rule (variant A §4.2, "29-minute rule") for one stop and for a day's log.
+
+Which departures an arrival event may board is decided in one place, :mod:`planner.routing.rule_scan`
+(the router uses the same function); this module asks it and words the answers. Whether the rule applies
+and its window are game-file data (``[zugzwang]``, :attr:`Game.zugzwang_minutes`); ``window=None`` means the
+game has no such rule.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
+from planner.routing.rule_scan import event_boardings
 from planner.util.timefmt import fmt_clock
 
-WINDOW = 29 * 60
 
+def boardable(net: TransitNetwork, station: int, a: int, window: int, *, stop: int = -1,
+              since: int | None = None) -> np.ndarray:
+    """Connection indexes a group may board after getting off at ``station`` at ``a`` (seconds).
 
-def departures_between(net: TransitNetwork, station: int, t0: int, t1: int, exclude_trip: int = -1) -> list[dict]:
-    """Trains boardable at ``station`` departing in [t0, t1] (one row per trip), in time order."""
-    tt = net.tt
-    lo = np.searchsorted(net.c_dep, t0, side="left")
-    hi = np.searchsorted(net.c_dep, t1, side="right")
-    out, seen = [], set()
-    for i in range(lo, hi):
-        if not net.c_pick[i] or net.stop_station[net.c_from[i]] != station:
-            continue
-        trip = int(net.c_trip[i])
-        if trip in seen or trip == exclude_trip:
-            continue
-        seen.add(trip)
-        row = int(net.c_row[i])
-        out.append({
-            "trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
-            "headsign": tt.trip_headsign[trip], "platform": tt.stop_platform[tt.st_stop[row]],
-            "departure": fmt_clock(int(net.c_dep[i])), "_dep": int(net.c_dep[i]), "_row": row, "_trip": trip,
-        })
-    return out
-
-
-def zugzwang(net: TransitNetwork, station: int, t: int, exclude_trip: int = -1, window: int = WINDOW) -> dict:
-    """Deadline and the trains the group may take after getting off at ``station`` at ``t``.
-
-    Every departure in the window is listed; ``catchable`` is False for one leaving sooner than the
-    station's shortest change time (e.g. the train just left). If no catchable train departs in the
-    window, the next catchable one must be taken (``forced_next``).
+    ``stop``: the platform it got off at (its change times apply); -1 with ``since`` given: a group standing
+    there since ``since`` and asking at ``a`` (no change time); -1 without: platform unknown (a log), the
+    station's shortest change time applies.
     """
-    need = net.min_change(station)
-    deps = departures_between(net, station, t, t + window, exclude_trip)
-    for d in deps:
-        d["catchable"] = d["_dep"] >= t + need
-    forced = False
-    if not any(d["catchable"] for d in deps):
-        later = departures_between(net, station, t + need, 48 * 3600, exclude_trip)
-        deps = [d | {"catchable": True} for d in later[:1]]
-        forced = True
-    return {
-        "station": net.tt.station_name[station], "got_off": fmt_clock(t), "deadline": fmt_clock(t + window),
-        "departures": [{k: v for k, v in d.items() if not k.startswith("_")} for d in deps],
-        "forced_next": forced,
-    }
+    if stop >= 0:
+        p, ready, w_end = int(stop), int(a), int(a) + window
+    elif since is not None:
+        p, ready, w_end = -1, int(a), max(int(a), int(since) + window)
+    else:
+        p, ready, w_end = -1, int(a) + net.min_change(station), int(a) + window
+    sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
+    return event_boardings(int(station), p, ready, w_end, sd_off, sd_time, sd_conn, sd_ct, net.c_from, net.sta_off,
+                           net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
+                           net.n_connections, *net.stop_change_span)
 
 
-def check_legs(net: TransitNetwork, legs: list[dict], window: int = WINDOW) -> list[dict]:
-    """Check a day's log of legs (dicts with ``from_station``, ``to_station``, ``departure``, ``arrival``
-    as station indexes and seconds, plus ``line`` for messages) and list every violation of §4.1/§4.2."""
+def _departure(net: TransitNetwork, c: int, catchable: bool) -> dict:
+    tt = net.tt
+    trip, row = int(net.c_trip[c]), int(net.c_row[c])
+    return {"trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
+            "headsign": tt.trip_headsign[trip], "platform": tt.stop_platform[tt.st_stop[row]],
+            "departure": fmt_clock(int(net.c_dep[c])), "catchable": catchable}
+
+
+def zugzwang(net: TransitNetwork, station: int, t: int, window: int | None, exclude_trip: int = -1,
+             stop: int = -1) -> dict:
+    """Deadline and the trains a group may take after getting off at ``station`` at ``t`` (at platform
+    ``stop`` when known). Every train leaving in the window is listed, ``catchable`` False for one it cannot
+    catch (change time); when none is catchable, the forced next one(s) (``forced_next``). ``window=None``:
+    the game has no such rule (``applies`` False, no deadline)."""
+    name = net.tt.station_name[station]
+    if window is None:
+        return {"applies": False, "minutes": None, "station": name, "got_off": fmt_clock(t), "deadline": None,
+                "departures": [], "forced_next": False}
+    ok = boardable(net, station, t, window, stop=stop)
+    ok = ok[net.c_trip[ok] != exclude_trip]
+    forced = len(ok) > 0 and bool(net.c_dep[ok[0]] > t + window)
+    if forced:
+        deps = [_departure(net, int(c), True) for c in ok]
+    else:
+        lo = np.searchsorted(net.c_dep, np.int32(t), side="left")
+        hi = np.searchsorted(net.c_dep, np.int32(t + window), side="right")
+        cand = np.arange(lo, hi)
+        cand = cand[net.c_pick[cand] & (net.stop_station[net.c_from[cand]] == station)
+                    & (net.c_trip[cand] != exclude_trip)]
+        good = set(ok.tolist())
+        deps = [_departure(net, int(c), int(c) in good) for c in cand]
+    seen, out = set(), []
+    for d in deps:  # one row per train
+        if d["trip_id"] not in seen:
+            seen.add(d["trip_id"])
+            out.append(d)
+    return {"applies": True, "minutes": window // 60, "station": name, "got_off": fmt_clock(t),
+            "deadline": fmt_clock(t + window), "departures": out, "forced_next": forced}
+
+
+def journey_log(net: TransitNetwork, journey: Journey) -> list[dict]:
+    """An itinerary as the legs ``check_legs`` reads (stations, platforms, times)."""
+    tt = net.tt
+    return [{"from_station": leg.from_station(tt), "to_station": leg.to_station(tt), "departure": leg.departure(tt),
+             "arrival": leg.arrival(tt), "line": i + 1,
+             "from_stop": -1 if leg.is_walk else int(tt.st_stop[leg.board_row]),
+             "to_stop": -1 if leg.is_walk else int(tt.st_stop[leg.alight_row])}
+            for i, leg in enumerate(journey.legs)]
+
+
+def check_legs(net: TransitNetwork, legs: list[dict], window: int | None, *, start: tuple[int, int] | None = None
+               ) -> list[dict]:
+    """Every violation of §4.1/§4.2 in a day's log: legs as dicts with ``from_station``, ``to_station``,
+    ``departure``, ``arrival`` (station indexes, seconds), ``line``, optionally ``from_stop``/``to_stop``
+    (platforms: their change times apply). ``start = (since, time)``: the first leg is checked too, for a
+    group standing at its first station since ``since`` and asking at ``time``. ``window=None``: only §4.1."""
     tt = net.tt
     out = []
+    if start is not None and legs and window is not None:
+        since, t = start
+        v = _wait_violation(net, legs[0]["from_station"], t, legs[0], window, since=since)
+        if v:
+            out.append({"line": legs[0]["line"], "rule": "4.2", "message": v})
     for prev, cur in zip(legs, legs[1:], strict=False):
         here = prev["to_station"]
         if cur["from_station"] != here:
@@ -68,21 +106,31 @@ def check_legs(net: TransitNetwork, legs: list[dict], window: int = WINDOW) -> l
                         "message": f"left from {tt.station_name[cur['from_station']]} but arrived at "
                                    f"{tt.station_name[here]} (no walking between stations)"})
             continue
-        t = prev["arrival"]
-        wait = cur["departure"] - t
-        if wait <= window:
+        if window is None:
             continue
-        in_window = departures_between(net, here, t, t + window)
-        if in_window:
-            first = in_window[0]
-            out.append({"line": cur["line"], "rule": "4.2",
-                        "message": f"waited {wait // 60} min at {tt.station_name[here]} after {fmt_clock(t)}; "
-                                   f"{len(in_window)} train(s) left by {fmt_clock(t + window)}, first "
-                                   f"{first['route']} {first['departure']}"})
-        else:
-            nxt = departures_between(net, here, t + window + 1, 48 * 3600)
-            if nxt and nxt[0]["_dep"] < cur["departure"]:
-                out.append({"line": cur["line"], "rule": "4.2",
-                            "message": f"no train within 29 min of {fmt_clock(t)} at {tt.station_name[here]}: "
-                                       f"the next one ({nxt[0]['route']} {nxt[0]['departure']}) had to be taken"})
+        v = _wait_violation(net, here, prev["arrival"], cur, window, stop=prev.get("to_stop", -1))
+        if v:
+            out.append({"line": cur["line"], "rule": "4.2", "message": v})
     return out
+
+
+def _wait_violation(net: TransitNetwork, here: int, t: int, cur: dict, window: int, *, stop: int = -1,
+                    since: int | None = None) -> str | None:
+    """Why taking ``cur`` after getting off at ``here`` at ``t`` breaks §4.2, or None when it is allowed."""
+    tt = net.tt
+    ok = boardable(net, here, t, window, stop=stop, since=since)
+    d = cur["departure"]
+    at = cur.get("from_stop", -1)
+    if len(ok) == 0 or any(int(net.c_dep[c]) == d and (at < 0 or int(net.c_from[c]) == at) for c in ok):
+        return None
+    deadline = max(t, since + window) if since is not None else t + window
+    first = int(ok[0])
+    if d <= deadline or d < int(net.c_dep[first]):
+        return None  # inside the window (or before anything catchable): a question of change time, not of waiting
+    route = tt.route_name[tt.trip_route[net.c_trip[first]]]
+    where, t0 = tt.station_name[here], since if since is not None else t
+    if int(net.c_dep[first]) <= deadline:
+        return (f"waited {(d - t0) // 60} min at {where} after {fmt_clock(t0)}; {len(ok)} train(s) left by "
+                f"{fmt_clock(deadline)}, first {route} {fmt_clock(int(net.c_dep[first]))}")
+    return (f"no train within {window // 60} min of {fmt_clock(t0)} at {where}: the next one ({route} "
+            f"{fmt_clock(int(net.c_dep[first]))}) had to be taken")

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from planner.routing.targets import _targets_best
+
 INF = np.int32(2**31 - 1)
 
 
@@ -88,11 +90,14 @@ def _row_level(t, row, board, c_row, K):
 def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
          stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
          n_trips, K, origin_station, start_time, origin_trip, origin_row, origin_arr, origin_stop,
-         origin_drop):
+         origin_drop, targets, is_target):
     """Run the levelled connection scan; returns label and parent arrays (see module docstring).
 
     Origin: a station (``origin_station >= 0``, standing there at ``start_time``) or a trip
-    (``origin_trip >= 0``: seated, at or approaching the stop of row ``origin_row``).
+    (``origin_trip >= 0``: seated, at or approaching the stop of row ``origin_row``). ``targets`` (station
+    indexes, ``is_target`` their mask): only their labels are wanted, so the scan stops at the first departure
+    after the latest of their best arrivals (no later connection can arrive earlier, or as early with fewer
+    legs); none: the whole day.
     """
     n_stops = stop_station.shape[0]
     arr = np.full((K + 1, n_stops), INF, np.int32)
@@ -146,18 +151,21 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
                          sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     n_conn = c_dep.shape[0]
     skip = 0
+    single = targets.shape[0] == 1
+    best = _targets_best(targets, arr, sta_off, sta_stops, K)
     for c in range(start_idx, n_conn):
         if c < skip:
             continue
         cu = np.uint32(c)  # unsigned indexes: no negative-index wraparound checks in the hot loop
         d = c_dep[cu]
-        if d > end_time:
+        if d > end_time or d > best:
             break
         if c_arr[cu] == d and c + 1 < n_conn and c_dep[c + 1] == d and c_arr[c + 1] == d:
             skip = _zero_block(c, d, c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, arr, arr_conn,
                                arr_lvl, alo, rlo, ready, ready_min, ready_from, lvl, board,
                                K, origin_trip, origin_row, stop_station, sta_off, sta_stops, stop_local, mat_off,
                                mat, link_off, link_to, link_sec)
+            best = _targets_best(targets, arr, sta_off, sta_stops, K)
             continue
         # the common case (the same steps as in _zero_block, with the summaries as filters)
         t = np.uint32(c_trip[cu])
@@ -196,6 +204,10 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
                     alo[q, 1] = a
                 elif lv == alo[q, 0]:
                     alo[q, 1] = a
+                if is_target[stop_station[q]]:
+                    best = _targets_best(targets, arr, sta_off, sta_stops, K)
+                    if single:
+                        continue  # leaving the only target again cannot reach it earlier
                 _relax_ready(lv, q, a, ready, ready_min, rlo, ready_from, stop_station, sta_off,
                              sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     return arr, arr_conn, arr_lvl, ready_from, board

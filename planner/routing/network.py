@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+import numba as nb
 import numpy as np
 
 from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
@@ -133,3 +134,107 @@ class TransitNetwork:
         for s in range(self.tt.n_stations):
             out.append(np.unique(d_sorted[bounds[s]:bounds[s + 1]]))
         return out
+
+    @cached_property
+    def station_boardings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Boardable departures per station for the change-window rule: ``(off, time, conn, uniform_change)``.
+
+        ``conn[off[s]:off[s+1]]`` are the connections with pickup leaving station ``s``, sorted by time (then
+        connection index), ``time`` their departure times; ``uniform_change[s]`` is the change time every
+        platform pair of ``s`` has, or -1 when they differ (then each departure is checked on its own).
+        """
+        sta = self.stop_station[self.c_from]
+        ok = np.flatnonzero(self.c_pick)
+        order = ok[np.lexsort((ok, self.c_dep[ok], sta[ok]))]
+        off = np.searchsorted(sta[order], np.arange(self.tt.n_stations + 1)).astype(np.int64)
+        uniform = np.full(self.tt.n_stations, -1, np.int32)
+        for s in range(self.tt.n_stations):
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]]
+            if len(m) and m.min() == m.max() and m[0] >= 0:
+                uniform[s] = m[0]
+        return off, self.c_dep[order].astype(np.int32), order.astype(np.int32), uniform
+
+    @cached_property
+    def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per stop ``p``: the shortest and longest change time from ``p`` to a platform of its station
+        (``-1, -1`` when a change from ``p`` is forbidden somewhere): departures after ``a + longest`` are all
+        catchable from an arrival at ``a``, so only the ones before need a check of their own."""
+        lo = np.full(self.tt.n_stops, -1, np.int32)
+        hi = np.full(self.tt.n_stops, -1, np.int32)
+        off = self.sta_off
+        for s in range(self.tt.n_stations):
+            n = int(off[s + 1] - off[s])
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n) if n else None
+            for i in range(n):
+                if m[i].min() >= 0:
+                    p = self.sta_stops[off[s] + i]
+                    lo[p], hi[p] = m[i].min(), m[i].max()
+        return lo, hi
+
+    def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` that the arrival
+        event "got off after ``c``" may board under a change window of ``window`` seconds, precomputed where
+        the station's change time is uniform and it has no walking links (``k0 = -1``: decided per departure
+        in the scan). Empty interval (``k0 > k1``): nothing boardable at all. Cached per window."""
+        cache = self.__dict__.setdefault("_event_intervals", {})
+        if window in cache:
+            return cache[window]
+        off, time, _, uniform = self.station_boardings
+        n_st = self.tt.n_stations
+        sd_sta = np.repeat(np.arange(n_st, dtype=np.int64), np.diff(off))
+        key = sd_sta << 33 | time.astype(np.int64)
+        s = self.stop_station[self.c_to].astype(np.int64)
+        a = self.c_arr.astype(np.int64)
+        ct = uniform[s].astype(np.int64)
+        k0 = np.searchsorted(key, s << 33 | (a + np.maximum(ct, 0)), side="left")
+        k1 = np.searchsorted(key, s << 33 | (a + window), side="right") - 1
+        forced = (k1 < k0) & (k0 < off[s + 1])
+        pad = np.append(time, 0).astype(np.int64)  # k0 may point one past the last departure
+        f = pad[k0] // 60 * 60 + 60  # end of the forced minute
+        k1 = np.where(forced, np.searchsorted(key, s << 33 | f, side="left") - 1, k1)
+        general = (ct < 0) | (np.diff(self.link_off)[s] > 0)
+        out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32))
+        cache[window] = out
+        return out
+
+    @cached_property
+    def last_arrival(self) -> np.ndarray:
+        """Per station, the latest arrival of any connection there with drop-off (-1: none): a one-to-one
+        scan towards it can stop after that departure time."""
+        out = np.full(self.tt.n_stations, -1, np.int64)
+        ok = self.c_drop
+        np.maximum.at(out, self.stop_station[self.c_to[ok]], self.c_arr[ok].astype(np.int64))
+        return out
+
+    @cached_property
+    def station_reach(self) -> np.ndarray:
+        """``[a, b]``: station ``b`` can be reached from ``a`` at all, ignoring times (trips' consecutive stops
+        and walking links as a static graph, a superset of every journey): a one-to-one query to a station
+        it cannot reach needs no scan."""
+        n = self.tt.n_stations
+        src = np.concatenate([self.stop_station[self.c_from], np.repeat(np.arange(n), np.diff(self.link_off))])
+        dst = np.concatenate([self.stop_station[self.c_to], self.link_to])
+        key = np.unique(src.astype(np.int64) * n + dst)
+        off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
+        return _closure(off, (key % n).astype(np.int32), n)
+
+
+@nb.njit(cache=True)
+def _closure(off, to, n):
+    """Reachability matrix of a CSR digraph (one BFS per node)."""
+    out = np.zeros((n, n), np.bool_)
+    queue = np.empty(n, np.int32)
+    for s in range(n):
+        out[s, s] = True
+        queue[0] = s
+        head, tail = 0, 1
+        while head < tail:
+            u = queue[head]
+            head += 1
+            for k in range(off[u], off[u + 1]):
+                v = to[k]
+                if not out[s, v]:
+                    out[s, v] = True
+                    queue[tail] = v
+                    tail += 1
+    return out

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -10,38 +12,66 @@ from planner.errors import InputError
 from planner.routing.csa import INF, scan
 from planner.routing.journey import Journey, Leg
 from planner.routing.network import TransitNetwork
+from planner.routing.rule_scan import first_departure_limit, rule_scan
 
 DEFAULT_MAX_LEGS = 12
 
 
 @dataclass(frozen=True)
 class Origin:
-    """Where a group is: standing at ``station`` at ``time``, or seated in ``trip`` at/approaching ``row``."""
+    """Where a group is: standing at ``station`` at ``time``, or seated in ``trip`` at/approaching ``row``.
+
+    ``window`` (seconds) binds the group by the change-window rule (variant A §4.2, game-file data; None =
+    plain timetable routing); ``since`` is when a standing group got off at ``station`` (None = ``time``).
+    """
 
     station: int = -1
     time: int = 0
     trip: int = -1
     row: int = -1
+    since: int | None = None
+    window: int | None = None
 
     @property
     def in_trip(self) -> bool:
         """True when the group sits in a train."""
         return self.trip >= 0
 
+    @property
+    def got_off(self) -> int:
+        """When a standing group got off at its station (its rule window starts there)."""
+        return self.time if self.since is None else self.since
 
-def station_origin(station: int, time: int) -> Origin:
-    """A group standing at ``station`` (any platform) at ``time`` (seconds)."""
-    return Origin(station=int(station), time=int(time))
+    def later(self, time: int) -> Origin:
+        """The same standing group asked at a later ``time``, still bound by the window it got off into."""
+        return replace(self, time=int(time), since=self.got_off)
+
+    def first_departure_limit(self, net: TransitNetwork) -> int:
+        """Latest first departure this group may take (INF without the rule or seated): the window's end,
+        or, when nothing departs in the window, the last second of the minute of the forced next train."""
+        if self.window is None or self.in_trip:
+            return int(INF)
+        sd_off, sd_time, _, _ = net.station_boardings
+        return int(first_departure_limit(self.station, self.time, max(self.time, self.got_off + self.window),
+                                         sd_off, sd_time, net.link_off, net.link_to, net.link_sec))
 
 
-def trip_origin(net: TransitNetwork, trip: int, row: int) -> Origin:
-    """A group seated in ``trip``, at or approaching the stop of stop-time ``row``."""
+def station_origin(station: int, time: int, *, since: int | None = None, window: int | None = None) -> Origin:
+    """A group standing at ``station`` (any platform) at ``time`` (seconds), there since ``since``, bound by
+    a change window of ``window`` seconds (None: no rule)."""
+    return Origin(station=int(station), time=int(time), since=None if since is None else int(since),
+                  window=None if window is None else int(window))
+
+
+def trip_origin(net: TransitNetwork, trip: int, row: int, *, window: int | None = None) -> Origin:
+    """A group seated in ``trip``, at or approaching the stop of stop-time ``row`` (bound by ``window``
+    from the moment it gets off)."""
     tt = net.tt
     rng = tt.trip_stop_times(trip)
     if row not in rng:
         raise InputError(f"row {row} is not a stop of trip {tt.trip_id[trip]}")
     return Origin(station=int(tt.stop_station[tt.st_stop[row]]), time=int(tt.st_arr[row]), trip=int(trip),
-                  row=int(row))
+                  row=int(row), window=None if window is None else int(window))
 
 
 @dataclass
@@ -90,50 +120,87 @@ class ReachResult:
             return None
         j = next(j for j in range(cap + 1) if int(self.arr[j, stops].min()) == a)
         q = int(stops[int(np.argmin(self.arr[j, stops]))])
-        return Journey(self.origin.station, int(station), self.start_time, tuple(self._legs(q, j)))
+        if self.arr_conn[j, q] == -1 and not self.origin.in_trip and tt.stop_station[q] == self.origin.station:
+            return Journey(self.origin.station, int(station), self.start_time, ())  # already there
+        return Journey(self.origin.station, int(station), self.start_time,
+                       tuple(self._ride_to(int(self.arr_conn[j, q]), int(self.arr_lvl[j, q]))))
 
-    def _legs(self, q: int, j: int) -> list[Leg]:
+    def _ride_to(self, c: int, lv: int) -> list[Leg]:
+        """Legs ending with the ride (at level ``lv``) that gets off after connection ``c``."""
+        net = self.net
+        if c == -2:  # getting off at the stop the seated group is approaching
+            return [Leg(self.origin.trip, self.origin.row, self.origin.row)]
+        trip = int(net.c_trip[c])
+        b = int(self.board[trip, lv])
+        board_row = self.origin.row if b == -2 else int(net.c_row[b])
+        return [*self.legs_before(b, lv), Leg(trip, board_row, int(net.c_row[c]) + 1)]
+
+    def _walk(self, s_from: int, s_to: int, t: int) -> Leg:
+        w = self.net.link_seconds(s_from, s_to) or 0
+        return Leg(-1, -1, -1, s_from, s_to, t, t + w)
+
+    def legs_before(self, b: int, lv: int) -> list[Leg]:
+        """Legs that bring the group to boarding connection ``b`` at level ``lv`` (-2: seated from the start)."""
         net, tt = self.net, self.net.tt
-        legs: list[Leg] = []
-        if self.arr_conn[j, q] == -1 and self.origin.station >= 0 and tt.stop_station[q] == self.origin.station:
-            return legs  # already there
-        while True:
-            c = int(self.arr_conn[j, q])
-            if c == -2:  # alighting at the stop the seated group is approaching
-                legs.append(Leg(self.origin.trip, self.origin.row, self.origin.row))
-                break
-            lv = int(self.arr_lvl[j, q])
-            trip = int(net.c_trip[c])
-            b = int(self.board[trip, lv])
-            board_row = self.origin.row if b == -2 else int(net.c_row[b])
-            legs.append(Leg(trip, board_row, int(net.c_row[c]) + 1))
-            if b == -2:
-                break
-            p = int(net.c_from[b])
-            prev = int(self.ready_from[lv - 1, p])
-            if prev == -2:
-                break
-            if prev == -3:  # walked from the origin station before the first ride
-                s_from, s_to = self.origin.station, int(tt.stop_station[p])
-                w = net.link_seconds(s_from, s_to) or 0
-                legs.append(Leg(-1, -1, -1, s_from, s_to, self.start_time, self.start_time + w))
-                break
-            if tt.stop_station[prev] != tt.stop_station[p]:
-                s_from, s_to = int(tt.stop_station[prev]), int(tt.stop_station[p])
-                a_prev = int(self.arr[lv - 1, prev])
-                w = net.link_seconds(s_from, s_to) or 0
-                legs.append(Leg(-1, -1, -1, s_from, s_to, a_prev, a_prev + w))
-            q, j = prev, lv - 1
-        legs.reverse()
-        return legs
+        if b == -2:
+            return []
+        p = int(net.c_from[b])
+        prev = int(self.ready_from[lv - 1, p])
+        if prev == -2:
+            return []
+        if prev == -3:  # walked from the origin station before the first ride
+            return [self._walk(self.origin.station, int(tt.stop_station[p]), self.start_time)]
+        before = self._ride_to(int(self.arr_conn[lv - 1, prev]), int(self.arr_lvl[lv - 1, prev]))
+        if tt.stop_station[prev] != tt.stop_station[p]:
+            before.append(self._walk(int(tt.stop_station[prev]), int(tt.stop_station[p]),
+                                     int(self.arr[lv - 1, prev])))
+        return before
+
+
+@dataclass
+class RuleReachResult(ReachResult):
+    """Labels of a scan under the change-window rule (:mod:`planner.routing.rule_scan`): the same arrival
+    labels, with parents through the marked departures instead of per-stop boarding times."""
+
+    mark: np.ndarray | None = None
+    mark_from: np.ndarray | None = None
+
+    def legs_before(self, b: int, lv: int) -> list[Leg]:
+        """Legs that bring the group to boarding connection ``b`` (the event that allowed it, recursively)."""
+        net, tt = self.net, self.net.tt
+        if b == -2:
+            return []
+        e = int(self.mark_from[b])
+        here = int(tt.stop_station[net.c_from[b]])
+        if e == -2:
+            return []
+        if e == -3:
+            return [self._walk(self.origin.station, here, self.start_time)]
+        if e == -4:  # the seated group got off at the stop it was approaching
+            before = [Leg(self.origin.trip, self.origin.row, self.origin.row)]
+            s_prev, a_prev = self.origin.station, int(tt.st_arr[self.origin.row])
+        else:
+            before = self._ride_to(e, int(self.mark[b]))
+            s_prev, a_prev = int(tt.stop_station[net.c_to[e]]), int(net.c_arr[e])
+        if s_prev != here:
+            before.append(self._walk(s_prev, here, a_prev))
+        return before
 
 
 def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
-          max_legs: int = DEFAULT_MAX_LEGS) -> ReachResult:
-    """One-to-many earliest arrival from ``origin`` until ``end_time`` (default: end of the service day)."""
+          max_legs: int = DEFAULT_MAX_LEGS, target: int | Sequence[int] = -1) -> ReachResult:
+    """One-to-many earliest arrival from ``origin`` until ``end_time`` (default: end of the service day);
+    under the origin's change window when it has one. ``target`` (a station, or several): only their labels
+    (and journeys to them) are needed, so the scan may stop after the latest of their best arrivals."""
     start = origin.time
     end = int(end_time) if end_time is not None else int(INF) - 1
     tt = net.tt
+    targets = np.array([target] if isinstance(target, int | np.integer) else list(target), np.int32)
+    targets = targets[targets >= 0]
+    is_target = np.zeros(tt.n_stations, np.bool_)
+    is_target[targets] = True
+    if len(targets) and origin.station not in targets.tolist():
+        end = min(end, int(net.last_arrival[targets].max()))  # nothing departing later can arrive there
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
         o_arr = int(tt.st_arr[origin.row])
@@ -141,31 +208,58 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
         o_station = -1
     else:
         o_stop, o_arr, o_drop, o_station = -1, 0, False, origin.station
+    if origin.window is not None:
+        sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
+        out = rule_scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
+                        net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
+                        net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
+                        sd_off, sd_time, sd_conn, sd_ct, *net.event_intervals(int(origin.window)), *net.stop_change_span,
+                        tt.n_trips, int(max_legs), int(origin.window),
+                        o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
+                        targets, is_target)
+        arr, arr_conn, arr_lvl, board, mark, mark_from = out
+        return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
     out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops, net.stop_local,
                net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
-               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop)
+               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target)
     return ReachResult(net, origin, int(start), *out)
 
 
+def _later_starts(net: TransitNetwork, origin: Origin, until: int) -> list[int]:
+    """The standing group's possible later first departures up to ``until`` (legal ones under its rule)."""
+    if origin.in_trip:
+        return []
+    deps = net.station_departures[origin.station]
+    until = min(int(until), origin.first_departure_limit(net))
+    return [int(d) for d in deps[(deps > origin.time) & (deps <= until)]]
+
+
 def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: int | None = None,
-                 max_legs: int = DEFAULT_MAX_LEGS) -> Journey | None:
-    """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest departure."""
-    res = reach(net, origin, end_time=end_time, max_legs=max_legs)
+                 max_legs: int = DEFAULT_MAX_LEGS, reached: ReachResult | None = None) -> Journey | None:
+    """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest
+    departure; legal under the origin's change window when it has one (every proposal goes through here).
+    ``reached``: a scan from this same origin whose labels at ``target`` are final (a one-to-many scan, or one
+    towards several targets including this one): it saves the first scan."""
+    if not net.station_reach[origin.station, target]:
+        return None  # not even the static network connects them
+    res = reached or reach(net, origin, end_time=end_time, max_legs=max_legs, target=target)
     j = res.journey_to(target)
     if j is None or not j.legs or origin.in_trip:
         return j
     a = j.arrival(net.tt)
     rides = sum(1 for leg in j.legs if not leg.is_walk)
     # Latest departure with the same arrival and no more rides: the predicate is monotone in the
-    # start time, so binary search over the origin's departure times.
-    deps = net.station_departures[origin.station]
-    cands = deps[(deps > origin.time) & (deps <= a)]
+    # start time (later starts allow a subset of itineraries), so binary search over the start times.
+    cands = _later_starts(net, origin, a)
+    first = j.departure(net.tt)  # the predicate holds there already: search only later starts
+    cands = cands[bisect.bisect_right(cands, first):]
     lo, hi = 0, len(cands) - 1
     best = res
     while lo <= hi:
         mid = (lo + hi) // 2
-        r2 = reach(net, station_origin(origin.station, int(cands[mid])), end_time=a, max_legs=max_legs)
+        # only "by ``a`` with at most ``rides`` trips?" is asked: fewer levels make the scan cheaper
+        r2 = reach(net, origin.later(cands[mid]), end_time=a, max_legs=rides, target=target)
         a2 = r2.station_arrival(target, rides)
         if a2 is not None and a2 <= a:
             best, lo = r2, mid + 1
@@ -179,19 +273,17 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
 def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minutes: float, *,
                     max_legs: int = DEFAULT_MAX_LEGS, fastest: Journey | None = None) -> list[Journey]:
     """Pareto set over (departure later, arrival earlier, fewer changes) of journeys arriving within
-    ``extra_minutes`` of the earliest arrival: every sensible way to get there, no dominated duplicates."""
+    ``extra_minutes`` of the earliest arrival: every sensible way to get there, no dominated duplicates
+    (legal ones only, under the origin's change window)."""
     tt = net.tt
     first = fastest or best_journey(net, origin, target, max_legs=max_legs)  # callers often have it already
     if first is None:
         return []
     limit = first.arrival(tt) + int(round(extra_minutes * 60))
     found: dict[tuple, Journey] = {first.signature(): first}
-    starts = [origin.time]
-    if not origin.in_trip:
-        deps = net.station_departures[origin.station]
-        starts += [int(d) for d in deps[(deps > origin.time) & (deps <= limit)]]
-    for s in starts:
-        o = origin if s == origin.time else station_origin(origin.station, s)
+    for s in [origin.time, *_later_starts(net, origin, limit)]:
+        o = origin if s == origin.time else origin.later(s)
+        # no target pruning: later arrivals with fewer legs are wanted too (up to ``limit``)
         res = reach(net, o, end_time=limit, max_legs=max_legs)
         for k in range(1, max_legs + 1):
             jk = res.journey_to(target, k)
@@ -230,10 +322,11 @@ def earliest_boarding(res: ReachResult, trip: int) -> int | None:
 def journey_riding(res: ReachResult, trip: int, alight_row: int) -> Journey | None:
     """Journey that boards ``trip`` as early as possible and rides it to ``alight_row``."""
     net = res.net
+    tt = net.tt
     if res.origin.in_trip and trip == res.origin.trip:
         if alight_row < res.origin.row:
             return None
-        return Journey(res.origin.station, int(net.tt.stop_station[net.tt.st_stop[alight_row]]), res.start_time,
+        return Journey(res.origin.station, int(tt.stop_station[tt.st_stop[alight_row]]), res.start_time,
                        (Leg(trip, res.origin.row, alight_row),))
     best = None
     for lv in range(1, res.max_legs + 1):
@@ -246,21 +339,7 @@ def journey_riding(res: ReachResult, trip: int, alight_row: int) -> Journey | No
     board_row = int(net.c_row[b])
     if alight_row <= board_row:
         return None
-    tt = net.tt
-    p = int(net.c_from[b])
-    prev = int(res.ready_from[lv - 1, p])
-    before: list[Leg] = []
-    if prev == -3:
-        s_from, s_to = res.origin.station, int(tt.stop_station[p])
-        w = net.link_seconds(s_from, s_to) or 0
-        before = [Leg(-1, -1, -1, s_from, s_to, res.start_time, res.start_time + w)]
-    elif prev >= 0:
-        before = res._legs(prev, lv - 1)
-        if tt.stop_station[prev] != tt.stop_station[p]:
-            a_prev = int(res.arr[lv - 1, prev])
-            w = net.link_seconds(int(tt.stop_station[prev]), int(tt.stop_station[p])) or 0
-            before.append(Leg(-1, -1, -1, int(tt.stop_station[prev]), int(tt.stop_station[p]), a_prev, a_prev + w))
-    legs = (*before, Leg(trip, board_row, int(alight_row)))
+    legs = (*res.legs_before(b, lv), Leg(trip, board_row, int(alight_row)))
     return Journey(res.origin.station, int(tt.stop_station[tt.st_stop[alight_row]]), res.start_time, legs)
 
 
@@ -269,14 +348,21 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
     """Every distinct journey (one per start departure and leg count) reaching ``target`` at ``arrival``,
     without dominance filtering: lets a rule prefer one of equally fast itineraries (e.g. a bonus)."""
     tt = net.tt
-    starts = [origin.time]
-    if not origin.in_trip:
-        deps = net.station_departures[origin.station]
-        starts += [int(d) for d in deps[(deps > origin.time) & (deps <= arrival)]]
     found: dict[tuple, Journey] = {}
-    for s in starts:
-        o = origin if s == origin.time else station_origin(origin.station, s)
-        res = reach(net, o, end_time=arrival, max_legs=max_legs)
+    starts = _later_starts(net, origin, arrival)
+    # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix
+    lo, hi = 0, len(starts) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        a2 = reach(net, origin.later(starts[mid]), end_time=arrival, max_legs=max_legs,
+                   target=target).station_arrival(target)
+        if a2 is not None and a2 <= arrival:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    for s in [origin.time, *starts[:lo]]:
+        o = origin if s == origin.time else origin.later(s)
+        res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
         for k in range(1, max_legs + 1):
             j = res.journey_to(target, k)
             if j is not None and j.legs and j.arrival(tt) == arrival:

@@ -24,12 +24,20 @@ class GameDay:
     """The game day every use case answers from (lazy: nothing is loaded before it is needed)."""
 
     def __init__(self, feed: str, game: Game, date: dt.date, *, min_transfer_minutes: float | None = None,
-                 progress: bool | None = False):
+                 progress: bool | None = False, plain_timetable: bool = False):
         if min_transfer_minutes is not None and not (0 <= min_transfer_minutes <= 60):
             raise InputError(f"--min-transfer {min_transfer_minutes}: expected 0 to 60 minutes")
         self.feed, self.game, self.date = feed, game, date
         self.min_transfer_minutes = min_transfer_minutes
         self.progress = progress
+        self.plain_timetable = plain_timetable  # --no-zugzwang: organisers exploring the network
+
+    @property
+    def zugzwang_window(self) -> int | None:
+        """The change window (seconds) every itinerary proposed on this day obeys: the game file's rule
+        (variant A §4.2), none without one or for plain timetable routing."""
+        m = self.game.zugzwang_minutes
+        return None if m is None or self.plain_timetable else int(m) * 60
 
     @cached_property
     def timetable(self) -> Timetable:

@@ -146,9 +146,11 @@ def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     pos = plan.position
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)
-    # standing: the itinerary starts at the roll (or the end of free movement); ``since`` stays when the
-    # group got there, for the 29-minute rule
-    origin = origin_of(day, pos if pos.seated else Position(pos.station, max(pos.since, plan.plan_from)))
+    # standing: the itinerary starts at the roll; ``since`` stays when the group got there, for the 29-minute
+    # rule. After free movement (§4.5) the group heads off from wherever it is at its end: it got there then.
+    if not pos.seated and plan.during_free:
+        pos = Position(pos.station, max(pos.since, plan.plan_from))
+    origin = origin_of(day, pos, plan.plan_from)
     ans = decide(day.network, day.game, origin, req.dice, list(model.targeted()), crossing_finder(day))
     return ans, origin, plan, pos, given
 

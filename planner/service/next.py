@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from planner.game.day import GroupState, Position
+from planner.game.day import GroupState
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, group_day, station_of, status
 from planner.service.positions import origin_of, train_echo
@@ -68,8 +68,7 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
                 "('planner group position')"]
     if pos is None or ob.kind in ("ended", "roll", "before_dice", "dice_soon"):
         return NextAnswer(st, warnings=late)
-    here = pos if pos.seated else Position(pos.station, max(pos.since, state.time))
-    origin = origin_of(day, here)
+    origin = origin_of(day, pos, state.time)
     if ob.kind == "free":
         # free movement: any train may be taken, so every bonus chance of the next full hour counts
         chances = bonus_chances(day.network, day.game, origin)["chances"]
@@ -96,11 +95,10 @@ def group_origin(day: GameDay, store: GroupStore, group: str, time: int):
     pos = st.state.position
     if pos is None:
         raise InputError(f"group {group}: position unknown; give --from (or tell it with 'planner group position')")
-    here = pos if pos.seated else Position(pos.station, max(pos.since, st.state.time))
     model = group_day(day, store.snapshot(day.game.name, day.date, group))
     roll = model.last_roll(st.state.time)
     heading = st.state.obligation.kind == "heading" and roll is not None
-    return origin_of(day, here), (roll.target_station if heading else None)
+    return origin_of(day, pos, st.state.time), (roll.target_station if heading else None)
 
 
 def _itinerary_chances(it: dict) -> list[dict]:

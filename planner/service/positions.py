@@ -77,10 +77,13 @@ def train_echo(day: GameDay, trip: int, row: int) -> str:
     return f"in {describe_train(tt, trip)}, next stop {st} {fmt_clock(int(tt.st_arr[row]))}"
 
 
-def origin_of(day: GameDay, pos: Position):
-    """The routing origin of a position."""
+def origin_of(day: GameDay, pos: Position, time: int | None = None):
+    """The routing origin of a position asked at ``time`` (default: the position's own time), bound by the
+    day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary")."""
     from planner.routing import station_origin, trip_origin
 
+    window = day.zugzwang_window
     if pos.seated:
-        return trip_origin(day.network, pos.trip, pos.row)
-    return station_origin(pos.station, pos.since)
+        return trip_origin(day.network, pos.trip, pos.row, window=window)
+    t = pos.since if time is None else max(int(time), pos.since)
+    return station_origin(pos.station, t, since=pos.since, window=window)

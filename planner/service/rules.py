@@ -38,13 +38,17 @@ def resolve_targets(day: GameDay, text: str) -> list[str]:
 
 
 def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1) -> dict:
-    """The 29-minute rule at ``station`` for a group getting off at ``time`` (the train it left excluded): the
-    deadline and the departures, catchable ones first; ``applies`` says whether the game has the rule (without
-    it the same window is shown for orientation only)."""
-    from planner.game.zugzwang import WINDOW, zugzwang
+    """The change-window rule at ``station`` for a group getting off at ``time`` from ``exclude_trip`` (that
+    train excluded, its platform's change times applying): deadline and departures, catchable ones first.
+    In a game without the rule ``applies`` is False and no deadline is invented."""
+    from planner.game.zugzwang import zugzwang
 
-    minutes = day.game.zugzwang_minutes
-    out = zugzwang(day.network, station, time, exclude_trip, window=minutes * 60 if minutes else WINDOW)
-    out["applies"] = minutes is not None or not day.game.has_area
+    stop = -1
+    if exclude_trip >= 0:
+        tt = day.timetable
+        rows = [r for r in tt.trip_stop_times(exclude_trip) if int(tt.stop_station[tt.st_stop[r]]) == station]
+        if rows:  # got off that train here: its platform's change times apply
+            stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - time))])
+    out = zugzwang(day.network, station, time, day.zugzwang_window, exclude_trip, stop)
     out["departures"].sort(key=lambda d: not d["catchable"])
     return out

@@ -28,6 +28,14 @@ def annotate(day: GameDay, journey: Journey, d: dict) -> None:
     d["crossings"] = [c for ld in d["legs"] for c in ld["crossings"]]
 
 
+def zugzwang_json(origin: Origin) -> dict:
+    """What an answer applied: ``{"applies", "minutes", "since"}`` (since: when the standing group's window
+    started; None when seated or without the rule)."""
+    applies = origin.window is not None
+    return {"applies": applies, "minutes": origin.window // 60 if applies else None,
+            "since": fmt_clock(origin.got_off) if applies and not origin.in_trip else None}
+
+
 def late_warning(day: GameDay, arrival: int | None) -> list[str]:
     """The warning for an answer arriving after the game's end (the end ends every obligation, §3)."""
     g = day.game
@@ -84,4 +92,5 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
         "warnings": ans.warnings + late_warning(day, ans.arrival),
         "from": tt.station_name[origin.station],
         "time": fmt_clock(origin.time),
+        "zugzwang": zugzwang_json(origin),
     }
