@@ -125,6 +125,10 @@ def cmd_next(args: argparse.Namespace) -> int:
         b = out["bonus"][0]
         lines.append(f"bonus chance: {b.get('time')} {b.get('event')} at {b.get('station')}"
                      + (f" (board {b['route']} at {b['board_at']} {b['board_time']})" if b.get("board_at") else ""))
+    if out["fees"]:
+        lines.append(f"fees ahead ({out['fees_total']}): " + "; ".join(
+            f"{f['name']} {f['amount'] if f['amount'] is not None else str(f['min']) + '-' + str(f['max'])} "
+            f"to {f['owner']}" for f in out["fees"]))
     for w in out["warnings"]:
         lines.append(f"warning: {w}")
     emit(args, out, "\n".join(lines))

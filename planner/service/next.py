@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner.game.day import GroupState
+from planner.ledger.store import LedgerStore
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, group_day, station_of, status
 from planner.service.positions import origin_of, train_echo
+from planner.service.pricing import cheapest, load_pricing
 from planner.service.views import journey_json, late_warning
 from planner.state import GroupStore
 from planner.util.timefmt import fmt_clock
@@ -20,7 +22,8 @@ class NextAnswer:
     status: GroupStatus
     itinerary: dict | None = None
     bonus: list[dict] = field(default_factory=list)
-    fees: list[dict] = field(default_factory=list)
+    fees: list[dict] = field(default_factory=list)  # what the itinerary costs the group (the ledger's fees)
+    fees_total: int = 0
     warnings: list[str] = field(default_factory=list)
 
 
@@ -78,12 +81,16 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
     if roll is None or roll.target_station is None:
         return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"])
     j = best_journey(day.network, origin, roll.target_station, end_time=day.search_end)
-    if j is not None:  # the same choice as the roll's answer: of equally fast ways, one with the bonus
+    # the same choice as the roll's answer: of equally fast ways, one with the bonus, then the cheapest
+    if j is not None:
         j = prefer_bonus(day.network, day.game, origin, roll.target_station, j)
-    it = journey_json(day, j, origin, roll.target_station)
+    with LedgerStore(store.path) as ledger:
+        pricing = load_pricing(day, st.name, ledger)
+    j = cheapest(day, pricing, origin, j)
+    it = journey_json(day, j, origin, roll.target_station, pricing)
     arrival = j.arrival(day.timetable) if j is not None else None
-    return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("crossings", []),
-                      warnings=late + late_warning(day, arrival))
+    return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),
+                      fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival))
 
 
 def group_origin(day: GameDay, store: GroupStore, group: str, time: int):
@@ -122,7 +129,8 @@ def _by(chance: dict, until: int | None) -> bool:
 def next_json(day: GameDay, ans: NextAnswer) -> dict:
     """JSON of ``planner next``."""
     out = state_json(day, ans.status.name, ans.status.state)
-    out |= {"itinerary": ans.itinerary, "bonus": ans.bonus, "fees": ans.fees, "warnings": ans.warnings,
+    out |= {"itinerary": ans.itinerary, "bonus": ans.bonus, "fees": ans.fees, "fees_total": ans.fees_total,
+            "warnings": ans.warnings,
             "advice": advice(ans)}
     return out
 

@@ -51,4 +51,20 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
             stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - time))])
     out = zugzwang(day.network, station, time, day.zugzwang_window, exclude_trip, stop)
     out["departures"].sort(key=lambda d: not d["catchable"])
+    if exclude_trip < 0:
+        # Without the train named, the one the group just left is the one that arrived here at ``time`` and
+        # leaves again too soon to "change" into: listing it as a choice only confuses (issue 10).
+        came = _arrived_at(day, station, time)
+        out["excluded"] = [d for d in out["departures"] if not d["catchable"] and d["trip_id"] in came]
+        out["departures"] = [d for d in out["departures"] if d not in out["excluded"]]
     return out
+
+
+def _arrived_at(day: GameDay, station: int, time: int) -> set[str]:
+    """Trip ids of the trains arriving at ``station`` in the minute up to ``time`` (not starting there)."""
+    import numpy as np
+
+    tt, net = day.timetable, day.network
+    hit = np.flatnonzero((net.c_arr >= time - 60) & (net.c_arr <= time)
+                         & (net.stop_station[net.c_to] == station) & net.c_drop)
+    return {str(tt.trip_id[int(net.c_trip[c])]) for c in hit}

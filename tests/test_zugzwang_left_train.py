@@ -1,0 +1,31 @@
+"""`planner zugzwang` does not offer the train the group just got off (issue 10), and says what it left out."""
+
+from __future__ import annotations
+
+import json
+
+from planner.cli import main
+from tests.conftest import ZUG
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+
+def zz(capsys, *argv: str) -> dict:
+    assert main(["zugzwang", *DAY, *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_train_just_left_is_not_offered(capsys):
+    # the IR70 from Luzern arrives at Zug 12:28 and leaves again 12:29 for Zürich HB
+    out = zz(capsys, "--at", "Zug", "--time", "12:28")
+    assert [(d["route"], d["departure"]) for d in out["excluded"]] == [("IR70", "12:29")]
+    assert ("IR70", "12:29") not in [(d["route"], d["departure"]) for d in out["departures"]]
+    # catchable trains first, then the ones leaving too soon
+    flags = [d["catchable"] for d in out["departures"]]
+    assert flags == sorted(flags, reverse=True) and flags[0]
+
+
+def test_a_named_train_is_excluded_by_name_and_nothing_is_guessed(capsys):
+    out = zz(capsys, "--at", "Zug", "--time", "12:28", "--trip", "IR70 12:09 Zürich HB")
+    assert "excluded" not in out
+    assert "IR70" not in [d["route"] for d in out["departures"] if d["departure"] == "12:29"]
