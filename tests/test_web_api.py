@@ -326,3 +326,22 @@ def test_app_shell_manifest_and_service_worker(site):
         assert requests.get(url + asset).status_code == 200, asset
     api = requests.get(group_api(site, site["a"], 1), headers=bearer(site["a"]["groups"][0]["token"]))
     assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(site):
+    """§13: another group's purchase reaches this group's phones with the state it polls; its own does not."""
+    b = site["b"]  # a game of its own: nothing else of this module's tests is in its ledger
+    env = {**site["env"]}
+    tok = b["groups"][0]["token"]
+    other = f"{b['game']}:9"  # a group buying by the CLI, as an organiser records an SMS
+    p = planner(env, "ledger", "buy", "--group", other, "--station", "Baar", "--time", "09:30", *DAY,
+                "--json")
+    assert p.returncode == 0, p.stderr
+    p = planner(env, "ledger", "buy", "--group", f"{b['game']}:1", "--station", "Cham", "--time", "09:40",
+                *DAY, "--json")
+    assert p.returncode == 0, p.stderr
+    state = requests.get(group_api(site, b, 1), headers=bearer(tok)).json()
+    msgs = [m["message"] for m in state["messages"]]
+    assert msgs == [f"{other}K 9.30 Baar"]
+    feed = json.loads(planner(env, "ledger", "feed", "--group", f"{b['game']}:1", *DAY, "--json").stdout)
+    assert state["messages"] == feed["events"]

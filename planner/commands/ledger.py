@@ -244,14 +244,8 @@ def cmd_end(args: argparse.Namespace) -> int:
 
 def cmd_feed(args: argparse.Namespace) -> int:
     """Events to tell a group of."""
-    from planner.ledger.store import LedgerStore
+    from planner.ledger.service import feed
 
-    ctx = Context(args)
-    with LedgerStore() as store:
-        group = group_of(ctx, args.group, store)
-        rows = store.feed(ctx.game.name, ctx.date, group, args.since)
-    out = {"group": group, "since": args.since,
-           "events": [r.to_json() | {"time": fmt_clock(r.event.time)} for r in rows],
-           "last": rows[-1].seq if rows else args.since}
-    emit(args, out, "\n".join(f"#{r.seq} {r.message}" for r in rows) or "nothing new")
+    out = feed(Context(args), args.group, args.since)
+    emit(args, out, "\n".join(f"#{e['seq']} {e['message']}" for e in out["events"]) or "nothing new")
     return 0

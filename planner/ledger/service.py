@@ -183,3 +183,16 @@ def group_of(ctx: Any, name: str, store: LedgerStore | None = None) -> str:
         if own:
             store.close()
     return canonical_group(name, known)
+
+
+def feed(ctx: Any, group: str, since: int = 0) -> dict:
+    """What ``group`` must be told of since event ``since`` (§13): ``{group, since, events, last}``; the CLI's
+    ``ledger feed`` and the web app's message list answer with this."""
+    from planner.util.timefmt import fmt_clock
+
+    with LedgerStore() as store:
+        name = group_of(ctx, group, store)
+        rows = store.feed(ctx.game.name, ctx.date, name, since)
+    return {"group": name, "since": since,
+            "events": [r.to_json() | {"time": fmt_clock(r.event.time)} for r in rows],
+            "last": rows[-1].seq if rows else since}

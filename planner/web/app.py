@@ -52,6 +52,9 @@ POSITION_FIELDS = {"at", "time", "trip"}
 ROLL_FIELDS = {"dice", "at", "time", "trip", "roll_id"}
 
 
+MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
+
+
 class WebApp:
     """The loaded games and days, the state database, the rate limiter; builds the Starlette app."""
 
@@ -119,7 +122,8 @@ class WebApp:
             last = store.answer(g.id, number, status["rolls"][-1]["seq"])
         return {"game": {"id": g.id, "name": g.name, **usecases.day_info(day)},
                 "group": {"number": number, "name": g.groups[number - 1]},
-                "position": store.position(g.id, number), "status": status, "last": last}
+                "position": store.position(g.id, number), "status": status, "last": last,
+                "messages": usecases.messages(day, g.group_key(number))["events"][-MESSAGES_SHOWN:]}
 
     def position(self, g: WebGame, day: usecases.Day, number: int, body: dict) -> dict:
         """Check and remember the group's position."""

@@ -147,6 +147,13 @@ def next_trains(day: Day, at: str, time: str | None, trip: str | None) -> dict:
         return trains_after_getting_off(gd, s, gd.clock(time), find_trip(gd.timetable, trip, s) if trip else -1)
 
 
+def messages(day: Day, group: str, since: int = 0) -> dict:
+    """The ledger's events the group must be told of (§13): the answer of ``planner ledger feed --json``."""
+    from planner.ledger.service import feed
+
+    return feed(day.day, group, since)
+
+
 def area_map_html(day: Day) -> str:
     """The organiser's area map (as ``planner map area --standalone``), made once per day."""
     if "area_map" not in day.documents:
@@ -171,5 +178,5 @@ def check_area_html(day: Day) -> str:
     return day.documents["check_area"]
 
 
-__all__ = ["area_map_html", "check_area_html", "Day", "day_info", "load_day", "next_step", "next_trains", "roll",
+__all__ = ["area_map_html", "check_area_html", "Day", "day_info", "load_day", "messages", "next_step", "next_trains", "roll",
            "set_position", "stations", "status", "undo"]

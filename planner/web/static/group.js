@@ -44,6 +44,12 @@ function renderState(state) {
   const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
   if (last && lastSeq !== shownSeq) renderAnswer(last);
   if (!last) { document.getElementById("answer").hidden = true; shownSeq = null; }
+  renderMessages(state.messages || []);
+}
+
+function renderMessages(events) {
+  const items = events.slice().reverse().map((e) => h("li", {}, h("b", {}, e.time), " ", e.message));
+  document.getElementById("messages").replaceChildren(...(items.length ? items : [h("li", {}, "none yet")]));
 }
 
 function renderAnswer(ans) {
