@@ -28,9 +28,37 @@ function message(text, isError) {
 
 // ---- rendering --------------------------------------------------------------------------------
 
+/* What binds the group now, in words: the group model's obligation (planner group status --json). */
+function obligationText(ob) {
+  if (!ob) return null;
+  switch (ob.kind) {
+    case "before_dice": return `free until dice start at ${ob.until}`;
+    case "dice_soon": return `first roll at ${ob.until}`;
+    case "roll": return "roll now";
+    case "heading": return `heading for ${ob.target}${ob.until ? ", arrival " + ob.until : ""}`;
+    case "free": return `free movement until ${ob.until}: roll before it ends`;
+    case "ended": return "the game is over";
+    default: return ob.kind;
+  }
+}
+
 function renderState(state) {
+  // where the group's day has it (it moves along its itinerary), else the last position it set here
+  const modelPos = state.status && state.status.position;
   const pos = state.position;
-  setText("position", pos ? `${pos.at} ${pos.time}${pos.trip ? " (train " + pos.trip + ")" : ""}` : null);
+  if (modelPos && modelPos.station) {
+    setText("position", modelPos.seated && modelPos.train ? modelPos.train
+      : `${modelPos.station} ${modelPos.since}`);
+  } else {
+    setText("position", pos ? `${pos.at} ${pos.time}${pos.trip ? " (train " + pos.trip + ")" : ""}` : null);
+  }
+  const ob = state.status && state.status.obligation;
+  setText("obligation", obligationText(ob));
+  setText("next-roll", state.status ? state.status.next_roll_at : null);
+  if (ob && ob.board_by && !(modelPos && modelPos.seated)) boardBy = ob.board_by;
+  else if (modelPos && modelPos.seated) boardBy = "seated: nothing binds until you get off";
+  else boardBy = null;
+  if (boardBy) setText("deadline", boardBy);
   const last = state.last;
   setText("target", last ? (last.kind === "free" ? "free movement" : last.target) : null);
   setText("arrival", last ? last.arrival : null);
@@ -135,12 +163,13 @@ async function refresh() {
 }
 
 let nextFor = null;
+let boardBy = null;  // the group model's board-by time wins over the trains answer for the set position
 
 async function refreshNext(where) {
   try {
     const z = await api(BASE + "/trains");
     nextFor = where;
-    setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
+    if (!boardBy) setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
   } catch (e) { /* keeps the last value */ }
 }
 
