@@ -326,3 +326,25 @@ def test_app_shell_manifest_and_service_worker(site):
         assert requests.get(url + asset).status_code == 200, asset
     api = requests.get(group_api(site, site["a"], 1), headers=bearer(site["a"]["groups"][0]["token"]))
     assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_position_in_a_train_by_its_name_alone(site):
+    """A group in a train types only the train ("S1 12:36", its time where it got on); the trains the group
+    may take next and the next roll work from that position (the remembered train is its trip id, not the
+    name, which matches no departure at the stop the train is approaching)."""
+    b = site["b"]
+    tok = b["groups"][0]["token"]
+    api = group_api(site, b, 1)
+    assert requests.post(api + "/position", json={"at": "Zug", "time": "12:30"}, headers=bearer(tok)).ok
+    ans = requests.post(api + "/rolls", json={"dice": 3}, headers=bearer(tok)).json()
+    first = ans["legs"][0]
+    assert first["from"] == "Zug"
+    r = requests.post(api + "/position", json={"trip": f"{first['route']} {first['departure']}", "time": "12:50"},
+                      headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    pos = r.json()
+    assert pos["trip"] == first["trip_id"] and pos["train"].startswith("in ")
+    z = requests.get(api + "/trains", headers=bearer(tok))
+    assert z.status_code == 200, z.text
+    r = requests.post(api + "/position", json={"time": "12:51"}, headers=bearer(tok))
+    assert r.status_code == 422 and "'at' is required" in r.json()["error"]

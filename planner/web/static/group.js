@@ -220,14 +220,17 @@ async function submitRoll(ev) {
 
 async function submitPosition(ev) {
   ev.preventDefault();
-  const body = {at: document.getElementById("at").value};
+  const at = document.getElementById("at").value.trim();
   const time = document.getElementById("time").value;
   const trip = document.getElementById("trip").value.trim();
+  if (!at && !trip) { message("Type the station, or the train you are in (e.g. IR75 12:25).", true); return; }
+  const body = {};
+  if (at) body.at = at;
   if (time) body.time = time;
   if (trip) body.trip = trip;
   try {
     const pos = await api(BASE + "/position", "POST", body);
-    message(`Position: ${pos.at} ${pos.time}`);
+    message(pos.train ? `Position: ${pos.train}` : `Position: ${pos.at} ${pos.time}`);
     refresh();
   } catch (e) {
     message(e instanceof ApiError ? e.message : "No connection: the position was not sent.", true);
