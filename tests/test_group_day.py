@@ -160,6 +160,8 @@ def test_train_named_by_its_departure_where_the_group_got_on(day, tmp_path):
     st = set_position(day, store, G, PlaceRequest(None, None, f"S1 {first['departure']}"), T("12:50"))
     pos = st.state.position
     assert pos.seated and tt.trip_id[pos.trip] == first["trip_id"]
+    # the echo names the stop the group's day has it at or approaching
+    assert st.train.endswith(f"next stop {tt.station_name[pos.station]} {fmt_clock(pos.since)}")
     # its time at its first stop still names it (as the echo does)
     start = tt.trip_stop_times(pos.trip).start
     named = f"S1 {fmt_clock(int(tt.st_dep[start]))}"

@@ -223,7 +223,10 @@ def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceReques
         except StaleGroup:
             continue
         st = status(day, store, group, time)
-        return GroupStatus(st.name, st.key, st.state, st.rolls, st.positions, resolved.train)
+        now = st.state.position
+        # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row
+        echo = train_echo(day, now.trip, now.row) if now is not None and now.seated else resolved.train
+        return GroupStatus(st.name, st.key, st.state, st.rolls, st.positions, echo)
     raise PlannerError(f"group {group} changed {MAX_RECOMPUTE} times while its position was recorded; try again")
 
 
