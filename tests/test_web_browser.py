@@ -201,3 +201,18 @@ def test_page_shows_the_group_model_state(site, browser):
     expect(p.locator("#next-roll")).to_have_text(st["next_roll_at"])
     assert errors == []
     ctx.close()
+
+
+def test_undo_of_a_position_says_so(site, browser):
+    """Undo removes the latest entry; when that is a position report the page says which, not "nothing"."""
+    game = site["game"]
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
+    p.fill("#at", "Baar")
+    p.fill("#time", "15:00")
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text("Baar 15:00")
+    p.click("#undo")
+    expect(p.locator("#message")).to_have_text(re.compile(r"^Position at Baar at 15:00 removed"))
+    assert errors == []
+    ctx.close()

@@ -68,7 +68,8 @@ function renderState(state) {
   tbody.replaceChildren(...state.status.rolls.slice().reverse().map((r) => h("tr", {},
     h("td", {}, r.seq), h("td", {}, r.time), h("td", {}, r.dice),
     h("td", {}, r.kind === "free" ? `free until ${r.free_until}` : r.target))));
-  document.getElementById("undo").disabled = state.status.rolls.length === 0;
+  document.getElementById("undo").disabled = state.status.rolls.length === 0
+    && (state.status.positions || []).length === 0;
   const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
   if (last && lastSeq !== shownSeq) renderAnswer(last);
   if (!last) { document.getElementById("answer").hidden = true; shownSeq = null; }
@@ -240,7 +241,9 @@ async function submitPosition(ev) {
 async function undo() {
   try {
     const out = await api(BASE + "/undo", "POST", {});
-    message(out.removed ? `Roll #${out.removed} removed.` : "Nothing to undo.");
+    // undo removes the latest entry, a roll or a position report: say which
+    message(out.removed ? `Roll #${out.removed} removed.`
+      : out.removed_position ? `Position ${out.removed_position} removed.` : "Nothing to undo.");
     shownSeq = null;
     refresh();
   } catch (e) {
