@@ -23,6 +23,7 @@ from planner.service import (
     undo,
 )
 from planner.state import GroupStore
+from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
 from tests.conftest import DEMO_DATE, ZUG
 
@@ -145,3 +146,25 @@ def test_seated_report_in_a_train_to_the_target_reaches_it(day, tmp_path):
     pos = st.state.position
     assert not pos.seated and day.timetable.station_name[pos.station] == "Emmenbrücke" and pos.since == T("14:19")
     store.close()
+
+
+def test_train_named_by_its_departure_where_the_group_got_on(day, tmp_path):
+    """Players name the train they boarded by its time at their station ("S1 12:36" at Zug), not at its
+    first stop (Baar 12:31): without --at, the group's own stations are where the name is matched."""
+    tt = day.timetable
+    store = GroupStore(tmp_path / "state.sqlite")
+    set_position(day, store, G, PlaceRequest("Zug", T("12:20")), T("12:20"))
+    ans = roll(day, store, RollRequest(G, 3, T("12:30"))).to_json()
+    first = ans["legs"][0]
+    assert first["from"] == "Zug" and first["route"] == "S1"
+    st = set_position(day, store, G, PlaceRequest(None, None, f"S1 {first['departure']}"), T("12:50"))
+    pos = st.state.position
+    assert pos.seated and tt.trip_id[pos.trip] == first["trip_id"]
+    # the echo names the stop the group's day has it at or approaching
+    assert st.train.endswith(f"next stop {tt.station_name[pos.station]} {fmt_clock(pos.since)}")
+    # its time at its first stop still names it (as the echo does)
+    start = tt.trip_stop_times(pos.trip).start
+    named = f"S1 {fmt_clock(int(tt.st_dep[start]))}"
+    assert named != f"S1 {first['departure']}"
+    again = set_position(day, store, G, PlaceRequest(None, None, named), T("12:52")).state.position
+    assert tt.trip_id[again.trip] == first["trip_id"]

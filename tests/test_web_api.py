@@ -329,7 +329,7 @@ def test_app_shell_manifest_and_service_worker(site):
 
 
 def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(site):
-    """§13: another group's purchase reaches this group's phones with the state it polls; its own does not."""
+    """§13: other groups' purchases reach this group's phones with the state it polls."""
     b = site["b"]  # a game of its own: nothing else of this module's tests is in its ledger
     env = {**site["env"]}
     tok = b["groups"][0]["token"]
@@ -337,11 +337,33 @@ def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(site):
     p = planner(env, "ledger", "buy", "--group", other, "--station", "Baar", "--time", "09:30", *DAY,
                 "--json")
     assert p.returncode == 0, p.stderr
-    p = planner(env, "ledger", "buy", "--group", f"{b['game']}:1", "--station", "Cham", "--time", "09:40",
+    p = planner(env, "ledger", "buy", "--group", f"{b['game']}:8", "--station", "Cham", "--time", "09:40",
                 *DAY, "--json")
     assert p.returncode == 0, p.stderr
     state = requests.get(group_api(site, b, 1), headers=bearer(tok)).json()
     msgs = [m["message"] for m in state["messages"]]
-    assert msgs == [f"{other}K 9.30 Baar"]
+    assert msgs == [f"{other}K 9.30 Baar", f"{b['game']}:8K 9.40 Cham"]
     feed = json.loads(planner(env, "ledger", "feed", "--group", f"{b['game']}:1", *DAY, "--json").stdout)
     assert state["messages"] == feed["events"]
+
+
+def test_position_in_a_train_by_its_name_alone(site):
+    """A group in a train types only the train ("S1 12:36", its time where it got on); the trains the group
+    may take next and the next roll work from that position (the remembered train is its trip id, not the
+    name, which matches no departure at the stop the train is approaching)."""
+    b = site["b"]
+    tok = b["groups"][0]["token"]
+    api = group_api(site, b, 1)
+    assert requests.post(api + "/position", json={"at": "Zug", "time": "12:30"}, headers=bearer(tok)).ok
+    ans = requests.post(api + "/rolls", json={"dice": 3}, headers=bearer(tok)).json()
+    first = ans["legs"][0]
+    assert first["from"] == "Zug"
+    r = requests.post(api + "/position", json={"trip": f"{first['route']} {first['departure']}", "time": "12:50"},
+                      headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    pos = r.json()
+    assert pos["trip"] == first["trip_id"] and pos["train"].startswith("in ")
+    z = requests.get(api + "/trains", headers=bearer(tok))
+    assert z.status_code == 200, z.text
+    r = requests.post(api + "/position", json={"time": "12:51"}, headers=bearer(tok))
+    assert r.status_code == 422 and "'at' is required" in r.json()["error"]

@@ -173,3 +173,46 @@ def test_group_name_with_markup_is_shown_as_text(site, browser):
     assert org.locator("#groups img").count() == 0
     assert errors == []
     ctx.close()
+
+
+def test_page_shows_the_group_model_state(site, browser):
+    """The "Now" box says what the group's day says (planner group status): the obligation, the next roll,
+    the board-by time of the 29-minute rule; not only the last roll."""
+    game = site["game"]
+    token = game["groups"][1]["token"]
+    api = f"{site['url']}/api/games/{game['game']}/groups/2"
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
+    p.fill("#at", "Zug")
+    p.fill("#time", "14:00")
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text("Zug 14:00")
+    st = requests.get(api, headers={"Authorization": f"Bearer {token}"}).json()["status"]
+    assert st["obligation"]["board_by"] == "14:29"
+    expect(p.locator("#deadline")).to_have_text(st["obligation"]["board_by"])
+    expect(p.locator("#obligation")).to_have_text("roll now")
+    p.select_option("#die", "4")
+    p.click("#roll-button")
+    expect(p.locator("#history tbody tr")).to_have_count(1)
+    st = requests.get(api, headers={"Authorization": f"Bearer {token}"}).json()["status"]
+    ob = st["obligation"]
+    assert ob["kind"] == "heading"
+    expect(p.locator("#obligation")).to_have_text(f"heading for {ob['target']}, arrival {ob['until']}")
+    expect(p.locator("#next-roll")).to_have_text(st["next_roll_at"])
+    assert errors == []
+    ctx.close()
+
+
+def test_undo_of_a_position_says_so(site, browser):
+    """Undo removes the latest entry; when that is a position report the page says which, not "nothing"."""
+    game = site["game"]
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
+    p.fill("#at", "Baar")
+    p.fill("#time", "15:00")
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text("Baar 15:00")
+    p.click("#undo")
+    expect(p.locator("#message")).to_have_text(re.compile(r"^Position at Baar at 15:00 removed"))
+    assert errors == []
+    ctx.close()

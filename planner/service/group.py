@@ -15,7 +15,7 @@ from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
 from planner.ledger.store import LedgerStore
 from planner.service.gameday import GameDay
-from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo
+from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
 from planner.service.pricing import cheapest_answer, load_pricing
 from planner.service.views import dice_json
 from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
@@ -139,7 +139,7 @@ def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     given: Place | None = None
     if req.place.at or req.place.trip:
         given = resolve_place(day, PlaceRequest(req.place.at, req.place.time if req.place.trip else req.time,
-                                                req.place.trip))
+                                                req.place.trip), train_hints(model, req.time))
     plan = model.check_roll(req.time, given.position if given else None)
     if plan.position is None:
         raise InputError("where is the group? give --at STATION (or --trip TRAIN)")
@@ -211,7 +211,7 @@ def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceReques
     for _ in range(MAX_RECOMPUTE):
         snap = store.snapshot(day.game.name, day.date, group)
         model = group_day(day, snap)
-        resolved = resolve_place(day, PlaceRequest(place.at, time, place.trip))
+        resolved = resolve_place(day, PlaceRequest(place.at, time, place.trip), train_hints(model, time))
         model.check_position(time)
         pos = resolved.position
         offset = pos.row - tt.trip_stop_times(pos.trip).start if pos.seated else None
@@ -223,7 +223,10 @@ def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceReques
         except StaleGroup:
             continue
         st = status(day, store, group, time)
-        return GroupStatus(st.name, st.key, st.state, st.rolls, st.positions, resolved.train)
+        now = st.state.position
+        # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row
+        echo = train_echo(day, now.trip, now.row) if now is not None and now.seated else resolved.train
+        return GroupStatus(st.name, st.key, st.state, st.rolls, st.positions, echo)
     raise PlannerError(f"group {group} changed {MAX_RECOMPUTE} times while its position was recorded; try again")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.errors import InputError
-from planner.game.day import Position
+from planner.game.day import GroupDay, Position
 from planner.service.gameday import GameDay
 from planner.timetable.trips import describe_train, match_train
 from planner.util.timefmt import fmt_clock
@@ -37,12 +37,15 @@ class Place:
     train: str | None = None
 
 
-def resolve_place(day: GameDay, req: PlaceRequest) -> Place:
-    """Resolve a :class:`PlaceRequest` (errors are one-line :class:`InputError`)."""
+def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) -> Place:
+    """Resolve a :class:`PlaceRequest` (errors are one-line :class:`InputError`).
+
+    ``hints``: stations where the group stood or boarded lately (:func:`train_hints`); a train named without
+    ``at`` is matched by its departure there first, as players name it ("S1 12:36" where they got on)."""
     tt = day.timetable
     if req.trip:
         s = day.station(req.at) if req.at else None
-        m = match_train(tt, req.trip, s)
+        m = _match_named(tt, req.trip, s, hints)
         rows = tt.trip_stop_times(m.trip)
         if req.time is not None:
             # the group's position in the train at that time: the stop it is at or approaching
@@ -68,6 +71,37 @@ def resolve_place(day: GameDay, req: PlaceRequest) -> Place:
     if req.time is None:
         raise InputError("--time HH:MM is required")
     return Place(Position(day.station(req.at), int(req.time)))
+
+
+def _match_named(tt, ref: str, station: int | None, hints: tuple[int, ...]):
+    """The train ``ref`` at ``station``; without one, at the first hint it matches at, else at its first stop
+    (the error a hint gives is the one said: it names the station the group thinks of)."""
+    if station is not None or not hints:
+        return match_train(tt, ref, station)
+    first_error: InputError | None = None
+    for h in dict.fromkeys((*hints, None)):
+        try:
+            return match_train(tt, ref, h)
+        except InputError as e:
+            first_error = first_error or e
+    raise first_error  # type: ignore[misc]
+
+
+def train_hints(model: GroupDay, t: int) -> tuple[int, ...]:
+    """Stations a group at ``t`` most likely names a train from: where it stands, where its latest roll's
+    itinerary boards (latest first), where it last reported standing."""
+    out: list[int] = []
+    pos = model.position_at(t)
+    if pos is not None and not pos.seated:
+        out.append(pos.station)
+    roll = model.last_roll(t)
+    if roll is not None:
+        tt = model.tt
+        out += [int(tt.stop_station[tt.st_stop[r.board_row]]) for r in reversed(roll.rides)]
+        if roll.origin is not None and not roll.origin.seated:
+            out.append(roll.origin.station)
+    out += [p.position.station for p in reversed(model.positions) if p.time <= t and not p.position.seated]
+    return tuple(dict.fromkeys(out))
 
 
 def train_echo(day: GameDay, trip: int, row: int) -> str:

@@ -127,9 +127,10 @@ class WebApp:
 
     def position(self, g: WebGame, day: usecases.Day, number: int, body: dict) -> dict:
         """Check and remember the group's position."""
-        at = text_field(body, "at", required=True, hint=" (the station, e.g. \"Zug\")")
-        time = text_field(body, "time", pattern=CLOCK, hint=" (HH:MM)")
         trip = text_field(body, "trip", hint=" (the train, e.g. \"IR75 12:25\")")
+        # in a train, the train is enough: it is matched where the group got on (the group's day knows)
+        at = text_field(body, "at", required=not trip, hint=" (the station, e.g. \"Zug\", or the train)")
+        time = text_field(body, "time", pattern=CLOCK, hint=" (HH:MM)")
         pos = usecases.set_position(day, g.group_key(number), at, time, trip)
         self.store().set_position(g.id, number, pos)
         return pos

@@ -80,7 +80,7 @@ def _status_time(day: Day, text: str | None) -> int:
         return 0
 
 
-def set_position(day: Day, group: str, at: str, time: str | None, trip: str | None) -> dict:
+def set_position(day: Day, group: str, at: str | None, time: str | None, trip: str | None) -> dict:
     """"We got off at X at T" / "we are in the IR75 12:25": recorded in the group's day (as ``planner group
     position``); returns the position with the station's full name and the time it resolves to."""
     from planner.service import set_position as record
@@ -91,7 +91,11 @@ def set_position(day: Day, group: str, at: str, time: str | None, trip: str | No
         st = record(gd, store, group, PlaceRequest(at, t, trip), t)
     pos = st.state.position
     station = str(gd.timetable.station_name[pos.station]) if pos is not None else at
-    return {"at": station, "time": fmt_clock(t), "trip": trip or None, "train": st.train}
+    # the trip id, not the typed name: "S1 12:36" names the train at the stop it was boarded, and ``at`` is now
+    # the stop it is at or approaching, where that name matches no departure (the roll and /trains reuse both)
+    seated = pos is not None and pos.seated
+    return {"at": station, "time": fmt_clock(t), "trip": str(gd.timetable.trip_id[pos.trip]) if seated else None,
+            "train": st.train}
 
 
 def roll(day: Day, group: str, dice: int, at: str | None, time: str | None, trip: str | None,

@@ -28,9 +28,37 @@ function message(text, isError) {
 
 // ---- rendering --------------------------------------------------------------------------------
 
+/* What binds the group now, in words: the group model's obligation (planner group status --json). */
+function obligationText(ob) {
+  if (!ob) return null;
+  switch (ob.kind) {
+    case "before_dice": return `free until dice start at ${ob.until}`;
+    case "dice_soon": return `first roll at ${ob.until}`;
+    case "roll": return "roll now";
+    case "heading": return `heading for ${ob.target}${ob.until ? ", arrival " + ob.until : ""}`;
+    case "free": return `free movement until ${ob.until}: roll before it ends`;
+    case "ended": return "the game is over";
+    default: return ob.kind;
+  }
+}
+
 function renderState(state) {
+  // where the group's day has it (it moves along its itinerary), else the last position it set here
+  const modelPos = state.status && state.status.position;
   const pos = state.position;
-  setText("position", pos ? `${pos.at} ${pos.time}${pos.trip ? " (train " + pos.trip + ")" : ""}` : null);
+  if (modelPos && modelPos.station) {
+    setText("position", modelPos.seated && modelPos.train ? modelPos.train
+      : `${modelPos.station} ${modelPos.since}`);
+  } else {
+    setText("position", pos ? `${pos.at} ${pos.time}${pos.trip ? " (train " + pos.trip + ")" : ""}` : null);
+  }
+  const ob = state.status && state.status.obligation;
+  setText("obligation", obligationText(ob));
+  setText("next-roll", state.status ? state.status.next_roll_at : null);
+  if (ob && ob.board_by && !(modelPos && modelPos.seated)) boardBy = ob.board_by;
+  else if (modelPos && modelPos.seated) boardBy = "seated: nothing binds until you get off";
+  else boardBy = null;
+  if (boardBy) setText("deadline", boardBy);
   const last = state.last;
   setText("target", last ? (last.kind === "free" ? "free movement" : last.target) : null);
   setText("arrival", last ? last.arrival : null);
@@ -40,7 +68,8 @@ function renderState(state) {
   tbody.replaceChildren(...state.status.rolls.slice().reverse().map((r) => h("tr", {},
     h("td", {}, r.seq), h("td", {}, r.time), h("td", {}, r.dice),
     h("td", {}, r.kind === "free" ? `free until ${r.free_until}` : r.target))));
-  document.getElementById("undo").disabled = state.status.rolls.length === 0;
+  document.getElementById("undo").disabled = state.status.rolls.length === 0
+    && (state.status.positions || []).length === 0;
   const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
   if (last && lastSeq !== shownSeq) renderAnswer(last);
   if (!last) { document.getElementById("answer").hidden = true; shownSeq = null; }
@@ -141,12 +170,13 @@ async function refresh() {
 }
 
 let nextFor = null;
+let boardBy = null;  // the group model's board-by time wins over the trains answer for the set position
 
 async function refreshNext(where) {
   try {
     const z = await api(BASE + "/trains");
     nextFor = where;
-    setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
+    if (!boardBy) setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
   } catch (e) { /* keeps the last value */ }
 }
 
@@ -197,14 +227,17 @@ async function submitRoll(ev) {
 
 async function submitPosition(ev) {
   ev.preventDefault();
-  const body = {at: document.getElementById("at").value};
+  const at = document.getElementById("at").value.trim();
   const time = document.getElementById("time").value;
   const trip = document.getElementById("trip").value.trim();
+  if (!at && !trip) { message("Type the station, or the train you are in (e.g. IR75 12:25).", true); return; }
+  const body = {};
+  if (at) body.at = at;
   if (time) body.time = time;
   if (trip) body.trip = trip;
   try {
     const pos = await api(BASE + "/position", "POST", body);
-    message(`Position: ${pos.at} ${pos.time}`);
+    message(pos.train ? `Position: ${pos.train}` : `Position: ${pos.at} ${pos.time}`);
     refresh();
   } catch (e) {
     message(e instanceof ApiError ? e.message : "No connection: the position was not sent.", true);
@@ -214,7 +247,9 @@ async function submitPosition(ev) {
 async function undo() {
   try {
     const out = await api(BASE + "/undo", "POST", {});
-    message(out.removed ? `Roll #${out.removed} removed.` : "Nothing to undo.");
+    // undo removes the latest entry, a roll or a position report: say which
+    message(out.removed ? `Roll #${out.removed} removed.`
+      : out.removed_position ? `Position ${out.removed_position} removed.` : "Nothing to undo.");
     shownSeq = null;
     refresh();
   } catch (e) {
