@@ -110,12 +110,11 @@ def cmd_route(args: argparse.Namespace) -> int:
     if args.batch:
         return _batch(ctx, args)
     if args.group and not (args.origin or args.trip):
-        from planner.commands.group import _status_time
         from planner.service import group_origin
         from planner.state import GroupStore
 
         with GroupStore() as store:
-            origin, heading_to = group_origin(ctx.day, store, args.group, _status_time(ctx, args))
+            origin, heading_to = group_origin(ctx.day, store, args.group, ctx.day.status_time(args.time))
         if origin.in_trip:
             from planner.service.positions import train_echo
 
