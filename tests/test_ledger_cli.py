@@ -160,3 +160,11 @@ def test_a_late_message_is_marked_with_the_section_13_penalty(capsys):
     rc, err = run(capsys, "ledger", "buy", "--group", "3", "--station", "Baar", "--time", "09:45",
                   "--reported", "09:30")
     assert rc == 2 and "more than 10 minutes early: invalid (§13)" in err["error"]
+
+
+def test_a_roll_made_seated_in_a_train_is_a_sighting_at_its_stop(capsys):
+    # the roll stores "Zürich HB (in IR70 12:09 Luzern → Zürich HB)": the ledger reads the station from it
+    ok(capsys, "roll", "--group", "Seated", "--dice", "2", "--at", "Luzern", "--trip", "IR70 12:09", "--time", "12:40")
+    assert ok(capsys, "ledger", "buy", "--group", "Seated", "--station", "Zug", "--time", "12:00")["amount"] > 0
+    rc, err = run(capsys, "ledger", "buy", "--group", "Seated", "--station", "Baar", "--time", "12:45")
+    assert rc == 2 and "was at Zürich HB at 12:40 (roll #1)" in err["error"], err

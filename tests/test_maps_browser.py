@@ -31,7 +31,13 @@ from planner.maps import assets
 from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS, RING_COLOR
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="chromium not installed (make system-deps)")
+
+
+@pytest.fixture(autouse=True)
+def _chromium_installed():
+    """The house rule is no skipped tests: a missing chromium fails here, saying how to get it."""
+    assert CHROMIUM.exists(), "chromium not installed: run `make system-deps`"
+
 
 COMMON = ["--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11"]
 LAND, LAKE = "#f4f1e8", "#a9d3f2"

@@ -190,7 +190,7 @@ def test_variant_b_has_no_rule(capsys, zug_tt):
 
 @pytest.mark.parametrize("extra, needle", [
     (["--time", "12:30", "--since", "12:40"], "after --time"),
-    (["--time", "12:30", "--since", "1240"], "--since"),
+    (["--time", "12:30", "--since", "12h7x"], "is not HH:MM"),  # 1240 is a time now (Swiss spellings)
     (["--trip", "IR75 10:03", "--since", "10:00"], "--trip"),
 ])
 def test_bad_since(capsys, extra, needle):

@@ -161,3 +161,21 @@ def test_unreachable_target_keeps_the_target_with_a_warning(line):
     g = game_with_targets("sbb-monopoly", [{"number": 3, "stations": ["D", "C"]}])
     ans = decide(line, g, station_origin(0, parse_clock("15:00")), 3, [])
     assert ans.kind == "target" and ans.target == "C" and ans.arrival is None and ans.warnings
+
+
+def test_full_hour_income_bonus_needs_a_stop_in_the_bonus_minutes():
+    # one rule for itineraries and for `ledger income --trip`: a train passing B at 13:00 without stopping
+    # earns no bonus; one stopping there does
+    from planner.game.bonus import trip_meets_bonus
+
+    b = TimetableBuilder()
+    for s in "ABC":
+        b.station(s)
+    through = b.trip([("A", None, "12:50"), ("B", "13:00", "13:00", False, False), ("C", "13:10", None)])
+    stopping = b.trip([("A", None, "12:51"), ("B", "13:00", "13:00"), ("C", "13:11", None)])
+    tt = b.build()
+    a = load_game("sbb-monopoly")
+    hour = parse_clock("13:00")
+    assert not trip_meets_bonus(tt, a, through, hour)
+    assert trip_meets_bonus(tt, a, stopping, hour)
+    assert not trip_meets_bonus(tt, a, stopping, parse_clock("12:00"))

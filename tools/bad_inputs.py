@@ -64,7 +64,7 @@ def cases(tmp: Path) -> list[tuple[str, list[str]]]:
         ("--since after --time", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
                                   "--since", "10:20"]),
         ("--since malformed", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "10:00",
-                               "--since", "1000"]),
+                               "--since", "9h7x"]),
         ("--since with --trip", ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--trip", "IR75 10:03",
                                  "--since", "10:00"]),
         ("unknown option", ["route", "--bogus"]),

@@ -50,19 +50,6 @@ def _time(ctx: Context, text: str | None) -> int:
     return ctx.clock(text, within_game=False)
 
 
-def _status_time(ctx: Context, args) -> int:
-    """The time a status is asked for: --time, else now on the game day, else the end of the game."""
-    if getattr(args, "time", None):
-        return _time(ctx, args.time)
-    import datetime as dt
-    from zoneinfo import ZoneInfo
-
-    now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
-    if now.date() == ctx.date:
-        return now.hour * 3600 + now.minute * 60
-    return 0  # the status then shows the group at its latest entry
-
-
 def cmd_roll(args: argparse.Namespace) -> int:
     """Record a roll (computed outside the write transaction; a retried --roll-id answers the same)."""
     from planner.commands.rules import render_dice
@@ -115,7 +102,7 @@ def cmd_next(args: argparse.Namespace) -> int:
     from planner.state import GroupStore
 
     ctx = Context(args)
-    t = _status_time(ctx, args)
+    t = ctx.day.status_time(getattr(args, "time", None))
     with GroupStore() as store:
         out = next_json(ctx.day, next_step(ctx.day, store, str(args.group), t))
     lines = _state_lines(out) + [f"now: {out['advice']}"]
@@ -148,7 +135,7 @@ def cmd_group_status(args: argparse.Namespace) -> int:
 
     ctx = Context(args)
     with GroupStore() as store:
-        st = status(ctx.day, store, str(args.group), _status_time(ctx, args))
+        st = status(ctx.day, store, str(args.group), ctx.day.status_time(getattr(args, "time", None)))
     out = _status_json(ctx, st)
     table = "\n".join(_state_lines(out)) + "\n" + (
         format_table(out["rolls"], ["seq", "time", "dice", "kind", "target", "free_until"]) if out["rolls"]
@@ -164,7 +151,7 @@ def cmd_group_list(args: argparse.Namespace) -> int:
 
     ctx = Context(args)
     with GroupStore() as store:
-        groups = list_groups(ctx.day, store, _status_time(ctx, args))
+        groups = list_groups(ctx.day, store, ctx.day.status_time(getattr(args, "time", None)))
     rows = [_status_json(ctx, st) for st in groups]
     table = [{"group": r["group"], "where": (r["position"] or {}).get("station") or "-",
               "doing": r["obligation"]["kind"], "target": r["obligation"]["target"] or "",

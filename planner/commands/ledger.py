@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-from zoneinfo import ZoneInfo
 
 from planner.commands.base import Context, add_common, emit, format_table
 from planner.errors import InputError
@@ -63,10 +61,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _times(ctx: Context, args: argparse.Namespace) -> tuple[int, int | None]:
     """Event time and report time (default both now when the game day is today)."""
-    today = dt.datetime.now(ZoneInfo("Europe/Zurich"))
-    now = today.hour * 3600 + today.minute * 60 if today.date() == ctx.date else None
     t = ctx.clock(args.time)
-    reported = parse_clock(args.reported) if args.reported else now
+    reported = parse_clock(args.reported) if args.reported else ctx.day.now()
     return t, reported
 
 
@@ -156,20 +152,13 @@ def cmd_income(args: argparse.Namespace) -> int:
     t, reported = _times(ctx, args)
     bonus = bool(args.bonus)
     if args.trip:
-        met = _bonus_met(ctx, args.trip, t)
+        from planner.game.bonus import trip_meets_bonus
+
+        met = trip_meets_bonus(ctx.timetable, ctx.game, ctx.trip(args.trip), t)
         if bonus and not met:
             raise InputError(f"trip {args.trip} neither arrives nor departs in the bonus minutes of {fmt_clock(t)}")
         bonus = met
     return _record(ctx, args, Event("income", group_of(ctx, args.group), t, reported, bonus=bonus))
-
-
-def _bonus_met(ctx: Context, trip: str, hour: int) -> bool:
-    from planner.game.bonus import is_bonus_time
-
-    tt = ctx.timetable
-    rows = list(tt.trip_stop_times(ctx.trip(trip)))
-    times = [int(tt.st_arr[r]) for r in rows[1:]] + [int(tt.st_dep[r]) for r in rows[:-1]]
-    return any(is_bonus_time(ctx.game, x) and x // 3600 * 3600 == hour for x in times)
 
 
 def cmd_parking(args: argparse.Namespace) -> int:

@@ -76,32 +76,10 @@ def journey_json(ctx: Context, j: Journey | None, origin: Origin, target: int) -
 
 
 def answer(ctx: Context, origin: Origin, target: int, within: float | None) -> dict:
-    """The route answer (fastest + alternatives)."""
-    from planner.routing import best_journey, journeys_within
-    from planner.service.views import late_warning, zugzwang_json
+    """The route answer (fastest + alternatives), as the service's route use case gives it."""
+    from planner.service.route import route_answer
 
-    net = ctx.network
-    j = best_journey(net, origin, target, end_time=ctx.day.search_end)
-    from planner.service.pricing import cheapest
-
-    j = cheapest(ctx.day, ctx.pricing, origin, j)  # --group: the cheapest of the equally fast
-    out = journey_json(ctx, j, origin, target)
-    if getattr(ctx, "train", None):
-        out["train"] = ctx.train
-    warnings = late_warning(ctx.day, j.arrival(ctx.timetable) if j is not None and j.legs else None)
-    if warnings:
-        out["warnings"] = warnings
-    alts = []
-    if within is not None:
-        if within < 0 or within > 180:
-            raise InputError(f"--within {within}: expected 0 to 180 minutes")
-        for a in journeys_within(net, origin, target, within, fastest=j):
-            if j is not None and a.signature() == j.signature():
-                continue
-            alts.append(journey_json(ctx, a, origin, target))
-    out["alternatives"] = alts
-    out["zugzwang"] = zugzwang_json(origin)
-    return out
+    return route_answer(ctx.day, ctx.pricing, origin, target, within, getattr(ctx, "train", None))
 
 
 def cmd_route(args: argparse.Namespace) -> int:
@@ -110,12 +88,11 @@ def cmd_route(args: argparse.Namespace) -> int:
     if args.batch:
         return _batch(ctx, args)
     if args.group and not (args.origin or args.trip):
-        from planner.commands.group import _status_time
         from planner.service import group_origin
         from planner.state import GroupStore
 
         with GroupStore() as store:
-            origin, heading_to = group_origin(ctx.day, store, args.group, _status_time(ctx, args))
+            origin, heading_to = group_origin(ctx.day, store, args.group, ctx.day.status_time(args.time))
         if origin.in_trip:
             from planner.service.positions import train_echo
 

@@ -189,11 +189,10 @@ def cmd_bonus(args: argparse.Namespace) -> int:
 
     ctx = Context(args)
     if args.group:
-        from planner.commands.group import _status_time
         from planner.service import next_step
         from planner.state import GroupStore
 
-        t = ctx.clock(args.time, within_game=False) if args.time else _status_time(ctx, args)
+        t = ctx.day.status_time(args.time)
         with GroupStore() as store:
             ans = next_step(ctx.day, store, args.group, t)
         g = ctx.game

@@ -22,22 +22,34 @@ def _stops_here(tt: Timetable, row: int) -> bool:
     return bool(tt.st_pickup[row] or tt.st_dropoff[row])
 
 
+def _bonus_stops(tt: Timetable, game: Game, board: int, alight: int) -> list[tuple[int, str, int]]:
+    """``(row, "arrival"|"departure", seconds)`` of every bonus-minute stop riding rows ``board..alight`` of
+    one trip: departures from board..alight-1, arrivals at board+1..alight, only where the train stops."""
+    out = []
+    for r in range(board, alight + 1):
+        if not _stops_here(tt, r):
+            continue
+        if r > board and is_bonus_time(game, int(tt.st_arr[r])):
+            out.append((r, "arrival", int(tt.st_arr[r])))
+        if r < alight and is_bonus_time(game, int(tt.st_dep[r])):
+            out.append((r, "departure", int(tt.st_dep[r])))
+    return out
+
+
 def leg_bonus_events(tt: Timetable, game: Game, leg: Leg) -> list[dict]:
     """Bonus events while riding ``leg``: departures from board..alight-1, arrivals at board+1..alight."""
     if leg.is_walk or not game.bonus_minutes or game.bonus_fee <= game.bonus_base_fee:
         return []
-    out = []
-    for r in range(leg.board_row, leg.alight_row + 1):
-        if not _stops_here(tt, r):
-            continue
-        st = tt.station_name[tt.stop_station[tt.st_stop[r]]]
-        if r > leg.board_row and is_bonus_time(game, int(tt.st_arr[r])):
-            out.append({"station": st, "event": "arrival", "time": fmt_clock(int(tt.st_arr[r])),
-                        "hour": fmt_clock(int(tt.st_arr[r]) // 3600 * 3600), "fee": game.bonus_fee})
-        if r < leg.alight_row and is_bonus_time(game, int(tt.st_dep[r])):
-            out.append({"station": st, "event": "departure", "time": fmt_clock(int(tt.st_dep[r])),
-                        "hour": fmt_clock(int(tt.st_dep[r]) // 3600 * 3600), "fee": game.bonus_fee})
-    return out
+    return [{"station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": event, "time": fmt_clock(t),
+             "hour": fmt_clock(t // 3600 * 3600), "fee": game.bonus_fee}
+            for r, event, t in _bonus_stops(tt, game, leg.board_row, leg.alight_row)]
+
+
+def trip_meets_bonus(tt: Timetable, game: Game, trip: int, hour: int) -> bool:
+    """True when ``trip`` arrives at or departs from a stop in the bonus minutes of the full hour ``hour``
+    (seconds): a group sitting in it then earns the higher full-hour income (§6)."""
+    first, last = int(tt.trip_offset[trip]), int(tt.trip_offset[trip + 1]) - 1
+    return any(t // 3600 * 3600 == hour for _, _, t in _bonus_stops(tt, game, first, last))
 
 
 def next_full_hour(t: int) -> int:

@@ -57,10 +57,12 @@ def resolve_target(ctx: Any, station: str | None, toll_line: str | None, tunnel:
 
 
 def _sightings(ctx: Any, store: LedgerStore, events: list[Event], group: str) -> list[Sighting]:
+    from planner.service.group import label_station
+
     seen = ledger_sightings(events, group)
     for r in store.groups.history(ctx.game.name, ctx.date, group):
         if r.position:
-            seen.append(Sighting(r.time, r.position.split(" (trip ")[0], f"roll #{r.seq}"))
+            seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
     return seen
 
 

@@ -85,25 +85,39 @@ class GameDay:
         """Latest arrival a routing search considers (None: the whole service day)."""
         return self.game.end + SEARCH_HORIZON_AFTER_END if self.game.has_area else None
 
-    def clock(self, text: str | None, *, within_game: bool = True) -> int:
-        """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today.
-        With ``within_game`` it must not be after the game's end."""
+    def now(self) -> int | None:
+        """The time of day now in Switzerland (seconds, whole minutes) when the game day is today, else None."""
         import datetime as dt
         from zoneinfo import ZoneInfo
 
+        now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
+        return now.hour * 3600 + now.minute * 60 if now.date() == self.date else None
+
+    def clock(self, text: str | None, *, within_game: bool = True) -> int:
+        """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today.
+        With ``within_game`` it must not be after the game's end."""
         from planner.errors import InputError
         from planner.game.day import check_game_time
         from planner.util.timefmt import parse_clock
 
-        if not text:
-            now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
-            if now.date() != self.date:
+        if text:
+            t = parse_clock(text)
+        else:
+            now = self.now()
+            if now is None:
                 raise InputError(f"a time HH:MM is required (the game day {self.date.isoformat()} is not today)")
-            text = now.strftime("%H:%M")
-        t = parse_clock(text)
+            t = now
         if within_game:
             check_game_time(self.game, t)
         return t
+
+    def status_time(self, text: str | None) -> int:
+        """The time a group's state is asked for: the time given, else now on the game day, else 0 (the
+        state then shows the group at its latest entry)."""
+        if text:
+            return self.clock(text, within_game=False)
+        now = self.now()
+        return 0 if now is None else now
 
     def station(self, name: str) -> int:
         """Resolve a station name as users type it (error with suggestions)."""

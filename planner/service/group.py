@@ -27,6 +27,15 @@ from planner.util.timefmt import fmt_clock
 
 MAX_RECOMPUTE = 8  # commits retried after a concurrent change of the same group
 
+# a roll's stored position label: "Zug", or "Zürich HB (in IR70 12:09 Luzern → Zürich HB)" for a seated group
+SEATED_LABEL = " (in "
+
+
+def label_station(label: str) -> str:
+    """The station name of a roll's stored position label (the stop a seated group's train is at or nearing)."""
+    return label.split(SEATED_LABEL)[0]
+
+
 
 # ---- the recorded day as a model ------------------------------------------------------------------
 
@@ -192,7 +201,7 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
                      "rides": [[tt.trip_id[leg.trip], leg.board_row - tt.trip_stop_times(leg.trip).start,
                                 leg.alight_row - tt.trip_stop_times(leg.trip).start]
                                for leg in (j.legs if j is not None else ()) if not leg.is_walk]}
-        label = tt.station_name[pos.station] + (f" (in {describe_train(tt, pos.trip)})" if pos.seated else "")
+        label = tt.station_name[pos.station] + (f"{SEATED_LABEL}{describe_train(tt, pos.trip)})" if pos.seated else "")
         record = Roll(time=req.time, dice=tuple(int(c) for c in str(req.dice)), kind=ans.kind,
                       target=ans.target if ans.kind == "target" else None, free_until=ans.free_until,
                       position=label, roll_id=req.roll_id, request=request, answer=text,
