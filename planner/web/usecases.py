@@ -70,16 +70,6 @@ def stations(day: Day) -> list[dict]:
              "lon": round(float(tt.station_lon[i]), 6)} for i in range(tt.n_stations)]
 
 
-def _status_time(day: Day, text: str | None) -> int:
-    """As ``planner group status``: the time given, else now on the game day, else the group's latest entry."""
-    if text:
-        return day.day.clock(text, within_game=False)
-    try:
-        return day.day.clock(None, within_game=False)
-    except PlannerError:
-        return 0
-
-
 def set_position(day: Day, group: str, at: str | None, time: str | None, trip: str | None) -> dict:
     """"We got off at X at T" / "we are in the IR75 12:25": recorded in the group's day (as ``planner group
     position``); returns the position with the station's full name and the time it resolves to."""
@@ -119,7 +109,7 @@ def status(day: Day, group: str, time: str | None = None) -> dict:
     from planner.service import status_json
 
     with GroupStore() as store:
-        return status_json(day.day, group_status(day.day, store, group, _status_time(day, time)))
+        return status_json(day.day, group_status(day.day, store, group, day.day.status_time(time)))
 
 
 def undo(day: Day, group: str) -> dict:
@@ -137,7 +127,7 @@ def next_step(day: Day, group: str, time: str | None = None) -> dict:
     from planner.service import next_step as what_now
 
     with day.lock, GroupStore() as store:
-        return next_json(day.day, what_now(day.day, store, group, _status_time(day, time)))
+        return next_json(day.day, what_now(day.day, store, group, day.day.status_time(time)))
 
 
 def next_trains(day: Day, at: str, time: str | None, trip: str | None) -> dict:
