@@ -17,8 +17,16 @@ from tests.conftest import ROOT, ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 
+# A recording apt-get that "installs" a package by putting its command on PATH. With APT_STALE set it plays a
+# package dpkg still lists whose binary is gone: a plain install writes nothing, only --reinstall does.
 FAKE_APT = """#!/bin/sh
 echo "$@" >> "$APT_LOG"
+[ "$1" = install ] || exit 0
+for pkg; do :; done
+case "$pkg" in poppler-utils) cmd=pdftoppm;; *) cmd=$pkg;; esac
+if [ -n "$APT_STALE" ]; then case " $* " in *" --reinstall "*) ;; *) exit 0;; esac; fi
+printf '#!/bin/sh\\nexit 0\\n' > "$APT_BIN/$cmd"
+chmod 755 "$APT_BIN/$cmd"
 """
 
 
@@ -26,19 +34,20 @@ def _fake_path(tmp_path: Path, *, present: tuple[str, ...]) -> tuple[dict[str, s
     """A PATH with only bash, sh, make, a recording apt-get and fake commands named in ``present``."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    for tool in ("bash", "sh", "make"):
+    for tool in ("bash", "sh", "make", "chmod"):
         os.symlink(shutil.which(tool), bindir / tool)
     for tool in ("apt-get", *present):
         p = bindir / tool
         p.write_text(FAKE_APT if tool == "apt-get" else "#!/bin/sh\nexit 0\n")
         p.chmod(0o755)
     log = tmp_path / "apt.log"
-    env = {"PATH": str(bindir), "APT_LOG": str(log), "HOME": str(tmp_path)}
+    env = {"PATH": str(bindir), "APT_LOG": str(log), "APT_BIN": str(bindir), "HOME": str(tmp_path)}
     return env, log
 
 
-def _system_deps(tmp_path: Path, present: tuple[str, ...]) -> list[list[str]]:
+def _system_deps(tmp_path: Path, present: tuple[str, ...], **extra: str) -> list[list[str]]:
     env, log = _fake_path(tmp_path, present=present)
+    env |= extra
     r = subprocess.run(["make", "-s", "-B", "-C", str(ROOT), "system-deps"], env=env, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0, r.stderr
@@ -62,6 +71,15 @@ def test_system_deps_installs_npm_when_missing(tmp_path):
     assert calls[0][0] == "update"
 
 
+def test_system_deps_reinstalls_a_package_whose_command_is_gone(tmp_path):
+    """dpkg lists chromium but /usr/bin/chromium is gone: a plain install does nothing ("already the newest
+    version"), so the command is checked afterwards and the package reinstalled."""
+    calls = _system_deps(tmp_path, present=("npm", "pdftoppm"), APT_STALE="1")
+    installs = [c for c in calls if c[0] == "install"]
+    assert [c[-1] for c in installs] == ["chromium", "chromium"] and "--reinstall" in installs[1]
+    assert (tmp_path / "bin" / "chromium").exists()
+
+
 def test_system_deps_installs_nothing_when_all_present(tmp_path):
     assert _system_deps(tmp_path, present=("npm", "chromium", "pdftoppm")) == []
 
@@ -69,7 +87,7 @@ def test_system_deps_installs_nothing_when_all_present(tmp_path):
 def test_system_deps_one_failure_does_not_stop_the_others(tmp_path):
     env, log = _fake_path(tmp_path, present=("npm",))
     apt = Path(env["PATH"]) / "apt-get"
-    apt.write_text('#!/bin/sh\necho "$@" >> "$APT_LOG"\ncase "$*" in *chromium*) exit 100;; esac\n')
+    apt.write_text(FAKE_APT.replace("for pkg;", 'case "$*" in *chromium*) exit 100;; esac\nfor pkg;'))
     r = subprocess.run(["make", "-s", "-B", "-C", str(ROOT), "system-deps"], env=env, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode != 0 and "could not install: chromium" in r.stderr
