@@ -10,7 +10,6 @@ Run: ``.venv/bin/python -m bench.bench_group``.
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import subprocess
@@ -18,6 +17,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import write_results
 
 ROOT = Path(__file__).resolve().parents[1]
 ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
@@ -79,9 +80,7 @@ def main() -> dict:
     print(f"{'use case':10} {'median ms':>10} {'p95 ms':>8}")
     for k, v in res["service"].items():
         print(f"{k:10} {v['median_ms']:>10} {v['p95_ms']:>8}")
-    out = ROOT / "bench" / "out"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "group.json").write_text(json.dumps(res, indent=2))
+    write_results("group", res)
     return res
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import statistics
 import subprocess
@@ -20,6 +19,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import write_results
 
 ROOT = Path(__file__).resolve().parents[1]
 ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
@@ -108,9 +109,7 @@ def main() -> dict:
     results = _store_latency(tmp) | _cli_latency() | _six_processes()
     for k, v in results.items():
         print(f"{k:36} " + "  ".join(f"{a} {b}" for a, b in v.items()))
-    out = ROOT / "bench" / "out"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "ledger.json").write_text(json.dumps(results, indent=2))
+    write_results("ledger", results)
     return results
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import statistics
 import subprocess
@@ -18,6 +17,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench import write_results
 
 ROOT = Path(__file__).resolve().parents[1]
 ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
@@ -70,9 +71,7 @@ def main() -> dict:
     print(f"{'command':22} {'median ms':>10} {'max ms':>8} {'fresh process ms':>17}")
     for k, v in results.items():
         print(f"{k:22} {v['in_process_median_ms']:>10} {v['in_process_max_ms']:>8} {v['process_ms']:>17}")
-    out = ROOT / "bench" / "out"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "rules.json").write_text(json.dumps(results, indent=2))
+    write_results("rules", results)
     return results
 
 

@@ -12,7 +12,6 @@ max, measured by the client). ``--quick``: 20 s and a burst of 20. Writes bench/
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sqlite3
 import tempfile
@@ -23,9 +22,9 @@ from pathlib import Path
 import numpy as np
 import requests
 
+from bench import write_results
 from tests.webserver import free_port, serve, web_env, web_game
 
-OUT = Path(__file__).resolve().parent / "out"
 GROUPS, PHONES = 6, 4
 STATIONS = ["Zug", "Baar", "Cham", "Rotkreuz", "Steinhausen", "Hünenberg Chämleten", "Walchwil", "Oberwil"]
 
@@ -150,8 +149,7 @@ def main() -> int:
                         "max": max(states, default=0)},
            "burst": {"rolls": burst, "seconds": round(burst_s, 2), "p95_ms": pct(burst_ms, 95),
                      "max_ms": max(burst_ms, default=0)}}
-    OUT.mkdir(exist_ok=True)
-    (OUT / ("web-quick.json" if a.quick else "web.json")).write_text(json.dumps(res, indent=2))
+    write_results("web-quick" if a.quick else "web", res)
     print(f"| {res['phones']} phones, {res['load_seconds']} s + burst of {burst} | value |\n|---|---|")
     for k in ("requests", "errors", "rolls_acknowledged", "rolls_recorded", "lost", "duplicated"):
         print(f"| {k.replace('_', ' ')} | {res[k]} |")
