@@ -223,8 +223,7 @@ def _stretch_in_area(game: Game, check) -> bool:
     from planner.rail import load_rail_network
 
     net = load_rail_network()  # loaded (and cached) by crossing_index already when there is a check
-    index = {u: i for i, u in enumerate(net.uics)}
-    idx = [index[u] for u in check.stretch if u in index]
+    idx = [net.node_of[u] for u in check.stretch if u in net.node_of]
     if not idx:
         return False
     return bool(in_area(game, net.lat[idx], net.lon[idx]).all())
