@@ -16,6 +16,7 @@ from planner.game.area import on_ring
 from planner.game.gamefile import Game
 from planner.game.prices import initial_letter, station_category, station_price
 from planner.rail import RailNetwork, check_crossings, load_rail_network
+from planner.rail.network import haversine_km
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, reach
@@ -291,17 +292,10 @@ def _rail_path(tt: Timetable, network: RailNetwork, a: int, b: int) -> list[int]
     path = network.node_path(network.node_of[ua], network.node_of[ub])
     if path is None:
         return None
-    straight = _km(latlon(tt, a), latlon(tt, b))
-    length = sum(_km((network.lat[x], network.lon[x]), (network.lat[y], network.lon[y]))
+    straight = haversine_km(*latlon(tt, a), *latlon(tt, b))
+    length = sum(haversine_km(network.lat[x], network.lon[x], network.lat[y], network.lon[y])
                  for x, y in zip(path[:-1], path[1:], strict=True))
     return path if length <= _PATH_DETOUR * straight + _PATH_SLACK_KM else None
-
-
-def _km(p: tuple[float, float], q: tuple[float, float]) -> float:
-    # equirectangular: plenty for comparing a path with its chord inside Switzerland
-    dy = (q[0] - p[0]) * 111.2
-    dx = (q[1] - p[1]) * 111.2 * np.cos(np.radians((p[0] + q[0]) / 2))
-    return float(np.hypot(dx, dy))
 
 
 def station_by_name(tt: Timetable, name: str) -> int | None:

@@ -61,7 +61,8 @@ def line_class(line: int, text: str = "") -> str:
     return "main"
 
 
-def _haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance in km between two WGS84 points."""
     p1, p2 = math.radians(lat1), math.radians(lat2)
     h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
     return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(h)))
@@ -162,7 +163,7 @@ class RailNetwork:
 
     # ---- construction helpers ------------------------------------------------------------------
     def _straight(self, a: int, b: int) -> float:
-        return _haversine_km(self.lat[a], self.lon[a], self.lat[b], self.lon[b])
+        return haversine_km(self.lat[a], self.lon[a], self.lat[b], self.lon[b])
 
     def _length(self, a: int, b: int, dkm: float) -> float:
         """Track length between two consecutive points: the km difference unless it cannot be one."""
