@@ -9,10 +9,7 @@ Everything on it comes from the game file (variants are data); :func:`card` give
 from __future__ import annotations
 
 import textwrap
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 
 from matplotlib.figure import Figure
 
@@ -39,13 +36,11 @@ class CardSection:
 def zugzwang_minutes(game: Game) -> int | None:
     """The 29-minute rule's window in minutes, or None when the game has no such rule.
 
-    Read from the game's ``zugzwang_minutes`` (and ``zugzwang_applies``) when the game model has them, else from
-    the game file's ``[zugzwang]`` table (``applies``, ``minutes``); a game that says nothing has no rule.
+    The game model carries it (``Game.zugzwang_minutes``, None when the game file's ``[zugzwang]`` table is
+    absent or says ``applies = false``); a ``zugzwang_applies`` attribute set to False also turns it off.
     """
-    if hasattr(game, "zugzwang_minutes"):
-        minutes = getattr(game, "zugzwang_minutes", None)
-        return int(minutes) if minutes and getattr(game, "zugzwang_applies", True) else None
-    return window_from_table(_game_table(game))
+    minutes = game.zugzwang_minutes
+    return int(minutes) if minutes and getattr(game, "zugzwang_applies", True) else None
 
 
 def window_from_table(raw: dict) -> int | None:
@@ -55,18 +50,6 @@ def window_from_table(raw: dict) -> int | None:
         return None
     minutes = table.get("minutes", 29)
     return int(minutes) if isinstance(minutes, int | float) and minutes > 0 else None
-
-
-def _game_table(game: Game) -> dict:
-    """The game file as TOML (``builtin:<name>`` or a path); empty when it cannot be read."""
-    try:
-        if game.source.startswith("builtin:"):
-            text = (resources.files("planner") / "games" / f"{game.source.split(':', 1)[1]}.toml").read_text("utf-8")
-        else:
-            text = Path(game.source).read_text("utf-8")
-        return tomllib.loads(text)
-    except (OSError, ValueError):
-        return {}
 
 
 def _money(v: int) -> str:
