@@ -22,6 +22,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from planner.timetable.model import Mode, Timetable
 from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
+
+if TYPE_CHECKING:  # crossing_index imports planner.rail itself, when it is called
+    from planner.rail import CrossingCheck
 
 SOURCE_CREDIT = "Source: opentransportdata.swiss"
 CATEGORY_ORDER = ("IC", "fast", "regional", "tram", "bus", "metro", "boat", "cable", "other")
@@ -149,7 +153,7 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
 CrossingIndex = dict[str, list[tuple[int, int, int]]]
 
 
-def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, object], list[str]]:
+def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, CrossingCheck], list[str]]:
     """``(trip, first_row, last_row)`` of every trip crossing each toll line / tunnel, the physical checks
     by name (``planner.rail.CrossingCheck``), and warnings.
 
@@ -175,12 +179,13 @@ def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, 
     return {n: index.get(n, []) for n in names}, checks, []
 
 
-def _crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int, int, int]], check,
+def _crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int, int, int]],
+                     check: CrossingCheck | None,
                      stations: dict[str, list[FeedStation]] | None) -> dict:
     ends = [{k: v for k, v in _place(tt, game, name, stations).items() if k != "station"} for name in c.between]
     # only a crossing decided on the network is found without its end stations in the feed; one decided on
     # the stops (its line is off the SBB network) needs both ends in the feed
-    on_network = check is not None and getattr(check, "method", "invalid") == "path"
+    on_network = check is not None and check.method == "path"
     found = all(e["found"] for e in ends) or on_network
     in_area_ = all(e["in_area"] for e in ends if e["found"]) and any(e["found"] for e in ends)
     if not any(e["found"] for e in ends) and check is not None and on_network:
@@ -205,9 +210,9 @@ def _crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[in
         "trains": len(trips_in),
         "routes": routes_day,
         "routes_game_hours": routes_game,
-        "method": getattr(check, "method", "stops") if check is not None else "stops",
-        "length_km": _round_km(getattr(check, "length_km", None)),
-        "definition_problems": list(getattr(check, "problems", ()) or ()),
+        "method": check.method if check is not None else "stops",
+        "length_km": _round_km(check.length_km) if check is not None else None,
+        "definition_problems": list(check.problems) if check is not None else [],
     }
     return out
 
@@ -218,7 +223,7 @@ def _round_km(v) -> float | None:
     return round(float(v), 1)
 
 
-def _stretch_in_area(game: Game, check) -> bool:
+def _stretch_in_area(game: Game, check: CrossingCheck) -> bool:
     """Whether the whole stretch of a crossing decided on the network lies in the area."""
     from planner.rail import load_rail_network
 
