@@ -258,14 +258,20 @@ def undo(day: GameDay, store: GroupStore, group: str) -> UndoResult:
     return UndoResult(group, None, f"{rec.label or rec.station} at {fmt_clock(rec.time)}")
 
 
-def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatus:
-    """The group's state at ``time`` and its history."""
+def status_and_model(day: GameDay, store: GroupStore, group: str, time: int) -> tuple[GroupStatus, GroupDay]:
+    """The group's state at ``time`` and its history, with the model it was read from (one snapshot, so a
+    use case needing both never reads the group twice nor sees two versions of it)."""
     snap = store.snapshot(day.game.name, day.date, group)
     model = group_day(day, snap)
     last = model.last_time
     if last is not None and time < last:
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
-    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions)
+    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions), model
+
+
+def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatus:
+    """The group's state at ``time`` and its history."""
+    return status_and_model(day, store, group, time)[0]
 
 
 def list_groups(day: GameDay, store: GroupStore, time: int) -> list[GroupStatus]:
