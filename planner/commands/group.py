@@ -59,8 +59,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     ctx = Context(args)
     t = ctx.clock(args.time, within_game=False)
     req = RollRequest(str(args.group), args.dice, t,
-                      PlaceRequest(args.at, ctx.clock(args.time, within_game=False) if args.trip and args.time
-                                   else None, args.trip), args.roll_id)
+                      PlaceRequest(args.at, t if args.trip and args.time else None, args.trip), args.roll_id)
     with GroupStore() as store:
         res = roll(ctx.day, store, req)
     if getattr(args, "json", False):
