@@ -184,7 +184,9 @@ def test_next_and_group_origin_read_the_group_once(day, tmp_path):
     from planner.service import group_origin
 
     store = CountingStore(tmp_path / "state.sqlite")
-    set_position(day, store, G, PlaceRequest("Zug"), T("12:40"))
+    st = set_position(day, store, G, PlaceRequest("Zug"), T("12:40"))
+    assert store.snapshots == 1  # the answer is the day as written, not a second read
+    assert st == status(day, store, G, T("12:40"))  # ... and the same as one
     a = roll(day, store, RollRequest(G, 2, T("12:40"))).to_json()
     store.snapshots = 0
     nxt = next_json(day, next_step(day, store, G, T("12:45")))

@@ -8,6 +8,7 @@ Results are typed; their ``to_json()`` is the CLI's ``--json`` shape.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 
@@ -226,12 +227,15 @@ def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceReques
         offset = pos.row - tt.trip_stop_times(pos.trip).start if pos.seated else None
         label = resolved.train or f"at {tt.station_name[pos.station]}"
         try:
-            store.add_position(day.game.name, day.date, group, time, tt.station_id[pos.station],
-                               tt.trip_id[pos.trip] if pos.seated else None, offset, label,
-                               expected_version=snap.version)
+            rec = store.add_position(day.game.name, day.date, group, time, tt.station_id[pos.station],
+                                     tt.trip_id[pos.trip] if pos.seated else None, offset, label,
+                                     expected_version=snap.version)
         except StaleGroup:
             continue
-        st = status(day, store, group, time)
+        # the day as written: the snapshot it was checked against plus this report (no second read)
+        written = dataclasses.replace(snap, version=snap.version + 1, positions=tuple(
+            sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
+        st = _status_of(day, written, time)[0]
         now = st.state.position
         # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row
         echo = train_echo(day, now.trip, now.row) if now is not None and now.seated else resolved.train
@@ -261,7 +265,10 @@ def undo(day: GameDay, store: GroupStore, group: str) -> UndoResult:
 def status_and_model(day: GameDay, store: GroupStore, group: str, time: int) -> tuple[GroupStatus, GroupDay]:
     """The group's state at ``time`` and its history, with the model it was read from (one snapshot, so a
     use case needing both never reads the group twice nor sees two versions of it)."""
-    snap = store.snapshot(day.game.name, day.date, group)
+    return _status_of(day, store.snapshot(day.game.name, day.date, group), time)
+
+
+def _status_of(day: GameDay, snap: GroupSnapshot, time: int) -> tuple[GroupStatus, GroupDay]:
     model = group_day(day, snap)
     last = model.last_time
     if last is not None and time < last:
