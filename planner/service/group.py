@@ -142,8 +142,8 @@ class GroupStatus:
 
 def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     """Check the roll, resolve where it is planned from, and decide it (pure computation, no writes)."""
-    from planner.game.dice import decide, validate_roll
-    from planner.service.rules import crossing_finder
+    from planner.game.dice import validate_roll
+    from planner.service.rules import decide_at
 
     validate_roll(day.game, req.dice)
     given: Place | None = None
@@ -161,7 +161,7 @@ def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     if not pos.seated and plan.during_free:
         pos = Position(pos.station, max(pos.since, plan.plan_from))
     origin = origin_of(day, pos, plan.plan_from)
-    ans = decide(day.network, day.game, origin, req.dice, list(model.targeted()), crossing_finder(day))
+    ans = decide_at(day, origin, req.dice, list(model.targeted()))
     return ans, origin, plan, pos, given
 
 
