@@ -46,8 +46,8 @@ def _timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
 
 def run(feed: str, game_name: str, date: str, repeat: int) -> list[dict]:
     """Measure every product; return one row each."""
+    import planner.commands.rules  # noqa: F401 - import cost outside the timings
     from planner.cache import load_or_build
-    from planner.commands.rules import crossing_finder  # noqa: F401 - import cost outside the timings
     from planner.game.gamefile import load_game
     from planner.gtfs.source import FeedSource
     from planner.maps import assets, web

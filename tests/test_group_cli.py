@@ -148,3 +148,8 @@ def test_zugzwang_lists_catchable_trains_first(capsys):
     out = js(capsys, "zugzwang", *DAY, "--at", "Zug", "--time", "12:28")  # the train just left is not listed
     flags = [d["catchable"] for d in out["departures"]]
     assert flags == sorted(flags, reverse=True) and not flags[-1] and out["applies"]
+
+
+def test_position_without_a_time_is_one_line_error(capsys):
+    rc, _, err = run(capsys, "group", "position", *DAY, "--group", "Lila", "--at", "Zug")
+    assert_one_line_error(rc, err, "--time HH:MM is required")

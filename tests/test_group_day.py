@@ -168,3 +168,31 @@ def test_train_named_by_its_departure_where_the_group_got_on(day, tmp_path):
     assert named != f"S1 {first['departure']}"
     again = set_position(day, store, G, PlaceRequest(None, None, named), T("12:52")).state.position
     assert tt.trip_id[again.trip] == first["trip_id"]
+
+
+class CountingStore(GroupStore):
+    """A real store that counts the snapshots read (a use case reads its group once, one version)."""
+
+    snapshots = 0
+
+    def snapshot(self, game, date, group):
+        self.snapshots += 1
+        return super().snapshot(game, date, group)
+
+
+def test_next_and_group_origin_read_the_group_once(day, tmp_path):
+    from planner.service import group_origin
+
+    store = CountingStore(tmp_path / "state.sqlite")
+    st = set_position(day, store, G, PlaceRequest("Zug"), T("12:40"))
+    assert store.snapshots == 1  # the answer is the day as written, not a second read
+    assert st == status(day, store, G, T("12:40"))  # ... and the same as one
+    a = roll(day, store, RollRequest(G, 2, T("12:40"))).to_json()
+    store.snapshots = 0
+    nxt = next_json(day, next_step(day, store, G, T("12:45")))
+    assert nxt["obligation"]["kind"] == "heading" and nxt["itinerary"]["arrival"] == a["arrival"]
+    assert store.snapshots == 1
+    store.snapshots = 0
+    origin, heading_to = group_origin(day, store, G, T("12:45"))
+    assert day.timetable.station_name[heading_to] == a["target"] and origin.time >= T("12:40")
+    assert store.snapshots == 1

@@ -24,7 +24,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Print a dice answer, the 29-minute rule and the bonus chances; write a map when available."""
     from planner.commands.rules import dice_json, render_dice
     from planner.game.bonus import bonus_chances
-    from planner.game.dice import decide
     from planner.game.zugzwang import zugzwang
     from planner.routing import station_origin
 
@@ -38,9 +37,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{tt.n_connections} connections in the area")
     origin = station_origin(ctx.station(args.at), ctx.clock(args.time), window=ctx.zugzwang_window)
     t1 = time.perf_counter()
-    from planner.commands.rules import crossing_finder
+    from planner.service.rules import decide_at
 
-    ans = decide(ctx.network, g, origin, args.roll, [], crossing_finder(ctx))
+    ans = decide_at(ctx.day, origin, args.roll, [])
     out = dice_json(ctx, ans, origin)
     t_q = (time.perf_counter() - t1) * 1000
     print(f"\nA group at {out['from']} at {out['time']} rolls {args.roll} ({t_q:.0f} ms):")

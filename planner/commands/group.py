@@ -46,10 +46,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     u.set_defaults(func=cmd_group_position)
 
 
-def _time(ctx: Context, text: str | None) -> int:
-    return ctx.clock(text, within_game=False)
-
-
 def cmd_roll(args: argparse.Namespace) -> int:
     """Record a roll (computed outside the write transaction; a retried --roll-id answers the same)."""
     from planner.commands.rules import render_dice
@@ -59,8 +55,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     ctx = Context(args)
     t = ctx.clock(args.time, within_game=False)
     req = RollRequest(str(args.group), args.dice, t,
-                      PlaceRequest(args.at, ctx.clock(args.time, within_game=False) if args.trip and args.time
-                                   else None, args.trip), args.roll_id)
+                      PlaceRequest(args.at, t if args.trip and args.time else None, args.trip), args.roll_id)
     with GroupStore() as store:
         res = roll(ctx.day, store, req)
     if getattr(args, "json", False):
@@ -178,15 +173,14 @@ def cmd_group_undo(args: argparse.Namespace) -> int:
 
 def cmd_group_position(args: argparse.Namespace) -> int:
     """Record where the group is."""
+    from planner.errors import InputError
     from planner.service import PlaceRequest, set_position
     from planner.state import GroupStore
 
-    ctx = Context(args)
-    t = _time(ctx, args.time) if args.time else None
-    if t is None:
-        from planner.errors import InputError
-
+    if not args.time:
         raise InputError("--time HH:MM is required")
+    ctx = Context(args)
+    t = ctx.clock(args.time, within_game=False)
     with GroupStore() as store:
         st = set_position(ctx.day, store, str(args.group), PlaceRequest(args.at, t, args.trip), t)
     out = _status_json(ctx, st) | {"train": st.train}

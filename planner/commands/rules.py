@@ -48,13 +48,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # ---- target / roll -------------------------------------------------------------------------------
 
-def crossing_finder(ctx: Context):
-    """The lazy toll-line/tunnel stretch lookup of the command's game day (see planner.service.rules)."""
-    from planner.service.rules import crossing_finder as finder
-
-    return finder(ctx.day)
-
-
 def dice_json(ctx: Context, ans, origin) -> dict:
     """JSON of a dice answer (the interface of ``planner target``)."""
     from planner.service.pricing import cheapest_answer
@@ -67,11 +60,13 @@ def dice_json(ctx: Context, ans, origin) -> dict:
 def decide_roll(ctx: Context, args, roll: int, targeted: list[str]):
     """Apply the dice rules at the group's position (the group-day model checks dice time and the end)."""
     from planner.game.day import GroupDay
-    from planner.game.dice import decide, validate_roll
+    from planner.game.dice import validate_roll
+    from planner.service.rules import decide_at
+
     validate_roll(ctx.game, roll)
     origin = resolve_origin(ctx, args.at, args.time, args.trip, args.since)
     GroupDay(ctx.timetable, ctx.game).check_roll(origin.time)
-    ans = decide(ctx.network, ctx.game, origin, roll, targeted, crossing_finder(ctx))
+    ans = decide_at(ctx.day, origin, roll, targeted)
     return ans, origin
 
 

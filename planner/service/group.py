@@ -8,6 +8,7 @@ Results are typed; their ``to_json()`` is the CLI's ``--json`` shape.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 
@@ -141,8 +142,8 @@ class GroupStatus:
 
 def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     """Check the roll, resolve where it is planned from, and decide it (pure computation, no writes)."""
-    from planner.game.dice import decide, validate_roll
-    from planner.service.rules import crossing_finder
+    from planner.game.dice import validate_roll
+    from planner.service.rules import decide_at
 
     validate_roll(day.game, req.dice)
     given: Place | None = None
@@ -160,7 +161,7 @@ def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     if not pos.seated and plan.during_free:
         pos = Position(pos.station, max(pos.since, plan.plan_from))
     origin = origin_of(day, pos, plan.plan_from)
-    ans = decide(day.network, day.game, origin, req.dice, list(model.targeted()), crossing_finder(day))
+    ans = decide_at(day, origin, req.dice, list(model.targeted()))
     return ans, origin, plan, pos, given
 
 
@@ -226,12 +227,15 @@ def set_position(day: GameDay, store: GroupStore, group: str, place: PlaceReques
         offset = pos.row - tt.trip_stop_times(pos.trip).start if pos.seated else None
         label = resolved.train or f"at {tt.station_name[pos.station]}"
         try:
-            store.add_position(day.game.name, day.date, group, time, tt.station_id[pos.station],
-                               tt.trip_id[pos.trip] if pos.seated else None, offset, label,
-                               expected_version=snap.version)
+            rec = store.add_position(day.game.name, day.date, group, time, tt.station_id[pos.station],
+                                     tt.trip_id[pos.trip] if pos.seated else None, offset, label,
+                                     expected_version=snap.version)
         except StaleGroup:
             continue
-        st = status(day, store, group, time)
+        # the day as written: the snapshot it was checked against plus this report (no second read)
+        written = dataclasses.replace(snap, version=snap.version + 1, positions=tuple(
+            sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
+        st = _status_of(day, written, time)[0]
         now = st.state.position
         # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row
         echo = train_echo(day, now.trip, now.row) if now is not None and now.seated else resolved.train
@@ -258,14 +262,23 @@ def undo(day: GameDay, store: GroupStore, group: str) -> UndoResult:
     return UndoResult(group, None, f"{rec.label or rec.station} at {fmt_clock(rec.time)}")
 
 
-def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatus:
-    """The group's state at ``time`` and its history."""
-    snap = store.snapshot(day.game.name, day.date, group)
+def status_and_model(day: GameDay, store: GroupStore, group: str, time: int) -> tuple[GroupStatus, GroupDay]:
+    """The group's state at ``time`` and its history, with the model it was read from (one snapshot, so a
+    use case needing both never reads the group twice nor sees two versions of it)."""
+    return _status_of(day, store.snapshot(day.game.name, day.date, group), time)
+
+
+def _status_of(day: GameDay, snap: GroupSnapshot, time: int) -> tuple[GroupStatus, GroupDay]:
     model = group_day(day, snap)
     last = model.last_time
     if last is not None and time < last:
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
-    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions)
+    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions), model
+
+
+def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatus:
+    """The group's state at ``time`` and its history."""
+    return status_and_model(day, store, group, time)[0]
 
 
 def list_groups(day: GameDay, store: GroupStore, time: int) -> list[GroupStatus]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from planner.game.day import GroupState
 from planner.ledger.store import LedgerStore
 from planner.service.gameday import GameDay
-from planner.service.group import GroupStatus, group_day, station_of, status
+from planner.service.group import GroupStatus, station_of, status_and_model
 from planner.service.positions import origin_of, train_echo
 from planner.service.pricing import cheapest, load_pricing
 from planner.service.views import journey_json, late_warning
@@ -63,7 +63,7 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
     from planner.game.dice import prefer_bonus
     from planner.routing import best_journey
 
-    st = status(day, store, group, time)
+    st, model = status_and_model(day, store, group, time)
     state, pos, ob = st.state, st.state.position, st.state.obligation
     late: list[str] = []
     if ob.board_by is not None and ob.board_by < state.time:
@@ -76,7 +76,6 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
         # free movement: any train may be taken, so every bonus chance of the next full hour counts
         chances = bonus_chances(day.network, day.game, origin)["chances"]
         return NextAnswer(st, bonus=[c for c in chances if _by(c, ob.until)], warnings=late)
-    model = group_day(day, store.snapshot(day.game.name, day.date, group))
     roll = model.last_roll(state.time)
     if roll is None or roll.target_station is None:
         return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"])
@@ -98,11 +97,10 @@ def group_origin(day: GameDay, store: GroupStore, group: str, time: int):
     station of its target when it is heading for one (None otherwise)."""
     from planner.errors import InputError
 
-    st = status(day, store, group, time)
+    st, model = status_and_model(day, store, group, time)
     pos = st.state.position
     if pos is None:
         raise InputError(f"group {group}: position unknown; give --from (or tell it with 'planner group position')")
-    model = group_day(day, store.snapshot(day.game.name, day.date, group))
     roll = model.last_roll(st.state.time)
     heading = st.state.obligation.kind == "heading" and roll is not None
     return origin_of(day, pos, st.state.time), (roll.target_station if heading else None)

@@ -19,6 +19,14 @@ def crossing_finder(day: GameDay):
     return find
 
 
+def decide_at(day: GameDay, origin, dice: int, targeted: list[str]):
+    """The dice rules (:func:`planner.game.dice.decide`) for a group at ``origin`` on this day, toll lines
+    and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer."""
+    from planner.game.dice import decide
+
+    return decide(day.network, day.game, origin, dice, targeted, crossing_finder(day))
+
+
 def resolve_targets(day: GameDay, text: str) -> list[str]:
     """Targets a group says it already had (``--visited "A;B"``): each a game target (station, toll line,
     tunnel) or any station name as users type it; an unknown name is an error with suggestions."""
