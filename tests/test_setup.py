@@ -108,8 +108,10 @@ def test_setup_compiles_the_routing_kernels():
     assert "planner.routing.warmup" in dry
 
 
-def test_warm_up_covers_a_real_query(tmp_path):
-    """After the warm-up (in a fresh numba cache), a real query in a new process compiles nothing."""
+@pytest.mark.parametrize("kernels, window", [("csa", None), ("rule_scan", 29 * 60)])
+def test_warm_up_covers_a_real_query(tmp_path, kernels, window):
+    """After the warm-up (in a fresh numba cache), a real query in a new process compiles nothing: the
+    plain scan, and the change-window scan for a group bound by the 29-minute rule."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     subprocess.run([sys.executable, "-m", "planner.routing.warmup"], env=env, check=True, capture_output=True,
                    timeout=300)
@@ -118,17 +120,17 @@ import datetime as dt
 from planner.game.gamefile import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
-from planner.routing import csa, query
+from planner.routing import {kernels} as kernels, query
 from planner.routing.network import TransitNetwork
 from planner.timetable.stations import find_station
 tt = build_timetable(FeedSource({str(ZUG)!r}), load_game("sbb-monopoly"), dt.date(2021, 9, 11), progress=False)
 net = TransitNetwork(tt)
-o = query.station_origin(find_station(tt, "Zug"), 12 * 3600)
+o = query.station_origin(find_station(tt, "Zug"), 12 * 3600, window={window!r})
 j = query.best_journey(net, o, find_station(tt, "Luzern"))
 query.journeys_within(net, o, find_station(tt, "Luzern"), 20, fastest=j)
 from numba.core.registry import CPUDispatcher
-misses = {{n: sum(f.stats.cache_misses.values()) for n, f in vars(csa).items() if isinstance(f, CPUDispatcher)}}
-print(sum(misses.values()), sum(sum(f.stats.cache_hits.values()) for f in vars(csa).values()
+misses = {{n: sum(f.stats.cache_misses.values()) for n, f in vars(kernels).items() if isinstance(f, CPUDispatcher)}}
+print(sum(misses.values()), sum(sum(f.stats.cache_hits.values()) for f in vars(kernels).values()
       if isinstance(f, CPUDispatcher)))
 """
     out = subprocess.run([sys.executable, "-c", probe], env=env, check=True, capture_output=True, text=True,

@@ -6,6 +6,7 @@ import numpy as np
 
 from planner.game.gamefile import Game
 from planner.routing.journey import Leg
+from planner.routing.network import last_rows
 from planner.routing.query import Origin, earliest_boarding, reach
 from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
@@ -71,10 +72,9 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
     # candidate events, vectorised over all stop times (this runs on every bonus question)
     st_trip = tt.st_trip
     first = np.zeros(len(st_trip), bool)
-    last = np.zeros(len(st_trip), bool)
     if tt.n_trips:
         first[tt.trip_offset[:-1]] = True
-        last[tt.trip_offset[1:] - 1] = True
+    last = last_rows(tt)
     stops_here = tt.st_pickup | tt.st_dropoff
     mins = np.array(minutes)
     events = []

@@ -24,16 +24,23 @@ def boardable(net: TransitNetwork, station: int, a: int, window: int, *, stop: i
     there since ``since`` and asking at ``a`` (no change time); -1 without: platform unknown (a log), the
     station's shortest change time applies.
     """
+    w_end = _window_end(a, window, None if stop >= 0 else since)
     if stop >= 0:
-        p, ready, w_end = int(stop), int(a), int(a) + window
+        p, ready = int(stop), int(a)
     elif since is not None:
-        p, ready, w_end = -1, int(a), max(int(a), int(since) + window)
+        p, ready = -1, int(a)
     else:
-        p, ready, w_end = -1, int(a) + net.min_change(station), int(a) + window
+        p, ready = -1, int(a) + net.min_change(station)
     sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
     return event_boardings(int(station), p, ready, w_end, sd_off, sd_time, sd_conn, sd_ct, net.c_from, net.sta_off,
                            net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
                            net.n_connections, *net.stop_change_span)
+
+
+def _window_end(a: int, window: int, since: int | None) -> int:
+    """Last second of the window for a group that got off at ``a``, or (``since`` given) that has stood
+    there since ``since`` and asks at ``a`` (a window already over ends now)."""
+    return int(a) + window if since is None else max(int(a), int(since) + window)
 
 
 def _departure(net: TransitNetwork, c: int, catchable: bool) -> dict:
@@ -123,7 +130,7 @@ def _wait_violation(net: TransitNetwork, here: int, t: int, cur: dict, window: i
     at = cur.get("from_stop", -1)
     if len(ok) == 0 or any(int(net.c_dep[c]) == d and (at < 0 or int(net.c_from[c]) == at) for c in ok):
         return None
-    deadline = max(t, since + window) if since is not None else t + window
+    deadline = _window_end(t, window, since)
     first = int(ok[0])
     if d <= deadline or d < int(net.c_dep[first]):
         return None  # inside the window (or before anything catchable): a question of change time, not of waiting

@@ -21,9 +21,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from planner.routing.network import INF
 from planner.routing.targets import _targets_best
-
-INF = np.int32(2**31 - 1)
 
 
 @nb.njit(cache=True, nogil=True)

@@ -12,6 +12,14 @@ from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
 INF = np.int32(2**31 - 1)
 
 
+def last_rows(tt: Timetable) -> np.ndarray:
+    """Boolean mask over stop-time rows: True at each trip's last row (no connection departs from it)."""
+    last = np.zeros(len(tt.st_stop), bool)
+    if tt.n_trips:
+        last[tt.trip_offset[1:] - 1] = True
+    return last
+
+
 class TransitNetwork:
     """Compact arrays for the connection scan, built once per timetable and change policy.
 
@@ -31,11 +39,7 @@ class TransitNetwork:
     # --- connections ------------------------------------------------------------------------------
     def _build_connections(self) -> None:
         tt = self.tt
-        n = len(tt.st_stop)
-        last = np.zeros(n, bool)
-        if tt.n_trips:
-            last[tt.trip_offset[1:] - 1] = True
-        rows = np.flatnonzero(~last).astype(np.int32)  # a connection departs from every non-last row
+        rows = np.flatnonzero(~last_rows(tt)).astype(np.int32)  # a connection departs from every non-last row
         dep = tt.st_dep[rows]
         arr = tt.st_arr[rows + 1]
         order = np.lexsort((rows, arr, dep))

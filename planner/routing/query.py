@@ -351,18 +351,20 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
     found: dict[tuple, Journey] = {}
     starts = _later_starts(net, origin, arrival)
     # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix
+    scanned: dict[int, ReachResult] = {}  # the search's scans are the same as the collection's: kept
     lo, hi = 0, len(starts) - 1
     while lo <= hi:
         mid = (lo + hi) // 2
-        a2 = reach(net, origin.later(starts[mid]), end_time=arrival, max_legs=max_legs,
-                   target=target).station_arrival(target)
+        scanned[starts[mid]] = r2 = reach(net, origin.later(starts[mid]), end_time=arrival, max_legs=max_legs,
+                                          target=target)
+        a2 = r2.station_arrival(target)
         if a2 is not None and a2 <= arrival:
             lo = mid + 1
         else:
             hi = mid - 1
     for s in [origin.time, *starts[:lo]]:
         o = origin if s == origin.time else origin.later(s)
-        res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
+        res = scanned[s] if s in scanned else reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
         for k in range(1, max_legs + 1):
             j = res.journey_to(target, k)
             if j is not None and j.legs and j.arrival(tt) == arrival:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
-INF = np.int32(2**31 - 1)
+from planner.routing.network import INF
 
 
 @nb.njit(cache=True, nogil=True)

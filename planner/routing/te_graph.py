@@ -38,7 +38,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from planner.routing.network import TransitNetwork
+from planner.routing.network import TransitNetwork, last_rows
 from planner.routing.query import Origin
 
 _SOURCE = -1  # temporary source node of one query
@@ -52,13 +52,7 @@ class TimeExpandedGraph:
         tt = net.tt
         n = len(tt.st_stop)
         self._n_rows = n
-        last = np.zeros(n, bool)
-        if tt.n_trips:
-            last[tt.trip_offset[1:] - 1] = True
-        first = np.zeros(n, bool)
-        if tt.n_trips:
-            first[tt.trip_offset[:-1]] = True
-        self._last = last
+        last = last_rows(tt)
         stop = tt.st_stop.astype(np.int64)
         arr = tt.st_arr.astype(np.int64)
         dep = tt.st_dep.astype(np.int64)

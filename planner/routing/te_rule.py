@@ -28,7 +28,7 @@ import bisect
 import networkx as nx
 import numpy as np
 
-from planner.routing.network import TransitNetwork
+from planner.routing.network import TransitNetwork, last_rows
 from planner.routing.query import Origin
 
 SCALE = 1024  # weight = seconds * SCALE + boardings (fewer than SCALE trips in any itinerary)
@@ -43,9 +43,7 @@ class RuleGraph:
         tt = net.tt
         n = len(tt.st_stop)
         self._n = n
-        last = np.zeros(n, bool)
-        if tt.n_trips:
-            last[tt.trip_offset[1:] - 1] = True
+        last = last_rows(tt)
         self._sink = 2 * n
         g = nx.DiGraph()
         g.add_nodes_from(range(2 * n + tt.n_stations))
