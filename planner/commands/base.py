@@ -12,7 +12,7 @@ from typing import Any
 
 from planner import config
 from planner.commands import argtypes
-from planner.errors import InputError, PlannerError
+from planner.errors import PlannerError
 from planner.game.gamefile import Game, load_game
 from planner.timetable.model import Timetable
 
@@ -140,12 +140,7 @@ class Context:
     def clock(self, text: str | None, *, within_game: bool = True) -> int:
         """Parse a time of day (none given: now, when the game day is today); with ``within_game``, it
         must not be after the game's end (the rule is the service's: :meth:`GameDay.clock`)."""
-        if not text:
-            try:
-                return self.day.clock(text, within_game=within_game)
-            except InputError as exc:
-                raise InputError(str(exc).replace("a time HH:MM", "--time HH:MM")) from None
-        return self.day.clock(text, within_game=within_game)
+        return self.day.clock(text, within_game=within_game, asked_as="--time HH:MM")
 
     def trip(self, ref: str, station: int | None = None) -> int:
         """Resolve the train: a trip id running in the area on the day, or ``"IR75 10:03"``."""

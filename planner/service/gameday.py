@@ -93,9 +93,10 @@ class GameDay:
         now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
         return now.hour * 3600 + now.minute * 60 if now.date() == self.date else None
 
-    def clock(self, text: str | None, *, within_game: bool = True) -> int:
-        """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today.
-        With ``within_game`` it must not be after the game's end."""
+    def clock(self, text: str | None, *, within_game: bool = True, asked_as: str = "a time HH:MM") -> int:
+        """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today
+        (else an error asking for ``asked_as``, the interface's name for it). With ``within_game`` it must not
+        be after the game's end."""
         from planner.errors import InputError
         from planner.game.day import check_game_time
         from planner.util.timefmt import parse_clock
@@ -105,7 +106,7 @@ class GameDay:
         else:
             now = self.now()
             if now is None:
-                raise InputError(f"a time HH:MM is required (the game day {self.date.isoformat()} is not today)")
+                raise InputError(f"{asked_as} is required (the game day {self.date.isoformat()} is not today)")
             t = now
         if within_game:
             check_game_time(self.game, t)
