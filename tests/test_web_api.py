@@ -367,3 +367,20 @@ def test_position_in_a_train_by_its_name_alone(site):
     assert z.status_code == 200, z.text
     r = requests.post(api + "/position", json={"time": "12:51"}, headers=bearer(tok))
     assert r.status_code == 422 and "'at' is required" in r.json()["error"]
+
+
+def test_web_store_reports_a_locked_state_file_in_one_line(tmp_path):
+    from planner.errors import PlannerError
+    from planner.web.store import WebStore
+
+    path = tmp_path / "state.sqlite"
+    with WebStore(path) as store:
+        store.create_game("Test", ["Rot"])
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    try:
+        with WebStore(path, timeout=0.1) as store, pytest.raises(PlannerError, match="locked by another"):
+            store.create_game("Zwei", ["Blau"])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
