@@ -100,16 +100,11 @@ class LedgerStore:
         if not self._ready and not _has_table(conn):
             if not create:
                 return None
-            try:
-                conn.execute("BEGIN IMMEDIATE")
+            # Not ensure_part: it splits the DDL at every ';', and the triggers' bodies hold one.
+            with self._groups.db.write():
                 for stmt in _SCHEMA.split(";\n"):
                     if stmt.strip():
                         conn.execute(stmt)
-                conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise self._groups.db.fail(exc) from None
         self._ready = True
         return conn
 
@@ -125,15 +120,10 @@ class LedgerStore:
         conn = self._conn()
         assert conn is not None
         day = _day(date)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise self._groups.db.fail(exc) from None
-        try:
+        with self._groups.db.write():
             if event_id is not None:
                 old = _rows(conn, "WHERE event_id = ?", (event_id,))
                 if old:
-                    conn.execute("ROLLBACK")
                     return tuple(old)
             events = [r.event for r in _rows(conn, "WHERE game = ? AND date = ?", (rules.game, day))]
             state = replay(rules, events)
@@ -149,14 +139,7 @@ class LedgerStore:
                 check(state, events)
             out = apply(rules, state, event)
             written.append(_insert(conn, rules.game, day, seq + 1, out, event_id))
-            conn.execute("COMMIT")
-            return tuple(written)
-        except BaseException as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.Error):
-                raise self._groups.db.fail(exc) from None
-            raise
+        return tuple(written)
 
     # ---- reads -------------------------------------------------------------------------------------
     def events(self, game: str, date: dt.date | str, since: int = 0) -> list[Recorded]:
