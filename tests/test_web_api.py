@@ -384,3 +384,19 @@ def test_web_store_reports_a_locked_state_file_in_one_line(tmp_path):
     finally:
         other.execute("ROLLBACK")
         other.close()
+
+
+def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(tmp_path):
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot")
+    tok = game["groups"][0]["token"]
+    with serve(env) as srv:
+        api = f"{srv.url}/api/games/{game['game']}/groups/1"
+        before = requests.get(api, headers=bearer(tok)).json()
+        assert before["position"] is None
+        r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))
+        assert r.status_code == 422
+        assert r.json()["error"].endswith("set the position first, or send 'at' (and 'time')")
+        r = requests.get(api + "/trains", headers=bearer(tok))
+        assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
+        assert requests.get(api, headers=bearer(tok)).json() == before
