@@ -1,7 +1,8 @@
 """The ledger's events in the group-state SQLite file (adapter): append-only, one transaction each.
 
-The file and its connection set-up are the group store's (planner/state.py: WAL, ``busy_timeout``,
-``BEGIN IMMEDIATE``); this module only adds its own table. Every event is recorded under the write
+The file, its connection and its write transactions are planner/state_db.py's (WAL, ``busy_timeout``,
+``BEGIN IMMEDIATE``), reached through the group store sharing the connection; this module only adds its
+own table. Every event is recorded under the write
 lock: the day's events are read and replayed, the new event is checked against that state, and it is
 inserted in the same transaction. Two processes buying one station therefore never both see it unowned:
 the second is refused with the owner named, or, in the same minute (§7.2), recorded as a pending
