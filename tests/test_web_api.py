@@ -367,3 +367,36 @@ def test_position_in_a_train_by_its_name_alone(site):
     assert z.status_code == 200, z.text
     r = requests.post(api + "/position", json={"time": "12:51"}, headers=bearer(tok))
     assert r.status_code == 422 and "'at' is required" in r.json()["error"]
+
+
+def test_web_store_reports_a_locked_state_file_in_one_line(tmp_path):
+    from planner.errors import PlannerError
+    from planner.web.store import WebStore
+
+    path = tmp_path / "state.sqlite"
+    with WebStore(path) as store:
+        store.create_game("Test", ["Rot"])
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    try:
+        with WebStore(path, timeout=0.1) as store, pytest.raises(PlannerError, match="locked by another"):
+            store.create_game("Zwei", ["Blau"])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(tmp_path):
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot")
+    tok = game["groups"][0]["token"]
+    with serve(env) as srv:
+        api = f"{srv.url}/api/games/{game['game']}/groups/1"
+        before = requests.get(api, headers=bearer(tok)).json()
+        assert before["position"] is None
+        r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))
+        assert r.status_code == 422
+        assert r.json()["error"].endswith("set the position first, or send 'at' (and 'time')")
+        r = requests.get(api + "/trains", headers=bearer(tok))
+        assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
+        assert requests.get(api, headers=bearer(tok)).json() == before

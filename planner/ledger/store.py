@@ -1,7 +1,8 @@
 """The ledger's events in the group-state SQLite file (adapter): append-only, one transaction each.
 
-The file and its connection set-up are the group store's (planner/state.py: WAL, ``busy_timeout``,
-``BEGIN IMMEDIATE``); this module only adds its own table. Every event is recorded under the write
+The file, its connection and its write transactions are planner/state_db.py's (WAL, ``busy_timeout``,
+``BEGIN IMMEDIATE``), reached through the group store sharing the connection; this module only adds its
+own table. Every event is recorded under the write
 lock: the day's events are read and replayed, the new event is checked against that state, and it is
 inserted in the same transaction. Two processes buying one station therefore never both see it unowned:
 the second is refused with the owner named, or, in the same minute (§7.2), recorded as a pending
@@ -100,16 +101,11 @@ class LedgerStore:
         if not self._ready and not _has_table(conn):
             if not create:
                 return None
-            try:
-                conn.execute("BEGIN IMMEDIATE")
+            # Not ensure_part: it splits the DDL at every ';', and the triggers' bodies hold one.
+            with self._groups.db.write():
                 for stmt in _SCHEMA.split(";\n"):
                     if stmt.strip():
                         conn.execute(stmt)
-                conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise self._groups.db.fail(exc) from None
         self._ready = True
         return conn
 
@@ -125,15 +121,10 @@ class LedgerStore:
         conn = self._conn()
         assert conn is not None
         day = _day(date)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise self._groups.db.fail(exc) from None
-        try:
+        with self._groups.db.write():
             if event_id is not None:
                 old = _rows(conn, "WHERE event_id = ?", (event_id,))
                 if old:
-                    conn.execute("ROLLBACK")
                     return tuple(old)
             events = [r.event for r in _rows(conn, "WHERE game = ? AND date = ?", (rules.game, day))]
             state = replay(rules, events)
@@ -149,14 +140,7 @@ class LedgerStore:
                 check(state, events)
             out = apply(rules, state, event)
             written.append(_insert(conn, rules.game, day, seq + 1, out, event_id))
-            conn.execute("COMMIT")
-            return tuple(written)
-        except BaseException as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.Error):
-                raise self._groups.db.fail(exc) from None
-            raise
+        return tuple(written)
 
     # ---- reads -------------------------------------------------------------------------------------
     def events(self, game: str, date: dt.date | str, since: int = 0) -> list[Recorded]:

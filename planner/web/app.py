@@ -135,6 +135,17 @@ class WebApp:
         self.store().set_position(g.id, number, pos)
         return pos
 
+    def where(self, g: WebGame, number: int, at: str | None, time: str | None, trip: str | None,
+              how: str) -> tuple[str, str | None, str | None]:
+        """The place the request gives, else the group's remembered position (what it gives fills the gaps;
+        422 saying ``how`` to give one when there is neither)."""
+        if at is not None:
+            return at, time, trip
+        pos = self.store().position(g.id, number)
+        if pos is None:
+            raise HttpError(422, f"where are you? set the position first, or {how}")
+        return pos["at"], time or pos["time"], trip or pos["trip"]
+
     def roll(self, g: WebGame, day: usecases.Day, number: int, body: dict) -> dict:
         """Record a roll (from the body's position, else the remembered one) and keep its answer."""
         dice = int_field(body, "dice")
@@ -143,11 +154,7 @@ class WebApp:
         trip = text_field(body, "trip")
         rid = text_field(body, "roll_id", pattern=ROLL_ID, hint=" (8-64 letters, digits, '-' or '_')")
         store = self.store()
-        if at is None:
-            pos = store.position(g.id, number)
-            if pos is None:
-                raise HttpError(422, "where are you? set the position first, or send 'at' (and 'time')")
-            at, time, trip = pos["at"], time or pos["time"], trip or pos["trip"]
+        at, time, trip = self.where(g, number, at, time, trip, "send 'at' (and 'time')")
         key = g.group_key(number)
         # The client's id is scoped to its group: another group cannot collide with (or probe) it.
         roll_id = f"{key}:{rid}" if rid else None
@@ -172,11 +179,7 @@ class WebApp:
         at = text_field(q, "at")
         time = text_field(q, "time", pattern=CLOCK, hint=" (HH:MM)")
         trip = text_field(q, "trip")
-        if at is None:
-            pos = self.store().position(g.id, number)
-            if pos is None:
-                raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
-            at, time, trip = pos["at"], time or pos["time"], trip or pos["trip"]
+        at, time, trip = self.where(g, number, at, time, trip, "pass ?at=STATION&time=HH:MM")
         return usecases.next_trains(day, at, time, trip)
 
     def overview(self, g: WebGame, day: usecases.Day) -> dict:

@@ -1,9 +1,9 @@
 """Web games, their groups and access tokens, and each group's position and answers, in the state database.
 
 The tables live in the same SQLite file as the rolls (``$PLANNER_STATE``, :mod:`planner.state`), so one backup
-holds a whole game. :mod:`planner.state` owns the file (it creates it, 0600, WAL, marks it as ours); this module
-only adds its own tables beside (``CREATE TABLE IF NOT EXISTS``) and writes each change in one ``BEGIN IMMEDIATE``
-transaction, the same pattern.
+holds a whole game. :mod:`planner.state_db` owns the file (it creates it, 0600, WAL, marks it as ours); this module
+registers its tables as the ``web`` part (:func:`~planner.state_db.ensure_part`) and writes each change in one
+``BEGIN IMMEDIATE`` transaction (:meth:`~planner.state_db.StateDB.write`).
 
 Tokens are ``secrets.token_urlsafe(32)`` (256 random bits); only their SHA-256 is stored, so a copy of the
 database does not let anyone in. A group's rolls are kept under the key ``<game id>:<group number>`` in the
@@ -17,16 +17,16 @@ import hashlib
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from planner.errors import InputError, PlannerError
-from planner.state import DEFAULT_TIMEOUT, GroupStore, default_state_path
+from planner.state_db import DEFAULT_TIMEOUT, StateDB, ensure_part
 
 MAX_GROUPS = 40
 MAX_NAME = 60
+PART_VERSION = 1  # of the web tables in planner_parts
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS web_games (
@@ -127,10 +127,9 @@ class WebStore:
     """Games, groups, tokens, positions and answers (one connection; one thread)."""
 
     def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
-        self.path = Path(path).expanduser() if path is not None else default_state_path()
-        self.timeout = timeout
-        self._conn: sqlite3.Connection | None = None
-        self._rolls = GroupStore(self.path, timeout=timeout)
+        self.db = StateDB(path, timeout=timeout)
+        self.path, self.timeout = self.db.path, self.db.timeout
+        self._ready = False
 
     def __enter__(self) -> WebStore:
         return self
@@ -139,52 +138,23 @@ class WebStore:
         self.close()
 
     def close(self) -> None:
-        """Close the connections."""
-        self._rolls.close()
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        """Close the connection (reopened on next use)."""
+        self.db.close()
+        self._ready = False
 
-    def _connect(self) -> sqlite3.Connection:
-        if self._conn is not None:
-            return self._conn
-        # planner.state creates and checks the file (mode, WAL, application id); only then are our tables added.
-        self._rolls.groups("-", "2000-01-01")
-        try:
-            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
-                                   check_same_thread=False)
-            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-            conn.execute("PRAGMA synchronous = FULL")
-            if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'web_answers'").fetchone():
-                conn.execute("BEGIN IMMEDIATE")
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        conn.execute(stmt)
-                conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise self._rolls._fail(exc) from None
-        self._conn = conn
-        return conn
+    def _ensure(self) -> None:
+        # planner.state_db creates and checks the file (mode, WAL, application id); our tables are one part of it.
+        if not self._ready:
+            ensure_part(self.db, "web", PART_VERSION, _SCHEMA)
+            self._ready = True
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connect()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise self._rolls._fail(exc) from None
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
+        self._ensure()
+        return self.db.write()
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
-        try:
-            return self._connect().execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
-            raise self._rolls._fail(exc) from None
+        self._ensure()
+        return self.db.read(sql, params)
 
     # ---- games -------------------------------------------------------------------------------------
     def create_game(self, name: str, groups: list[str], *, feed: str | None = None, game: str | None = None,
