@@ -95,6 +95,32 @@ def test_forced_means_first_catchable_and_every_train_of_that_minute():
     assert not check_legs(net, journey_log(net, j), W, start=(36000, 36000))
 
 
+def test_forbidden_change_is_not_a_boardable_train_and_the_forced_one_is_the_next_allowed():
+    # arriving on B1, the change to B2 is forbidden (transfer_type 3): the B2 trains inside the window and in
+    # the forced minute are not boardable, so the window is empty and the forced train is the first from B3
+    b = TimetableBuilder()
+    for s in ("A", "B", "C", "D"):
+        b.station(s, platforms=("1", "2", "3"), change=120)
+    b.transfers[(b.stop(("B", "1")), b.stop(("B", "2")))] = -1
+    b.trip([("A", None, "10:00"), (("B", "1"), "10:10", None)], route="IN")
+    b.trip([(("B", "2"), None, "10:20"), ("C", "10:30", None)], route="NOPE")  # in the window, forbidden
+    b.trip([(("B", "2"), None, "11:00"), ("C", "11:01", None)], route="NOPE2")  # the forced minute, forbidden
+    b.trip([(("B", "3"), None, "11:00"), ("D", "11:05", None)], route="FORCED")
+    b.trip([("D", None, "11:08"), ("C", "11:20", None)], route="ON")
+    b.trip([(("B", "3"), None, "11:30"), ("C", "11:40", None)], route="LATER")
+    net = _net(b)
+    tt = net.tt
+    assert net.stop_group[b.stop(("B", "1"))] >= tt.n_stations  # the restricted boarding group
+    assert net.stop_group[b.stop(("B", "2"))] == b.station_index("B")
+    j = best_journey(net, station_origin(0, 36000, window=W), b.station_index("C"))
+    assert _legs(tt, j) == [("IN", "10:00", "10:10"), ("FORCED", "11:00", "11:05"), ("ON", "11:08", "11:20")]
+    assert not check_legs(net, journey_log(net, j), W, start=(36000, 36000))
+    # without the rule the forbidden change still holds: NOPE (10:30 at C) is not offered either
+    plain = best_journey(net, station_origin(0, 36000), b.station_index("C"))
+    assert _legs(tt, plain) == [("IN", "10:00", "10:10"), ("FORCED", "11:00", "11:05"), ("ON", "11:08", "11:20")]
+    assert RuleGraph(net, W).best(station_origin(0, 36000, window=W), b.station_index("C")) == (parse("11:20"), 3)
+
+
 def test_seated_group_is_bound_only_after_getting_off():
     b = non_fifo()
     net = _net(b)

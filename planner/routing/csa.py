@@ -86,11 +86,14 @@ def _row_level(t, row, board, c_row, K):
 
 
 @nb.njit(cache=True, nogil=True)
-def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
+def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, zero_blocks, start_idx, end_time,
          stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
          n_trips, K, origin_station, start_time, origin_trip, origin_row, origin_arr, origin_stop,
          origin_drop, targets, is_target):
     """Run the levelled connection scan; returns label and parent arrays (see module docstring).
+
+    ``zero_blocks``: :attr:`TransitNetwork.zero_blocks` (where a block of zero-minute connections needs the
+    repeating :func:`_zero_block`; every other connection takes the single-pass path).
 
     Origin: a station (``origin_station >= 0``, standing there at ``start_time``) or a trip
     (``origin_trip >= 0``: seated, at or approaching the stop of row ``origin_row``). ``targets`` (station
@@ -159,7 +162,7 @@ def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, e
         d = c_dep[cu]
         if d > end_time or d > best:
             break
-        if c_arr[cu] == d and c + 1 < n_conn and c_dep[c + 1] == d and c_arr[c + 1] == d:
+        if zero_blocks[cu]:  # a block of zero-minute rides that may feed each other: repeated until stable
             skip = _zero_block(c, d, c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, arr, arr_conn,
                                arr_lvl, alo, rlo, ready, ready_min, ready_from, lvl, board,
                                K, origin_trip, origin_row, stop_station, sta_off, sta_stops, stop_local, mat_off,

@@ -141,28 +141,75 @@ class TransitNetwork:
 
     @cached_property
     def station_boardings(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Boardable departures per station for the change-window rule: ``(off, time, conn, uniform_change)``.
+        """Boardable departures per *boarding group* for the change-window rule: ``(off, time, conn, change)``.
 
-        ``conn[off[s]:off[s+1]]`` are the connections with pickup leaving station ``s``, sorted by time (then
-        connection index), ``time`` their departure times; ``uniform_change[s]`` is the change time every
-        platform pair of ``s`` has, or -1 when they differ (then each departure is checked on its own).
+        Groups ``0 .. n_stations - 1`` are the stations: every connection with pickup leaving the station.
+        After them come the restricted groups: for an arrival platform with forbidden changes (transfer_type
+        3) to some platforms of its station, the departures of the platforms it may change to
+        (:attr:`stop_group` says which group each platform's arrivals use), so that an arrival event's
+        boardable departures are still one index interval of its group. ``conn[off[g]:off[g+1]]`` is sorted by
+        time (then connection index), ``time`` the departure times; ``change[g]`` is the change time of every
+        change the group's arrival platforms may make, or -1 when they differ (then each departure is checked).
         """
+        self._build_boarding_groups()
+        return self._boardings
+
+    @cached_property
+    def stop_group(self) -> np.ndarray:
+        """Per stop: the boarding group (see :attr:`station_boardings`) an arrival there may board from."""
+        self._build_boarding_groups()
+        return self._stop_group
+
+    def _build_boarding_groups(self) -> None:
+        if "_boardings" in self.__dict__:
+            return
+        n_st = self.tt.n_stations
         sta = self.stop_station[self.c_from]
         ok = np.flatnonzero(self.c_pick)
         order = ok[np.lexsort((ok, self.c_dep[ok], sta[ok]))]
-        off = np.searchsorted(sta[order], np.arange(self.tt.n_stations + 1)).astype(np.int64)
-        uniform = np.full(self.tt.n_stations, -1, np.int32)
-        for s in range(self.tt.n_stations):
-            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]]
-            if len(m) and m.min() == m.max() and m[0] >= 0:
-                uniform[s] = m[0]
-        return off, self.c_dep[order].astype(np.int32), order.astype(np.int32), uniform
+        st_off = np.searchsorted(sta[order], np.arange(n_st + 1))
+        change = [-1] * n_st
+        stop_group = self.stop_station.astype(np.int32).copy()
+        parts, sizes = [order], [np.diff(st_off)]
+        extra_change: list[int] = []
+        group_of_row: dict[tuple, int] = {}
+        for s in range(n_st):
+            lo, n = int(self.sta_off[s]), int(self.sta_off[s + 1] - self.sta_off[s])
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n) if n else None
+            if m is None:
+                continue
+            free = m[m.min(axis=1) >= 0]  # the platforms without forbidden changes use the station's group
+            if len(free) and free.min() == free.max():
+                change[s] = int(free[0, 0])
+            if len(free) == n:
+                continue
+            deps = order[st_off[s]:st_off[s + 1]]
+            dep_local = self.stop_local[self.c_from[deps]]
+            for i in range(n):
+                row = m[i]
+                if row.min() >= 0:
+                    continue  # no forbidden change from this platform: the station group serves it
+                key = (s, row.tobytes())
+                if key not in group_of_row:
+                    allowed = row[row >= 0]
+                    group_of_row[key] = n_st + len(extra_change)
+                    extra_change.append(int(allowed[0]) if len(allowed) and allowed.min() == allowed.max() else -1)
+                    kept = deps[row[dep_local] >= 0]
+                    parts.append(kept)
+                    sizes.append(np.array([len(kept)]))
+                stop_group[self.sta_stops[lo + i]] = group_of_row[key]
+        conn = np.concatenate(parts).astype(np.int32)
+        off = np.zeros(n_st + len(extra_change) + 1, np.int64)
+        np.cumsum(np.concatenate(sizes), out=off[1:])
+        self._boardings = (off, self.c_dep[conn].astype(np.int32), conn,
+                           np.array(change + extra_change, np.int32))
+        self._stop_group = stop_group
 
     @cached_property
     def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per stop ``p``: the shortest and longest change time from ``p`` to a platform of its station
-        (``-1, -1`` when a change from ``p`` is forbidden somewhere): departures after ``a + longest`` are all
-        catchable from an arrival at ``a``, so only the ones before need a check of their own."""
+        """Per stop ``p``: the shortest and longest allowed change time from ``p`` to a platform of its station
+        (``-1, -1`` when no change from ``p`` is allowed): departures of its boarding group after ``a +
+        longest`` are all catchable from an arrival at ``a``, so only the ones before need a check of their own."""
         lo = np.full(self.tt.n_stops, -1, np.int32)
         hi = np.full(self.tt.n_stops, -1, np.int32)
         off = self.sta_off
@@ -170,35 +217,68 @@ class TransitNetwork:
             n = int(off[s + 1] - off[s])
             m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n) if n else None
             for i in range(n):
-                if m[i].min() >= 0:
+                allowed = m[i][m[i] >= 0]
+                if len(allowed):
                     p = self.sta_stops[off[s] + i]
-                    lo[p], hi[p] = m[i].min(), m[i].max()
+                    lo[p], hi[p] = allowed.min(), allowed.max()
         return lo, hi
 
     def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` that the arrival
-        event "got off after ``c``" may board under a change window of ``window`` seconds, precomputed where
-        the station's change time is uniform and it has no walking links (``k0 = -1``: decided per departure
-        in the scan). Empty interval (``k0 > k1``): nothing boardable at all. Cached per window."""
+        """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` (the boarding
+        group of the stop it arrives at) that the arrival event "got off after ``c``" may board under a change
+        window of ``window`` seconds, precomputed where the group's change time is uniform and the station has
+        no walking links (``k0 = -1``: decided per departure in the scan). Empty interval (``k0 > k1``): nothing boardable at all. Cached per window."""
         cache = self.__dict__.setdefault("_event_intervals", {})
         if window in cache:
             return cache[window]
-        off, time, _, uniform = self.station_boardings
-        n_st = self.tt.n_stations
-        sd_sta = np.repeat(np.arange(n_st, dtype=np.int64), np.diff(off))
-        key = sd_sta << 33 | time.astype(np.int64)
-        s = self.stop_station[self.c_to].astype(np.int64)
+        off, time, _, change = self.station_boardings
+        n_groups = len(off) - 1
+        sd_group = np.repeat(np.arange(n_groups, dtype=np.int64), np.diff(off))
+        key = sd_group << 33 | time.astype(np.int64)
+        g = self.stop_group[self.c_to].astype(np.int64)
         a = self.c_arr.astype(np.int64)
-        ct = uniform[s].astype(np.int64)
-        k0 = np.searchsorted(key, s << 33 | (a + np.maximum(ct, 0)), side="left")
-        k1 = np.searchsorted(key, s << 33 | (a + window), side="right") - 1
-        forced = (k1 < k0) & (k0 < off[s + 1])
+        ct = change[g].astype(np.int64)
+        k0 = np.searchsorted(key, g << 33 | (a + np.maximum(ct, 0)), side="left")
+        k1 = np.searchsorted(key, g << 33 | (a + window), side="right") - 1
+        forced = (k1 < k0) & (k0 < off[g + 1])
         pad = np.append(time, 0).astype(np.int64)  # k0 may point one past the last departure
         f = pad[k0] // 60 * 60 + 60  # end of the forced minute
-        k1 = np.where(forced, np.searchsorted(key, s << 33 | f, side="left") - 1, k1)
-        general = (ct < 0) | (np.diff(self.link_off)[s] > 0)
+        k1 = np.where(forced, np.searchsorted(key, g << 33 | f, side="left") - 1, k1)
+        general = (ct < 0) | (np.diff(self.link_off)[self.stop_station[self.c_to]] > 0)
         out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32))
         cache[window] = out
+        return out
+
+    @cached_property
+    def zero_blocks(self) -> np.ndarray:
+        """Per connection: the end index of the block of zero-minute connections (all departing and arriving
+        at one instant) that starts there, where the scan must repeat the block; 0 elsewhere.
+
+        A block needs repeating only when one of its rides can make a boarding time at that same instant: it
+        gets off (drop-off) at a stop with a zero change time to some platform of its station, or at a
+        station with a zero-second walk. Otherwise a single pass in (departure, arrival, row) order is exact
+        (a trip's rows come in order), and the scan's common path handles the block. Real feeds have no zero
+        change times, so this keeps the repeat (and its per-row level lookups) to the hand-built cases."""
+        n_stops = len(self.stop_station)
+        zero_stop = np.zeros(n_stops, np.bool_)
+        off = self.sta_off
+        for s in range(self.tt.n_stations):
+            n = int(off[s + 1] - off[s])
+            if not n:
+                continue
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n)
+            walk0 = bool(np.any(self.link_sec[self.link_off[s]:self.link_off[s + 1]] == 0))
+            zero_stop[self.sta_stops[off[s]:off[s + 1]]] = (m == 0).any(axis=1) | walk0
+        zero = self.c_arr == self.c_dep
+        feeds = zero & self.c_drop & zero_stop[self.c_to]
+        out = np.zeros(len(self.c_dep), np.int32)
+        # runs of zero-minute connections at one instant are contiguous (sorted by departure, then arrival)
+        same = np.r_[False, zero[:-1] & zero[1:] & (self.c_dep[1:] == self.c_dep[:-1])] if len(zero) else zero
+        starts = np.flatnonzero(zero & ~same)
+        ends = np.flatnonzero(zero & ~np.r_[same[1:], False]) + 1 if len(zero) else starts
+        fed = np.r_[0, np.cumsum(feeds)]
+        need = (ends - starts >= 2) & (fed[ends] - fed[starts] > 0)
+        out[starts[need]] = ends[need]
         return out
 
     @cached_property

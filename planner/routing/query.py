@@ -100,6 +100,16 @@ class ReachResult:
         a = int(self.arr[j, stops].min()) if len(stops) else int(INF)
         return None if a >= INF else a
 
+    def pareto_levels(self, station: int) -> list[int]:
+        """The leg counts at which ``station``'s earliest arrival improves (its Pareto set over arrival and
+        legs): ``journey_to`` with any other count repeats the journey of the next lower one of these."""
+        off, members = self.net.tt.station_stops
+        stops = members[off[station]:off[station + 1]]
+        if not len(stops):
+            return []
+        m = self.arr[:, stops].min(axis=1)
+        return [k for k in range(1, len(m)) if m[k] < INF and m[k] < m[k - 1]]
+
     def arrivals(self) -> np.ndarray:
         """Earliest arrival per station (int64 seconds; -1 = unreachable)."""
         tt = self.net.tt
@@ -213,15 +223,16 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
         out = rule_scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                         net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
                         net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
-                        sd_off, sd_time, sd_conn, sd_ct, *net.event_intervals(int(origin.window)), *net.stop_change_span,
+                        sd_off, sd_time, sd_conn, sd_ct, net.stop_group, *net.event_intervals(int(origin.window)),
+                        *net.stop_change_span,
                         tt.n_trips, int(max_legs), int(origin.window),
                         o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
                         targets, is_target)
         arr, arr_conn, arr_lvl, board, mark, mark_from = out
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
     out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
-               net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops, net.stop_local,
-               net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
+               net.zero_blocks, net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
+               net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
                o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target)
     return ReachResult(net, origin, int(start), *out)
 
@@ -250,18 +261,31 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     a = j.arrival(net.tt)
     rides = sum(1 for leg in j.legs if not leg.is_walk)
     # Latest departure with the same arrival and no more rides: the predicate is monotone in the
-    # start time (later starts allow a subset of itineraries), so binary search over the start times.
+    # start time (later starts allow a subset of itineraries), so it holds on a prefix of the later
+    # starts. Most often that prefix is empty or short, so gallop from its front (1, 2, 4, ... starts:
+    # one scan when the first is already too late), then bisect the last step.
     cands = _later_starts(net, origin, a)
     first = j.departure(net.tt)  # the predicate holds there already: search only later starts
     cands = cands[bisect.bisect_right(cands, first):]
-    lo, hi = 0, len(cands) - 1
-    best = res
+
+    def holds(i: int) -> ReachResult | None:
+        # only "by ``a`` with at most ``rides`` trips?" is asked: fewer levels make the scan cheaper
+        r2 = reach(net, origin.later(cands[i]), end_time=a, max_legs=rides, target=target)
+        a2 = r2.station_arrival(target, rides)
+        return r2 if a2 is not None and a2 <= a else None
+
+    best, lo, hi, step = res, 0, len(cands) - 1, 1  # the answer's index is in [lo - 1, hi]
+    while lo <= hi:
+        i = min(lo + step - 1, hi)
+        r2 = holds(i)
+        if r2 is None:
+            hi = i - 1
+            break
+        best, lo, step = r2, i + 1, step * 2
     while lo <= hi:
         mid = (lo + hi) // 2
-        # only "by ``a`` with at most ``rides`` trips?" is asked: fewer levels make the scan cheaper
-        r2 = reach(net, origin.later(cands[mid]), end_time=a, max_legs=rides, target=target)
-        a2 = r2.station_arrival(target, rides)
-        if a2 is not None and a2 <= a:
+        r2 = holds(mid)
+        if r2 is not None:
             best, lo = r2, mid + 1
         else:
             hi = mid - 1
@@ -285,7 +309,7 @@ def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minu
         o = origin if s == origin.time else origin.later(s)
         # no target pruning: later arrivals with fewer legs are wanted too (up to ``limit``)
         res = reach(net, o, end_time=limit, max_legs=max_legs)
-        for k in range(1, max_legs + 1):
+        for k in res.pareto_levels(target):
             jk = res.journey_to(target, k)
             if jk is None or jk.arrival(tt) > limit:
                 continue
@@ -349,24 +373,16 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
     without dominance filtering: lets a rule prefer one of equally fast itineraries (e.g. a bonus)."""
     tt = net.tt
     found: dict[tuple, Journey] = {}
-    starts = _later_starts(net, origin, arrival)
-    # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix
-    scanned: dict[int, ReachResult] = {}  # the search's scans are the same as the collection's: kept
-    lo, hi = 0, len(starts) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        scanned[starts[mid]] = r2 = reach(net, origin.later(starts[mid]), end_time=arrival, max_legs=max_legs,
-                                          target=target)
-        a2 = r2.station_arrival(target)
-        if a2 is not None and a2 <= arrival:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    for s in [origin.time, *starts[:lo]]:
+    # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix,
+    # and each of them is scanned anyway, so scan in order and stop at the first that is too late
+    for s in [origin.time, *_later_starts(net, origin, arrival)]:
         o = origin if s == origin.time else origin.later(s)
-        res = scanned[s] if s in scanned else reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
-        for k in range(1, max_legs + 1):
-            j = res.journey_to(target, k)
-            if j is not None and j.legs and j.arrival(tt) == arrival:
-                found.setdefault(j.signature(), Journey(origin.station, target, origin.time, j.legs))
+        res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
+        a2 = res.station_arrival(target)
+        if a2 is None or a2 > arrival:
+            break
+        # one journey per scan: every level reaching ``arrival`` gives the one of the lowest such level
+        j = res.journey_to(target)
+        if j is not None and j.legs and j.arrival(tt) == arrival:
+            found.setdefault(j.signature(), Journey(origin.station, target, origin.time, j.legs))
     return list(found.values())

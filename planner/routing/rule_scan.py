@@ -109,17 +109,20 @@ def _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover):
 
 
 @nb.njit(cache=True, nogil=True)
-def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local,
-           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi):
+def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off,
+           stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi):
     """Mark the departures an arrival event may board (see the module docstring); returns the rewind index.
 
-    ``p = -1``: the origin (no change time). ``sd_ct[s] >= 0``: every change at ``s`` takes that long, so the
-    event's departures are one index interval ``[k0, k1]`` of the station's array; ``cover[lv, s]`` is an
-    interval already marked at level ``lv`` (events at a station come roughly in time order, so their windows
-    overlap and only the new part is marked). ``-1``: platform-specific, each departure checked on its own.
+    ``p = -1``: the origin (no change time, the station's group). Else the arrival platform's boarding group
+    ``g`` (the station, or only the platforms ``p`` may change to when some are forbidden): ``sd_ct[g] >= 0``:
+    every allowed change takes that long, so the event's departures are one index interval ``[k0, k1]`` of the
+    group's array; ``cover[lv, g]`` is an interval already marked at level ``lv`` (events at a station come
+    roughly in time order, so their windows overlap and only the new part is marked). ``-1``:
+    platform-specific, each departure checked on its own.
     """
-    lo, hi = sd_off[s], sd_off[s + 1]
-    uni = sd_ct[s]
+    g = s if p < 0 else stop_group[p]
+    lo, hi = sd_off[g], sd_off[g + 1]
+    uni = sd_ct[g]
     if (p < 0 or uni >= 0) and link_off[s] == link_off[s + 1]:
         k0 = _lower(sd_time, lo, hi, a + (0 if p < 0 else uni))
         k1 = _lower(sd_time, k0, hi, w_end + 1) - 1
@@ -127,12 +130,12 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
             if k0 == hi:
                 return rew
             k1 = _lower(sd_time, k0, hi, (sd_time[k0] // 60) * 60 + 60) - 1
-        return _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
+        return _mark_interval(g, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
     n = sta_off[s + 1] - sta_off[s]
     base = mat_off[s] + stop_local[p] * n if p >= 0 else 0
     if p >= 0 and ct_hi[p] >= 0 and link_off[s] == link_off[s + 1]:
-        # platform-specific change times, none forbidden: check the departures before a + longest change one
-        # by one, the rest of the window is one interval (with its cover)
+        # platform-specific change times (the forbidden ones are not in the group): check the departures before
+        # a + longest change one by one, the rest of the window is one interval (with its cover)
         k = _lower(sd_time, lo, hi, a + ct_lo[p])
         k_body = _lower(sd_time, k, hi, a + ct_hi[p])
         k1 = _lower(sd_time, k_body, hi, w_end + 1) - 1
@@ -144,7 +147,7 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
                 rew = _mark(c, lv, e, cur, mark, mark_from, rew)
             k += 1
         if head or k1 >= k_body:
-            return _mark_interval(s, k_body, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
+            return _mark_interval(g, k_body, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
         # nothing in the window: the general search below finds the forced minute
     found = False
     forced = INF
@@ -203,7 +206,7 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
 @nb.njit(cache=True, nogil=True)
 def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
               stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
-              sd_off, sd_time, sd_conn, sd_ct, ev_k0, ev_k1, ct_lo, ct_hi, n_trips, K, W, origin_station,
+              sd_off, sd_time, sd_conn, sd_ct, stop_group, ev_k0, ev_k1, ct_lo, ct_hi, n_trips, K, W, origin_station,
               start_time, since,
               origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target):
     """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
@@ -222,7 +225,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
     board = np.full((n_trips, K + 1), -1, np.int32)
     mark = np.full(n_conn, K + 1, np.int8)
     mark_from = np.full(n_conn, -1, np.int32)
-    cover = np.zeros((K + 1, sta_off.shape[0] - 1, 2), np.int32)
+    cover = np.zeros((K + 1, sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1  # empty intervals
     single = targets.shape[0] == 1
     best = INF
@@ -235,7 +238,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 arr[j, p] = start_time
         w_end = max(start_time, since + W)
         rew = _event(origin_station, -1, start_time, w_end, 0, -2, -3, cur, sd_off, sd_time, sd_conn, sd_ct,
-                     c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew,
+                     stop_group, c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew,
                      cover, ct_lo, ct_hi)
     if origin_trip >= 0:
         lvl[origin_trip] = 1
@@ -246,8 +249,8 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 arr_conn[j, origin_stop] = -2
                 arr_lvl[j, origin_stop] = 1
             rew = _event(stop_station[origin_stop], origin_stop, origin_arr, origin_arr + W, 1, -4, -4, cur,
-                         sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off, mat, link_off,
-                         link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi)
+                         sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local, mat_off, mat,
+                         link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi)
     best = _targets_best(targets, arr, sta_off, sta_stops, K)
     rew = n_conn
     c = start_idx
@@ -288,11 +291,12 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 if k0 >= 0:  # precomputed interval (uniform change time, no walks)
                     k1 = ev_k1[c]
                     # most events repeat a window already marked at this level: skip them without a call
-                    if not (cover[lv, s, 0] <= k0 and k1 <= cover[lv, s, 1]):
-                        rew = _mark_interval(s, k0, k1, lv, c, c, sd_conn, mark, mark_from, rew, cover)
+                    g = stop_group[q]
+                    if not (cover[lv, g, 0] <= k0 and k1 <= cover[lv, g, 1]):
+                        rew = _mark_interval(g, k0, k1, lv, c, c, sd_conn, mark, mark_from, rew, cover)
                 else:
-                    rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off,
-                                 stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover,
+                    rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from,
+                                 sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover,
                                  ct_lo, ct_hi)
         if rew <= c:
             if c + 1 > high:
@@ -305,16 +309,16 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
 
 
 @nb.njit(cache=True, nogil=True)
-def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off, mat,
-                    link_off, link_to, link_sec, n_conn, ct_lo, ct_hi):
+def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local,
+                    mat_off, mat, link_off, link_to, link_sec, n_conn, ct_lo, ct_hi):
     """Connections an arrival event may board (the same ``_event`` the scan uses), sorted: for the
     ``zugzwang`` answers and checks, so the rule is decided in this one place."""
     mark = np.full(n_conn, 1, np.int8)
     mark_from = np.full(n_conn, -1, np.int32)
-    cover = np.zeros((1, sta_off.shape[0] - 1, 2), np.int32)
+    cover = np.zeros((1, sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1
-    _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, c_from, sta_off, stop_local, mat_off,
-           mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover, ct_lo, ct_hi)
+    _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local,
+           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover, ct_lo, ct_hi)
     return np.flatnonzero(mark == 0)
 
 
