@@ -291,6 +291,36 @@ class TransitNetwork:
         return out
 
     @cached_property
+    def _reverse_hops(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Static station graph, reversed (CSR of edges into each station): the shortest ride over every
+        connection between two stations (drop-off and pickup ignored) and every walking link."""
+        n = self.tt.n_stations
+        src = np.concatenate([self.stop_station[self.c_from], np.repeat(np.arange(n), np.diff(self.link_off))])
+        dst = np.concatenate([self.stop_station[self.c_to], self.link_to])
+        sec = np.concatenate([self.c_arr - self.c_dep, self.link_sec]).astype(np.int64)
+        key = dst.astype(np.int64) * n + src
+        order = np.lexsort((sec, key))
+        key, sec = key[order], sec[order]
+        first = np.r_[True, key[1:] != key[:-1]] if len(key) else np.zeros(0, bool)
+        key, sec = key[first], sec[first]  # the shortest per station pair
+        off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
+        return off, (key % n).astype(np.int32), sec.astype(np.int32)
+
+    def lower_bounds(self, targets: np.ndarray) -> np.ndarray:
+        """``[i, s]``: seconds station ``s`` needs at the least to reach ``targets[i]`` (INF: never), riding
+        without waits or changes: no itinerary is faster, so a scan may drop what cannot beat a target's
+        best arrival. Cached per target (a game asks for its few dice targets again and again)."""
+        cache = self.__dict__.setdefault("_lower_bounds", {})
+        rows = []
+        for t in targets.tolist():
+            if t not in cache:
+                if len(cache) * self.tt.n_stations >= 25_000_000:  # ~100 MB: one-to-one queries to random stations
+                    cache.clear()
+                cache[t] = _dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)
+            rows.append(cache[t])
+        return np.stack(rows) if rows else np.zeros((0, self.tt.n_stations), np.int32)
+
+    @cached_property
     def station_reach(self) -> np.ndarray:
         """``[a, b]``: station ``b`` can be reached from ``a`` at all, ignoring times (trips' consecutive stops
         and walking links as a static graph, a superset of every journey): a one-to-one query to a station
@@ -301,6 +331,54 @@ class TransitNetwork:
         key = np.unique(src.astype(np.int64) * n + dst)
         off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
         return _closure(off, (key % n).astype(np.int32), n)
+
+
+@nb.njit(cache=True, nogil=True)
+def _dijkstra_to(target, off, src, sec, n):
+    """Shortest static travel seconds from every station to ``target`` over the reversed CSR graph
+    (``off``/``src``/``sec``: edges into each station), INF where it cannot reach it (binary heap)."""
+    dist = np.full(n, INF, np.int32)
+    done = np.zeros(n, np.bool_)
+    heap_d = np.empty(off[n] + 1, np.int64)
+    heap_v = np.empty(off[n] + 1, np.int32)
+    size = 1
+    heap_d[0], heap_v[0] = 0, target
+    dist[target] = 0
+    while size:
+        d, v = heap_d[0], heap_v[0]
+        size -= 1
+        if size:  # sift the last entry down from the root
+            ld, lv = heap_d[size], heap_v[size]
+            i = 0
+            while True:
+                k = 2 * i + 1
+                if k >= size:
+                    break
+                if k + 1 < size and heap_d[k + 1] < heap_d[k]:
+                    k += 1
+                if heap_d[k] >= ld:
+                    break
+                heap_d[i], heap_v[i] = heap_d[k], heap_v[k]
+                i = k
+            heap_d[i], heap_v[i] = ld, lv
+        if done[v]:
+            continue
+        done[v] = True
+        for e in range(off[v], off[v + 1]):
+            u = src[e]
+            nd = d + sec[e]
+            if not done[u] and nd < dist[u]:
+                dist[u] = nd
+                i = size  # sift up
+                size += 1
+                while i > 0:
+                    par = (i - 1) >> 1
+                    if heap_d[par] <= nd:
+                        break
+                    heap_d[i], heap_v[i] = heap_d[par], heap_v[par]
+                    i = par
+                heap_d[i], heap_v[i] = nd, u
+    return dist
 
 
 @nb.njit(cache=True)

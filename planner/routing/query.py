@@ -198,10 +198,13 @@ class RuleReachResult(ReachResult):
 
 
 def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
-          max_legs: int = DEFAULT_MAX_LEGS, target: int | Sequence[int] = -1) -> ReachResult:
+          max_legs: int = DEFAULT_MAX_LEGS, target: int | Sequence[int] = -1,
+          arrive_by: int | None = None) -> ReachResult:
     """One-to-many earliest arrival from ``origin`` until ``end_time`` (default: end of the service day);
     under the origin's change window when it has one. ``target`` (a station, or several): only their labels
-    (and journeys to them) are needed, so the scan may stop after the latest of their best arrivals."""
+    (and journeys to them) are needed, so the scan may stop after the latest of their best arrivals, and
+    under the rule it drops what cannot beat them (static lower bounds). ``arrive_by`` (with ``target``): only
+    arrivals there by then are wanted (later ones may be missing)."""
     start = origin.time
     end = int(end_time) if end_time is not None else int(INF) - 1
     tt = net.tt
@@ -219,6 +222,9 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
     else:
         o_stop, o_arr, o_drop, o_station = -1, 0, False, origin.station
     if origin.window is not None:
+        # lower bounds pay where they prune much: an arrive-by bound from the start, or several targets (the
+        # scan runs on until the farthest is final); one target alone ends soon after it is reached
+        prune = arrive_by is not None or len(targets) > 1
         sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
         out = rule_scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                         net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
@@ -227,7 +233,8 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
                         *net.stop_change_span,
                         tt.n_trips, int(max_legs), int(origin.window),
                         o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
-                        targets, is_target)
+                        targets, is_target, net.lower_bounds(targets if prune else targets[:0]),
+                        int(INF) if arrive_by is None else int(arrive_by))
         arr, arr_conn, arr_lvl, board, mark, mark_from = out
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
     out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
@@ -270,7 +277,7 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
 
     def holds(i: int) -> ReachResult | None:
         # only "by ``a`` with at most ``rides`` trips?" is asked: fewer levels make the scan cheaper
-        r2 = reach(net, origin.later(cands[i]), end_time=a, max_legs=rides, target=target)
+        r2 = reach(net, origin.later(cands[i]), end_time=a, max_legs=rides, target=target, arrive_by=a)
         a2 = r2.station_arrival(target, rides)
         return r2 if a2 is not None and a2 <= a else None
 
@@ -377,7 +384,7 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
     # and each of them is scanned anyway, so scan in order and stop at the first that is too late
     for s in [origin.time, *_later_starts(net, origin, arrival)]:
         o = origin if s == origin.time else origin.later(s)
-        res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target)
+        res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target, arrive_by=arrival)
         a2 = res.station_arrival(target)
         if a2 is None or a2 > arrival:
             break

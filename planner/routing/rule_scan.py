@@ -48,7 +48,7 @@ import numba as nb
 import numpy as np
 
 from planner.routing.csa import INF, _row_level
-from planner.routing.targets import _targets_best
+from planner.routing.targets import _hopeless, _targets_each
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -63,7 +63,7 @@ def _lower(arr, lo, hi, x):
     return lo
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _mark(c, lv, e, cur, mark, mark_from, rew):
     if lv < mark[c]:
         mark[c] = lv
@@ -208,13 +208,15 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
               stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
               sd_off, sd_time, sd_conn, sd_ct, stop_group, ev_k0, ev_k1, ct_lo, ct_hi, n_trips, K, W, origin_station,
               start_time, since,
-              origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target):
+              origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target, lb, arrive_by):
     """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
 
     ``mark_from[c]``: the arrival connection whose event let the group board ``c``, ``-2`` the standing
     origin, ``-3`` a walk from it, ``-4`` the seated origin getting off at its stop. ``targets`` (station
     indexes, ``is_target`` their mask): stop after the latest of their best arrivals (their labels are final
-    then); none: the whole day.
+    then); none: the whole day. ``lb[i, s]``: a lower bound on the seconds from station ``s`` to ``targets[i]``
+    (no rows: no pruning); an arrival event that cannot beat every target's best arrival so far, nor arrive
+    by ``arrive_by``, marks nothing (only the targets' labels are wanted, and it can change none of them).
     """
     n_stops = stop_station.shape[0]
     n_conn = c_dep.shape[0]
@@ -223,8 +225,12 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
     arr_lvl = np.zeros((K + 1, n_stops), np.int8)
     lvl = np.full(n_trips, K + 1, np.int8)
     board = np.full((n_trips, K + 1), -1, np.int32)
-    mark = np.full(n_conn, K + 1, np.int8)
-    mark_from = np.full(n_conn, -1, np.int32)
+    # marks are read only for scanned connections (from ``start_idx`` to the last departing by ``end_time``),
+    # and a parent only where a mark is: the rest may stay uninitialised (the day's arrays are large)
+    mark = np.empty(n_conn, np.int8)
+    end_idx = _lower(c_dep, start_idx, n_conn, end_time + 1) if end_time < INF else n_conn
+    mark[start_idx:end_idx] = K + 1
+    mark_from = np.empty(n_conn, np.int32)
     cover = np.zeros((K + 1, sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1  # empty intervals
     single = targets.shape[0] == 1
@@ -251,7 +257,8 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
             rew = _event(stop_station[origin_stop], origin_stop, origin_arr, origin_arr + W, 1, -4, -4, cur,
                          sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local, mat_off, mat,
                          link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi)
-    best = _targets_best(targets, arr, sta_off, sta_stops, K)
+    tb = np.empty(targets.shape[0], np.int32)
+    best = _targets_each(targets, arr, sta_off, sta_stops, K, tb)
     rew = n_conn
     c = start_idx
     high = start_idx  # connections below it were scanned once already (a replay after a rewind)
@@ -285,14 +292,23 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                     else:
                         break
                 if is_target[s]:
-                    best = _targets_best(targets, arr, sta_off, sta_stops, K)
-            if lv < K and not (single and is_target[s]):  # leaving the only target cannot reach it earlier
+                    best = _targets_each(targets, arr, sta_off, sta_stops, K, tb)
+            # leaving the only target cannot reach it earlier; an event that cannot beat a target marks nothing
+            if lv < K and not (single and is_target[s]) and not _hopeless(a, s, lb, tb, arrive_by):
                 k0 = ev_k0[c]
                 if k0 >= 0:  # precomputed interval (uniform change time, no walks)
                     k1 = ev_k1[c]
-                    # most events repeat a window already marked at this level: skip them without a call
+                    # most events repeat a window already marked at this level (skipped) or extend it past its
+                    # end (only the new part is marked, here without a call: the common case)
                     g = stop_group[q]
-                    if not (cover[lv, g, 0] <= k0 and k1 <= cover[lv, g, 1]):
+                    c0, c1 = cover[lv, g, 0], cover[lv, g, 1]
+                    if c0 <= k0 and k1 <= c1:
+                        pass
+                    elif c0 <= k0 <= c1 + 1:
+                        for k in range(c1 + 1, k1 + 1):
+                            rew = _mark(sd_conn[k], lv, c, c, mark, mark_from, rew)
+                        cover[lv, g, 1] = k1
+                    else:
                         rew = _mark_interval(g, k0, k1, lv, c, c, sd_conn, mark, mark_from, rew, cover)
                 else:
                     rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from planner.routing.network import INF
 
@@ -20,3 +21,35 @@ def _targets_best(targets, arr, sta_off, sta_stops, K):
         if b > worst:
             worst = b
     return INF if worst < 0 else worst
+
+
+@nb.njit(cache=True, nogil=True)
+def _targets_each(targets, arr, sta_off, sta_stops, K, out):
+    """``_targets_best``, also writing each target's best arrival so far into ``out``."""
+    worst = -1
+    for i in range(targets.shape[0]):
+        t = targets[i]
+        b = INF
+        for k in range(sta_off[t], sta_off[t + 1]):
+            if arr[K, sta_stops[k]] < b:
+                b = arr[K, sta_stops[k]]
+        out[i] = b
+        if b > worst:
+            worst = b
+    return INF if worst < 0 else worst
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _hopeless(a, s, lb, tb, arrive_by):
+    """True when an arrival event at station ``s`` at ``a`` cannot reach any target (lower bounds ``lb[i, s]``)
+    strictly before its best arrival so far ``tb[i]`` nor by ``arrive_by``: it would change no wanted label
+    (an equal arrival is kept: it may need fewer changes). False without targets."""
+    if lb.shape[0] == 0:
+        return False
+    for i in range(lb.shape[0]):
+        x = lb[i, s]
+        if x < INF:
+            lim = tb[i] if tb[i] < arrive_by else arrive_by
+            if np.int64(a) + x <= lim:
+                return False
+    return True
