@@ -13,6 +13,7 @@ from timetable_builder import TimetableBuilder, assert_feasible
 
 from planner.game.zugzwang import check_legs, journey_log, zugzwang
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
+from planner.routing.query import obeys_window, reach
 from planner.routing.te_rule import RuleGraph
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as parse
@@ -164,3 +165,44 @@ def test_engine_equals_rule_graph(case, times, window, before):
                 start = None if o.in_trip else (o.got_off, o.time)
                 if not any(leg.is_walk for leg in j.legs):
                     assert not check_legs(net, journey_log(net, j), window, start=start), (o, target)
+
+
+@SETTINGS
+@given(cases(), st.lists(st.integers(T0 - 600, T0 + 3000), min_size=1, max_size=2), st.sampled_from([60, 300, W]),
+       st.sampled_from([0, 0, 120, 900]))
+def test_rule_scan_alone_equals_rule_graph(case, times, window, before):
+    # best_journey answers from the plain scan when its journey obeys the window; the rule-aware scan itself
+    # (what decides every other case) must equal the reference on its own, one target and all targets at once
+    net = TransitNetwork(case.build(), min_transfer=case.uniform)
+    tt = net.tt
+    ref = RuleGraph(net, window)
+    origins = [station_origin(s, t, since=t - before, window=window) for s in range(tt.n_stations) for t in times]
+    origins += [trip_origin(net, tr, r, window=window) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
+    for o in origins:
+        together = reach(net, o, target=list(range(tt.n_stations)))
+        for target in range(tt.n_stations):
+            want = ref.best(o, target)
+            for res in (reach(net, o, target=target), together):
+                j = res.journey_to(target)
+                got = None if j is None else (j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk))
+                if o.in_trip and j is not None and not j.legs:
+                    got = None
+                assert got == want, (o, target, got, want)
+
+
+@SETTINGS
+@given(cases(), st.integers(T0 - 600, T0 + 3000), st.sampled_from([60, 300, W]), st.sampled_from([0, 120, 900]))
+def test_obeys_window_is_sound(case, t, window, before):
+    # the shortcut's test: a plain journey it accepts is legal by the rule's own check, and the rule-aware
+    # answer then arrives as early with as many changes (it is the rule's best journey)
+    net = TransitNetwork(case.build(), min_transfer=case.uniform)
+    tt = net.tt
+    for s in range(tt.n_stations):
+        o = station_origin(s, t, since=t - before, window=window)
+        for target in range(tt.n_stations):
+            plain = best_journey(net, station_origin(s, t), target)
+            if plain is None or not plain.legs or not obeys_window(net, o, plain):
+                continue
+            assert not check_legs(net, journey_log(net, plain), window, start=(t - before, t)), (o, target)
+            ruled = reach(net, o, target=target).journey_to(target)
+            assert (ruled.arrival(tt), ruled.changes) == (plain.arrival(tt), plain.changes), (o, target)

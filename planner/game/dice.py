@@ -16,7 +16,15 @@ from planner.game.bonus import leg_bonus_events
 from planner.game.gamefile import DiceTarget, Game
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
-from planner.routing.query import Origin, best_journey, equally_fast, journey_riding, journeys_within, reach
+from planner.routing.query import (
+    Origin,
+    best_journey,
+    equally_fast,
+    journey_riding,
+    journeys_within,
+    reach,
+    reach_targets,
+)
 from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
@@ -71,7 +79,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips)
     stations = [exact_station(tt, name) for name in entry.stations]
     # only the candidates' arrivals are needed: the scan stops once they are final
-    res = reach(net, origin, target=[s for s in stations if s is not None])
+    res = reach_targets(net, origin, [s for s in stations if s is not None])
     cands, warnings, missing = [], [], []
     for name, s in zip(entry.stations, stations, strict=True):
         was = fold(name) in targeted_f

@@ -261,6 +261,31 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     towards several targets including this one): it saves the first scan."""
     if not net.station_reach[origin.station, target]:
         return None  # not even the static network connects them
+    if origin.window is not None and (reached is None or reached.origin.window is None):
+        # The plain answer first (a plain scan is cheaper): if the timetable's best journey obeys the window,
+        # it is the rule's best journey too (a legal journey best among all is best among the legal ones:
+        # same arrival, same changes; its departure is searched only up to the latest the group may leave,
+        # and no legal journey leaves later than that latest of all). Most do (measured: README).
+        j = plain_best_journey(net, origin, target, end_time=end_time, max_legs=max_legs, reached=reached)
+        if j is None or not j.legs or obeys_window(net, origin, j):
+            return j  # (none without the rule: none with it)
+        reached = None  # the rule-aware scans decide
+    return _best_journey(net, origin, target, end_time, max_legs, reached, int(INF))
+
+
+def plain_best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: int | None = None,
+                       max_legs: int = DEFAULT_MAX_LEGS, reached: ReachResult | None = None) -> Journey | None:
+    """The timetable's fastest journey for a group bound by a change window, ignoring the window except that
+    it leaves no later than the group may (:meth:`Origin.first_departure_limit`): :func:`best_journey`'s first
+    try (``reached``: a plain scan from this origin, or None)."""
+    return _best_journey(net, replace(origin, window=None), target, end_time, max_legs, reached,
+                         origin.first_departure_limit(net))
+
+
+def _best_journey(net: TransitNetwork, origin: Origin, target: int, end_time: int | None, max_legs: int,
+                  reached: ReachResult | None, latest_start: int) -> Journey | None:
+    """:func:`best_journey` by ``origin``'s own scans, the latest departure searched up to ``latest_start``
+    (for the plain answer to a group under the rule: the latest it may leave)."""
     res = reached or reach(net, origin, end_time=end_time, max_legs=max_legs, target=target)
     j = res.journey_to(target)
     if j is None or not j.legs or origin.in_trip:
@@ -271,7 +296,7 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     # start time (later starts allow a subset of itineraries), so it holds on a prefix of the later
     # starts. Most often that prefix is empty or short, so gallop from its front (1, 2, 4, ... starts:
     # one scan when the first is already too late), then bisect the last step.
-    cands = _later_starts(net, origin, a)
+    cands = _later_starts(net, origin, min(a, latest_start))
     first = j.departure(net.tt)  # the predicate holds there already: search only later starts
     cands = cands[bisect.bisect_right(cands, first):]
 
@@ -299,6 +324,39 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     out = best.journey_to(target, rides)
     assert out is not None
     return Journey(origin.station, target, origin.time, out.legs)
+
+
+def obeys_window(net: TransitNetwork, origin: Origin, journey: Journey) -> bool:
+    """A sufficient test that a timetable-feasible ``journey`` from ``origin`` (a plain scan's) is legal under
+    the origin's change window (variant A §4.2): the standing group may take its first departure
+    (:meth:`Origin.first_departure_limit`) and every change leaves within the window after getting off (any
+    catchable train there may be boarded). A journey with a walk, or with a change only the forced-next-train
+    clause could allow, gets False: the rule-aware scan decides those."""
+    tt = net.tt
+    legs = journey.legs
+    if origin.window is None or not legs:
+        return True
+    if any(leg.is_walk for leg in legs):
+        return False
+    if not origin.in_trip and legs[0].departure(tt) > origin.first_departure_limit(net):
+        return False
+    w = origin.window
+    return all(nxt.departure(tt) <= prev.arrival(tt) + w for prev, nxt in zip(legs, legs[1:], strict=False))
+
+
+def reach_targets(net: TransitNetwork, origin: Origin, targets: Sequence[int]) -> ReachResult:
+    """:func:`reach` towards several ``targets``, their best labels (earliest arrival, then fewest changes)
+    exact under the origin's change window. Under the rule it scans without it first: when every target's
+    fastest plain journey obeys the window (:func:`obeys_window`), those labels are the rule's too (see
+    :func:`best_journey`); otherwise the rule-aware scan runs. The result's ``origin`` says which it is."""
+    if origin.window is None:
+        return reach(net, origin, target=list(targets))
+    plain = reach(net, replace(origin, window=None), target=list(targets))
+    for s in targets:
+        j = plain.journey_to(s)
+        if j is not None and not obeys_window(net, origin, j):
+            return reach(net, origin, target=list(targets))
+    return plain
 
 
 def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minutes: float, *,
