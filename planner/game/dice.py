@@ -79,11 +79,11 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips)
     stations = [exact_station(tt, name) for name in entry.stations]
     # only the candidates' arrivals are needed: the scan stops once they are final
-    res = reach_targets(net, origin, [s for s in stations if s is not None])
+    res = reach_targets(net, origin, [s for s in stations if s is not None])  # the scan for each candidate
     cands, warnings, missing = [], [], []
     for name, s in zip(entry.stations, stations, strict=True):
         was = fold(name) in targeted_f
-        arr = res.station_arrival(s) if s is not None else None
+        arr = res[s].station_arrival(s) if s is not None else None
         if s is None:
             missing.append(name)
         cands.append({"name": name, "arrival": fmt_clock(arr), "targeted": was, "available": s is not None,
@@ -111,7 +111,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     tied = [c for c in reachable if c["_a"] == first]
     scored = []
     for c in tied:
-        j = best_journey(net, origin, c["_s"], reached=res)
+        j = best_journey(net, origin, c["_s"], reached=res[c["_s"]])
         scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
     scored.sort(key=lambda x: x[0])
     _, chosen, fastest = scored[0]

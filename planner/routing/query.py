@@ -344,19 +344,26 @@ def obeys_window(net: TransitNetwork, origin: Origin, journey: Journey) -> bool:
     return all(nxt.departure(tt) <= prev.arrival(tt) + w for prev, nxt in zip(legs, legs[1:], strict=False))
 
 
-def reach_targets(net: TransitNetwork, origin: Origin, targets: Sequence[int]) -> ReachResult:
-    """:func:`reach` towards several ``targets``, their best labels (earliest arrival, then fewest changes)
-    exact under the origin's change window. Under the rule it scans without it first: when every target's
-    fastest plain journey obeys the window (:func:`obeys_window`), those labels are the rule's too (see
-    :func:`best_journey`); otherwise the rule-aware scan runs. The result's ``origin`` says which it is."""
+def reach_targets(net: TransitNetwork, origin: Origin, targets: Sequence[int]) -> dict[int, ReachResult]:
+    """Per target, a scan whose best labels there (earliest arrival, then fewest changes) are exact under the
+    origin's change window, for :func:`best_journey`'s ``reached``. Under the rule one plain scan towards all of
+    them comes first: a target whose fastest plain journey obeys the window (:func:`obeys_window`) has the
+    rule's labels in it (see :func:`best_journey`); one rule-aware scan towards the others decides those."""
+    targets = list(dict.fromkeys(int(s) for s in targets))
     if origin.window is None:
-        return reach(net, origin, target=list(targets))
-    plain = reach(net, replace(origin, window=None), target=list(targets))
+        res = reach(net, origin, target=targets)
+        return dict.fromkeys(targets, res)
+    plain = reach(net, replace(origin, window=None), target=targets)
+    out: dict[int, ReachResult] = {}
     for s in targets:
         j = plain.journey_to(s)
-        if j is not None and not obeys_window(net, origin, j):
-            return reach(net, origin, target=list(targets))
-    return plain
+        if j is None or obeys_window(net, origin, j):
+            out[s] = plain  # unreachable without the rule: unreachable with it
+    rest = [s for s in targets if s not in out]
+    if rest:
+        ruled = reach(net, origin, target=rest)
+        out.update(dict.fromkeys(rest, ruled))
+    return out
 
 
 def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minutes: float, *,
