@@ -60,7 +60,7 @@ class TransitNetwork:
     def first_connection_at(self, t: int) -> int:
         """Index of the first connection departing at or after ``t``."""
         # an int32 needle: a Python int would make numpy cast the whole int32 array to int64 first
-        return int(np.searchsorted(self.c_dep, np.int32(min(max(int(t), -INF), INF)), side="left"))
+        return int(self.c_dep.searchsorted(np.int32(min(max(int(t), -INF), INF)), side="left"))
 
     # --- changes within a station ------------------------------------------------------------------
     def _build_changes(self) -> None:
@@ -280,6 +280,32 @@ class TransitNetwork:
         need = (ends - starts >= 2) & (fed[ends] - fed[starts] > 0)
         out[starts[need]] = ends[need]
         return out
+
+    @cached_property
+    def scan_arrays(self) -> tuple[tuple, tuple]:
+        """The plain scan's fixed arguments (connections; stations, changes and links), looked up once."""
+        return ((self.c_dep, self.c_arr, self.c_from, self.c_to, self.c_trip, self.c_row, self.c_pick, self.c_drop,
+                 self.zero_blocks),
+                (self.stop_station, self.sta_off, self.sta_stops, self.stop_local, self.mat_off, self.mat,
+                 self.link_off, self.link_to, self.link_sec))
+
+    def target_arrays(self, target) -> tuple[np.ndarray, np.ndarray]:
+        """A scan's ``targets`` (int32 station indexes; negative ones dropped) and their station mask, for one
+        station or several (shared: callers must not write them), cached for single stations (one-to-one queries ask for the same
+        few again and again)."""
+        single = isinstance(target, int | np.integer)
+        cache = self.__dict__.setdefault("_target_arrays", {})
+        if single and int(target) in cache:
+            return cache[int(target)]
+        targets = np.array([target] if single else list(target), np.int32)
+        targets = targets[targets >= 0]
+        mask = np.zeros(self.tt.n_stations, np.bool_)
+        mask[targets] = True
+        if single:
+            if len(cache) * self.tt.n_stations > 50_000_000:  # bounded (50 MB of masks)
+                cache.clear()
+            cache[int(target)] = (targets, mask)
+        return targets, mask
 
     @cached_property
     def last_arrival(self) -> np.ndarray:

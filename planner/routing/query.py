@@ -125,11 +125,22 @@ class ReachResult:
         off, members = tt.station_stops
         stops = members[off[station]:off[station + 1]]
         cap = self.max_legs if legs is None else min(legs, self.max_legs)
-        a = int(self.arr[cap, stops].min()) if len(stops) else int(INF)
-        if a >= INF:
+        if not len(stops):
             return None
-        j = next(j for j in range(cap + 1) if int(self.arr[j, stops].min()) == a)
-        q = int(stops[int(np.argmin(self.arr[j, stops]))])
+        if len(stops) == 1:  # most stations: one platform, one column of labels
+            col = self.arr[:cap + 1, int(stops[0])]
+            a = int(col[cap])
+            if a >= INF:
+                return None
+            j, q = int(np.argmax(col == a)), int(stops[0])  # labels never increase with the level
+        else:
+            labels = self.arr[:cap + 1, stops]
+            best = labels.min(axis=1)
+            a = int(best[cap])
+            if a >= INF:
+                return None
+            j = int(np.argmax(best == a))
+            q = int(stops[int(np.argmin(labels[j]))])
         if self.arr_conn[j, q] == -1 and not self.origin.in_trip and tt.stop_station[q] == self.origin.station:
             return Journey(self.origin.station, int(station), self.start_time, ())  # already there
         return Journey(self.origin.station, int(station), self.start_time,
@@ -208,12 +219,11 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
     start = origin.time
     end = int(end_time) if end_time is not None else int(INF) - 1
     tt = net.tt
-    targets = np.array([target] if isinstance(target, int | np.integer) else list(target), np.int32)
-    targets = targets[targets >= 0]
-    is_target = np.zeros(tt.n_stations, np.bool_)
-    is_target[targets] = True
+    targets, is_target = net.target_arrays(target)
     if len(targets) and origin.station not in targets.tolist():
         end = min(end, int(net.last_arrival[targets].max()))  # nothing departing later can arrive there
+        if arrive_by is not None:
+            end = min(end, int(arrive_by))  # (nor by then)
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
         o_arr = int(tt.st_arr[origin.row])
@@ -237,9 +247,8 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
                         int(INF) if arrive_by is None else int(arrive_by))
         arr, arr_conn, arr_lvl, board, mark, mark_from = out
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
-    out = scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
-               net.zero_blocks, net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
-               net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec, tt.n_trips, int(max_legs),
+    conns, stations = net.scan_arrays
+    out = scan(*conns, net.first_connection_at(start), end, *stations, tt.n_trips, int(max_legs),
                o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target)
     return ReachResult(net, origin, int(start), *out)
 
@@ -269,8 +278,26 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
         j = plain_best_journey(net, origin, target, end_time=end_time, max_legs=max_legs, reached=reached)
         if j is None or not j.legs or obeys_window(net, origin, j):
             return j  # (none without the rule: none with it)
-        reached = None  # the rule-aware scans decide
+        # the rule-aware scans decide; the plain arrival bounds the legal one from below
+        reached = _rule_reach(net, origin, [target], j.arrival(net.tt), end_time=end_time, max_legs=max_legs)
     return _best_journey(net, origin, target, end_time, max_legs, reached, int(INF))
+
+
+def _rule_reach(net: TransitNetwork, origin: Origin, targets: list[int], at_least: int, *,
+                end_time: int | None = None, max_legs: int = DEFAULT_MAX_LEGS) -> ReachResult:
+    """A rule-aware scan towards ``targets`` whose labels there are final, for targets that the group cannot
+    reach before ``at_least`` (their plain arrival). Legal arrivals are mostly as early as the plain ones
+    (another itinerary obeys the rule) or a little later, so first ask only for arrivals by ``at_least``, then
+    by 30 min later (``arrive_by``: the scan drops what cannot arrive by then, which saves most of a long
+    scan); a target reached by then has its final labels (nothing dropped could have reached it by then).
+    Otherwise the whole scan."""
+    for slack in (0, 1800):
+        by = int(at_least) + slack
+        res = reach(net, origin, end_time=end_time, max_legs=max_legs, target=targets, arrive_by=by)
+        arrivals = [res.station_arrival(s) for s in targets]
+        if all(a is not None and a <= by for a in arrivals):
+            return res
+    return reach(net, origin, end_time=end_time, max_legs=max_legs, target=targets)
 
 
 def plain_best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: int | None = None,
@@ -361,7 +388,7 @@ def reach_targets(net: TransitNetwork, origin: Origin, targets: Sequence[int]) -
             out[s] = plain  # unreachable without the rule: unreachable with it
     rest = [s for s in targets if s not in out]
     if rest:
-        ruled = reach(net, origin, target=rest)
+        ruled = _rule_reach(net, origin, rest, max(int(plain.station_arrival(s)) for s in rest))
         out.update(dict.fromkeys(rest, ruled))
     return out
 
