@@ -108,10 +108,10 @@ def test_setup_compiles_the_routing_kernels():
     assert "planner.routing.warmup" in dry
 
 
-@pytest.mark.parametrize("kernels, window", [("csa", None), ("rule_scan", 29 * 60)])
+@pytest.mark.parametrize("kernels, window", [("csa", None), ("rule_scan", 29 * 60), ("network", 29 * 60)])
 def test_warm_up_covers_a_real_query(tmp_path, kernels, window):
     """After the warm-up (in a fresh numba cache), a real query in a new process compiles nothing: the
-    plain scan, and the change-window scan for a group bound by the 29-minute rule."""
+    plain scan, and the change-window scan for a group bound by the 29-minute rule with its lower bounds."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     subprocess.run([sys.executable, "-m", "planner.routing.warmup"], env=env, check=True, capture_output=True,
                    timeout=300)
@@ -128,6 +128,9 @@ net = TransitNetwork(tt)
 o = query.station_origin(find_station(tt, "Zug"), 12 * 3600, window={window!r})
 j = query.best_journey(net, o, find_station(tt, "Luzern"))
 query.journeys_within(net, o, find_station(tt, "Luzern"), 20, fastest=j)
+if o.window is not None:  # the rule-aware scans best_journey falls back on: arrive-by, several targets
+    query.reach(net, o, target=find_station(tt, "Luzern"), arrive_by=14 * 3600)
+    query.reach(net, o, target=[find_station(tt, "Luzern"), find_station(tt, "Baar")])
 from numba.core.registry import CPUDispatcher
 misses = {{n: sum(f.stats.cache_misses.values()) for n, f in vars(kernels).items() if isinstance(f, CPUDispatcher)}}
 print(sum(misses.values()), sum(sum(f.stats.cache_hits.values()) for f in vars(kernels).values()

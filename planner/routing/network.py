@@ -332,14 +332,17 @@ class TransitNetwork:
         off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
         return off, (key % n).astype(np.int32), sec.astype(np.int32)
 
-    def lower_bounds(self, targets: np.ndarray) -> np.ndarray:
+    def lower_bounds(self, targets: np.ndarray, *, compute: bool = True) -> np.ndarray:
         """``[i, s]``: seconds station ``s`` needs at the least to reach ``targets[i]`` (INF: never), riding
         without waits or changes: no itinerary is faster, so a scan may drop what cannot beat a target's
-        best arrival. Cached per target (a game asks for its few dice targets again and again)."""
+        best arrival. Cached per target (a game asks for its few dice targets again and again); ``compute``
+        False: only what is cached (no rows when a target is not)."""
         cache = self.__dict__.setdefault("_lower_bounds", {})
         rows = []
         for t in targets.tolist():
             if t not in cache:
+                if not compute:
+                    return np.zeros((0, self.tt.n_stations), np.int32)
                 if len(cache) * self.tt.n_stations >= 25_000_000:  # ~100 MB: one-to-one queries to random stations
                     cache.clear()
                 cache[t] = _dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)

@@ -248,8 +248,17 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
         arr, arr_conn, arr_lvl, board, mark, mark_from = out
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
     conns, stations = net.scan_arrays
+    # the plain scan is cheap: its lower bounds pay for several targets, and for an arrive-by probe only when
+    # they are at hand already (a cold one-to-one probe would spend more on them than they save)
+    if len(targets) > 1:
+        lb = net.lower_bounds(targets)
+    elif arrive_by is not None:
+        lb = net.lower_bounds(targets, compute=False)
+    else:
+        lb = net.lower_bounds(targets[:0])
     out = scan(*conns, net.first_connection_at(start), end, *stations, tt.n_trips, int(max_legs),
-               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target)
+               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target,
+               lb, int(INF) if arrive_by is None else int(arrive_by))
     return ReachResult(net, origin, int(start), *out)
 
 

@@ -11,7 +11,9 @@ Why the plain scan is not enough: its labels are FIFO ("arriving earlier is neve
 earlier arrival closes its window earlier, so it can be worse, and one label per stop loses itineraries.
 
 Algorithm (a connection scan over *arrival events*, the arrival events being the unit of state instead of
-stops). Each station's boardable departures are one array sorted by time (``TransitNetwork.sd_*``). An
+stops). Each station's boardable departures are one array sorted by time (``TransitNetwork.station_boardings``;
+a platform with forbidden changes boards from its own *group*, the same array without the platforms it may not
+change to, so its window is still one interval). An
 arrival event ``e`` = (stop, time, level ``j`` = trips so far) has a fixed set ``B(e)`` of departures it may
 board, which depends on nothing but the event; the scan *marks* them: ``mark[c] = min(mark[c], j)`` for each
 departure connection ``c`` in ``B(e)``, ``mark_from[c] = e``. Connections are scanned in departure order;
@@ -38,7 +40,12 @@ exactly, as in the plain scan. The latest legal departure is found by the caller
 origin's legal first departures, keeping ``S``: the set of itineraries with first departure ``>= T'`` shrinks
 as ``T'`` grows). For one target the scan stops at the first departure after the best arrival there.
 
-The networkx graph :class:`planner.routing.te_graph.RuleGraph` models the same rule independently (explicit
+Pruning for one-to-few queries (exact for the targets' labels): static lower bounds on the ride time to each
+target (:meth:`TransitNetwork.lower_bounds`) let an event that cannot beat every target's best arrival so far,
+nor arrive by the caller's ``arrive_by``, mark nothing. Most rule-aware questions never get here:
+:func:`planner.routing.query.best_journey` answers from the plain scan when its journey obeys the window.
+
+The networkx graph :class:`planner.routing.te_rule.RuleGraph` models the same rule independently (explicit
 transfer arcs per arrival event) and the tests compare the two.
 """
 
