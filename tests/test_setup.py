@@ -108,7 +108,7 @@ def test_setup_compiles_the_routing_kernels():
     assert "planner.routing.warmup" in dry
 
 
-@pytest.mark.parametrize("kernels, window", [("csa", None), ("rule_scan", 29 * 60), ("network", 29 * 60)])
+@pytest.mark.parametrize("kernels, window", [("csa", None), ("rule_scan", 29 * 60), ("static_graph", 29 * 60)])
 def test_warm_up_covers_a_real_query(tmp_path, kernels, window):
     """After the warm-up (in a fresh numba cache), a real query in a new process compiles nothing: the
     plain scan, and the change-window scan for a group bound by the 29-minute rule with its lower bounds."""

@@ -1,0 +1,69 @@
+"""Where a group is when it asks: standing at a station (since when, under which change window) or seated in a
+trip (:class:`Origin`), as the queries of :mod:`planner.routing.query` take it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from planner.errors import InputError
+from planner.routing.network import INF, TransitNetwork
+from planner.routing.rule_scan import first_departure_limit
+
+DEFAULT_MAX_LEGS = 12  # trips per itinerary at the most (the level cap of the scans)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a group is: standing at ``station`` at ``time``, or seated in ``trip`` at/approaching ``row``.
+
+    ``window`` (seconds) binds the group by the change-window rule (variant A §4.2, game-file data; None =
+    plain timetable routing); ``since`` is when a standing group got off at ``station`` (None = ``time``).
+    """
+
+    station: int = -1
+    time: int = 0
+    trip: int = -1
+    row: int = -1
+    since: int | None = None
+    window: int | None = None
+
+    @property
+    def in_trip(self) -> bool:
+        """True when the group sits in a train."""
+        return self.trip >= 0
+
+    @property
+    def got_off(self) -> int:
+        """When a standing group got off at its station (its rule window starts there)."""
+        return self.time if self.since is None else self.since
+
+    def later(self, time: int) -> Origin:
+        """The same standing group asked at a later ``time``, still bound by the window it got off into."""
+        return replace(self, time=int(time), since=self.got_off)
+
+    def first_departure_limit(self, net: TransitNetwork) -> int:
+        """Latest first departure this group may take (INF without the rule or seated): the window's end,
+        or, when nothing departs in the window, the last second of the minute of the forced next train."""
+        if self.window is None or self.in_trip:
+            return int(INF)
+        sd_off, sd_time, _, _ = net.station_boardings
+        return int(first_departure_limit(self.station, self.time, max(self.time, self.got_off + self.window),
+                                         sd_off, sd_time, net.link_off, net.link_to, net.link_sec))
+
+
+def station_origin(station: int, time: int, *, since: int | None = None, window: int | None = None) -> Origin:
+    """A group standing at ``station`` (any platform) at ``time`` (seconds), there since ``since``, bound by
+    a change window of ``window`` seconds (None: no rule)."""
+    return Origin(station=int(station), time=int(time), since=None if since is None else int(since),
+                  window=None if window is None else int(window))
+
+
+def trip_origin(net: TransitNetwork, trip: int, row: int, *, window: int | None = None) -> Origin:
+    """A group seated in ``trip``, at or approaching the stop of stop-time ``row`` (bound by ``window``
+    from the moment it gets off)."""
+    tt = net.tt
+    rng = tt.trip_stop_times(trip)
+    if row not in rng:
+        raise InputError(f"row {row} is not a stop of trip {tt.trip_id[trip]}")
+    return Origin(station=int(tt.stop_station[tt.st_stop[row]]), time=int(tt.st_arr[row]), trip=int(trip),
+                  row=int(row), window=None if window is None else int(window))

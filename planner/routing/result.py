@@ -1,0 +1,146 @@
+"""What a scan returns (:class:`ReachResult`, :class:`RuleReachResult`): labels per level and stop, and the
+journeys rebuilt from their parents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from planner.routing.journey import Journey, Leg
+from planner.routing.network import INF, TransitNetwork
+from planner.routing.origin import Origin
+
+
+@dataclass
+class ReachResult:
+    """Labels of one scan: earliest arrival per level (legs) and stop, plus parents for journeys."""
+
+    net: TransitNetwork
+    origin: Origin
+    start_time: int
+    arr: np.ndarray  # (K+1, n_stops)
+    arr_conn: np.ndarray
+    arr_lvl: np.ndarray
+    ready_from: np.ndarray
+    board: np.ndarray
+
+    @property
+    def max_legs(self) -> int:
+        """The level cap K."""
+        return self.arr.shape[0] - 1
+
+    def station_arrival(self, station: int, legs: int | None = None) -> int | None:
+        """Earliest arrival at ``station`` with at most ``legs`` legs (None = any), or None."""
+        off, members = self.net.tt.station_stops
+        stops = members[off[station]:off[station + 1]]
+        j = self.max_legs if legs is None else min(legs, self.max_legs)
+        a = int(self.arr[j, stops].min()) if len(stops) else int(INF)
+        return None if a >= INF else a
+
+    def pareto_levels(self, station: int) -> list[int]:
+        """The leg counts at which ``station``'s earliest arrival improves (its Pareto set over arrival and
+        legs): ``journey_to`` with any other count repeats the journey of the next lower one of these."""
+        off, members = self.net.tt.station_stops
+        stops = members[off[station]:off[station + 1]]
+        if not len(stops):
+            return []
+        m = self.arr[:, stops].min(axis=1)
+        return [k for k in range(1, len(m)) if m[k] < INF and m[k] < m[k - 1]]
+
+    def arrivals(self) -> np.ndarray:
+        """Earliest arrival per station (int64 seconds; -1 = unreachable)."""
+        tt = self.net.tt
+        best = self.arr[self.max_legs]
+        out = np.full(tt.n_stations, np.iinfo(np.int64).max, np.int64)
+        np.minimum.at(out, tt.stop_station, best.astype(np.int64))
+        out[out >= INF] = -1
+        return out
+
+    def journey_to(self, station: int, legs: int | None = None) -> Journey | None:
+        """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``)."""
+        tt = self.net.tt
+        off, members = tt.station_stops
+        stops = members[off[station]:off[station + 1]]
+        cap = self.max_legs if legs is None else min(legs, self.max_legs)
+        if not len(stops):
+            return None
+        if len(stops) == 1:  # most stations: one platform, one column of labels
+            col = self.arr[:cap + 1, int(stops[0])]
+            a = int(col[cap])
+            if a >= INF:
+                return None
+            j, q = int(np.argmax(col == a)), int(stops[0])  # labels never increase with the level
+        else:
+            labels = self.arr[:cap + 1, stops]
+            best = labels.min(axis=1)
+            a = int(best[cap])
+            if a >= INF:
+                return None
+            j = int(np.argmax(best == a))
+            q = int(stops[int(np.argmin(labels[j]))])
+        if self.arr_conn[j, q] == -1 and not self.origin.in_trip and tt.stop_station[q] == self.origin.station:
+            return Journey(self.origin.station, int(station), self.start_time, ())  # already there
+        return Journey(self.origin.station, int(station), self.start_time,
+                       tuple(self._ride_to(int(self.arr_conn[j, q]), int(self.arr_lvl[j, q]))))
+
+    def _ride_to(self, c: int, lv: int) -> list[Leg]:
+        """Legs ending with the ride (at level ``lv``) that gets off after connection ``c``."""
+        net = self.net
+        if c == -2:  # getting off at the stop the seated group is approaching
+            return [Leg(self.origin.trip, self.origin.row, self.origin.row)]
+        trip = int(net.c_trip[c])
+        b = int(self.board[trip, lv])
+        board_row = self.origin.row if b == -2 else int(net.c_row[b])
+        return [*self.legs_before(b, lv), Leg(trip, board_row, int(net.c_row[c]) + 1)]
+
+    def _walk(self, s_from: int, s_to: int, t: int) -> Leg:
+        w = self.net.link_seconds(s_from, s_to) or 0
+        return Leg(-1, -1, -1, s_from, s_to, t, t + w)
+
+    def legs_before(self, b: int, lv: int) -> list[Leg]:
+        """Legs that bring the group to boarding connection ``b`` at level ``lv`` (-2: seated from the start)."""
+        net, tt = self.net, self.net.tt
+        if b == -2:
+            return []
+        p = int(net.c_from[b])
+        prev = int(self.ready_from[lv - 1, p])
+        if prev == -2:
+            return []
+        if prev == -3:  # walked from the origin station before the first ride
+            return [self._walk(self.origin.station, int(tt.stop_station[p]), self.start_time)]
+        before = self._ride_to(int(self.arr_conn[lv - 1, prev]), int(self.arr_lvl[lv - 1, prev]))
+        if tt.stop_station[prev] != tt.stop_station[p]:
+            before.append(self._walk(int(tt.stop_station[prev]), int(tt.stop_station[p]),
+                                     int(self.arr[lv - 1, prev])))
+        return before
+
+
+@dataclass
+class RuleReachResult(ReachResult):
+    """Labels of a scan under the change-window rule (:mod:`planner.routing.rule_scan`): the same arrival
+    labels, with parents through the marked departures instead of per-stop boarding times."""
+
+    mark: np.ndarray | None = None
+    mark_from: np.ndarray | None = None
+
+    def legs_before(self, b: int, lv: int) -> list[Leg]:
+        """Legs that bring the group to boarding connection ``b`` (the event that allowed it, recursively)."""
+        net, tt = self.net, self.net.tt
+        if b == -2:
+            return []
+        e = int(self.mark_from[b])
+        here = int(tt.stop_station[net.c_from[b]])
+        if e == -2:
+            return []
+        if e == -3:
+            return [self._walk(self.origin.station, here, self.start_time)]
+        if e == -4:  # the seated group got off at the stop it was approaching
+            before = [Leg(self.origin.trip, self.origin.row, self.origin.row)]
+            s_prev, a_prev = self.origin.station, int(tt.st_arr[self.origin.row])
+        else:
+            before = self._ride_to(e, int(self.mark[b]))
+            s_prev, a_prev = int(tt.stop_station[net.c_to[e]]), int(net.c_arr[e])
+        if s_prev != here:
+            before.append(self._walk(s_prev, here, a_prev))
+        return before
