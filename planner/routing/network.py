@@ -289,10 +289,10 @@ class TransitNetwork:
                 (self.stop_station, self.sta_off, self.sta_stops, self.stop_local, self.mat_off, self.mat,
                  self.link_off, self.link_to, self.link_sec))
 
-    def target_arrays(self, target) -> tuple[np.ndarray, np.ndarray]:
-        """A scan's ``targets`` (int32 station indexes; negative ones dropped) and their station mask, for one
-        station or several (shared: callers must not write them), cached for single stations (one-to-one queries ask for the same
-        few again and again)."""
+    def target_arrays(self, target) -> tuple[np.ndarray, np.ndarray, int]:
+        """A scan's ``targets`` (int32 station indexes; negative ones dropped), their station mask and their
+        latest arrival of the day (-1: none), for one station or several (shared: callers must not write
+        them), cached for single stations (one-to-one queries ask for the same few again and again)."""
         single = isinstance(target, int | np.integer)
         cache = self.__dict__.setdefault("_target_arrays", {})
         if single and int(target) in cache:
@@ -301,11 +301,17 @@ class TransitNetwork:
         targets = targets[targets >= 0]
         mask = np.zeros(self.tt.n_stations, np.bool_)
         mask[targets] = True
+        out = (targets, mask, int(self.last_arrival[targets].max()) if len(targets) else -1)
         if single:
             if len(cache) * self.tt.n_stations > 50_000_000:  # bounded (50 MB of masks)
                 cache.clear()
-            cache[int(target)] = (targets, mask)
-        return targets, mask
+            cache[int(target)] = out
+        return out
+
+    @cached_property
+    def no_bounds(self) -> np.ndarray:
+        """:meth:`lower_bounds` of no target (no pruning)."""
+        return np.zeros((0, self.tt.n_stations), np.int32)
 
     @cached_property
     def last_arrival(self) -> np.ndarray:
@@ -342,12 +348,12 @@ class TransitNetwork:
         for t in targets.tolist():
             if t not in cache:
                 if not compute:
-                    return np.zeros((0, self.tt.n_stations), np.int32)
+                    return self.no_bounds
                 if len(cache) * self.tt.n_stations >= 25_000_000:  # ~100 MB: one-to-one queries to random stations
                     cache.clear()
                 cache[t] = dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)
             rows.append(cache[t])
-        return np.stack(rows) if rows else np.zeros((0, self.tt.n_stations), np.int32)
+        return np.stack(rows) if rows else self.no_bounds
 
     @cached_property
     def station_reach(self) -> np.ndarray:

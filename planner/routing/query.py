@@ -34,9 +34,9 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
     start = origin.time
     end = int(end_time) if end_time is not None else int(INF) - 1
     tt = net.tt
-    targets, is_target = net.target_arrays(target)
-    if len(targets) and origin.station not in targets.tolist():
-        end = min(end, int(net.last_arrival[targets].max()))  # nothing departing later can arrive there
+    targets, is_target, last = net.target_arrays(target)
+    if len(targets) and not is_target[origin.station]:
+        end = min(end, last)  # nothing departing later can arrive there
         if arrive_by is not None:
             end = min(end, int(arrive_by))  # (nor by then)
     if origin.in_trip:
@@ -58,7 +58,7 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
                         *net.stop_change_span,
                         tt.n_trips, int(max_legs), int(origin.window),
                         o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
-                        targets, is_target, net.lower_bounds(targets if prune else targets[:0]),
+                        targets, is_target, net.lower_bounds(targets) if prune else net.no_bounds,
                         int(INF) if arrive_by is None else int(arrive_by))
         arr, arr_conn, arr_lvl, board, mark, mark_from = out
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
@@ -70,7 +70,7 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
     elif arrive_by is not None:
         lb = net.lower_bounds(targets, compute=False)
     else:
-        lb = net.lower_bounds(targets[:0])
+        lb = net.no_bounds
     out = scan(*conns, net.first_connection_at(start), end, *stations, tt.n_trips, int(max_legs),
                o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target,
                lb, int(INF) if arrive_by is None else int(arrive_by))
