@@ -295,8 +295,9 @@ class TransitNetwork:
         them), cached for single stations (one-to-one queries ask for the same few again and again)."""
         single = isinstance(target, int | np.integer)
         cache = self.__dict__.setdefault("_target_arrays", {})
-        if single and int(target) in cache:
-            return cache[int(target)]
+        hit = cache.get(int(target)) if single else None  # (read once: another thread may clear it meanwhile)
+        if hit is not None:
+            return hit
         targets = np.array([target] if single else list(target), np.int32)
         targets = targets[targets >= 0]
         mask = np.zeros(self.tt.n_stations, np.bool_)
@@ -346,13 +347,14 @@ class TransitNetwork:
         cache = self.__dict__.setdefault("_lower_bounds", {})
         rows = []
         for t in targets.tolist():
-            if t not in cache:
+            row = cache.get(t)  # (read once: another thread may clear the cache meanwhile)
+            if row is None:
                 if not compute:
                     return self.no_bounds
                 if len(cache) * self.tt.n_stations >= 25_000_000:  # ~100 MB: one-to-one queries to random stations
                     cache.clear()
-                cache[t] = dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)
-            rows.append(cache[t])
+                row = cache[t] = dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)
+            rows.append(row)
         return np.stack(rows) if rows else self.no_bounds
 
     @cached_property
