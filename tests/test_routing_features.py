@@ -424,3 +424,25 @@ def test_unreachable_target_gives_none():
     assert journeys_within(net, o, isl, 20) == []
     assert reach(net, o).arrivals()[isl] == -1
     assert arrival(net, at(net, "A", "10:06"), "C") is None  # every train already gone
+
+
+def _same_instant_chain(change: int) -> TimetableBuilder:
+    """X -> A, then A -> B and B -> C all in the same minute (10:00), on three trips."""
+    b = TimetableBuilder()
+    for s in ("X", "A", "B", "C"):
+        b.station(s, change=change)
+    b.trip([("X", None, "09:50"), ("A", "10:00", None)], route="IN")
+    b.trip([("B", None, "10:00"), ("C", "10:00", None)], route="BC")  # sorted before AB (row order)
+    b.trip([("A", None, "10:00"), ("B", "10:00", None)], route="AB")
+    return b
+
+
+@pytest.mark.parametrize("change, reached", [(0, True), (120, False)])
+def test_same_minute_rides_are_repeated_only_where_a_zero_change_chains_them(change, reached):
+    net = TransitNetwork(_same_instant_chain(change).build())
+    tt = net.tt
+    # the block of the two 10:00 -> 10:00 rides needs repeating only with a zero change time
+    assert bool(net.zero_blocks.any()) == (change == 0)
+    arr = reach(net, station_origin(0, secs("09:50"))).arrivals()
+    assert (arr[tt.n_stations - 1] == secs("10:00")) == reached  # C via A and B in the same minute
+    assert arr[2] == (secs("10:00") if change == 0 else -1)  # B: only by changing at A in 0 minutes
