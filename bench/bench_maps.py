@@ -53,7 +53,8 @@ def run(feed: str, game_name: str, date: str, repeat: int) -> list[dict]:
     from planner.maps import assets, web
     from planner.maps.handout import make_handout
     from planner.maps.layers import journey_shapes, reach_points
-    from planner.report import check_area, render_html
+    from planner.report import check_area
+    from planner.report_render import render_html
     from planner.routing import TransitNetwork, best_journey, station_origin
     from planner.timetable.stations import find_station
 

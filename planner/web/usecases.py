@@ -163,7 +163,8 @@ def check_area_html(day: Day) -> str:
     """The check-area report (as ``planner check-area --out report.html``), made once per day."""
     if "check_area" not in day.documents:
         from planner.gtfs.source import FeedSource
-        from planner.report import check_area, render_html
+        from planner.report import check_area
+        from planner.report_render import render_html
 
         gd = day.day
         with day.lock:
