@@ -201,9 +201,9 @@ class TransitNetwork:
         conn = np.concatenate(parts).astype(np.int32)
         off = np.zeros(n_st + len(extra_change) + 1, np.int64)
         np.cumsum(np.concatenate(sizes), out=off[1:])
+        self._stop_group = stop_group  # first: another thread takes ``_boardings`` as "both are built"
         self._boardings = (off, self.c_dep[conn].astype(np.int32), conn,
                            np.array(change + extra_change, np.int32))
-        self._stop_group = stop_group
 
     @cached_property
     def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,93 @@
+"""Review checks: latest legal departure and dice candidates' labels under the rule vs RuleGraph."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_routing_properties import SETTINGS, T0, cases
+
+from planner.routing import TransitNetwork, best_journey, station_origin
+from planner.routing.query import reach_targets
+from planner.routing.te_rule import RuleGraph
+
+W = 29 * 60
+
+
+@SETTINGS
+@given(cases(), st.integers(T0 - 600, T0 + 3000), st.sampled_from([60, 300, W]), st.sampled_from([0, 120, 900]))
+def test_latest_legal_departure(case, t, window, before):
+    net = TransitNetwork(case.build(), min_transfer=case.uniform)
+    tt = net.tt
+    ref = RuleGraph(net, window)
+    for s in range(tt.n_stations):
+        o = station_origin(s, t, since=t - before, window=window)
+        limit = o.first_departure_limit(net)
+        deps = sorted({int(d) for d in net.station_departures[s] if t < d <= limit})
+        for target in range(tt.n_stations):
+            want = ref.best(o, target)
+            j = best_journey(net, o, target)
+            if want is None or j is None or not j.legs or j.legs[0].is_walk:
+                continue
+            ok = [d for d in deps if ref.best(o.later(d), target) == want]
+            latest = max(ok) if ok else None
+            assert latest is None or j.departure(tt) >= latest, (o, target, j.departure(tt), latest)
+
+
+@SETTINGS
+@given(cases(), st.integers(T0 - 600, T0 + 3000), st.sampled_from([60, 300, W]), st.sampled_from([0, 120, 900]),
+       st.data())
+def test_reach_targets_labels(case, t, window, before, data):
+    net = TransitNetwork(case.build(), min_transfer=case.uniform)
+    tt = net.tt
+    ref = RuleGraph(net, window)
+    targets = data.draw(st.lists(st.integers(0, tt.n_stations - 1), min_size=1, max_size=3))
+    for s in range(tt.n_stations):
+        o = station_origin(s, t, since=t - before, window=window)
+        res = reach_targets(net, o, targets)
+        for target in targets:
+            want = ref.best(o, target)
+            j = res[target].journey_to(target)
+            got = None if j is None else (j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk))
+            assert got == want, (o, target, got, want)
+
+
+class _ClearedAfterWrite(dict):
+    """A cache another thread clears right after each insertion (the interleaving, made deterministic)."""
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        self.clear()
+
+
+class _ClearedAfterCheck(dict):
+    """A cache another thread clears right after a membership test says a key is there."""
+
+    def __contains__(self, key):
+        found = super().__contains__(key)
+        self.clear()
+        return found
+
+    def get(self, key, default=None):
+        out = super().get(key, default)
+        self.clear()
+        return out
+
+
+def test_caches_survive_a_concurrent_clear():
+    import numpy as np
+    from timetable_builder import TimetableBuilder
+
+    b = TimetableBuilder()
+    for s in ("A", "B", "C"):
+        b.station(s, change=60)
+    b.trip([("A", None, "10:00"), ("B", "10:10", "10:11"), ("C", "10:20", None)])
+    net = TransitNetwork(b.build())
+    targets = np.array([1, 2], np.int32)
+    net.__dict__["_lower_bounds"] = _ClearedAfterWrite()
+    assert net.lower_bounds(targets).shape == (2, 3)
+    net.__dict__["_lower_bounds"] = _ClearedAfterCheck({1: np.zeros(3, np.int32), 2: np.zeros(3, np.int32)})
+    assert net.lower_bounds(targets, compute=False).shape in ((2, 3), (0, 3))  # (no rows: not all cached)
+    net.__dict__["_target_arrays"] = _ClearedAfterCheck()
+    net.target_arrays(1)
+    t, mask = net.target_arrays(1)
+    assert t.tolist() == [1] and mask.tolist() == [False, True, False]
