@@ -1,4 +1,5 @@
-"""Review checks: latest legal departure and dice candidates' labels under the rule vs RuleGraph."""
+"""Exactness of the speed-ups under the rule: latest legal departure and the dice candidates' labels against RuleGraph,
+arrive-by probes, and the network caches under a concurrent clear."""
 
 from __future__ import annotations
 
@@ -92,8 +93,8 @@ def test_caches_survive_a_concurrent_clear():
     assert net.lower_bounds(targets, compute=False).shape in ((2, 3), (0, 3))  # (no rows: not all cached)
     net.__dict__["_target_arrays"] = _ClearedAfterCheck()
     net.target_arrays(1)
-    t, mask = net.target_arrays(1)
-    assert t.tolist() == [1] and mask.tolist() == [False, True, False]
+    t, mask, last = net.target_arrays(1)
+    assert t.tolist() == [1] and mask.tolist() == [False, True, False] and last == 36600
 
 
 @SETTINGS

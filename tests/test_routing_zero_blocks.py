@@ -1,4 +1,5 @@
-"""Review: single-pass zero-minute blocks (no zero change feeding them) vs the references."""
+"""Zero-minute blocks taken in a single pass (no zero change feeding them): arrivals and every leg count against
+the references."""
 
 from __future__ import annotations
 
