@@ -297,7 +297,8 @@ def _read(entry: Path, key: str) -> Timetable:
         if hashlib.sha256(data).hexdigest() != files[fname]["sha256"]:
             raise _BadEntry(f"{fname}: sha256 mismatch")
         # ParquetFile, not pq.read_table: the latter imports pyarrow.dataset and pandas (~0.4 s cold)
-        # one thread: pyarrow's thread pool can abort the process at exit (see planner.gtfs.csvio)
+        # one thread: a started pyarrow thread pool can abort the process at exit ("terminate called without an
+        # active exception", apache/arrow#34314); a cached day is small enough to read in this thread
         table = pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False)
         if table.num_rows != files[fname]["rows"] or table.column_names != list(names):
             raise _BadEntry(f"{fname}: unexpected rows or columns")

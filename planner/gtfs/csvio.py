@@ -66,9 +66,7 @@ def iter_batches(
             raise FeedError(f"feed {src.label}: {name} has no column '{c}' (header: {printable(','.join(cols))})")
     present = [c for c in columns if c in cols]
     # The header line is consumed by hand (handles a BOM); pyarrow parses the rest with our names.
-    # use_threads=False: pyarrow's thread pool, once started, can abort the process at exit ("terminate called
-    # without an active exception", apache/arrow#34314); the blocks are parsed one after another here anyway
-    read_opts = pacsv.ReadOptions(column_names=cols, encoding="utf8", use_threads=False)
+    read_opts = pacsv.ReadOptions(column_names=cols, encoding="utf8")
     conv = pacsv.ConvertOptions(
         include_columns=present, column_types={c: pa.string() for c in present},
         strings_can_be_null=False, quoted_strings_can_be_null=False,
