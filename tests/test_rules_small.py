@@ -179,3 +179,14 @@ def test_full_hour_income_bonus_needs_a_stop_in_the_bonus_minutes():
     assert not trip_meets_bonus(tt, a, through, hour)
     assert trip_meets_bonus(tt, a, stopping, hour)
     assert not trip_meets_bonus(tt, a, stopping, parse_clock("12:00"))
+
+
+def test_bonus_time_between_is_the_bonus_minutes_in_game_hours():
+    from planner.game.bonus import bonus_time_between, is_bonus_time
+    from planner.game.gamefile import load_game
+
+    game = load_game("sbb-monopoly")
+    for lo, hi in [(12 * 3600 + 60, 12 * 3600 + 3540), (12 * 3600 + 3599, 13 * 3600), (11 * 3600 + 59, 12 * 3600),
+                   (12 * 3600 + 30, 12 * 3600 + 50), (3 * 3600, 3 * 3600 + 100), (13 * 3600 + 61, 13 * 3600 + 62)]:
+        brute = any(is_bonus_time(game, t) for t in range(lo, hi + 1))
+        assert bonus_time_between(game, lo, hi) == brute, (lo, hi)

@@ -19,6 +19,21 @@ def is_bonus_time(game: Game, t: int) -> bool:
     return minute in game.bonus_minutes and game.start <= hour_start <= game.end
 
 
+def bonus_time_between(game: Game, lo: int, hi: int) -> bool:
+    """True when some second in ``[lo, hi]`` is a bonus time (:func:`is_bonus_time`): no journey within that
+    span can earn the full-hour fee otherwise."""
+    if hi < lo or not game.bonus_minutes:
+        return False
+    for hour_start in range(lo - lo % 3600, hi + 1, 3600):
+        if not game.start <= hour_start <= game.end:
+            continue
+        for m in game.bonus_minutes:
+            a = hour_start + 60 * m
+            if a <= hi and lo <= a + 59:
+                return True
+    return False
+
+
 def _stops_here(tt: Timetable, row: int) -> bool:
     return bool(tt.st_pickup[row] or tt.st_dropoff[row])
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
-from planner.game.bonus import leg_bonus_events
+from planner.game.bonus import bonus_time_between, leg_bonus_events
 from planner.game.gamefile import DiceTarget, Game
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
@@ -142,6 +142,8 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
 
     if earns(journey):
         return journey
+    if not bonus_time_between(game, origin.time, journey.arrival(net.tt)):
+        return journey  # no full-hour minute on the way: no equally fast journey can earn it either
     same = [j for j in equally_fast(net, origin, target, journey.arrival(net.tt)) if earns(j)]
     if not same:
         return journey
