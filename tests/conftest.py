@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PLANNER_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
 ZUG = DATA / "gtfs" / "ch-zug-fp2021.zip"
+# the browser `make system-deps` installs and checks: the `chromium` command on PATH
+CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
 IC2020 = DATA / "gtfs" / "ch-ic-fp2020.zip"
 IC1_2019 = DATA / "gtfs" / "ch-ic1-fp2019.zip"
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -25,12 +25,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import ZUG
+from conftest import CHROMIUM, ZUG
 from planner.cli import main
 from planner.maps import assets
 from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS, RING_COLOR
-
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(autouse=True)

@@ -20,12 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ZUG
+from conftest import CHROMIUM, ZUG
 from planner.cli import main
 
 GOOD_DAY = dt.date(2021, 9, 11)
 WORKS_DAY = dt.date(2021, 10, 2)  # Emmenbrücke without trains during the game hours
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 def zug_game_toml() -> str:

@@ -34,7 +34,7 @@ def _fake_path(tmp_path: Path, *, present: tuple[str, ...]) -> tuple[dict[str, s
     """A PATH with only bash, sh, make, a recording apt-get and fake commands named in ``present``."""
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    for tool in ("bash", "sh", "make", "chmod"):
+    for tool in ("bash", "sh", "make", "chmod", "timeout"):
         os.symlink(shutil.which(tool), bindir / tool)
     for tool in ("apt-get", *present):
         p = bindir / tool
@@ -78,6 +78,26 @@ def test_system_deps_reinstalls_a_package_whose_command_is_gone(tmp_path):
     installs = [c for c in calls if c[0] == "install"]
     assert [c[-1] for c in installs] == ["chromium", "chromium"] and "--reinstall" in installs[1]
     assert (tmp_path / "bin" / "chromium").exists()
+
+
+def test_system_deps_reinstalls_a_package_whose_command_does_not_run(tmp_path):
+    """/usr/bin/chromium is there but fails (its real binary under /usr/lib/chromium is gone): it counts as
+    missing, and the reinstall (the fake writes a working one) is checked by running it."""
+    env, log = _fake_path(tmp_path, present=("npm", "pdftoppm"))
+    broken = Path(env["APT_BIN"]) / "chromium"
+    broken.write_text("#!/bin/sh\nexit 127\n")
+    broken.chmod(0o755)
+    r = subprocess.run(["make", "-s", "-B", "-C", str(ROOT), "system-deps"], env=env | {"APT_STALE": "1"},
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    installs = [line.split() for line in log.read_text().splitlines() if line.startswith("install")]
+    assert [c[-1] for c in installs] == ["chromium", "chromium"] and "--reinstall" in installs[1]
+    assert subprocess.run([str(broken), "--version"]).returncode == 0
+
+
+def test_system_deps_waits_for_the_apt_lock(tmp_path):
+    calls = _system_deps(tmp_path, present=("npm", "pdftoppm"))
+    assert calls and all("-oDPkg::Lock::Timeout=300" in c for c in calls)
 
 
 def test_system_deps_installs_nothing_when_all_present(tmp_path):
