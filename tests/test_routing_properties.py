@@ -217,11 +217,15 @@ def _brute_force(net: TransitNetwork, o: Origin) -> dict[int, list[tuple[int, in
 @SETTINGS
 @given(cases(max_trips=8, links=False), st.integers(T0 - 600, T0 + 1200))
 def test_fewest_changes_then_latest_departure_vs_brute_force(case, t):
+    check_levels_and_tie_breaks(case, t)
+
+
+def check_levels_and_tie_breaks(case: Case, t: int) -> None:
+    """Every level's earliest arrival, every journey per level, and the best journey's (arrival, changes,
+    departure) from every station at ``t`` and every seated position, against the brute force."""
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     tt = net.tt
-    origins = [station_origin(s, t) for s in range(tt.n_stations)]
-    origins += [trip_origin(net, tr, r) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
-    for o in origins:
+    for o in _origins(net, [t]):
         brute = _brute_force(net, o)
         res = reach(net, o)
         for target in range(tt.n_stations):

@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 from test_routing_properties import SETTINGS, T0, cases
+from test_routing_rule_small import arrival_and_rides, rule_origins
 
 from planner.routing import TransitNetwork, best_journey, station_origin
 from planner.routing.query import reach_targets
@@ -51,8 +52,7 @@ def test_reach_targets_labels(case, t, window, before, data):
         for target in targets:
             want = ref.best(o, target)
             j = res[target].journey_to(target)
-            got = None if j is None else (j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk))
-            assert got == want, (o, target, got, want)
+            assert arrival_and_rides(tt, o, j) == want, (o, target, j, want)
 
 
 class _ClearedAfterWrite(dict):
@@ -101,16 +101,14 @@ def test_caches_survive_a_concurrent_clear():
 @given(cases(), st.integers(T0 - 600, T0 + 3000), st.sampled_from([60, 300, W]), st.sampled_from([0, 120, 900]),
        st.data())
 def test_arrive_by_probes_exact_when_reached(case, t, window, before, data):
-    from planner.routing import reach, trip_origin
+    from planner.routing import reach
 
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     tt = net.tt
     refs = {window: RuleGraph(net, window)}
     targets = data.draw(st.lists(st.integers(0, tt.n_stations - 1), min_size=1, max_size=3, unique=True))
     by = data.draw(st.integers(T0, T0 + 3600))
-    origins = [station_origin(s, t, since=t - before, window=window) for s in range(tt.n_stations)]
-    origins += [trip_origin(net, tr, r, window=window) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
-    for o in origins:
+    for o in rule_origins(net, [t], window, before):
         net.lower_bounds(np.array(targets, np.int32))  # cached: the plain probes prune too
         for ruled in (True, False):
             oo = o if ruled else replace(o, window=None)
@@ -121,16 +119,11 @@ def test_arrive_by_probes_exact_when_reached(case, t, window, before, data):
                     if want is None or want[0] > by:
                         continue
                     j = res.journey_to(target)
-                    got = None if j is None else (j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk))
-                    if o.in_trip and j is not None and not j.legs:
-                        got = None
+                    got = arrival_and_rides(tt, o, j)
                     assert got == want, (ruled, o, tg, target, by, got, want)
 
 
 def _plain_ref(net, o, target):
     from planner.routing import reach
 
-    j = reach(net, o).journey_to(target)
-    if j is None or (o.in_trip and not j.legs):
-        return None
-    return j.arrival(net.tt), sum(1 for leg in j.legs if not leg.is_walk)
+    return arrival_and_rides(net.tt, o, reach(net, o).journey_to(target))

@@ -143,6 +143,21 @@ def test_journeys_within_are_all_legal():
         assert not check_legs(net, journey_log(net, j), W, start=(o.got_off, o.time)), _legs(net.tt, j)
 
 
+def rule_origins(net: TransitNetwork, times: list[int], window: int, before: int) -> list:
+    """Every station at the given times (there since ``before`` seconds), and every row of every trip (seated)."""
+    tt = net.tt
+    out = [station_origin(s, t, since=t - before, window=window) for s in range(tt.n_stations) for t in times]
+    return out + [trip_origin(net, tr, r, window=window) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
+
+
+def arrival_and_rides(tt, o, j) -> tuple[int, int] | None:
+    """A journey as RuleGraph.best answers: (arrival, rides); seated at the target's stop without getting off is
+    not an arrival in either model."""
+    if j is None or (o.in_trip and not j.legs):
+        return None
+    return j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk)
+
+
 @SETTINGS
 @given(cases(), st.lists(st.integers(T0 - 600, T0 + 3000), min_size=1, max_size=2), st.sampled_from([60, 300, W]),
        st.sampled_from([0, 0, 120, 900]))
@@ -150,15 +165,12 @@ def test_engine_equals_rule_graph(case, times, window, before):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     tt = net.tt
     ref = RuleGraph(net, window)
-    origins = [station_origin(s, t, since=t - before, window=window) for s in range(tt.n_stations) for t in times]
-    origins += [trip_origin(net, tr, r, window=window) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
+    origins = rule_origins(net, times, window, before)
     for o in origins:
         for target in range(tt.n_stations):
             want = ref.best(o, target)
             j = best_journey(net, o, target)
-            got = None if j is None else (j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk))
-            if o.in_trip and j is not None and not j.legs:
-                got = None  # seated at the target's stop without getting off: not an arrival in either model
+            got = arrival_and_rides(tt, o, j)
             assert got == want, (o, target, got, want)
             if j is not None and j.legs:
                 assert_feasible(net, o, j)
@@ -176,17 +188,14 @@ def test_rule_scan_alone_equals_rule_graph(case, times, window, before):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     tt = net.tt
     ref = RuleGraph(net, window)
-    origins = [station_origin(s, t, since=t - before, window=window) for s in range(tt.n_stations) for t in times]
-    origins += [trip_origin(net, tr, r, window=window) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
+    origins = rule_origins(net, times, window, before)
     for o in origins:
         together = reach(net, o, target=list(range(tt.n_stations)))
         for target in range(tt.n_stations):
             want = ref.best(o, target)
             for res in (reach(net, o, target=target), together):
                 j = res.journey_to(target)
-                got = None if j is None else (j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk))
-                if o.in_trip and j is not None and not j.legs:
-                    got = None
+                got = arrival_and_rides(tt, o, j)
                 assert got == want, (o, target, got, want)
 
 

@@ -1,4 +1,4 @@
-"""The stop rule shared by both scans for one-to-few queries (numba)."""
+"""The stop rule and the pruning test shared by both scans for one-to-few queries (numba)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,9 @@ from planner.routing.network import INF
 
 
 @nb.njit(cache=True, nogil=True)
-def _targets_best(targets, arr, sta_off, sta_stops, K):
-    """Latest of the targets' best arrivals so far (INF while one is unreached or without targets)."""
-    worst = -1
-    for i in range(targets.shape[0]):
-        t = targets[i]
-        b = INF
-        for k in range(sta_off[t], sta_off[t + 1]):
-            if arr[K, sta_stops[k]] < b:
-                b = arr[K, sta_stops[k]]
-        if b > worst:
-            worst = b
-    return INF if worst < 0 else worst
-
-
-@nb.njit(cache=True, nogil=True)
 def _targets_each(targets, arr, sta_off, sta_stops, K, out):
-    """``_targets_best``, also writing each target's best arrival so far into ``out``."""
+    """Latest of the targets' best arrivals so far (INF while one is unreached or without targets), each
+    target's own best written into ``out`` (the scans prune by it)."""
     worst = -1
     for i in range(targets.shape[0]):
         t = targets[i]
