@@ -20,10 +20,9 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from planner.errors import PlannerError
-from planner.state_db import DEFAULT_TIMEOUT, FILE_VERSION, StateDB, default_state_path, ensure_part
+from planner.state_db import FILE_VERSION, StatePart, default_state_path
 from planner.state_records import (
     KINDS,
     POSITION_COLUMNS,
@@ -198,38 +197,22 @@ class Transaction:
         return roll
 
 
-class GroupStore:
+class GroupStore(StatePart):
     """The groups' days, one SQLite file shared by all processes (see module docstring).
 
     Opening is lazy: the file is created (with its folder) on first use. Use as a context manager or
     call :meth:`close`. A store object belongs to one thread; each process opens its own.
     """
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
-        self.db = StateDB(path, timeout=timeout)
-        self.path, self.timeout = self.db.path, self.db.timeout
-        self._ready = False
+    PART, VERSION, DDL = "groups", PART_VERSION, _DDL
+    MIGRATE = staticmethod(_migrate)
 
     def __enter__(self) -> GroupStore:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connection (reopened on next use)."""
-        self.db.close()
-        self._ready = False
-
     @property
     def _conn(self) -> sqlite3.Connection | None:
         return self.db._conn
-
-    def _connect(self) -> sqlite3.Connection:
-        if not self._ready:
-            ensure_part(self.db, "groups", PART_VERSION, _DDL, _migrate)
-            self._ready = True
-        return self.db.connect()
 
     # ---- writes ------------------------------------------------------------------------------------
     @contextmanager

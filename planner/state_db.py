@@ -193,9 +193,8 @@ def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migrati
     with db.write():
         have = current()
         if have is None:
-            for stmt in ddl.split(";"):
-                if stmt.strip():
-                    conn.execute(stmt)
+            for stmt in _statements(ddl):
+                conn.execute(stmt)
         elif have > version:
             raise PlannerError(f"group state {db.path}: written by a newer planner ({part} schema {have}, "
                                f"this one knows {version}); update the planner")
@@ -204,3 +203,48 @@ def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migrati
                 raise PlannerError(f"group state {db.path}: {part} schema {have} has no migration")
             migrate(conn, have)
         conn.execute("INSERT OR REPLACE INTO planner_parts VALUES (?, ?)", (part, version))
+
+
+def _statements(ddl: str) -> Iterator[str]:
+    """The SQL statements of ``ddl``, split at the semicolons that end one (a trigger's body holds more)."""
+    buf = ""
+    for piece in ddl.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \t\n;"):
+                yield buf
+            buf = ""
+
+
+class StatePart:
+    """One part of the state file with tables of its own (:func:`ensure_part`), on one connection that opens
+    lazily (the file is created on first use). Use as a context manager or call :meth:`close`; an object
+    belongs to one thread, each process opens its own. Subclasses name the part and its schema."""
+
+    PART: str
+    VERSION: int
+    DDL: str
+    MIGRATE: Migration | None = None
+
+    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
+        self.db = StateDB(path, timeout=timeout)
+        self.path, self.timeout = self.db.path, self.db.timeout
+        self._ready = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection (reopened on next use)."""
+        self.db.close()
+        self._ready = False
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection, with this part's tables created or migrated (once per object)."""
+        if not self._ready:
+            ensure_part(self.db, self.PART, self.VERSION, self.DDL, self.MIGRATE)
+            self._ready = True
+        return self.db.connect()

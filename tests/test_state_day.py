@@ -71,6 +71,19 @@ def test_other_parts_share_the_file(tmp_path):
         assert store.targeted(GAME, DATE, 1) == ["Zug"]
 
 
+def test_a_part_may_have_triggers(tmp_path):
+    # a trigger's body holds a ';' of its own: the DDL is split where a statement ends, not at every ';'
+    db = StateDB(tmp_path / "s.sqlite")
+    ensure_part(db, "notes", 1, "CREATE TABLE notes (x);\n"
+                "CREATE TRIGGER notes_keep BEFORE DELETE ON notes BEGIN SELECT RAISE(ABORT, 'kept'); END;\n")
+    with db.write() as conn:
+        conn.execute("INSERT INTO notes VALUES (1)")
+    with pytest.raises(PlannerError, match="kept"), db.write() as conn:  # the trigger exists and fires
+        conn.execute("DELETE FROM notes")
+    assert db.read("SELECT x FROM notes") == [(1,)]
+    db.close()
+
+
 V1 = """
 CREATE TABLE rolls (
     id INTEGER PRIMARY KEY, game TEXT NOT NULL, date TEXT NOT NULL, grp TEXT NOT NULL,

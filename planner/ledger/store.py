@@ -22,8 +22,10 @@ from planner.errors import PlannerError
 from planner.ledger.apply import Outcome, apply, replay
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import LedgerRules
-from planner.state import DEFAULT_TIMEOUT, GroupStore
+from planner.state import GroupStore
+from planner.state_db import DEFAULT_TIMEOUT, ensure_part
 
+PART_VERSION = 1  # the ledger's tables in the state file (planner.state_db.ensure_part)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ledger_events (
     id          INTEGER PRIMARY KEY,
@@ -98,15 +100,11 @@ class LedgerStore:
         """The connection; without ``create``, None while the table does not exist yet (reads of an empty
         ledger never take the write lock, so pricing inside a roll's transaction never waits)."""
         conn = self._groups._connect()  # the group store's file, pragmas and schema checks
-        if not self._ready and not _has_table(conn):
-            if not create:
-                return None
-            # Not ensure_part: it splits the DDL at every ';', and the triggers' bodies hold one.
-            with self._groups.db.write():
-                for stmt in _SCHEMA.split(";\n"):
-                    if stmt.strip():
-                        conn.execute(stmt)
-        self._ready = True
+        if not self._ready:
+            if not create:  # a read: an existing table is read as it is, a missing one is an empty ledger
+                return conn if _has_table(conn) else None
+            ensure_part(self._groups.db, "ledger", PART_VERSION, _SCHEMA)
+            self._ready = True
         return conn
 
     # ---- writes ------------------------------------------------------------------------------------

@@ -19,10 +19,9 @@ import secrets
 import sqlite3
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 
 from planner.errors import InputError, PlannerError
-from planner.state_db import DEFAULT_TIMEOUT, StateDB, ensure_part
+from planner.state_db import StatePart
 
 MAX_GROUPS = 40
 MAX_NAME = 60
@@ -123,37 +122,20 @@ def parse_group_names(text: str) -> list[str]:
     return names
 
 
-class WebStore:
+class WebStore(StatePart):
     """Games, groups, tokens, positions and answers (one connection; one thread)."""
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
-        self.db = StateDB(path, timeout=timeout)
-        self.path, self.timeout = self.db.path, self.db.timeout
-        self._ready = False
+    PART, VERSION, DDL = "web", PART_VERSION, _SCHEMA
 
     def __enter__(self) -> WebStore:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connection (reopened on next use)."""
-        self.db.close()
-        self._ready = False
-
-    def _ensure(self) -> None:
-        # planner.state_db creates and checks the file (mode, WAL, application id); our tables are one part of it.
-        if not self._ready:
-            ensure_part(self.db, "web", PART_VERSION, _SCHEMA)
-            self._ready = True
-
     def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        self._ensure()
+        self._connect()
         return self.db.write()
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
-        self._ensure()
+        self._connect()
         return self.db.read(sql, params)
 
     # ---- games -------------------------------------------------------------------------------------
