@@ -92,6 +92,29 @@ class TransitNetwork:
         self.mat_off = mat_off
         self.mat = mat
 
+    @cached_property
+    def change_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per stop ``p`` (its row of the change matrix, every platform of its station): the shortest and the
+        longest allowed change (-1 when none is allowed), whether some change is forbidden, whether one takes
+        zero seconds. The rule scan's boarding groups and spans and the zero-minute blocks read them."""
+        tt = self.tt
+        sizes = np.diff(self.sta_off)[self.stop_station]
+        starts = self.mat_off[self.stop_station] + self.stop_local.astype(np.int64) * sizes
+        order = np.argsort(starts, kind="stable")  # rows lie back to back in ``mat``
+        allowed = self.mat >= 0
+        lo = np.full(tt.n_stops, -1, np.int32)
+        hi = np.full(tt.n_stops, -1, np.int32)
+        forbidden = np.zeros(tt.n_stops, np.bool_)
+        zero = np.zeros(tt.n_stops, np.bool_)
+        if len(order):
+            at = starts[order]
+            low = np.minimum.reduceat(np.where(allowed, self.mat, INF), at)
+            lo[order] = np.where(low < INF, low, -1)
+            hi[order] = np.maximum.reduceat(np.where(allowed, self.mat, -1), at)
+            forbidden[order] = np.minimum.reduceat(self.mat, at) < 0
+            zero[order] = np.maximum.reduceat(self.mat == 0, at)
+        return lo, hi, forbidden, zero
+
     def min_change(self, station: int) -> int:
         """Shortest allowed change time at a station (what a group needs at the least to catch a train)."""
         m = self.mat[self.mat_off[station]:self.mat_off[station + 1]]
@@ -168,21 +191,21 @@ class TransitNetwork:
         ok = np.flatnonzero(self.c_pick)
         order = ok[np.lexsort((ok, self.c_dep[ok], sta[ok]))]
         st_off = np.searchsorted(sta[order], np.arange(n_st + 1))
-        change = [-1] * n_st
+        # the station's group serves the platforms without forbidden changes: uniform when all theirs are equal
+        row_lo, row_hi, forbidden, _ = self.change_rows
+        free = ~forbidden
+        st_lo = np.full(n_st, INF, np.int64)
+        st_hi = np.full(n_st, -1, np.int64)
+        np.minimum.at(st_lo, self.stop_station[free], row_lo[free])
+        np.maximum.at(st_hi, self.stop_station[free], row_hi[free])
+        change = np.where(st_lo == st_hi, st_lo, -1).astype(np.int32).tolist()
         stop_group = self.stop_station.astype(np.int32).copy()
         parts, sizes = [order], [np.diff(st_off)]
         extra_change: list[int] = []
         group_of_row: dict[tuple, int] = {}
-        for s in range(n_st):
+        for s in np.unique(self.stop_station[forbidden]).tolist():
             lo, n = int(self.sta_off[s]), int(self.sta_off[s + 1] - self.sta_off[s])
-            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n) if n else None
-            if m is None:
-                continue
-            free = m[m.min(axis=1) >= 0]  # the platforms without forbidden changes use the station's group
-            if len(free) and free.min() == free.max():
-                change[s] = int(free[0, 0])
-            if len(free) == n:
-                continue
+            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n)
             deps = order[st_off[s]:st_off[s + 1]]
             dep_local = self.stop_local[self.c_from[deps]]
             for i in range(n):
@@ -205,22 +228,12 @@ class TransitNetwork:
         self._boardings = (off, self.c_dep[conn].astype(np.int32), conn,
                            np.array(change + extra_change, np.int32))
 
-    @cached_property
+    @property
     def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:
         """Per stop ``p``: the shortest and longest allowed change time from ``p`` to a platform of its station
         (``-1, -1`` when no change from ``p`` is allowed): departures of its boarding group after ``a +
         longest`` are all catchable from an arrival at ``a``, so only the ones before need a check of their own."""
-        lo = np.full(self.tt.n_stops, -1, np.int32)
-        hi = np.full(self.tt.n_stops, -1, np.int32)
-        off = self.sta_off
-        for s in range(self.tt.n_stations):
-            n = int(off[s + 1] - off[s])
-            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n) if n else None
-            for i in range(n):
-                allowed = m[i][m[i] >= 0]
-                if len(allowed):
-                    p = self.sta_stops[off[s] + i]
-                    lo[p], hi[p] = allowed.min(), allowed.max()
+        lo, hi, _, _ = self.change_rows
         return lo, hi
 
     def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
@@ -259,16 +272,9 @@ class TransitNetwork:
         station with a zero-second walk. Otherwise a single pass in (departure, arrival, row) order is exact
         (a trip's rows come in order), and the scan's common path handles the block. Real feeds have no zero
         change times, so this keeps the repeat (and its per-row level lookups) to the hand-built cases."""
-        n_stops = len(self.stop_station)
-        zero_stop = np.zeros(n_stops, np.bool_)
-        off = self.sta_off
-        for s in range(self.tt.n_stations):
-            n = int(off[s + 1] - off[s])
-            if not n:
-                continue
-            m = self.mat[self.mat_off[s]:self.mat_off[s + 1]].reshape(n, n)
-            walk0 = bool(np.any(self.link_sec[self.link_off[s]:self.link_off[s + 1]] == 0))
-            zero_stop[self.sta_stops[off[s]:off[s + 1]]] = (m == 0).any(axis=1) | walk0
+        walk0 = np.zeros(self.tt.n_stations, np.bool_)
+        walk0[np.repeat(np.arange(self.tt.n_stations), np.diff(self.link_off))[self.link_sec == 0]] = True
+        zero_stop = self.change_rows[3] | walk0[self.stop_station]
         zero = self.c_arr == self.c_dep
         feeds = zero & self.c_drop & zero_stop[self.c_to]
         out = np.zeros(len(self.c_dep), np.int32)
