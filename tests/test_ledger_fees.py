@@ -76,3 +76,18 @@ def test_store_is_append_only_and_a_retried_event_is_recorded_once(tmp_path):
     for sql in ("UPDATE ledger_events SET amount = 0", "DELETE FROM ledger_events"):
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             conn.execute(sql)
+
+
+def test_a_ledger_on_an_open_group_store_shares_its_connection(tmp_path):
+    from planner.state import GroupStore
+
+    path = tmp_path / "state.sqlite"
+    with LedgerStore(path) as store:
+        store.record(A, "2021-09-11", buy("1", "Zug", 4000))
+    with GroupStore(path) as groups:
+        with LedgerStore(groups=groups) as ledger:
+            assert ledger.state(A, "2021-09-11").cash == {"1": 16000}
+            conn = groups.db._conn
+            assert conn is not None
+        assert groups.db._conn is conn  # still open: the ledger did not own it
+        assert groups.targeted("sbb-monopoly", "2021-09-11", 1) == []

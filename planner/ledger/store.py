@@ -76,8 +76,12 @@ Check = Callable[[LedgerState, list[Event]], None]
 class LedgerStore:
     """The ledger of every game day in ``$PLANNER_STATE`` (one connection; one object per thread)."""
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
-        self._groups = GroupStore(path, timeout=timeout)
+    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT,
+                 groups: GroupStore | None = None):
+        """The ledger of the state file at ``path``, or (``groups``) on that open group store's connection,
+        which stays open when this store closes (a roll reads the fees on the connection it records with)."""
+        self._owns = groups is None
+        self._groups = GroupStore(path, timeout=timeout) if groups is None else groups
         self.path = self._groups.path
         self._ready = False
 
@@ -88,8 +92,9 @@ class LedgerStore:
         self.close()
 
     def close(self) -> None:
-        """Close the connection."""
-        self._groups.close()
+        """Close the connection (not a shared group store's)."""
+        if self._owns:
+            self._groups.close()
 
     @property
     def groups(self) -> GroupStore:

@@ -179,7 +179,7 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
         snap = store.snapshot(day.game.name, day.date, req.group)
         model = group_day(day, snap)
         ans, origin, plan, pos, given = _checked_answer(day, model, req)
-        with LedgerStore(store.path) as ledger:
+        with LedgerStore(groups=store) as ledger:  # the same connection
             pricing = load_pricing(day, snap.name, ledger)
         ans = cheapest_answer(day, pricing, origin, ans)  # a roll is always priced for its group (§9.3)
         out = dice_json(day, ans, origin, pricing)

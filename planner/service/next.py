@@ -83,7 +83,7 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
     # the same choice as the roll's answer: of equally fast ways, one with the bonus, then the cheapest
     if j is not None:
         j = prefer_bonus(day.network, day.game, origin, roll.target_station, j)
-    with LedgerStore(store.path) as ledger:
+    with LedgerStore(groups=store) as ledger:  # the same connection
         pricing = load_pricing(day, st.name, ledger)
     j = cheapest(day, pricing, origin, j)
     it = journey_json(day, j, origin, roll.target_station, pricing)
