@@ -25,6 +25,10 @@ class ReachResult:
     ready_from: np.ndarray
     board: np.ndarray
 
+    def _stops(self, station: int) -> np.ndarray:
+        off, members = self.net.tt.station_stops
+        return members[off[station]:off[station + 1]]
+
     @property
     def max_legs(self) -> int:
         """The level cap K."""
@@ -32,8 +36,7 @@ class ReachResult:
 
     def station_arrival(self, station: int, legs: int | None = None) -> int | None:
         """Earliest arrival at ``station`` with at most ``legs`` legs (None = any), or None."""
-        off, members = self.net.tt.station_stops
-        stops = members[off[station]:off[station + 1]]
+        stops = self._stops(station)
         j = self.max_legs if legs is None else min(legs, self.max_legs)
         a = int(self.arr[j, stops].min()) if len(stops) else int(INF)
         return None if a >= INF else a
@@ -41,8 +44,7 @@ class ReachResult:
     def pareto_levels(self, station: int) -> list[int]:
         """The leg counts at which ``station``'s earliest arrival improves (its Pareto set over arrival and
         legs): ``journey_to`` with any other count repeats the journey of the next lower one of these."""
-        off, members = self.net.tt.station_stops
-        stops = members[off[station]:off[station + 1]]
+        stops = self._stops(station)
         if not len(stops):
             return []
         m = self.arr[:, stops].min(axis=1)
@@ -60,8 +62,7 @@ class ReachResult:
     def journey_to(self, station: int, legs: int | None = None) -> Journey | None:
         """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``)."""
         tt = self.net.tt
-        off, members = tt.station_stops
-        stops = members[off[station]:off[station + 1]]
+        stops = self._stops(station)
         cap = self.max_legs if legs is None else min(legs, self.max_legs)
         if not len(stops):
             return None
