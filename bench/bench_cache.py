@@ -6,7 +6,7 @@ Target: a warm load (cache hit) well under 1 s, also for a national-size game da
   save), then warm in this process (feed fingerprint + verified load) and in a fresh process (adds imports).
 * National-size day: no national feed ships with the repo, so the whole-feed Zug day (game ``none``) is
   tiled (trips copied under new ids) until it has ``--rows`` stop_times, SYNTHETIC in that sense; it is saved
-  and loaded with :func:`planner.cache.load`. With ``--feed`` pointing at a real national zip, the first part
+  and loaded with :func:`planner.gtfs.cache.load`. With ``--feed`` pointing at a real national zip, the first part
   measures the real thing.
 
 Uses a private temporary cache folder (never the user's). Prints a table; writes ``bench/out/cache.json``.
@@ -82,8 +82,8 @@ def _summary(times: list[float]) -> dict:
 def _child(feed: str, game: str, date: str, key: str | None) -> int:
     """Fresh process: import, then one warm ``load_or_build`` (or ``load(key)``); print timings as JSON."""
     t0 = time.perf_counter()
-    from planner import cache
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
+    from planner.gtfs import cache
 
     t1 = time.perf_counter()
     if key:
@@ -106,15 +106,15 @@ def _fresh(feed: str, game: str, date: str, key: str | None = None) -> dict:
 
 
 def _entry_size(key: str) -> int:
-    from planner import cache
+    from planner.gtfs import cache
 
     return sum(p.stat().st_size for p in (cache.entries_dir() / key).iterdir())
 
 
 def run(feed: Path, game_name: str, date: dt.date, repeat: int, rows: int) -> dict:
     """Run all measurements (inside a temporary cache folder) and return them."""
-    from planner import cache
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
+    from planner.gtfs import cache
 
     game = load_game(game_name)
     res: dict = {"feed": str(feed), "game": game_name, "date": date.isoformat()}

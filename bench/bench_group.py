@@ -35,7 +35,7 @@ def cold_concurrent(n: int = 8) -> dict:
                               text=True) for i in range(n)]
     outs = [p.communicate() for p in procs]
     wall = time.perf_counter() - t0
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     with GroupStore(tmp / "state.sqlite") as store:
         recorded = sum(len(store.history("sbb-monopoly", "2021-09-11", f"G{i}")) for i in range(n))
@@ -46,9 +46,9 @@ def cold_concurrent(n: int = 8) -> dict:
 
 def service_latency(rounds: int = 30) -> dict:
     """Milliseconds per use case on a warm game day."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.service import GameDay, PlaceRequest, RollRequest, next_step, roll, set_position, status
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
     from planner.util.timefmt import parse_clock as T
 
     tmp = Path(tempfile.mkdtemp())

@@ -6,7 +6,7 @@ time and the child's peak RSS from ``os.wait4`` (per child, so runs do not mix).
 table and written to ``bench/out/ingest.json``.
 
 Targets (issue "make bench includes an ingest benchmark"): build under 60 s and under 2 GB peak RSS on the
-2-core reference machine; cached reload under 1 s (to be wired once ``planner.cache`` exists).
+2-core reference machine; cached reload under 1 s (to be wired once ``planner.gtfs.cache`` exists).
 
 CLI::
 
@@ -39,7 +39,7 @@ TARGET_RELOAD_SECONDS = 1.0
 def _child(feed: str, game: str, date: str) -> int:
     """Run one ingest in this process and print its facts as JSON on stdout."""
     t0 = time.perf_counter()
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.gtfs.ingest import IngestStats, build_timetable
     from planner.gtfs.source import FeedSource
 
@@ -94,7 +94,7 @@ def run(params: Params, feed: Path, game: str, date: dt.date, repeat: int) -> di
         "build_wall_s": best["wall_s"], "build_peak_rss_mb": worst_rss,
         "targets": {"build_s": TARGET_SECONDS, "peak_rss_mb": TARGET_RSS_MB, "reload_s": TARGET_RELOAD_SECONDS},
         "build_ok": best["wall_s"] < TARGET_SECONDS and worst_rss < TARGET_RSS_MB,
-        "reload": None,  # cached reload: wired once planner.cache.load_or_build exists
+        "reload": None,  # cached reload: wired once planner.gtfs.cache.load_or_build exists
     }
     return report
 

@@ -28,10 +28,10 @@ DAY = ["--feed", str(ZUG), "--date", "2021-09-11", "--json"]
 
 
 def _store_latency(tmp: Path) -> dict:
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.ledger.model import Event
     from planner.ledger.rules import ledger_rules
-    from planner.ledger.store import LedgerStore
+    from planner.store.ledger import LedgerStore
 
     rules = ledger_rules(load_game("sbb-monopoly"))
     out = {}

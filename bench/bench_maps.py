@@ -47,14 +47,14 @@ def _timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
 def run(feed: str, game_name: str, date: str, repeat: int) -> list[dict]:
     """Measure every product; return one row each."""
     import planner.commands.rules  # noqa: F401 - import cost outside the timings
-    from planner.cache import load_or_build
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
+    from planner.gtfs.cache import load_or_build
     from planner.gtfs.source import FeedSource
     from planner.maps import assets, web
     from planner.maps.handout import make_handout
     from planner.maps.layers import journey_shapes, reach_points
-    from planner.report import check_area
-    from planner.report_render import render_html
+    from planner.organiser.area_check import check_area
+    from planner.organiser.render import render_html
     from planner.routing import TransitNetwork, best_journey, station_origin
     from planner.timetable.stations import find_station
 

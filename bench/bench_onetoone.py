@@ -79,7 +79,7 @@ def _stats(xs: list[float]) -> dict | None:
 
 def load(name: str):
     """Timetable, game and label of a dataset."""
-    from planner.game.gamefile import DiceTarget, load_game
+    from planner.gamefile.game import DiceTarget, load_game
 
     if name == "synthetic":
         from bench.synth_timetable import SynthParams, synth_timetable
@@ -201,7 +201,7 @@ def bench_dataset(name: str, n: int, seed: int, tmp: Path) -> dict:
         rule_t.append(dt_r)
 
     if not game.targets:  # game "none": the sbb-monopoly dice table (its Zug targets are in the extract)
-        from planner.game.gamefile import load_game
+        from planner.gamefile.game import load_game
 
         game = dataclasses.replace(game, targets=load_game("sbb-monopoly").targets)
     dice_t = []

@@ -63,7 +63,7 @@ def load(name: str):
         from bench.synth_timetable import SynthParams, synth_timetable
 
         return synth_timetable(SynthParams()), "SYNTHETIC game-area day (bench.synth_timetable, seed 1)"
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
 

@@ -2,8 +2,8 @@
 
 Pure core: :mod:`planner.timetable` (compact game-day model), :mod:`planner.routing`
 (earliest arrival, range queries, networkx reference), :mod:`planner.game` (rules).
-Edges: :mod:`planner.gtfs` (feed ingest), :mod:`planner.cache`, :mod:`planner.cli`,
-:mod:`planner.maps`, :mod:`planner.report`.
+Edges: :mod:`planner.gtfs` (feed ingest), :mod:`planner.gtfs.cache`, :mod:`planner.cli`,
+:mod:`planner.maps`, :mod:`planner.organiser.area_check`.
 """
 
 __version__ = "0.1.0"

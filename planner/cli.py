@@ -37,13 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="planner", description="Timetable answers for SBB-Monopoly (Source: opentransportdata.swiss)")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for mod in COMMAND_MODULES:
-        try:
-            m = importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name == mod:
-                continue  # a command module not (yet) present
-            raise
-        m.register(sub)
+        importlib.import_module(mod).register(sub)
     apply_defaults(p)
     return p
 

@@ -33,6 +33,15 @@ def user_config() -> dict:
         raise PlannerError(f"config file {p}: {exc}") from None
 
 
+def cache_root() -> Path:
+    """The cache folder: ``$PLANNER_CACHE``, else ``$XDG_CACHE_HOME/sbb-planner``, else ``~/.cache/sbb-planner``."""
+    env = os.environ.get("PLANNER_CACHE")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base).expanduser() / "sbb-planner"
+
+
 def repo_root() -> Path:
     """The checkout this package runs from (for the default demo data beside it)."""
     return Path(__file__).resolve().parents[1]

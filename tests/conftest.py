@@ -31,7 +31,7 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session")
 def zug_tt():
     """Game-day timetable: Zug extract, game sbb-monopoly, Saturday 2021-09-11."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
 
@@ -41,7 +41,7 @@ def zug_tt():
 @pytest.fixture(scope="session")
 def zug_all_tt():
     """Whole Zug extract (game ``none``: all modes), Saturday 2021-09-11."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
 
@@ -51,7 +51,7 @@ def zug_all_tt():
 @pytest.fixture(scope="session")
 def sbb_game():
     """The shipped variant-A game."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
 
     return load_game("sbb-monopoly")
 
@@ -59,6 +59,6 @@ def sbb_game():
 @pytest.fixture(scope="session")
 def nws_game():
     """The shipped variant-B game."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
 
     return load_game("nordwestschweiz")

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from planner.game.area import in_area, on_ring
+from planner.gamefile.area import in_area, on_ring
 from tests.conftest import DATA
 
 

@@ -1,4 +1,4 @@
-"""Game-day timetable cache (planner.cache): exact round trip, hits, bad entries, keys, concurrent builders."""
+"""Game-day timetable cache (planner.gtfs.cache): exact round trip, hits, bad entries, keys, concurrent builders."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 
 from conftest import DEMO_DATE, ZUG
-from planner import cache
-from planner.game.gamefile import load_game
+from planner import config
+from planner.gamefile.game import load_game
+from planner.gtfs import cache
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import Timetable
 
@@ -60,12 +61,12 @@ def _build_in_child(feed: str, date_iso: str, barrier, out) -> None:
 
 def test_cache_root_from_env(tmp_path, monkeypatch):
     monkeypatch.setenv("PLANNER_CACHE", str(tmp_path / "c"))
-    assert cache.cache_root() == tmp_path / "c"
+    assert config.cache_root() == tmp_path / "c"
     monkeypatch.delenv("PLANNER_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert cache.cache_root() == tmp_path / "xdg" / "sbb-planner"
+    assert config.cache_root() == tmp_path / "xdg" / "sbb-planner"
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert cache.cache_root() == Path.home() / ".cache" / "sbb-planner"
+    assert config.cache_root() == Path.home() / ".cache" / "sbb-planner"
 
 
 def test_every_timetable_field_has_a_place():
@@ -171,7 +172,7 @@ def test_bad_entry_is_rebuilt(how, zug_tt, sbb_game, caplog):
     key = cache.cache_key(FeedSource(ZUG), sbb_game, DEMO_DATE)
     cache.save(zug_tt, key)
     CORRUPTIONS[how](cache.entries_dir() / key)
-    with caplog.at_level(logging.WARNING, logger="planner.cache"):
+    with caplog.at_level(logging.WARNING, logger="planner.gtfs.cache"):
         tt = cache.load_or_build(ZUG, sbb_game, DEMO_DATE, progress=False)
     assert tt.meta["cache"]["status"] == "built"
     assert any("unusable" in r.getMessage() and key in r.getMessage() for r in caplog.records)
@@ -245,7 +246,7 @@ def test_unwritable_cache_still_answers(tmp_path, monkeypatch, zug_tt, sbb_game,
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("PLANNER_CACHE", str(blocker / "cache"))
-    with caplog.at_level(logging.WARNING, logger="planner.cache"):
+    with caplog.at_level(logging.WARNING, logger="planner.gtfs.cache"):
         tt = cache.load_or_build(ZUG, sbb_game, DEMO_DATE, progress=False)
     assert tt.meta["cache"]["status"] == "built" and tt.meta["cache"]["saved"] is False
     assert any("cannot write" in r.getMessage() for r in caplog.records)

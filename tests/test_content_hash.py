@@ -7,7 +7,7 @@ import os
 import shutil
 
 from conftest import IC2020, ZUG
-from planner.cache import cache_root
+from planner.config import cache_root
 from planner.gtfs.source import FeedSource, content_hash
 
 

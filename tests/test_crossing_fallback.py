@@ -8,7 +8,7 @@ from test_physical import mini_timetable
 
 from conftest import ZUG
 from planner import rail
-from planner.report import crossing_index
+from planner.organiser.area_check import crossing_index
 from planner.timetable.model import Mode
 
 WALDENBURG = [("8578250", "Hölstein, Station"), ("8592307", "Niederdorf, Station")]

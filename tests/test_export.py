@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.gtfs.export import stop_stats, write_feed
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from planner.errors import PlannerError
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import NO_CHANGE, Timetable

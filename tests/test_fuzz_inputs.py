@@ -15,7 +15,7 @@ import pytest
 
 from planner.cli import main
 from planner.errors import PlannerError
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from tests.conftest import ROOT, ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]

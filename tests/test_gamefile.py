@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from planner.errors import GameFileError
-from planner.game.gamefile import builtin_games, load_game, parse_game
+from planner.gamefile.game import builtin_games, load_game, parse_game
 
 
 def test_both_variants_ship():

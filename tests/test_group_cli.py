@@ -129,7 +129,7 @@ def test_eight_processes_rolling_with_a_cold_cache(tmp_path):
     assert [p.returncode for p in procs] == [0] * 8, [err for _, err in results]
     assert not any("locked" in err for _, err in results)
     assert {json.loads(out)["target"] for out, _ in results} == {"Wohlen AG"}
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     with GroupStore(tmp_path / "s.sqlite") as store:
         assert store.groups("sbb-monopoly", "2021-09-11") == [f"g{i}" for i in range(8)]

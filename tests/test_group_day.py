@@ -22,7 +22,7 @@ from planner.service import (
     status,
     undo,
 )
-from planner.state import GroupStore
+from planner.store.groups import GroupStore
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
 from tests.conftest import DEMO_DATE, ZUG

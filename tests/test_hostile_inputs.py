@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from planner import cache
+from planner import config
 from planner.cli import main
-from planner.gtfs import source
+from planner.gtfs import cache, source
 from tests.conftest import FIXTURES, ROOT, ZUG
 from tests.test_cli_errors import assert_one_line_error
 
@@ -301,7 +301,7 @@ def test_nested_zip_is_extracted_once(tmp_path, capsys):
     outer = nested_zip(tmp_path)
     assert main(["feed-info", "--feed", outer, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["stops"] > 0
-    assert len(list((cache.cache_root() / "inner-zips").glob("*.zip"))) == 1
+    assert len(list((config.cache_root() / "inner-zips").glob("*.zip"))) == 1
 
 
 def test_damaged_copy_is_not_answered_from_the_good_cache(tmp_path, capsys):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from planner.errors import FeedError
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.gtfs.calendar import services_on
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource

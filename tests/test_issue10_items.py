@@ -18,7 +18,7 @@ from planner.cli import main
 from planner.errors import GameFileError, InputError
 from planner.game.day import GroupDay, Position
 from planner.game.dice import decide
-from planner.game.gamefile import load_game, parse_game
+from planner.gamefile.game import load_game, parse_game
 from planner.routing import TransitNetwork, station_origin
 from planner.util.timefmt import parse_clock as T
 from tests.conftest import ROOT, ZUG

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from planner.game.gamefile import load_game
 from planner.game.prices import station_price
+from planner.gamefile.game import load_game
 from planner.timetable.stations import find_station
 from tests.conftest import ZUG
 

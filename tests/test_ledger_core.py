@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.ledger.apply import Refused, apply, fee_due, replay
 from planner.ledger.capital import capital, letter_groups, ranking
 from planner.ledger.model import Event, LedgerState
@@ -199,7 +199,7 @@ def test_replay_gives_the_same_state():
 
 
 def test_variant_b_status_says_what_to_redeem_and_the_olten_card_is_a_visit():
-    from planner.ledger.service import group_status
+    from planner.service.ledger import group_status
 
     _, s = run(B, [Event("join", "1", t("09:01")), buy("1", "Aarau", 4000, "09:10"),
                    Event("mortgage", "1", t("09:20"), target="station", name="Aarau")])

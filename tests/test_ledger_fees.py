@@ -7,12 +7,12 @@ import sqlite3
 import pytest
 
 from planner.errors import GameFileError
-from planner.game.gamefile import load_game, parse_game
+from planner.gamefile.game import load_game, parse_game
 from planner.ledger.apply import apply
 from planner.ledger.fees import LegStops, itinerary_fees, net_cost
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import ledger_rules
-from planner.ledger.store import LedgerStore
+from planner.store.ledger import LedgerStore
 
 A = ledger_rules(load_game("sbb-monopoly"))
 
@@ -79,7 +79,7 @@ def test_store_is_append_only_and_a_retried_event_is_recorded_once(tmp_path):
 
 
 def test_a_ledger_on_an_open_group_store_shares_its_connection(tmp_path):
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     path = tmp_path / "state.sqlite"
     with LedgerStore(path) as store:

@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.ledger.apply import Refused, apply
 from planner.ledger.capital import capital
 from planner.ledger.model import BANK, PARKING, Event, LedgerState

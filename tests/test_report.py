@@ -1,4 +1,4 @@
-"""Organisers' area check (planner.report, ``planner check-area``) on the real Zug extract.
+"""Organisers' area check (planner.organiser.area_check, ``planner check-area``) on the real Zug extract.
 
 Facts checked by hand in the feed (stop_times of the services running on the day, 09:00-17:55):
 * 2021-09-11 (Saturday): Zürich Oerlikon is served by 36 S24 trains, first 09:09, last 17:52; Emmenbrücke by
@@ -66,7 +66,7 @@ def zug_game_file(tmp_path_factory) -> Path:
 def _report(game, date: dt.date) -> dict:
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
-    from planner.report import check_area
+    from planner.organiser.area_check import check_area
     from planner.routing import TransitNetwork
 
     src = FeedSource(ZUG)
@@ -82,7 +82,7 @@ def sbb_report(sbb_game) -> dict:
 
 @pytest.fixture(scope="module")
 def zug_reports(zug_game_file) -> dict[dt.date, dict]:
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
 
     game = load_game(zug_game_file)
     return {d: _report(game, d) for d in (GOOD_DAY, WORKS_DAY)}
@@ -161,7 +161,7 @@ def test_connectivity(sbb_report, sbb_game):
 
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
-    from planner.report import unreachable_pairs
+    from planner.organiser.area_check import unreachable_pairs
     from planner.routing import TransitNetwork
 
     short = replace(sbb_game, end=sbb_game.start + 20 * 60)
@@ -195,7 +195,7 @@ def test_invalid_when_a_target_has_no_train_in_the_game_hours(zug_reports):
 def test_target_in_the_feed_but_outside_the_area(sbb_game):
     from dataclasses import replace
 
-    from planner.game.gamefile import DiceTarget
+    from planner.gamefile.game import DiceTarget
 
     # Erstfeld (Gotthard line) is a stop of trips kept whole in the extract, but far outside the ring
     game = replace(sbb_game, targets=(DiceTarget(1, ("Erstfeld", "Zug")),), toll_lines=(), tunnels=())

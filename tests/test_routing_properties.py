@@ -261,7 +261,7 @@ def test_dice_target_is_the_earliest_not_yet_targeted(case, t, data):
     from importlib import resources
 
     from planner.game.dice import decide
-    from planner.game.gamefile import parse_game
+    from planner.gamefile.game import parse_game
 
     tt = case.build()
     net = TransitNetwork(tt, min_transfer=case.uniform)

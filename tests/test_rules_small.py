@@ -9,8 +9,8 @@ import pytest
 
 from planner.game.bonus import bonus_chances, leg_bonus_events
 from planner.game.dice import decide
-from planner.game.gamefile import load_game, parse_game
 from planner.game.zugzwang import zugzwang
+from planner.gamefile.game import load_game, parse_game
 from planner.routing import TransitNetwork, station_origin
 from planner.util.timefmt import fmt_clock, parse_clock
 from tests.timetable_builder import TimetableBuilder
@@ -183,7 +183,7 @@ def test_full_hour_income_bonus_needs_a_stop_in_the_bonus_minutes():
 
 def test_bonus_time_between_is_the_bonus_minutes_in_game_hours():
     from planner.game.bonus import bonus_time_between, is_bonus_time
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
 
     game = load_game("sbb-monopoly")
     for lo, hi in [(12 * 3600 + 60, 12 * 3600 + 3540), (12 * 3600 + 3599, 13 * 3600), (11 * 3600 + 59, 12 * 3600),

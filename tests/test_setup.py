@@ -137,7 +137,7 @@ def test_warm_up_covers_a_real_query(tmp_path, kernels, window):
                    timeout=300)
     probe = f"""
 import datetime as dt
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
 from planner.routing import {kernels} as kernels, query

@@ -1,4 +1,4 @@
-"""Group state (planner.state): rolls, targeted set, undo, idempotency, concurrency and crash safety."""
+"""Group state (planner.store.groups): rolls, targeted set, undo, idempotency, concurrency and crash safety."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from planner.errors import InputError, PlannerError
-from planner.state import SCHEMA_VERSION, GroupStore, Roll, default_state_path
+from planner.store.groups import SCHEMA_VERSION, GroupStore, Roll, default_state_path
 
 GAME, DATE = "sbb-monopoly", "2021-09-11"
 CTX = mp.get_context("spawn")  # real, fresh processes (no inherited connections or locks)

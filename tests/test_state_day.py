@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from planner.errors import InputError, PlannerError
-from planner.state import GroupStore, Roll, StaleGroup, group_key
-from planner.state_db import StateDB, ensure_part
+from planner.store.db import StateDB, ensure_part
+from planner.store.groups import GroupStore, Roll, StaleGroup, group_key
 
 GAME, DATE = "sbb-monopoly", "2021-09-11"
 

@@ -371,7 +371,7 @@ def test_position_in_a_train_by_its_name_alone(site):
 
 def test_web_store_reports_a_locked_state_file_in_one_line(tmp_path):
     from planner.errors import PlannerError
-    from planner.web.store import WebStore
+    from planner.store.games import WebStore
 
     path = tmp_path / "state.sqlite"
     with WebStore(path) as store:

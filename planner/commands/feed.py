@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from planner.commands import argtypes
-from planner.commands.base import Context, add_common, emit, format_table
+from planner.commands.base import Context, add_common, emit
+from planner.util.table import format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:

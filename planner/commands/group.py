@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.commands.base import Context, add_common, add_position, emit, format_table
+from planner.commands.base import Context, add_common, add_position, emit
+from planner.util.table import format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,7 +51,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
     """Record a roll (computed outside the write transaction; a retried --roll-id answers the same)."""
     from planner.commands.rules import render_dice
     from planner.service import PlaceRequest, RollRequest, roll
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     ctx = Context(args)
     t = ctx.clock(args.time, within_game=False)
@@ -94,7 +95,7 @@ def cmd_next(args: argparse.Namespace) -> int:
     """What now, for one group."""
     from planner.commands.route import render
     from planner.service import next_json, next_step
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     ctx = Context(args)
     t = ctx.day.status_time(getattr(args, "time", None))
@@ -126,7 +127,7 @@ def _status_json(ctx: Context, st) -> dict:
 def cmd_group_status(args: argparse.Namespace) -> int:
     """A group's state and history."""
     from planner.service import status
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     ctx = Context(args)
     with GroupStore() as store:
@@ -142,7 +143,7 @@ def cmd_group_status(args: argparse.Namespace) -> int:
 def cmd_group_list(args: argparse.Namespace) -> int:
     """Every group of the day."""
     from planner.service import list_groups
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     ctx = Context(args)
     with GroupStore() as store:
@@ -159,7 +160,7 @@ def cmd_group_list(args: argparse.Namespace) -> int:
 def cmd_group_undo(args: argparse.Namespace) -> int:
     """Remove the last entry of a group."""
     from planner.service import undo
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     ctx = Context(args)
     with GroupStore() as store:
@@ -175,7 +176,7 @@ def cmd_group_position(args: argparse.Namespace) -> int:
     """Record where the group is."""
     from planner.errors import InputError
     from planner.service import PlaceRequest, set_position
-    from planner.state import GroupStore
+    from planner.store.groups import GroupStore
 
     if not args.time:
         raise InputError("--time HH:MM is required")

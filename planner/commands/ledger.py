@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from planner.commands.base import Context, add_common, emit, format_table
+from planner.commands.base import Context, add_common, emit
 from planner.errors import InputError
-from planner.ledger.service import group_of
+from planner.service.ledger import group_of
+from planner.util.table import format_table
 from planner.util.timefmt import fmt_clock, parse_clock
 
 
@@ -79,7 +80,7 @@ def _dice(text: str | None, what: str) -> tuple[int, ...]:
 
 
 def _record(ctx: Context, args: argparse.Namespace, event) -> int:
-    from planner.ledger.service import record
+    from planner.service.ledger import record
 
     rows = record(ctx, event, event_id=getattr(args, "event_id", None))
     last = rows[-1]
@@ -92,7 +93,7 @@ def _record(ctx: Context, args: argparse.Namespace, event) -> int:
 
 def _target_event(ctx: Context, args: argparse.Namespace, kind: str, **kw):
     from planner.ledger.model import STATION, Event
-    from planner.ledger.service import resolve_target, station_facts
+    from planner.service.ledger import resolve_target, station_facts
 
     target, name = resolve_target(ctx, args.station, args.toll_line, args.tunnel)
     t, reported = _times(ctx, args)
@@ -127,7 +128,7 @@ def cmd_pay(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     """Build: new totals per station."""
     from planner.ledger.model import Event
-    from planner.ledger.service import rules_of, station_facts
+    from planner.service.ledger import rules_of, station_facts
 
     ctx = Context(args)
     top = rules_of(ctx).hotel_level
@@ -191,7 +192,7 @@ def cmd_card(args: argparse.Namespace) -> int:
 def cmd_diceoff(args: argparse.Namespace) -> int:
     """Settle a dice-off."""
     from planner.ledger.model import Event
-    from planner.ledger.service import station_facts
+    from planner.service.ledger import station_facts
 
     ctx = Context(args)
     rolls = []
@@ -207,7 +208,7 @@ def cmd_diceoff(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Cash, capital, holdings."""
-    from planner.ledger.service import status
+    from planner.service.ledger import status
 
     ctx = Context(args)
     out = status(ctx, group_of(ctx, args.group) if args.group else None)
@@ -222,7 +223,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_end(args: argparse.Namespace) -> int:
     """Ranking."""
-    from planner.ledger.service import end
+    from planner.service.ledger import end
 
     ctx = Context(args)
     out = end(ctx)
@@ -233,7 +234,7 @@ def cmd_end(args: argparse.Namespace) -> int:
 
 def cmd_feed(args: argparse.Namespace) -> int:
     """Events to tell a group of."""
-    from planner.ledger.service import feed
+    from planner.service.ledger import feed
 
     out = feed(Context(args), args.group, args.since)
     emit(args, out, "\n".join(f"#{e['seq']} {e['message']}" for e in out["events"]) or "nothing new")

@@ -90,8 +90,8 @@ def _slug(*parts: object) -> str:
 def cmd_check_area(args: argparse.Namespace) -> int:
     """Validate the area; exit 1 with every problem listed when a target, toll line or tunnel fails."""
     from planner.gtfs.source import FeedSource
-    from planner.report import check_area
-    from planner.report_render import render_html, render_text
+    from planner.organiser.area_check import check_area
+    from planner.organiser.render import render_html, render_text
 
     ctx = Context(args)
     rep = check_area(ctx.timetable, ctx.game, ctx.network, FeedSource(ctx.feed), progress=ctx.progress)

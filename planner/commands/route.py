@@ -89,7 +89,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         return _batch(ctx, args)
     if args.group and not (args.origin or args.trip):
         from planner.service import group_origin
-        from planner.state import GroupStore
+        from planner.store.groups import GroupStore
 
         with GroupStore() as store:
             origin, heading_to = group_origin(ctx.day, store, args.group, ctx.day.status_time(args.time))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit, format_table
+from planner.commands.base import Context, add_common, add_position, add_roll, add_routing, emit
 from planner.commands.route import resolve_origin
 from planner.errors import InputError, PlannerError
+from planner.util.table import format_table
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.util.userfiles import read_csv, read_toml
 
@@ -185,7 +186,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
     ctx = Context(args)
     if args.group:
         from planner.service import next_step
-        from planner.state import GroupStore
+        from planner.store.groups import GroupStore
 
         t = ctx.day.status_time(args.time)
         with GroupStore() as store:

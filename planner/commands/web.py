@@ -49,9 +49,9 @@ def base_url(arg: str | None) -> str:
 
 def cmd_game_new(args: argparse.Namespace) -> int:
     """Create the game; its tokens are shown now and never again (the database keeps only their hashes)."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.gtfs.calendar import parse_date
-    from planner.web.store import WebStore, parse_group_names
+    from planner.store.games import WebStore, parse_group_names
 
     names = parse_group_names(args.groups)
     if args.game:

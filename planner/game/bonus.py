@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.routing.journey import Leg
 from planner.routing.network import last_rows
 from planner.routing.query import Origin, earliest_boarding, reach

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner.errors import InputError
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
 from planner.game.bonus import bonus_time_between, leg_bonus_events
-from planner.game.gamefile import DiceTarget, Game
+from planner.gamefile.game import DiceTarget, Game
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import (

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from planner.errors import InputError
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.util.text import fold
 
 MAX_OWNER = 100  # characters of an owner's name

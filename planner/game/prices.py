@@ -7,7 +7,7 @@ from collections import Counter
 
 import numpy as np
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
 from planner.util.text import fold
 

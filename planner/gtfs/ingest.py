@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from planner.errors import FeedError
-from planner.game.area import in_area
-from planner.game.gamefile import Game
+from planner.gamefile.area import in_area
+from planner.gamefile.game import Game
 from planner.gtfs.calendar import feed_period, services_on
 from planner.gtfs.csvio import is_empty, iter_batches, read_table
 from planner.gtfs.routes import classify_category, classify_mode, display_name

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from planner.config import cache_root
 from planner.errors import FeedError
 from planner.util.atomic import atomic_write_text
 from planner.util.userfiles import file_kind
@@ -76,8 +77,6 @@ class FeedSource:
         if info.file_size > MAX_INNER:
             raise FeedError(f"feed {p}: inner zip {member} is {info.file_size >> 20} MiB "
                             f"(at most {MAX_INNER >> 20} MiB)")
-        from planner.cache import cache_root  # here: planner.cache imports this module
-
         key = hashlib.sha256(f"{self.fingerprint()}\0{member}".encode()).hexdigest()[:24]
         target = cache_root() / "inner-zips" / f"{key}.zip"
         try:
@@ -147,8 +146,6 @@ class FeedSource:
 
 def content_hash(path: Path) -> str:
     """sha256 of a file's bytes, remembered in the cache folder under the file's identity."""
-    from planner.cache import cache_root  # here: planner.cache imports this module
-
     st = path.stat()
     ident = f"{path.resolve()}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
     memo = cache_root() / "content-hashes" / hashlib.sha256(ident.encode()).hexdigest()[:32]

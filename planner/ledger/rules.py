@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from planner.errors import GameFileError
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 
 EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "parking", "parking_empty",
                "card", "diceoff")

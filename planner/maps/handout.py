@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.maps import assets
 from planner.maps.labels import Label, place_labels, point_box
 from planner.maps.layers import (

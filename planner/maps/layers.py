@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from planner.errors import FeedError
-from planner.game.area import on_ring
-from planner.game.gamefile import Game
 from planner.game.prices import initial_letter, station_category, station_price
+from planner.gamefile.area import on_ring
+from planner.gamefile.game import Game
 from planner.rail import RailNetwork, check_crossings, load_rail_network
 from planner.rail.network import haversine_km
 from planner.routing.journey import Journey

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from matplotlib.figure import Figure
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
 from planner.timetable.stations import exact_station
 from planner.util.timefmt import fmt_clock

@@ -19,7 +19,7 @@ from branca.element import CssLink, Element, JavascriptLink, MacroElement
 from jinja2 import Template
 
 from planner.errors import PlannerError
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.maps import assets
 from planner.maps.layers import (
     BAND_COLORS,

@@ -11,7 +11,7 @@ import folium
 from branca.element import MacroElement
 from jinja2 import Template
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.maps.layers import (
     CATEGORY_COLORS,
     CATEGORY_LABELS,

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from planner.errors import StationNotFound
-from planner.game.gamefile import Crossing, Game
+from planner.gamefile.game import Crossing, Game
 from planner.rail.network import RailNetwork
 from planner.util.text import fold
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypedDict
 
-from planner.game.gamefile import Crossing, Game
+from planner.gamefile.game import Crossing, Game
 from planner.rail.crossings import CrossingHit, crossing_kind
 
 

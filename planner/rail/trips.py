@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.rail.crossings import CrossingHit, crossings
 from planner.rail.network import RailNetwork
 from planner.timetable.model import Mode, Timetable

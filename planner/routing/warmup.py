@@ -31,7 +31,7 @@ _FEED = {
 
 def warm_up() -> float:
     """Run every query kind once on a tiny feed; returns the seconds it took (compilation included)."""
-    from planner.game.gamefile import load_game
+    from planner.gamefile.game import load_game
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
     from planner.routing import query

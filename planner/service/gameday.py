@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from planner.errors import InputError
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 
 if TYPE_CHECKING:
     from planner.routing.network import TransitNetwork
@@ -42,7 +42,7 @@ class GameDay:
     @cached_property
     def timetable(self) -> Timetable:
         """The game-day timetable, from the cache when possible."""
-        from planner.cache import load_or_build
+        from planner.gtfs.cache import load_or_build
 
         return load_or_build(self.feed, self.game, self.date, progress=self.progress)
 
@@ -58,14 +58,14 @@ class GameDay:
     @cached_property
     def crossing_index(self):
         """The day's toll-line/tunnel crossings by name, or None without line data."""
-        from planner.crossing_index import day_crossings
+        from planner.rail.index import day_crossings
 
         return day_crossings(self.timetable, self.game)
 
     @cached_property
     def crossings_by_trip(self) -> dict:
         """The crossing index keyed by trip (what per-leg annotations look up)."""
-        from planner.crossing_index import by_trip
+        from planner.rail.index import by_trip
 
         return by_trip(self.crossing_index) if self.crossing_index else {}
 

@@ -14,13 +14,21 @@ from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, PositionEvent, Ride, RollEvent
-from planner.ledger.store import LedgerStore
 from planner.service.gameday import GameDay
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
 from planner.service.pricing import cheapest_answer, load_pricing
 from planner.service.views import dice_json
-from planner.state import GroupSnapshot, GroupStore, PositionRecord, Roll, RollRecord, StaleGroup, group_key
-from planner.state_records import replay
+from planner.store.groups import (
+    GroupSnapshot,
+    GroupStore,
+    PositionRecord,
+    Roll,
+    RollRecord,
+    StaleGroup,
+    group_key,
+)
+from planner.store.ledger import LedgerStore
+from planner.store.records import replay
 from planner.timetable.stations import exact_station
 from planner.timetable.trips import describe_train
 from planner.util.text import fold

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner.game.day import GroupState
-from planner.ledger.store import LedgerStore
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, station_of, status_and_model
 from planner.service.positions import origin_of, train_echo
 from planner.service.pricing import cheapest, load_pricing
 from planner.service.views import journey_json, late_warning
-from planner.state import GroupStore
+from planner.store.groups import GroupStore
+from planner.store.ledger import LedgerStore
 from planner.util.timefmt import fmt_clock
 
 

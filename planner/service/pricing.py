@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from planner.service.gameday import GameDay
+from planner.service.legs import annotate
 
 if TYPE_CHECKING:
     from planner.game.dice import DiceAnswer
@@ -37,7 +38,7 @@ class Pricing:
 def load_pricing(day: GameDay, group: str, store=None) -> Pricing:
     """The ledger snapshot of ``day`` for ``group`` (``store``: a LedgerStore, else one is opened)."""
     from planner.ledger.rules import ledger_rules
-    from planner.ledger.store import LedgerStore
+    from planner.store.ledger import LedgerStore
 
     rules = ledger_rules(day.game)
     if store is not None:
@@ -93,7 +94,6 @@ def cheapest(day: GameDay, pricing: Pricing | None, origin: Origin, journey: Jou
         return journey
     from planner.ledger.fees import net_cost
     from planner.routing.query import equally_fast
-    from planner.service.views import annotate
 
     tt = day.timetable
     same = {journey.signature(): journey}

@@ -6,26 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from planner.service.gameday import GameDay
+from planner.service.legs import annotate
 from planner.service.pricing import Pricing, add_fees
 from planner.util.timefmt import fmt_clock
 
 if TYPE_CHECKING:
     from planner.game.dice import DiceAnswer
     from planner.routing import Journey, Origin
-
-
-def annotate(day: GameDay, journey: Journey, d: dict) -> None:
-    """Add ``crossings`` and ``bonus`` lists to each leg dict of ``d`` (in place), and their sums."""
-    from planner.crossing_index import leg_crossings
-    from planner.game.bonus import leg_bonus_events
-
-    trips = day.crossings_by_trip
-    for leg, ld in zip(journey.legs, d["legs"], strict=True):
-        ld["crossings"] = [] if leg.is_walk else leg_crossings(trips, day.game, leg.trip, leg.board_row,
-                                                               leg.alight_row)
-        ld["bonus"] = [] if leg.is_walk else leg_bonus_events(day.timetable, day.game, leg)
-    d["bonus"] = [b for ld in d["legs"] for b in ld["bonus"]]
-    d["crossings"] = [c for ld in d["legs"] for c in ld["crossings"]]
 
 
 def zugzwang_json(origin: Origin) -> dict:

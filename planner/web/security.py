@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import Request
 
-from planner.web.store import Access, WebStore
+from planner.store.games import Access, WebStore
 
 COOKIE = "planner_token"
 CSRF_HEADER = "x-planner"

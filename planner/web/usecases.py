@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from planner import config
 from planner.errors import PlannerError
-from planner.game.gamefile import load_game
+from planner.gamefile.game import load_game
 from planner.service import GameDay, PlaceRequest, RollRequest
-from planner.state import GroupStore
+from planner.store.groups import GroupStore
 from planner.util.timefmt import fmt_clock
 
 
@@ -143,7 +143,7 @@ def next_trains(day: Day, at: str, time: str | None, trip: str | None) -> dict:
 
 def messages(day: Day, group: str, since: int = 0) -> dict:
     """The ledger's events the group must be told of (§13): the answer of ``planner ledger feed --json``."""
-    from planner.ledger.service import feed
+    from planner.service.ledger import feed
 
     return feed(day.day, group, since)
 
@@ -163,8 +163,8 @@ def check_area_html(day: Day) -> str:
     """The check-area report (as ``planner check-area --out report.html``), made once per day."""
     if "check_area" not in day.documents:
         from planner.gtfs.source import FeedSource
-        from planner.report import check_area
-        from planner.report_render import render_html
+        from planner.organiser.area_check import check_area
+        from planner.organiser.render import render_html
 
         gd = day.day
         with day.lock:

@@ -16,18 +16,19 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROUTED = ("roll", "position", "undo", "next_step", "next_trains")  # WebApp methods answered by the child
+from planner.web.answers import Answers, load_days
 
-_app = None  # the child's WebApp
+ROUTED = ("roll", "position", "undo", "next_step", "next_trains")  # Answers methods computed by the child
+
+_answers = None  # the child's Answers
 
 
 def _start(state: str | None, feed: str | None, game: str | None, date: str | None) -> None:
-    global _app
-    from planner.web.app import WebApp, load_days
+    global _answers
 
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    _app = WebApp(state, load_days(state, feed=feed, game=game, date=date))
+    _answers = Answers(state, load_days(state, feed=feed, game=game, date=date))
 
 
 def _exit_with(parent: int) -> None:
@@ -38,12 +39,12 @@ def _exit_with(parent: int) -> None:
 
 
 def _ready() -> bool:
-    return _app is not None
+    return _answers is not None
 
 
 def _call(name: str, game_id: str, number: int, inp: dict):
-    g, day = _app.game(game_id)
-    return getattr(_app, name)(g, day, number, inp)
+    g, day = _answers.game(game_id)
+    return getattr(_answers, name)(g, day, number, inp)
 
 
 class RoutingWorker:
@@ -55,7 +56,7 @@ class RoutingWorker:
         self._pool.submit(_ready).result()  # loaded (or its error surfaces here, at start-up)
 
     async def call(self, name: str, game_id: str, number: int, inp: dict):
-        """``WebApp.<name>(game, day, number, inp)`` computed in the child."""
+        """``Answers.<name>(game, day, number, inp)`` computed in the child."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, _call, name, game_id, number, inp)
 
     def close(self) -> None:

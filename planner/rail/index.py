@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from planner.errors import PlannerError
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text
 

@@ -42,7 +42,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from planner.game.gamefile import Game
+from planner.config import cache_root
+from planner.gamefile.game import Game
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import Timetable
 
@@ -78,20 +79,11 @@ def _check_fields() -> None:
     known = set(SCALARS).union(*GROUPS.values())
     fields = {f.name for f in dataclasses.fields(Timetable)}
     if fields != known:
-        raise RuntimeError(f"planner.cache does not match Timetable: missing {sorted(fields - known)}, "
+        raise RuntimeError(f"planner.gtfs.cache does not match Timetable: missing {sorted(fields - known)}, "
                            f"unknown {sorted(known - fields)} (update GROUPS and bump SCHEMA_VERSION)")
 
 
 # ---- where and under which key ---------------------------------------------------------------------
-
-def cache_root() -> Path:
-    """The cache folder: ``$PLANNER_CACHE``, else ``$XDG_CACHE_HOME/sbb-planner``, else ``~/.cache/sbb-planner``."""
-    env = os.environ.get("PLANNER_CACHE")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "sbb-planner"
-
 
 def entries_dir() -> Path:
     """Folder of the timetable entries inside :func:`cache_root`."""
@@ -114,11 +106,11 @@ def cache_key(src: FeedSource, game: Game, date: dt.date | str) -> str:
 def _code_digest() -> str:
     """Hash of the code that shapes a cached timetable (ingest + model): a changed ingest never serves
     an entry built by the old code, even when nobody bumped SCHEMA_VERSION."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
     for f in sorted([*root.joinpath("gtfs").glob("*.py"), root / "timetable" / "model.py",
-                     root / "game" / "area.py"]):
-        if f.name != "download.py":
+                     root / "gamefile" / "area.py"]):
+        if f.name not in ("download.py", "cache.py", "export.py"):
             h.update(f.name.encode())
             h.update(f.read_bytes())
     return h.hexdigest()[:16]
@@ -414,4 +406,4 @@ def _build_lock(key: str, progress: bool | None) -> Iterator[None]:
         fh.close()  # closing releases the lock
 
 
-__all__ = ["SCHEMA_VERSION", "cache_root", "cache_key", "entries_dir", "load", "load_or_build", "save"]
+__all__ = ["SCHEMA_VERSION", "cache_key", "entries_dir", "load", "load_or_build", "save"]

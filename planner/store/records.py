@@ -1,6 +1,6 @@
 """The records of a group's day as the state database stores them: rolls, position reports, snapshots.
 
-Plain values (no I/O): the store (:mod:`planner.state`) reads and writes them. A reused roll id must come
+Plain values (no I/O): the store (:mod:`planner.store.groups`) reads and writes them. A reused roll id must come
 with the same inputs (:func:`replay`); group names are stored under a folded key (:func:`group_key`).
 """
 

@@ -1,9 +1,9 @@
 """Web games, their groups and access tokens, and each group's position and answers, in the state database.
 
-The tables live in the same SQLite file as the rolls (``$PLANNER_STATE``, :mod:`planner.state`), so one backup
-holds a whole game. :mod:`planner.state_db` owns the file (it creates it, 0600, WAL, marks it as ours); this module
-registers its tables as the ``web`` part (:func:`~planner.state_db.ensure_part`) and writes each change in one
-``BEGIN IMMEDIATE`` transaction (:meth:`~planner.state_db.StateDB.write`).
+The tables live in the same SQLite file as the rolls (``$PLANNER_STATE``, :mod:`planner.store.groups`), so one backup
+holds a whole game. :mod:`planner.store.db` owns the file (it creates it, 0600, WAL, marks it as ours); this module
+registers its tables as the ``web`` part (:func:`~planner.store.db.ensure_part`) and writes each change in one
+``BEGIN IMMEDIATE`` transaction (:meth:`~planner.store.db.StateDB.write`).
 
 Tokens are ``secrets.token_urlsafe(32)`` (256 random bits); only their SHA-256 is stored, so a copy of the
 database does not let anyone in. A group's rolls are kept under the key ``<game id>:<group number>`` in the
@@ -20,8 +20,8 @@ import sqlite3
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
-from planner.errors import InputError, PlannerError
-from planner.state_db import StatePart
+from planner.errors import InputError
+from planner.store.db import StatePart
 
 MAX_GROUPS = 40
 MAX_NAME = 60
@@ -203,11 +203,3 @@ class WebStore(StatePart):
         rows = self._read("SELECT answer FROM web_answers WHERE game_id = ? AND grp = ? AND seq = ?",
                           (game_id, group, seq))
         return json.loads(rows[0][0]) if rows else None
-
-
-def require_game(store: WebStore, game_id: str) -> WebGame:
-    """The game, or a one-line error."""
-    g = store.game(game_id)
-    if g is None:
-        raise PlannerError(f"no game {game_id!r} in {store.path}")
-    return g

@@ -3,7 +3,7 @@
 Adding a key is one line in the section's struct (name, type with its range, default). Types are strict
 (``true`` is not a number, ``"lots"`` is not a price), numbers are finite and bounded, lists that must
 hold something say so. Rules that relate keys to each other (end after start, a dice target names a
-toll line of the game) are checked in :mod:`planner.game.gamefile`.
+toll line of the game) are checked in :mod:`planner.gamefile.game`.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from planner.ledger.messages import level_code
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
 from planner.ledger.position import Sighting, contradiction, ledger_sightings
 from planner.ledger.rules import LedgerRules, ledger_rules
-from planner.ledger.store import LedgerStore, Recorded
+from planner.store.ledger import LedgerStore, Recorded
 
 
 def rules_of(ctx: Any) -> LedgerRules:

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from planner.errors import GameFileError, InputError
-from planner.game import schema
+from planner.gamefile import schema
 from planner.util import userfiles
 from planner.util.timefmt import parse_clock
 
@@ -164,7 +164,7 @@ def whole_feed_game() -> Game:
     )
 
 
-# ---- parsing: the declared schema (planner/game/schema.py), then rules between keys -------------
+# ---- parsing: the declared schema (planner/gamefile/schema.py), then rules between keys -------------
 
 _DEFAULT_PRICES = {"rule": "category", "IC": 4000, "fast": 2000, "regional": 1000}
 

@@ -1,6 +1,6 @@
 """The ledger's events in the group-state SQLite file (adapter): append-only, one transaction each.
 
-The file, its connection and its write transactions are planner/state_db.py's (WAL, ``busy_timeout``,
+The file, its connection and its write transactions are planner/store/db.py's (WAL, ``busy_timeout``,
 ``BEGIN IMMEDIATE``), reached through the group store sharing the connection; this module only adds its
 own table. Every event is recorded under the write
 lock: the day's events are read and replayed, the new event is checked against that state, and it is
@@ -22,10 +22,10 @@ from planner.errors import PlannerError
 from planner.ledger.apply import Outcome, apply, replay
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import LedgerRules
-from planner.state import GroupStore
-from planner.state_db import DEFAULT_TIMEOUT, ensure_part
+from planner.store.db import DEFAULT_TIMEOUT, ensure_part
+from planner.store.groups import GroupStore
 
-PART_VERSION = 1  # the ledger's tables in the state file (planner.state_db.ensure_part)
+PART_VERSION = 1  # the ledger's tables in the state file (planner.store.db.ensure_part)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ledger_events (
     id          INTEGER PRIMARY KEY,

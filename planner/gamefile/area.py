@@ -7,7 +7,7 @@ import math
 import numpy as np
 import shapely
 
-from planner.game.gamefile import Game
+from planner.gamefile.game import Game
 
 
 def _metric(lat: np.ndarray, lon: np.ndarray, lat0: float) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """The planner's state database (SQLite, ``$PLANNER_STATE``): opening, schema parts, write transactions.
 
-One file holds every part of the game day's state (the groups' days in :mod:`planner.state`, the ledger in
+One file holds every part of the game day's state (the groups' days in :mod:`planner.store.groups`, the ledger in
 its own module). Each part registers its tables with :func:`ensure_part` under a name and version, so
 modules add tables without knowing each other. Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers

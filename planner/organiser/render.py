@@ -1,10 +1,12 @@
-"""The area report (:func:`planner.report.check_area`) as text for the terminal and as a self-contained HTML page
+"""The area report (:func:`planner.organiser.area_check.check_area`) as text for the terminal and as a self-contained HTML page
 for the organisers (every value escaped)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import html
+
+from planner.util.table import format_table
 
 
 def _yn(v: bool) -> str:
@@ -13,8 +15,6 @@ def _yn(v: bool) -> str:
 
 def render_text(rep: dict) -> str:
     """The report for a terminal."""
-    from planner.commands.base import format_table
-
     lines = [f"{rep['title']} on {rep['date']} (feed {rep['feed_version']}): "
              f"{'VALID' if rep['valid'] else 'INVALID'}"]
     for p in rep["problems"]:

@@ -1,7 +1,7 @@
 """Per-group game state (rolls, position reports, targeted stations) in the state database.
 
 Groups type ``planner roll --group 2 --dice 4`` on their own phones, possibly several at once against one
-shared file (:mod:`planner.state_db`). A roll is computed **outside** the write transaction from a
+shared file (:mod:`planner.store.db`). A roll is computed **outside** the write transaction from a
 :meth:`GroupStore.snapshot`; :meth:`GroupStore.commit_roll` then only re-checks, under the write lock, that
 the group's ``version`` is unchanged (no roll, report or undo came in between) and records. So a process
 that is still building a national game day never holds the lock, and two phones never both see "Wohlen AG
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from planner.errors import PlannerError
-from planner.state_db import FILE_VERSION, StatePart, default_state_path
-from planner.state_records import (
+from planner.store.db import FILE_VERSION, StatePart, default_state_path
+from planner.store.records import (
     KINDS,
     POSITION_COLUMNS,
     ROLL_COLUMNS,

@@ -12,7 +12,7 @@
 The verdict is invalid when a target, toll line or tunnel is missing or unserved; everything else that looks
 wrong is a warning. The functions take a timetable, game and network (pure apart from the optional light
 passes over the feed's ``stops.txt`` / ``routes.txt``); ``planner check-area`` wraps them, and
-:mod:`planner.report_render` turns the report into text and HTML.
+:mod:`planner.organiser.render` turns the report into text and HTML.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from planner.errors import FeedError
-from planner.game.area import in_area, on_ring
-from planner.game.gamefile import Crossing, Game
 from planner.game.prices import letter_groups, station_table
+from planner.gamefile.area import in_area, on_ring
+from planner.gamefile.game import Crossing, Game
 from planner.gtfs.source import FeedSource
 from planner.routing.network import TransitNetwork
 from planner.routing.query import reach, station_origin
