@@ -162,7 +162,7 @@ def test_registry_coordinates_and_ids(nws_tt):
 def test_check_area_says_valid(capsys, day, nws_game):
     rep = run_json(capsys, "check-area", *day)
     assert rep["valid"] and rep["problems"] == []
-    numbers = {t.number for t in nws_game.targets}
+    numbers = {t.number for t in nws_game.dice.targets}
     assert {t["number"] for t in rep["targets"]} == numbers and len(numbers) == 30
     assert all(t["found"] and t["in_area"] and t["served"] for t in rep["targets"])
     for c in (*rep["toll_lines"], *rep["tunnels"]):
@@ -217,7 +217,7 @@ def test_every_crossing_by_the_trains_it_should(nws_tt, nws_game):
 
 def test_every_roll_has_a_reachable_target_from_basel(capsys, day, nws_game):
     modes = set()
-    for entry in nws_game.targets:
+    for entry in nws_game.dice.targets:
         ans = run_json(capsys, "target", *day, "--at", "Basel SBB", "--time", "11:30", "--roll", str(entry.number))
         name = entry.toll_line or entry.tunnel or entry.stations[0]
         assert (ans["kind"], ans["target"]) == ("target", name), ans
