@@ -296,7 +296,8 @@ def test_full_hour_bonus_chances(capsys, day):
 def test_the_game_ends_at_half_past_three(capsys, day):
     ans = run_json(capsys, "target", *day, "--at", "Basel SBB", "--time", "15:10", "--roll", "21")
     assert minutes(ans["arrival"]) > minutes("15:30")
-    assert any("after the end of the game (15:30)" in w for w in ans["warnings"])
+    assert any("not before the end of the game (15:30)" in w for w in ans["warnings"])
+    assert ans["reroll_at"] is None  # 5 minutes before an arrival after the end: nothing is offered past it
     rc = main(["target", *day, "--at", "Basel SBB", "--time", "15:31", "--roll", "21"])
     err = capsys.readouterr().err
     assert rc == 2 and err.startswith("planner: error:") and "15:30" in err and err.count("\n") == 1
@@ -307,3 +308,11 @@ def test_only_the_game_day_runs(capsys, nws_feed):
                "--from", "Basel SBB", "--to", "Olten", "--time", "10:00"])
     err = capsys.readouterr().err
     assert rc == 2 and "outside the feed" in err and err.count("\n") == 1
+
+
+def test_a_toll_line_target_takes_the_way_with_fewest_changes(capsys, day):
+    # the S3 that crosses Zwingen–Grellingen leaves Basel SBB itself: no change via Pratteln (RULES.md §3 "Fastest")
+    ans = run_json(capsys, "target", *day, "--at", "Basel SBB", "--time", "11:30", "--roll", "51")
+    assert ans["target"] == "Zwingen–Grellingen" and ans["changes"] == 0
+    assert [leg["from"] for leg in ans["legs"]] == ["Basel SBB"]
+    assert all(a["arrival"] <= "12:36" for a in ans["admissible"])  # the +20 minutes of variant B
