@@ -4,12 +4,12 @@ lines off it, and a bug in the crossing code is raised, not turned into a silent
 from __future__ import annotations
 
 import pytest
-from test_physical import mini_timetable
 
-from conftest import ZUG
 from planner import rail
 from planner.organiser.area_check import crossing_index
 from planner.timetable.model import Mode
+from tests.support import ZUG
+from tests.support.timetable import mini_timetable
 
 WALDENBURG = [("8578250", "Hölstein, Station"), ("8592307", "Niederdorf, Station")]
 IC = [("8500010", "Basel SBB"), ("8500021", "Muttenz"), ("8500023", "Liestal")]

@@ -24,8 +24,7 @@ import pytest
 from planner import config
 from planner.cli import main
 from planner.gtfs import cache, source
-from tests.conftest import FIXTURES, ROOT, ZUG
-from tests.test_cli_errors import assert_one_line_error
+from tests.support import FIXTURES, ROOT, ZUG, assert_one_line_error
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 GAME_A = (ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8")

@@ -8,12 +8,11 @@ from dataclasses import replace
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from test_routing_properties import SETTINGS, T0, cases
-from test_routing_rule_small import arrival_and_rides, rule_origins
 
 from planner.routing import TransitNetwork, best_journey, station_origin
 from planner.routing.query import reach_targets
 from planner.routing.te_rule import RuleGraph
+from tests.support.random_timetables import SETTINGS, T0, arrival_and_rides, cases, rule_origins
 
 W = 29 * 60
 
@@ -79,7 +78,8 @@ class _ClearedAfterCheck(dict):
 
 def test_caches_survive_a_concurrent_clear():
     import numpy as np
-    from timetable_builder import TimetableBuilder
+
+    from tests.support.timetable import TimetableBuilder
 
     b = TimetableBuilder()
     for s in ("A", "B", "C"):

@@ -15,7 +15,7 @@ from planner.game.zugzwang import check_legs, journey_log
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
 from planner.routing.query import DEFAULT_MAX_LEGS, equally_fast, obeys_window, plain_best_journey, reach
 from planner.routing.te_rule import RuleGraph
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 W = 29 * 60
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]

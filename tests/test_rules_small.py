@@ -13,7 +13,7 @@ from planner.game.zugzwang import zugzwang
 from planner.gamefile.game import load_game, parse_game
 from planner.routing import TransitNetwork, station_origin
 from planner.util.timefmt import fmt_clock, parse_clock
-from tests.timetable_builder import TimetableBuilder
+from tests.support.timetable import TimetableBuilder
 
 
 def game_with_targets(variant: str, targets: list[dict]):

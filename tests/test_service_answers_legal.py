@@ -14,7 +14,7 @@ from planner.cli import main
 from planner.game.zugzwang import check_legs
 from planner.routing import TransitNetwork
 from planner.util.timefmt import parse_clock
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 W = 29 * 60

@@ -29,10 +29,12 @@ from planner.errors import FeedError
 from planner.game.prices import letter_groups, station_table
 from planner.gamefile.area import in_area, on_ring
 from planner.gamefile.game import Crossing, Game
+from planner.gtfs.routes import DROPPED_MODE, EXCLUDED, KEPT, feed_routes
 from planner.gtfs.source import FeedSource
+from planner.gtfs.stops import read_stops
 from planner.routing.network import TransitNetwork
 from planner.routing.query import reach, station_origin
-from planner.timetable.model import Mode, Timetable
+from planner.timetable.model import Timetable
 from planner.timetable.stations import exact_station
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
@@ -58,8 +60,6 @@ class FeedStation:
 
 def feed_stations(src: FeedSource) -> dict[str, list[FeedStation]]:
     """Folded station name -> the feed's stations of that name (one ``stops.txt`` pass)."""
-    from planner.gtfs.stops import read_stops
-
     stops = read_stops(src)
     best: dict[str, FeedStation] = {}
     # station rows first: their name and position stand for the station
@@ -82,37 +82,14 @@ def feed_stations(src: FeedSource) -> dict[str, list[FeedStation]]:
 def route_filter_summary(src: FeedSource, game: Game) -> dict:
     """Routes of the whole feed the game drops: by mode (counts) and by the game's exclusion list.
 
-    A light pass over ``routes.txt`` and ``agency.txt``; exclusions that match no route are reported
-    (a typo in the game file would otherwise silently keep a tram line in the game).
+    The ingest's own mode filter (:func:`planner.gtfs.routes.feed_routes`) over the whole ``routes.txt``;
+    exclusions that match no route are reported (a typo in the game file would otherwise silently keep a
+    tram line in the game).
     """
-    from planner.gtfs.csvio import read_table
-    from planner.gtfs.routes import classify_mode
-
-    routes = read_table(src, "routes.txt", ["route_id", "agency_id", "route_short_name", "route_type"],
-                        required=["route_id", "route_type"])
-    agencies: dict[str, str] = {}
-    if src.has("agency.txt"):
-        ag = read_table(src, "agency.txt", ["agency_id", "agency_name"], required=["agency_name"])
-        agencies = {(a or "").strip(): (n or "").strip()
-                    for a, n in zip(ag["agency_id"].to_pylist(), ag["agency_name"].to_pylist(), strict=True)}
-    excluded = {(a.lower(), r.lower()): (a, r) for a, r in game.exclude_routes}
-    by_mode: Counter[str] = Counter()
-    kept_by_mode: Counter[str] = Counter()
-    hits: Counter[tuple[str, str]] = Counter()
-    for aid, short, rtype in zip(routes["agency_id"].to_pylist(), routes["route_short_name"].to_pylist(),
-                                 routes["route_type"].to_pylist(), strict=True):
-        try:
-            mode = classify_mode(int((rtype or "").strip())).label
-        except ValueError:
-            mode = Mode.OTHER.label
-        agency = agencies.get((aid or "").strip(), (aid or "").strip())
-        key = (agency.lower(), (short or "").strip().lower())
-        if mode not in game.modes:
-            by_mode[mode] += 1
-        elif key in excluded:
-            hits[excluded[key]] += 1
-        else:
-            kept_by_mode[mode] += 1
+    routes = feed_routes(src, game)
+    by_mode = Counter(r.mode.label for r in routes if r.verdict == DROPPED_MODE)
+    kept_by_mode = Counter(r.mode.label for r in routes if r.verdict == KEPT)
+    hits = Counter(r.excluded_by for r in routes if r.verdict == EXCLUDED)
     return {
         "feed_routes": len(routes),
         "kept_by_mode": dict(sorted(kept_by_mode.items())),
