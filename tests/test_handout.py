@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import html
 import io
@@ -20,6 +21,7 @@ from PIL import Image
 
 from planner.cli import main
 from planner.maps import assets
+from planner.maps.rules_card import card
 from tests.support import ZUG
 
 POPPLER = all(shutil.which(t) for t in ("pdfinfo", "pdftoppm", "pdftotext"))
@@ -197,10 +199,8 @@ def test_rules_card_sbb_monopoly(handout, sbb_game):
     assert "500 / 1'000 / 2'000 / 4'000 when the owner has 1 / 2 / 3 / 4" in text
     assert "times 80 (owner has 1 tunnel) or 200 (owner has 2 tunnels)" in text
     assert re.search(r"receives 4'000; 8'000 instead\s+when the train the group sits in", text)
-    # the 29-minute rule is printed exactly when the game has it
-    from planner.maps.rules_card import zugzwang_minutes
-
-    assert ("29-minute rule" in text) == (zugzwang_minutes(sbb_game) == 29)
+    # variant A has the 29-minute rule, and the card prints it (variant B's card does not: below)
+    assert sbb_game.zugzwang_minutes == 29 and "29-minute rule" in text
 
 
 def test_rules_card_nordwestschweiz(nws_handout):
@@ -219,17 +219,7 @@ def test_rules_card_nordwestschweiz(nws_handout):
 
 
 def test_the_minute_rule_comes_from_the_game(sbb_game, zug_tt):
-    import dataclasses
-
-    from planner.maps.rules_card import card, window_from_table
-
-    assert window_from_table({"zugzwang": {"applies": True, "minutes": 25}}) == 25
-    assert window_from_table({"zugzwang": {}}) == 29
-    assert window_from_table({"zugzwang": {"applies": False, "minutes": 29}}) is None
-    assert window_from_table({}) is None
-    game = dataclasses.replace(sbb_game)
-    object.__setattr__(game, "zugzwang_minutes", 29)  # as the game model carries it (issue 10)
-    titles = [s.title for s in card(zug_tt, game)]
+    titles = [s.title for s in card(zug_tt, sbb_game)]
     assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Full hour", "29-minute rule"]
-    object.__setattr__(game, "zugzwang_applies", False)
-    assert "29-minute rule" not in [s.title for s in card(zug_tt, game)]
+    assert [s.title for s in card(zug_tt, dataclasses.replace(sbb_game, zugzwang_minutes=25))][-1] == "25-minute rule"
+    assert "29-minute rule" not in [s.title for s in card(zug_tt, dataclasses.replace(sbb_game, zugzwang_minutes=None))]

@@ -5,6 +5,10 @@ Real data: the SBB line network CSV in ../shared/data/stations and the Zug extra
 
 from __future__ import annotations
 
+import itertools
+import math
+
+import networkx as nx
 import pytest
 
 from planner.errors import FeedError, StationNotFound
@@ -46,6 +50,32 @@ def names_of(net: RailNetwork, path: list[str]) -> list[str]:
 def crossed(net: RailNetwork, game, *stops: str) -> set[str]:
     """Names of the crossings of ``game`` a train stopping at ``stops`` crosses."""
     return {h.name for h in crossings(net, game, uics(net, *stops))}
+
+
+# ---- shortest physical paths --------------------------------------------------------------------------
+
+def test_shortest_paths_are_shortest_and_walk_real_edges(net):
+    """From 40 points spread over the network: every distance equals an independent algorithm's
+    (Bellman-Ford), and every path walks edges of the graph whose weights add up to that distance."""
+    for source in range(0, len(net), len(net) // 40):
+        dist, prev = net.tree((source,))
+        _, reference = nx.bellman_ford_predecessor_and_distance(net.graph, source)
+        assert {v: d for v, d in enumerate(dist) if math.isfinite(d)} == pytest.approx(reference)
+        for target in range(0, len(net), 97):
+            p = net.node_path(source, target)
+            if p is None:
+                assert target not in reference
+                continue
+            assert p[0] == source and p[-1] == target
+            assert sum(net.adj[a][b] for a, b in itertools.pairwise(p)) == pytest.approx(dist[target])
+
+
+def test_a_set_of_sources_reaches_each_point_from_its_nearest(net):
+    a, b = net.node_of[net.resolve("Olten")], net.node_of[net.resolve("Aarau")]
+    both, _ = net.tree(tuple(sorted((a, b))))
+    alone = [net.tree((a,))[0], net.tree((b,))[0]]
+    assert both == [min(x, y) for x, y in zip(*alone, strict=True)]
+    assert net.distance([net.uics[a]], [net.uics[b]]) == pytest.approx(alone[0][b])
 
 
 # ---- loading ---------------------------------------------------------------------------------------

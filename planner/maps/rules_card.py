@@ -33,25 +33,6 @@ class CardSection:
     rows: list[tuple[str, ...]] = field(default_factory=list)
 
 
-def zugzwang_minutes(game: Game) -> int | None:
-    """The 29-minute rule's window in minutes, or None when the game has no such rule.
-
-    The game model carries it (``Game.zugzwang_minutes``, None when the game file's ``[zugzwang]`` table is
-    absent or says ``applies = false``); a ``zugzwang_applies`` attribute set to False also turns it off.
-    """
-    minutes = game.zugzwang_minutes
-    return int(minutes) if minutes and getattr(game, "zugzwang_applies", True) else None
-
-
-def window_from_table(raw: dict) -> int | None:
-    """The window of a game file's ``[zugzwang]`` table (``applies``, ``minutes``, default 29); None without it."""
-    table = raw.get("zugzwang")
-    if not isinstance(table, dict) or table.get("applies") is False:
-        return None
-    minutes = table.get("minutes", 29)
-    return int(minutes) if isinstance(minutes, int | float) and minutes > 0 else None
-
-
 def _money(v: int) -> str:
     return f"{int(v):,}".replace(",", "'")
 
@@ -160,7 +141,7 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
             ("Tunnel", "Between", "Price to buy"),
             [(c.name, " – ".join(c.between), _money(c.price)) for c in game.tunnels]))
     sections.append(CardSection("Full hour", [_hour_text(game)]))
-    window = zugzwang_minutes(game)
+    window = game.zugzwang_minutes  # None: the game file has no such rule
     if window:
         sections.append(CardSection(f"{window}-minute rule", [
             f"After getting off at a station at time t, take a train departing by t + {window} min (timetable). "
