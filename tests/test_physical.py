@@ -12,13 +12,13 @@ import networkx as nx
 import pytest
 
 from planner.errors import FeedError, StationNotFound
+from planner.ledger.crossing_fees import fee_for
 from planner.rail import (
     CrossingHit,
     RailNetwork,
     check_crossings,
     crossing_trips,
     crossings,
-    fee_for,
     load_rail_network,
     read_rail_points,
     route_crossings,

@@ -222,7 +222,8 @@ def cmd_bonus(args: argparse.Namespace) -> int:
 
 def cmd_tolls(args: argparse.Namespace) -> int:
     """Toll lines and tunnels crossed by (part of) a trip, and what is owed."""
-    from planner.rail import fee_for, load_rail_network, trip_crossings
+    from planner.ledger.crossing_fees import fee_for
+    from planner.rail import load_rail_network, trip_crossings
 
     ctx = Context(args)
     tt = ctx.timetable

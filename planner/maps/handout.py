@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from matplotlib import rc_context
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
@@ -45,18 +44,6 @@ class HandoutResult:
     pages: int
     png: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-
-
-class _LV95:
-    """WGS84 -> EPSG:2056 (metres)."""
-
-    def __init__(self):
-        from pyproj import Transformer
-
-        self._t = Transformer.from_crs(4326, 2056, always_xy=True)
-
-    def xy(self, lat, lon):
-        return self._t.transform(np.asarray(lon, float), np.asarray(lat, float))
 
 
 def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: int | None = 300) -> HandoutResult:

@@ -155,10 +155,7 @@ class RailNetwork:
         self._station_bare = [fold(_strip_tag(s)) for s in self.station_name]
         self._point_key = [fold(s) for s in self.point_name]
         self._point_bare = [fold(_strip_tag(s)) for s in self.point_name]
-        # the same edges for networkx's shortest paths (undirected: every edge is added both ways)
-        self.graph = nx.Graph()
-        self.graph.add_nodes_from(range(n))
-        self.graph.add_weighted_edges_from((a, b, w) for a, nbrs in enumerate(self.adj) for b, w in nbrs.items())
+        self.graph = _graph(self.adj)  # the same edges, for networkx's shortest paths
         self._tree_cache: dict[tuple[int, ...], tuple[list[float], list[int]]] = {}
         # memo tables the crossing functions fill (per network): crossing specs, stop patterns
         self.spec_cache: dict = {}
@@ -312,3 +309,11 @@ class RailNetwork:
         """SBB lines that join two adjacent points directly."""
         a, b = self.node_of[uic_a], self.node_of[uic_b]
         return frozenset(self.edge_line_sets.get((a, b) if a < b else (b, a), ()))
+
+
+def _graph(adj: list[dict[int, float]]) -> nx.Graph:
+    """The weighted undirected graph of an adjacency list (every edge is in it both ways)."""
+    g = nx.Graph()
+    g.add_nodes_from(range(len(adj)))
+    g.add_weighted_edges_from((a, b, w) for a, nbrs in enumerate(adj) for b, w in nbrs.items())
+    return g
