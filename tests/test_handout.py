@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 import html
 import io
@@ -21,7 +20,6 @@ from PIL import Image
 
 from planner.cli import main
 from planner.maps import assets
-from planner.maps.rules_card import card
 from tests.support import ZUG
 
 POPPLER = all(shutil.which(t) for t in ("pdfinfo", "pdftoppm", "pdftotext"))
@@ -199,8 +197,9 @@ def test_rules_card_sbb_monopoly(handout, sbb_game):
     assert "500 / 1'000 / 2'000 / 4'000 when the owner has 1 / 2 / 3 / 4" in text
     assert "times 80 (owner has 1 tunnel) or 200 (owner has 2 tunnels)" in text
     assert re.search(r"receives 4'000; 8'000 instead\s+when the train the group sits in", text)
-    # variant A has the 29-minute rule, and the card prints it (variant B's card does not: below)
-    assert sbb_game.zugzwang_minutes == 29 and "29-minute rule" in text
+    # the game has the rule, so the card prints it
+    assert sbb_game.window is not None and sbb_game.window.minutes == 29
+    assert "29-minute rule" in text and "take a train departing by t + 29 min" in text
 
 
 def test_rules_card_nordwestschweiz(nws_handout):
@@ -219,7 +218,15 @@ def test_rules_card_nordwestschweiz(nws_handout):
 
 
 def test_the_minute_rule_comes_from_the_game(sbb_game, zug_tt):
+    import dataclasses
+
+    from planner.gamefile.rules import ChangeWindow
+    from planner.maps.rules_card import card
+
     titles = [s.title for s in card(zug_tt, sbb_game)]
     assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Full hour", "29-minute rule"]
-    assert [s.title for s in card(zug_tt, dataclasses.replace(sbb_game, zugzwang_minutes=25))][-1] == "25-minute rule"
-    assert "29-minute rule" not in [s.title for s in card(zug_tt, dataclasses.replace(sbb_game, zugzwang_minutes=None))]
+    twenty = dataclasses.replace(sbb_game, window=ChangeWindow(20))
+    sections = {s.title: s for s in card(zug_tt, twenty)}
+    assert "20-minute rule" in sections and "29-minute rule" not in sections
+    assert "t + 20 min" in sections["20-minute rule"].paragraphs[0]
+    assert not any("minute rule" in s.title for s in card(zug_tt, dataclasses.replace(sbb_game, window=None)))

@@ -51,7 +51,7 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
     rows = np.flatnonzero(tt.stop_station[tt.st_stop] == station)
     rows = rows[tt.st_pickup[rows] | tt.st_dropoff[rows]]
     t = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
-    inside = (t >= game.start) & (t <= game.end)
+    inside = (t >= game.clock.start) & (t <= game.clock.end)
     trips = np.unique(tt.st_trip[rows[inside]])
     times = t[inside]
     return {
@@ -68,7 +68,7 @@ def target_rows(tt: Timetable, game: Game, stations: dict[str, list[FeedStation]
                 crossing_reports: dict[str, dict]) -> list[dict]:
     """One row per dice target (a number with four stations gives four rows)."""
     rows = []
-    for entry in game.targets:
+    for entry in game.dice.targets:
         if entry.toll_line or entry.tunnel:
             ref = entry.toll_line or entry.tunnel
             rep = crossing_reports.get(ref or "", {})
@@ -98,7 +98,7 @@ def unreachable_pairs(net: TransitNetwork, game: Game, progress: Callable[[int],
     tt = net.tt
     out = []
     for s in range(tt.n_stations):
-        res = reach(net, station_origin(s, game.start), end_time=game.end)
+        res = reach(net, station_origin(s, game.clock.start), end_time=game.clock.end)
         arr = res.arrivals()
         missing = [int(x) for x in np.flatnonzero(arr < 0) if int(x) != s]
         if missing:
@@ -124,7 +124,7 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
     reports = {c.name: crossing_report(tt, game, c, index.get(c.name, []), checks.get(c.name), stations)
                for c in (*game.toll_lines, *game.tunnels)}
     targets = target_rows(tt, game, stations, reports)
-    window = f"{fmt_clock(game.start)}–{fmt_clock(game.end)}"
+    window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
     problems = _target_problems(targets, window, tt.date)
     for rep in reports.values():
         problems += _crossing_problems(rep, window, tt.date)
@@ -157,7 +157,7 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
     return {
         "valid": not problems, "game": game.name, "title": game.title, "date": tt.date,
         "feed_version": tt.feed_version, "feed": tt.meta.get("feed"),
-        "game_hours": {"start": fmt_clock(game.start), "end": fmt_clock(game.end)},
+        "game_hours": {"start": fmt_clock(game.clock.start), "end": fmt_clock(game.clock.end)},
         "targets": targets, "toll_lines": [reports[c.name] for c in game.toll_lines],
         "tunnels": [reports[c.name] for c in game.tunnels], "stations": station_info, "letters": letters,
         "unreachable": unreachable, "problems": problems, "warnings": warnings, "source": SOURCE_CREDIT,

@@ -16,7 +16,7 @@ from planner.util.timefmt import fmt_clock
 
 def game_hours(game: Game) -> float:
     """Length of the game day in hours (never 0)."""
-    return max((game.end - game.start) / 3600.0, 1e-9)
+    return max((game.clock.end - game.clock.start) / 3600.0, 1e-9)
 
 
 CrossingIndex = dict[str, list[tuple[int, int, int]]]
@@ -60,7 +60,7 @@ def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int
     if not any(e["found"] for e in ends) and check is not None and on_network:
         in_area_ = _stretch_in_area(game, check)
     dep = np.array([int(tt.st_dep[first]) for _t, first, _l in hits], dtype=np.int64)
-    inside = (dep >= game.start) & (dep <= game.end) if len(dep) else np.zeros(0, bool)
+    inside = (dep >= game.clock.start) & (dep <= game.clock.end) if len(dep) else np.zeros(0, bool)
     trips_in = {hits[i][0] for i in np.flatnonzero(inside)}
     routes_day = sorted({tt.route_name[int(tt.trip_route[t])] for t, _f, _l in hits})
     routes_game = sorted({tt.route_name[int(tt.trip_route[t])] for t in trips_in})
