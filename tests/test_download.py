@@ -13,7 +13,7 @@ import pytest
 
 from planner.errors import PlannerError
 from planner.gtfs.download import dataset_ids, download
-from tests.conftest import IC1_2019
+from tests.support import IC1_2019
 
 
 class _RangeHandler(http.server.SimpleHTTPRequestHandler):

@@ -14,8 +14,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.conftest import CHROMIUM
-from tests.webserver import DAY, free_port, planner, serve, web_env, web_game
+from tests.support import CHROMIUM
+from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]

@@ -43,7 +43,7 @@ from planner.service import undo as undo_entry
 from planner.service.ledger import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.conftest import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE, ZUG
 
 DAYS_PER_TEST = 25
 CHUNKS_A = 12  # 300 days of variant A on the Zug day

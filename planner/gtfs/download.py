@@ -17,6 +17,10 @@ import zipfile
 import zlib
 from pathlib import Path
 
+import requests
+from tqdm import tqdm
+
+from planner.config import feeds_dir
 from planner.errors import PlannerError
 
 CKAN = "https://data.opentransportdata.swiss"
@@ -32,8 +36,6 @@ def dataset_ids(today: dt.date | None = None) -> list[str]:
 
 def find_feed_url(session=None, today: dt.date | None = None) -> str:
     """The URL of the newest official GTFS zip (see module docstring)."""
-    import requests
-
     s = session or requests.Session()
     errors = []
     for ds in dataset_ids(today):
@@ -57,10 +59,6 @@ def download(url: str | None = None, out_dir: str | Path | None = None, progress
     The file appears under its final name only when complete: as long as the server announced and a zip
     whose members all read (``.part`` + check + rename). A damaged final file is refused, never used.
     """
-    import requests
-
-    from planner.config import feeds_dir
-
     out = Path(out_dir) if out_dir else feeds_dir()
     out.mkdir(parents=True, exist_ok=True)
     s = requests.Session()
@@ -87,8 +85,6 @@ def download(url: str | None = None, out_dir: str | Path | None = None, progress
                                    f"(at most {MAX_BYTES >> 20} MiB)")
             bar = None
             if progress or (progress is None and sys.stderr.isatty()):
-                from tqdm import tqdm
-
                 bar = tqdm(total=total, initial=have, unit="B", unit_scale=True, desc=name, file=sys.stderr)
             size = have
             with open(part, "ab" if have else "wb") as fh:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from planner.errors import PlannerError
 from planner.gamefile.game import Game
-from planner.rail.loader import default_rail_csv
+from planner.rail.loader import default_rail_csv, load_rail_network
+from planner.rail.trips import crossing_trips
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text
 
@@ -51,8 +52,6 @@ def day_crossings(tt: Timetable, game: Game) -> Index | None:
         except (OSError, ValueError):
             pass  # unreadable: recompute and rewrite
     try:
-        from planner.rail import crossing_trips, load_rail_network
-
         index = crossing_trips(tt, load_rail_network(), game)
     except PlannerError:
         return None

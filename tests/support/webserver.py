@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
+from tests.support import ROOT, ZUG
+
 DAY = ["--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11"]
 
 
