@@ -149,7 +149,7 @@ def cmd_handout(args: argparse.Namespace) -> int:
 
 def _join_pages(links: str, title: str, handout: Path) -> str:
     """The join page beside the handout (``<stem>-join.pdf``): one QR code per group."""
-    from planner.maps.join_codes import read_links, write_join_pages
+    from planner.maps.join_codes import read_links, write_join_pages  # lazy: matplotlib and segno (see _web)
 
     game_id, groups = read_links(links)
     out = handout.with_name(f"{handout.stem}-join.pdf")

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import cached_property
-from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
-from planner.errors import InputError
+from planner.errors import InputError, StationNotFound
+from planner.game.day import Position
 from planner.game.zugzwang import deadline_at
 from planner.gamefile.game import Game
 from planner.gamefile.rules import ChangeWindow, Deadline
+from planner.gtfs.cache import load_or_build
 from planner.ledger.rules import LedgerRules, ledger_rules
-
-if TYPE_CHECKING:
-    from planner.game.day import Position
-    from planner.routing.network import TransitNetwork
-    from planner.timetable.model import Timetable
+from planner.rail.index import by_trip, day_crossings
+from planner.routing import reach, station_origin
+from planner.routing.network import TransitNetwork
+from planner.timetable.model import Timetable
+from planner.timetable.stations import find_station
+from planner.util.timefmt import parse_clock
 
 # Routing searches run this long past the game's end: an answer may arrive after it and says so (§3).
 SEARCH_HORIZON_AFTER_END = 6 * 3600
@@ -68,15 +71,11 @@ class GameDay:
     @cached_property
     def timetable(self) -> Timetable:
         """The game-day timetable, from the cache when possible."""
-        from planner.gtfs.cache import load_or_build
-
         return load_or_build(self.feed, self.game, self.date, progress=self.progress)
 
     @cached_property
     def network(self) -> TransitNetwork:
         """The routing network (change-time policy from the uniform minimum and the game file)."""
-        from planner.routing.network import TransitNetwork
-
         mt = self.min_transfer_minutes
         return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
                               default_change=int(round(self.game.default_change_minutes * 60)))
@@ -84,22 +83,16 @@ class GameDay:
     @cached_property
     def crossing_index(self):
         """The day's toll-line/tunnel crossings by name, or None without line data."""
-        from planner.rail.index import day_crossings
-
         return day_crossings(self.timetable, self.game)
 
     @cached_property
     def crossings_by_trip(self) -> dict:
         """The crossing index keyed by trip (what per-leg annotations look up)."""
-        from planner.rail.index import by_trip
-
         return by_trip(self.crossing_index) if self.crossing_index else {}
 
     def warm(self) -> GameDay:
         """Load everything now (timetable, network, crossing index, compiled routing), so that a server
         answers its first request as fast as the others; returns ``self``."""
-        from planner.routing import reach, station_origin
-
         tt = self.timetable
         _ = self.crossings_by_trip
         if tt.n_stations:
@@ -113,9 +106,6 @@ class GameDay:
 
     def now(self) -> int | None:
         """The time of day now in Switzerland (seconds, whole minutes) when the game day is today, else None."""
-        import datetime as dt
-        from zoneinfo import ZoneInfo
-
         now = dt.datetime.now(ZoneInfo("Europe/Zurich"))
         return now.hour * 3600 + now.minute * 60 if now.date() == self.date else None
 
@@ -123,8 +113,6 @@ class GameDay:
         """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today
         (else an error asking for ``asked_as``, the interface's name for it). With ``within_game`` it must not
         be after the game's end."""
-        from planner.util.timefmt import parse_clock
-
         if text:
             t = parse_clock(text)
         else:
@@ -146,15 +134,11 @@ class GameDay:
 
     def station(self, name: str) -> int:
         """Resolve a station name as users type it (error with suggestions)."""
-        from planner.timetable.stations import find_station
-
         return find_station(self.timetable, name)
 
     def stations(self, text: str | list[str], what: str = "station list") -> list[int]:
         """Resolve a ``;``-separated list (or a list) of names, every one like :meth:`station`; an unknown
         one is an error naming it and the list."""
-        from planner.errors import StationNotFound
-
         names = [n.strip() for n in (text.split(";") if isinstance(text, str) else text) if n.strip()]
         out = []
         for n in names:
