@@ -30,11 +30,34 @@ class TransitNetwork:
     def __init__(self, tt: Timetable, *, min_transfer: int | None = None,
                  default_change: int = DEFAULT_CHANGE_SECONDS):
         self.tt = tt
+        self.plan = tt  # the timetable the change-window rule reads (see :meth:`on_real_times`)
         self.min_transfer = min_transfer
         self.default_change = int(default_change)
         self._build_connections()
         self._build_changes()
         self._build_links()
+
+    @classmethod
+    def on_real_times(cls, base: TransitNetwork, real: Timetable) -> TransitNetwork:
+        """``base``'s network on predicted times: ``real`` is ``base.tt`` with other times (and rows that
+        neither board nor alight: cancelled trips, skipped stops). Connections, catchability and arrivals use
+        ``real``; the change-window rule reads the timetable (``plan``, RULES.md §3 "Real time": which trains
+        the window holds is decided by timetable departure, whether one can be caught by the predicted one).
+        The change matrices and walking links are ``base``'s (they do not depend on times)."""
+        net = cls.__new__(cls)
+        net.tt, net.plan = real, base.tt
+        net.min_transfer, net.default_change = base.min_transfer, base.default_change
+        net._build_connections()
+        for name in ("sta_off", "sta_stops", "stop_station", "stop_local", "mat_off", "mat", "link_off", "link_to",
+                     "link_sec"):
+            setattr(net, name, getattr(base, name))
+        net.__dict__["change_rows"] = base.change_rows
+        return net
+
+    @property
+    def on_plan(self) -> bool:
+        """True when this network runs on the timetable's own times (no real-time overlay)."""
+        return self.plan is self.tt
 
     # --- connections ------------------------------------------------------------------------------
     def _build_connections(self) -> None:
@@ -51,6 +74,9 @@ class TransitNetwork:
         self.c_trip = tt.st_trip[self.c_row].astype(np.int32)
         self.c_pick = tt.st_pickup[self.c_row].astype(np.bool_)
         self.c_drop = tt.st_dropoff[self.c_row + 1].astype(np.bool_)
+        # the timetable departure of each connection: what the change-window rule compares (the same array
+        # without an overlay)
+        self.c_plan_dep = self.c_dep if self.plan is tt else self.plan.st_dep[self.c_row].astype(np.int32)
 
     @property
     def n_connections(self) -> int:
@@ -189,7 +215,8 @@ class TransitNetwork:
         n_st = self.tt.n_stations
         sta = self.stop_station[self.c_from]
         ok = np.flatnonzero(self.c_pick)
-        order = ok[np.lexsort((ok, self.c_dep[ok], sta[ok]))]
+        # sorted by timetable departure: the window is an interval of it (on predicted times as well)
+        order = ok[np.lexsort((ok, self.c_plan_dep[ok], sta[ok]))]
         st_off = np.searchsorted(sta[order], np.arange(n_st + 1))
         # the station's group serves the platforms without forbidden changes: uniform when all theirs are equal
         row_lo, row_hi, forbidden, _ = self.change_rows
@@ -225,8 +252,33 @@ class TransitNetwork:
         off = np.zeros(n_st + len(extra_change) + 1, np.int64)
         np.cumsum(np.concatenate(sizes), out=off[1:])
         self._stop_group = stop_group  # first: another thread takes ``_boardings`` as "both are built"
-        self._boardings = (off, self.c_dep[conn].astype(np.int32), conn,
+        self._real = self._real_boardings(off, conn)
+        self._boardings = (off, self.c_plan_dep[conn].astype(np.int32), conn,
                            np.array(change + extra_change, np.int32))
+
+    def _real_boardings(self, off: np.ndarray, conn: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per boarding (same order as :attr:`station_boardings`) its predicted departure, and per group the
+        most it leaves later (``late``) and earlier (``early``) than planned: a departure planned before
+        ``t - late`` cannot be caught at ``t``, one planned at ``t + early`` or later surely can. Without an
+        overlay the times are the planned ones and both spans 0 (the scans' intervals are exact)."""
+        n_groups = len(off) - 1
+        if self.on_plan:
+            zero = np.zeros(n_groups, np.int32)
+            return self.c_dep[conn].astype(np.int32), zero, zero
+        real = self.c_dep[conn].astype(np.int32)
+        diff = real.astype(np.int64) - self.c_plan_dep[conn]
+        late = np.zeros(n_groups, np.int64)
+        early = np.zeros(n_groups, np.int64)
+        grp = np.repeat(np.arange(n_groups), np.diff(off))
+        np.maximum.at(late, grp, np.maximum(diff, 0))
+        np.maximum.at(early, grp, np.maximum(-diff, 0))
+        return real, late.astype(np.int32), early.astype(np.int32)
+
+    @property
+    def boarding_times(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(real, late, early)`` of the boarding groups (see :meth:`_real_boardings`)."""
+        self._build_boarding_groups()
+        return self._real
 
     @property
     def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:
@@ -236,29 +288,36 @@ class TransitNetwork:
         lo, hi, _, _ = self.change_rows
         return lo, hi
 
-    def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
+    def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` (the boarding
         group of the stop it arrives at) that the arrival event "got off after ``c``" may board under a change
         window of ``window`` seconds, precomputed where the group's change time is uniform and the station has
-        no walking links (``k0 = -1``: decided per departure in the scan). Empty interval (``k0 > k1``): nothing boardable at all. Cached per window."""
+        no walking links (``k0 = -1``: decided per departure in the scan). Empty interval (``k0 > k1``):
+        nothing boardable at all. On predicted times, ``[h0[c], k0[c])`` is the *head*: departures whose
+        timetable time is near the arrival, each caught or not by its own predicted time (the scan checks
+        them; without an overlay the head is empty, ``h0 == k0``). Cached per window."""
         cache = self.__dict__.setdefault("_event_intervals", {})
         if window in cache:
             return cache[window]
         off, time, _, change = self.station_boardings
+        _, late, early = self.boarding_times
         n_groups = len(off) - 1
         sd_group = np.repeat(np.arange(n_groups, dtype=np.int64), np.diff(off))
         key = sd_group << 33 | time.astype(np.int64)
         g = self.stop_group[self.c_to].astype(np.int64)
         a = self.c_arr.astype(np.int64)
         ct = change[g].astype(np.int64)
-        k0 = np.searchsorted(key, g << 33 | (a + np.maximum(ct, 0)), side="left")
+        need = a + np.maximum(ct, 0)
+        k0 = np.searchsorted(key, g << 33 | (need + early[g]), side="left")
+        h0 = np.searchsorted(key, g << 33 | np.maximum(need - late[g], 0), side="left") if not self.on_plan else k0
         k1 = np.searchsorted(key, g << 33 | (a + window), side="right") - 1
         forced = (k1 < k0) & (k0 < off[g + 1])
         pad = np.append(time, 0).astype(np.int64)  # k0 may point one past the last departure
         f = pad[k0] // 60 * 60 + 60  # end of the forced minute
         k1 = np.where(forced, np.searchsorted(key, g << 33 | f, side="left") - 1, k1)
-        general = (ct < 0) | (np.diff(self.link_off)[self.stop_station[self.c_to]] > 0)
-        out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32))
+        # an empty body with a head: whether the window holds a train, or which is forced, needs each one's time
+        general = (ct < 0) | (np.diff(self.link_off)[self.stop_station[self.c_to]] > 0) | ((h0 < k0) & (k1 < k0))
+        out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32), h0.astype(np.int32))
         cache[window] = out
         return out
 
