@@ -56,6 +56,10 @@ def add_routing(p: argparse.ArgumentParser) -> None:
                    help="uniform minimum change time in minutes (a slow group)")
     p.add_argument("--no-zugzwang", action="store_true",
                    help="plain timetable routing: ignore the game's change-window (29-minute) rule")
+    p.add_argument("--realtime", metavar="FILE_OR_URL", type=argtypes.text,
+                   help="GTFS-RT trip updates (a file, or the platform's URL): route on predicted times")
+    p.add_argument("--realtime-key-env", metavar="NAME", type=argtypes.text,
+                   help="environment variable holding the API key for a --realtime URL")
 
 
 @dataclass
@@ -113,8 +117,15 @@ class Context:
         """The loaded game day the use cases answer from (:class:`planner.service.GameDay`)."""
         from planner.service.gameday import GameDay
 
+        key_env = getattr(self.args, "realtime_key_env", None)
+        if key_env:
+            from planner.realtime.feed import api_key
+
+            key_env = api_key(key_env)
         return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
-                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)))
+                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)),
+                       realtime=getattr(self.args, "realtime", None),
+                       realtime_key=key_env)
 
     @property
     def timetable(self) -> Timetable:

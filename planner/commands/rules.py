@@ -139,7 +139,10 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     else:
         table = f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']}\n"
     if out["departures"]:
-        rows = [d | {"note": "" if d["catchable"] else "too soon"} for d in out["departures"]]
+        from planner.service.realtime import late_mark
+
+        rows = [d | {"note": "" if d["catchable"] else "too soon",
+                     "departure": d["departure"] + late_mark(d.get("departure_delay_min"))} for d in out["departures"]]
         table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
     emit(args, out, table)
     return 0
@@ -209,6 +212,9 @@ def cmd_bonus(args: argparse.Namespace) -> int:
         out["zugzwang"] = zugzwang_json(origin)  # the chances are those a group obeying the rule can reach
         if ctx.train:
             out["train"] = ctx.train
+        from planner.service.realtime import with_realtime
+
+        with_realtime(ctx.day, out, origin.time)
     head = (f"{out['train']}\n" if out.get("train") else "") + f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"
     if out.get("target"):
         head += f"\nonly on the way to {out['target']} (the group is bound to it)"

@@ -94,6 +94,8 @@ class Game:
     # §4.2 (RULES.md §3 "Legal itinerary"): minutes after getting off by which a train must be boarded;
     # None when the game has no such rule (variant B).
     zugzwang_minutes: int | None = None
+    # §6 variant B: a real departure/arrival in a bonus minute counts as the timetable one does
+    bonus_effective: bool = False
     # The money side (planner/ledger/rules.py parses and checks it): start cash, mortgage rules, parking,
     # message codes, cards. Kept raw here so the game file stays the one place for it.
     ledger: dict[str, Any] = field(default_factory=dict)
@@ -249,6 +251,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         toll_lines=toll_lines, tunnels=tunnels, prices=prices,
         letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
         zugzwang_minutes=d.zugzwang.minutes if d.zugzwang is not None and d.zugzwang.applies else None,
+        bonus_effective=d.bonus.effective,
         ledger=dict(doc.get("ledger", {})),  # validated by the schema; planner/ledger/rules.py reads it
     )
 

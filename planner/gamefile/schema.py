@@ -97,6 +97,8 @@ class BonusSection(_Section):
     bonus_fee: Money = 8000
     minutes: Annotated[list[Annotated[int, Meta(ge=0, le=59)]], Meta(min_length=1, max_length=60)] = msgspec.field(default_factory=lambda: [0])
     event: Literal["seated", "any"] = "seated"
+    # variant B §6 "effektiv oder nach Fahrplan": a real (predicted) time in a bonus minute earns it too
+    effective: bool = False
 
 
 Fees = Annotated[list[Money], Meta(min_length=1, max_length=100)]

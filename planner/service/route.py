@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from planner.errors import InputError
 from planner.service.gameday import GameDay
 from planner.service.pricing import Pricing, cheapest
+from planner.service.realtime import with_realtime
 from planner.service.views import journey_json, late_warning, zugzwang_json
 
 if TYPE_CHECKING:
@@ -40,4 +41,4 @@ def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: 
             alts.append(journey_json(day, a, origin, target, pricing))
     out["alternatives"] = alts
     out["zugzwang"] = zugzwang_json(origin)
-    return out
+    return with_realtime(day, out, origin.time)

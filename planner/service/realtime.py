@@ -1,0 +1,134 @@
+"""The real-time overlay of a game day (``--realtime FILE_OR_URL``): loading it, and what answers say of it
+(``realtime: {source, age_s, trips_matched, trips_unknown, ...}``, the legs' delays, the warnings). The rules
+that read it are where they always were (routing, jail, bonus); this is the use cases' side."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from planner.realtime.feed import (
+    RealtimeError,
+    RealtimeUnavailable,
+    decode_feed,
+    fetch_url,
+    is_url,
+    read_file,
+)
+from planner.realtime.overlay import STALE_SECONDS, ZURICH, Overlay, apply, service_day_start
+
+if TYPE_CHECKING:
+    from planner.routing import Journey
+    from planner.service.gameday import GameDay
+
+# a feed fetched this long after the game day's midnight still describes it (trains past midnight)
+_NEXT_DAY_HOURS = 4
+
+
+def load_overlay(day: GameDay) -> Overlay | None:
+    """Read, decode and apply ``day.realtime_source``. A file that is not a usable feed (garbage, truncated,
+    another day) is a :class:`RealtimeError` (one line, exit 2); a URL that does not answer gives None and a
+    warning in ``day.realtime_warnings`` (the answers use the timetable and say so)."""
+    src = str(day.realtime_source)
+    try:
+        data = fetch_url(src, key=day.realtime_key).body if is_url(src) else read_file(src)
+    except RealtimeUnavailable as exc:
+        day.realtime_warnings.append(f"{exc}: answers use the timetable only")
+        return None
+    return overlay_of(day, decode_feed(data or b"", src))
+
+
+def overlay_of(day: GameDay, feed) -> Overlay:
+    """The overlay of a decoded feed on ``day``; a feed about another day is a :class:`RealtimeError`."""
+    check_date(feed, day.date)
+    return apply(day.timetable, feed, day.date)
+
+
+def check_date(feed, date: dt.date) -> None:
+    """Refuse a feed that is about another day than the game day: its header time is not on it (nor in the
+    small hours after it), or none of its dated trip updates is for it."""
+    if feed.timestamp:
+        start = service_day_start(date)
+        if not start - 3600 <= feed.timestamp < start + (24 + _NEXT_DAY_HOURS) * 3600:
+            when = dt.datetime.fromtimestamp(feed.timestamp, dt.UTC).astimezone(ZURICH)
+            raise RealtimeError(f"real-time feed {feed.source}: made {when:%Y-%m-%d %H:%M} (Swiss time), not on the "
+                                f"game day {date.isoformat()}")
+    dates = {d for d in feed.start_date.tolist() if d}
+    day = date.strftime("%Y%m%d").encode()
+    if dates and day not in dates:
+        other = sorted(dates)[0].decode(errors="replace")
+        raise RealtimeError(f"real-time feed {feed.source}: its trips run on {other}, not on the game day "
+                            f"{date.isoformat()}")
+
+
+def posix(day: GameDay, t: int) -> int:
+    """POSIX seconds of time of day ``t`` (seconds) on the game day."""
+    return service_day_start(day.date) + int(t)
+
+
+def realtime_json(day: GameDay, t: int) -> dict | None:
+    """What an answer for time of day ``t`` says of the real-time data (None without ``--realtime``): on the
+    game day itself the age counts to now, else to ``t`` on the game day."""
+    if not day.realtime_source:
+        return None
+    ov = day.overlay
+    if ov is None:
+        return {"source": str(day.realtime_source), "available": False, "age_s": None, "stale": True,
+                "trips_matched": 0, "trips_unknown": 0}
+    now = day.now()
+    at = posix(day, now) if now is not None else posix(day, t)
+    return {"available": True, **ov.summary(at)}
+
+
+def realtime_warnings(day: GameDay, info: dict | None) -> list[str]:
+    """Warnings an answer carries about its real-time data: missing (the timetable is used) or stale."""
+    if info is None:
+        return []
+    out = list(day.realtime_warnings)
+    if info.get("available") and info.get("stale"):
+        age = info.get("age_s")
+        what = "has no time stamp" if age is None else f"is {abs(int(age)) // 60} min {'old' if age >= 0 else 'ahead'}"
+        out.append(f"the real-time data {what} (stale after {STALE_SECONDS // 60} min): delays may have changed")
+    return out
+
+
+def with_realtime(day: GameDay, out: dict, t: int) -> dict:
+    """Add ``realtime`` (and its warnings) to an answer for time of day ``t``; unchanged without ``--realtime``."""
+    info = realtime_json(day, t)
+    if info is None:
+        return out
+    out["realtime"] = info
+    warnings = realtime_warnings(day, info)
+    if warnings:
+        out["warnings"] = [*out.get("warnings", []), *warnings]
+    return out
+
+
+def _minutes(seconds: int | None) -> int | None:
+    # whole minutes as the boards show them (a train 30 s late is "+0'", 90 s "+1'")
+    return None if seconds is None else int(seconds) // 60 if seconds >= 0 else -((-int(seconds)) // 60)
+
+
+def add_delays(day: GameDay, journey: Journey, d: dict) -> None:
+    """Per leg ``departure_delay_min``/``arrival_delay_min`` (predicted minus timetable, None when the feed
+    says nothing) and the answer's own (its first departure, its arrival); nothing without an overlay."""
+    if not day.realtime_source:
+        return
+    ov = day.overlay
+    for leg, ld in zip(journey.legs, d.get("legs", []), strict=True):
+        if leg.is_walk or ov is None:
+            ld["departure_delay_min"] = ld["arrival_delay_min"] = None
+            continue
+        dep = ov.arrival_delay(leg.board_row) if leg.board_row == leg.alight_row else ov.departure_delay(leg.board_row)
+        ld["departure_delay_min"] = _minutes(dep)
+        ld["arrival_delay_min"] = _minutes(ov.arrival_delay(leg.alight_row))
+    legs = d.get("legs") or []
+    d["departure_delay_min"] = legs[0]["departure_delay_min"] if legs else None
+    d["arrival_delay_min"] = legs[-1]["arrival_delay_min"] if legs else None
+
+
+def late_mark(delay_min: int | None) -> str:
+    """``+4'`` beside a late time in readable output (``-1'`` early; nothing when on time or unknown)."""
+    if not delay_min:
+        return ""
+    return f" +{delay_min}'" if delay_min > 0 else f" {delay_min}'"
