@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -25,25 +26,39 @@ class RealtimeUnavailable(RealtimeError):
     """The real-time source did not answer (network, HTTP error): answers fall back to the timetable."""
 
 
-@dataclass(frozen=True)
 class FeedData:
-    """One decoded FeedMessage: the header and its trip updates and stop-time updates as columns."""
+    """One decoded FeedMessage: the header and its trip updates and stop-time updates as columns (``tu``,
+    ``su``: :mod:`planner.realtime.wire`), their strings as offsets into ``buf`` (decoded on demand)."""
 
-    source: str
-    size: int
-    timestamp: int  # header timestamp, POSIX seconds (0: none given)
-    n_entities: int
-    trip_id: np.ndarray  # bytes, one per trip update
-    original_trip_id: np.ndarray
-    start_date: np.ndarray  # b"YYYYMMDD" or b""
-    tu: np.ndarray  # int64 [n_trip_updates, wire.N_TU]
-    su: np.ndarray  # int64 [n_stop_updates, wire.N_SU]
-    stop_id: np.ndarray  # bytes, one per stop-time update
+    def __init__(self, source: str, buf: np.ndarray, timestamp: int, n_entities: int, tu: np.ndarray,
+                 su: np.ndarray):
+        self.source, self.buf, self.size = source, buf, len(buf)
+        self.timestamp, self.n_entities, self.tu, self.su = timestamp, n_entities, tu, su
 
     @property
     def n_trip_updates(self) -> int:
         """Number of trip updates in the feed."""
         return len(self.tu)
+
+    @cached_property
+    def trip_id(self) -> np.ndarray:
+        """Each trip update's ``trip_id`` (bytes)."""
+        return wire.strings(self.buf, self.tu[:, wire.TU_ID_OFF], self.tu[:, wire.TU_ID_LEN])
+
+    @cached_property
+    def original_trip_id(self) -> np.ndarray:
+        """Each trip update's ``original_trip_id`` (the Swiss profile's field 8; bytes, empty when absent)."""
+        return wire.strings(self.buf, self.tu[:, wire.TU_ORIG_OFF], self.tu[:, wire.TU_ORIG_LEN])
+
+    @cached_property
+    def start_date(self) -> np.ndarray:
+        """Each trip update's ``start_date`` (``b"YYYYMMDD"`` or ``b""``)."""
+        return wire.strings(self.buf, self.tu[:, wire.TU_DATE_OFF], self.tu[:, wire.TU_DATE_LEN], 8)
+
+    @cached_property
+    def stop_id(self) -> np.ndarray:
+        """Each stop-time update's ``stop_id`` (bytes)."""
+        return wire.strings(self.buf, self.su[:, wire.SU_STOP_OFF], self.su[:, wire.SU_STOP_LEN])
 
 
 def decode_feed(data: bytes, source: str) -> FeedData:
@@ -61,12 +76,7 @@ def decode_feed(data: bytes, source: str) -> FeedData:
     tu = np.empty((n_tu, wire.N_TU), np.int64)
     su = np.empty((n_su, wire.N_SU), np.int64)
     wire.decode(buf, tu, su, True)
-    return FeedData(
-        source=source, size=len(data), timestamp=int(ts), n_entities=int(n_ent),
-        trip_id=wire.strings(buf, tu[:, wire.TU_ID_OFF], tu[:, wire.TU_ID_LEN]),
-        original_trip_id=wire.strings(buf, tu[:, wire.TU_ORIG_OFF], tu[:, wire.TU_ORIG_LEN]),
-        start_date=wire.strings(buf, tu[:, wire.TU_DATE_OFF], tu[:, wire.TU_DATE_LEN], 8),
-        tu=tu, su=su, stop_id=wire.strings(buf, su[:, wire.SU_STOP_OFF], su[:, wire.SU_STOP_LEN]))
+    return FeedData(source, buf, int(ts), int(n_ent), tu, su)
 
 
 def is_url(source: str) -> bool:

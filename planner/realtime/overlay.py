@@ -12,7 +12,8 @@ along each trip (a feed can contradict itself; a train cannot arrive before it l
 
 Matching: a trip update's ``trip_id``, else its ``original_trip_id`` (Swiss profile), against the day's
 trip ids, for its ``start_date`` (none given: the game day). A stop-time update's ``stop_id`` names the
-platform; a platform the timetable does not plan there (a platform change) is matched by its station.
+platform; a platform the timetable does not plan there (a platform change) is matched by its station, the UIC
+number before the id's first ``:``.
 Updates with only a ``stop_sequence`` cannot be placed (the game day keeps no sequence numbers) and are
 counted. Nothing here fails on bad content: unknown trips, other dates, unplaced stops are counted.
 """
@@ -26,16 +27,13 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from planner.realtime import wire
+from planner.realtime import match
 from planner.realtime.feed import FeedData
 from planner.timetable.model import Timetable
 
 ZURICH = ZoneInfo("Europe/Zurich")
 STALE_SECONDS = 300  # older data than this is shown as stale (the feed is refreshed about every 30 s)
 
-REL_SCHEDULED, REL_SKIPPED, REL_NO_DATA = 0, 1, 2
-TRIP_CANCELED, TRIP_DELETED = 3, 7
-TRIP_KEPT = (0, 5)  # SCHEDULED, REPLACEMENT: the trip as planned, with predictions
 # Timetable caches valid for the predicted copy too (they depend on ids and stops, not on times)
 _SHARED_CACHES = ("trip_index", "station_index", "stop_index", "st_trip", "station_stops", "_xfer_pairs")
 
@@ -110,147 +108,50 @@ def empty_overlay(tt: Timetable, date: dt.date, source: str = "none", timestamp:
                    np.zeros(n, bool), np.zeros(tt.n_trips, bool), dict(counts or {}), tt)
 
 
-class _Index:
-    """Sorted byte-string ids of a timetable (trip ids, stop ids, station ids, (trip, stop) rows), built once
-    per timetable (cached on it) so that one feed is matched with vectorised searches."""
+class _Ids:
+    """The day's trip, stop and station ids as byte buffers with offsets, and a hash table of the trip ids:
+    what :func:`planner.realtime.match.apply_updates` compares feed bytes with (built once per timetable)."""
 
     def __init__(self, tt: Timetable):
-        self.trip = _sorted_ids(tt.trip_id)
-        self.stop = _sorted_ids(tt.stop_id)
-        self.station = _sorted_ids(tt.station_id)
-        st_trip = tt.st_trip.astype(np.int64)
-        rows = np.arange(len(tt.st_stop), dtype=np.int64)
-        stop_key = st_trip * max(1, tt.n_stops) + tt.st_stop
-        sta_key = st_trip * max(1, tt.n_stations) + tt.stop_station[tt.st_stop]
-        # first row per key (a trip calling twice at one stop: its first call)
-        o = np.lexsort((rows, stop_key))
-        self.stop_key, self.stop_row = stop_key[o], rows[o]
-        o = np.lexsort((rows, sta_key))
-        self.sta_key, self.sta_row = sta_key[o], rows[o]
+        self.trip = _packed(tt.trip_id)
+        self.stop = _packed(tt.stop_id)
+        self.station = _packed(tt.station_id)
+        self.trip_table = match.build_table(*self.trip)
+        self.stop = (*self.stop, match.hashes(*self.stop)[tt.st_stop])  # the hash of each row's stop
+        self.station = (*self.station, match.hashes(*self.station))
 
 
-def _sorted_ids(ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    arr = np.array([s.encode() for s in ids], dtype=bytes) if ids else np.zeros(0, "S1")
-    order = np.argsort(arr, kind="stable")
-    return arr[order], order
+def _packed(ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    raw = [s.encode() for s in ids]
+    off = np.zeros(len(raw) + 1, np.int64)
+    np.cumsum([len(b) for b in raw], out=off[1:])
+    return np.frombuffer(b"".join(raw), np.uint8) if raw else np.zeros(0, np.uint8), off
 
 
-def _lookup(index: tuple[np.ndarray, np.ndarray], keys: np.ndarray) -> np.ndarray:
-    """Positions of ``keys`` in a sorted id index (-1: absent)."""
-    ids, order = index
-    if not len(ids) or not len(keys):
-        return np.full(len(keys), -1, np.int64)
-    k = keys.astype(ids.dtype) if keys.dtype.itemsize <= ids.dtype.itemsize else keys
-    pos = np.minimum(np.searchsorted(ids, k), len(ids) - 1)
-    hit = ids[pos] == keys
-    return np.where(hit, order[pos], -1).astype(np.int64)
-
-
-def _key_lookup(keys_sorted: np.ndarray, rows_sorted: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    if not len(keys_sorted):
-        return np.full(len(keys), -1, np.int64)
-    pos = np.minimum(np.searchsorted(keys_sorted, keys), len(keys_sorted) - 1)
-    return np.where(keys_sorted[pos] == keys, rows_sorted[pos], -1)
-
-
-def _index(tt: Timetable) -> _Index:
-    idx = tt.__dict__.get("_rt_index")
-    if idx is None:
-        idx = tt.__dict__["_rt_index"] = _Index(tt)
-    return idx
+def _ids(tt: Timetable) -> _Ids:
+    ids = tt.__dict__.get("_rt_ids")
+    if ids is None:
+        ids = tt.__dict__["_rt_ids"] = _Ids(tt)
+    return ids
 
 
 def apply(tt: Timetable, feed: FeedData, date: dt.date) -> Overlay:
     """The overlay of ``feed`` on the game day ``tt`` of ``date`` (module docstring); never fails on content."""
-    idx = _index(tt)
-    tu, su = feed.tu, feed.su
-    day = date.strftime("%Y%m%d").encode()
-    live = tu[:, wire.TU_DELETED] == 0 if len(tu) else np.zeros(0, bool)
-    dated = (feed.start_date == b"") | (feed.start_date == day)
-    trip = _lookup(idx.trip, feed.trip_id)
-    orig = _lookup(idx.trip, feed.original_trip_id)
-    trip = np.where((trip < 0) & (feed.original_trip_id != b""), orig, trip)
-    rel = tu[:, wire.TU_REL] if len(tu) else np.zeros(0, np.int64)
-    ok = live & dated & (trip >= 0)
-    cancel_tu = ok & ((rel == TRIP_CANCELED) | (rel == TRIP_DELETED))
-    timed_tu = ok & np.isin(rel, TRIP_KEPT)
+    ids = _ids(tt)
+    n = len(tt.st_stop)
+    arr, dep = tt.st_arr.copy(), tt.st_dep.copy()
+    arr_known, dep_known, skipped = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
     cancelled = np.zeros(tt.n_trips, bool)
-    cancelled[trip[cancel_tu]] = True
-    counts = {"trip_updates": int(len(tu)), "trips_matched": int(np.count_nonzero(ok)),
-              "trips_unknown": int(np.count_nonzero(live & dated & (trip < 0))),
-              "trips_other_date": int(np.count_nonzero(live & ~dated)),
-              "trips_cancelled": int(np.count_nonzero(cancel_tu)),
-              "trips_unsupported": int(np.count_nonzero(ok & ~cancel_tu & ~timed_tu))}
-    arr, dep, arr_known, dep_known, skipped, placed = _predict(tt, idx, feed, trip, timed_tu, date)
-    counts["stop_updates"] = int(len(su))
-    counts["stops_unplaced"] = int(placed[1])
-    counts["stops_skipped"] = int(np.count_nonzero(skipped))
+    c = np.zeros(match.N_COUNTS, np.int64)
+    day = np.frombuffer(date.strftime("%Y%m%d").encode(), np.uint8)
+    trips = match.match_trips(feed.buf, feed.tu, day, ids.trip_table, *ids.trip, c)
+    match.apply_updates(feed.buf, feed.tu, feed.su, trips, np.argsort(trips, kind="stable"), *ids.stop, *ids.station,
+                        tt.st_stop, tt.stop_station, tt.trip_offset, tt.st_arr, tt.st_dep,
+                        np.int64(service_day_start(date)), arr, dep, arr_known, dep_known, skipped, cancelled, c)
+    counts = {"trip_updates": int(len(feed.tu)), "trips_matched": int(c[match.C_MATCHED]),
+              "trips_unknown": int(c[match.C_UNKNOWN]), "trips_other_date": int(c[match.C_OTHER_DATE]),
+              "trips_cancelled": int(c[match.C_CANCELLED]), "trips_unsupported": int(c[match.C_UNSUPPORTED]),
+              "stop_updates": int(len(feed.su)), "stops_unplaced": int(c[match.C_UNPLACED]),
+              "stops_skipped": int(np.count_nonzero(skipped))}
     return Overlay(feed.source, feed.timestamp, date, arr, dep, arr_known, dep_known, skipped, cancelled,
                    counts, tt)
-
-
-def _predict(tt: Timetable, idx: _Index, feed: FeedData, trip: np.ndarray, timed_tu: np.ndarray,
-             date: dt.date):
-    """Predicted times per row from the stop-time updates of the trips in ``timed_tu`` (propagated)."""
-    su = feed.su
-    n = len(tt.st_stop)
-    base = service_day_start(date)
-    sched = np.empty(2 * n, np.int64)  # slots: 2r = arrival at row r, 2r + 1 = departure
-    sched[0::2], sched[1::2] = tt.st_arr, tt.st_dep
-    vals = np.zeros(2 * n, np.int64)
-    known = np.zeros(2 * n, bool)
-    nodata = np.zeros(2 * n, bool)
-    skipped = np.zeros(n, bool)
-    unplaced = 0
-    if len(su):
-        t_of = su[:, wire.SU_TU]
-        use = timed_tu[t_of]
-        t = trip[t_of]
-        stop = _lookup(idx.stop, feed.stop_id)
-        row = _key_lookup(idx.stop_key, idx.stop_row, np.where(stop >= 0, t * max(1, tt.n_stops) + stop, -1))
-        # a platform not planned there (or unknown): its station (the stop's, or the UIC number before ':')
-        sta = np.where(stop >= 0, tt.stop_station[np.maximum(stop, 0)], -1)
-        uic = np.char.partition(feed.stop_id, b":")[:, 0] if len(feed.stop_id) else feed.stop_id
-        sta = np.where(sta >= 0, sta, _lookup(idx.station, uic))
-        by_sta = _key_lookup(idx.sta_key, idx.sta_row, np.where(sta >= 0, t * max(1, tt.n_stations) + sta, -1))
-        row = np.where(row >= 0, row, by_sta)
-        unplaced = int(np.count_nonzero(use & (row < 0)))
-        m = use & (row >= 0)
-        r = row[m]
-        s = su[m]
-        srel = s[:, wire.SU_REL]
-        skipped[r[srel == REL_SKIPPED]] = True
-        nd = r[srel == REL_NO_DATA]
-        for slot, d_col in ((0, wire.SU_ARR_DELAY), (1, wire.SU_DEP_DELAY)):
-            has_t = (s[:, d_col + 3] == 1) & (srel == REL_SCHEDULED)
-            has_d = (s[:, d_col + 1] == 1) & (srel == REL_SCHEDULED) & ~has_t
-            k = 2 * r + slot
-            # an absolute time wins over a delay (it is what the delay was computed from)
-            vals[k[has_t]] = s[has_t, d_col + 2] - base - sched[k[has_t]]
-            vals[k[has_d]] = s[has_d, d_col]
-            known[k[has_t | has_d]] = True
-            known[2 * nd + slot] = True
-            nodata[2 * nd + slot] = True
-    # a trip-level delay alone (no stop-time update of that trip): from its first stop on
-    tu = feed.tu
-    if len(tu):
-        alone = timed_tu & (tu[:, wire.TU_HAS_DELAY] == 1) & (tu[:, wire.TU_STU0] == tu[:, wire.TU_STU1])
-        first = 2 * tt.trip_offset[trip[alone]]
-        vals[first] = tu[alone, wire.TU_DELAY]
-        known[first] = True
-    # propagate forward within each trip: each slot takes the last known slot at or before it in its trip
-    src = np.where(known, np.arange(2 * n), -1)
-    np.maximum.accumulate(src, out=src)
-    trip_start = 2 * np.repeat(tt.trip_offset[:-1], np.diff(tt.trip_offset))
-    valid = src >= np.repeat(trip_start, 2)
-    srcc = np.maximum(src, 0)
-    has = valid & ~nodata[srcc]
-    delay = np.where(has, vals[srcc], 0)
-    pred = sched + delay
-    # non-decreasing along each trip (offset each trip above the one before, running maximum, offset back)
-    if n:
-        lift = np.repeat(np.arange(tt.n_trips, dtype=np.int64), 2 * np.diff(tt.trip_offset)) * (1 << 32)
-        pred = np.maximum.accumulate(pred - pred.min() + lift) - lift + pred.min()
-    arr = pred[0::2].astype(np.int32)
-    dep = pred[1::2].astype(np.int32)
-    return arr, dep, has[0::2], has[1::2], skipped, (0, unplaced)

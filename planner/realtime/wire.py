@@ -32,7 +32,7 @@ ERR_WIRE_TYPE = 2
 MESSAGES = {ERR_TRUNCATED: "truncated (a field runs past the end)", ERR_WIRE_TYPE: "not protobuf (bad wire type)"}
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _varint(buf, i, end):
     """(value, next index); next index -1 when the varint runs past ``end`` or is longer than 10 bytes."""
     v = np.uint64(0)
@@ -49,7 +49,7 @@ def _varint(buf, i, end):
     return np.int64(0), -1
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _skip(buf, i, end, wt):
     """Index after a field of wire type ``wt`` whose key ended at ``i`` (-1: malformed, -2: bad wire type)."""
     if wt == 0:
@@ -67,7 +67,7 @@ def _skip(buf, i, end, wt):
     return -2
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _field(buf, i, end):
     """(field number, wire type, value start, value end or varint value, next index); next -1/-2 = error."""
     key, i = _varint(buf, i, end)
@@ -85,7 +85,7 @@ def _field(buf, i, end):
     return fn, wt, 0, 0, _skip(buf, i, end, wt)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def _event(buf, i, end, out, row, col_delay):
     """A StopTimeEvent into ``out[row, col_delay .. col_delay + 3]`` (delay, has, time, has)."""
     while i < end:
