@@ -56,6 +56,11 @@ def add_routing(p: argparse.ArgumentParser) -> None:
                    help="uniform minimum change time in minutes (a slow group)")
     p.add_argument("--no-zugzwang", action="store_true",
                    help="plain timetable routing: ignore the game's change-window (29-minute) rule")
+    add_realtime(p)
+
+
+def add_realtime(p: argparse.ArgumentParser) -> None:
+    """``--realtime FILE_OR_URL`` and ``--realtime-key-env NAME``: answers on predicted times (and §17 jail)."""
     p.add_argument("--realtime", metavar="FILE_OR_URL", type=argtypes.text,
                    help="GTFS-RT trip updates (a file, or the platform's URL): route on predicted times")
     p.add_argument("--realtime-key-env", metavar="NAME", type=argtypes.text,

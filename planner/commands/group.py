@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.commands.base import Context, add_common, add_position, emit
+from planner.commands.base import Context, add_common, add_position, add_realtime, emit
 from planner.util.table import format_table
 
 
@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--group", required=True)
     p.add_argument("--time", help="HH:MM (default: now on the game day)")
     add_common(p)
+    add_realtime(p)
     p.set_defaults(func=cmd_next)
 
     p = sub.add_parser("group", help="a group's day: status, list, undo, position")
@@ -31,10 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--group", required=True)
     s.add_argument("--time", help="HH:MM (default: the group's latest entry, or now)")
     add_common(s)
+    add_realtime(s)
     s.set_defaults(func=cmd_group_status)
     s = gsub.add_parser("list", help="every group of the day with its state")
     s.add_argument("--time", help="HH:MM")
     add_common(s)
+    add_realtime(s)
     s.set_defaults(func=cmd_group_list)
     u = gsub.add_parser("undo", help="remove the group's latest entry (a mistyped roll or position)")
     u.add_argument("--group", required=True)
@@ -82,7 +85,9 @@ def _state_lines(st: dict) -> list[str]:
             "dice_soon": f"dice rules apply from {ob['since']}; first roll at {ob['until']}",
             "roll": "must roll now", "ended": "the game is over",
             "free": f"free movement until {ob['until']}",
-            "heading": f"heading for {ob['target']} since {ob['since']} (arrival {ob['until']})"}[ob["kind"]]
+            "heading": f"heading for {ob['target']} since {ob['since']} (arrival {ob['until']})",
+            "jail": f"in jail since {ob['since']} until {ob['until']} (§17: the train was late)"
+                    + (f", then on to {ob['target']}" if ob["target"] else "")}[ob["kind"]]
     lines = [f"{st['group']} at {st['time']}: {where}", f"  {what}"]
     if ob["board_by"] and not (pos and pos["seated"]):
         lines.append(f"  29-minute rule: board a train by {ob['board_by']}")

@@ -51,6 +51,7 @@ class DiceAnswer:
     warnings: list[str] = field(default_factory=list)
     reroll_at: int | None = None
     why: str | None = None  # why this itinerary and not the plain fastest one (bonus tie-break)
+    jail: object | None = None  # on real-time data: the jails on the way (planner.service.jail.JailPlan)
 
 
 CrossingFinder = Callable[[str], list[tuple[int, int, int]]]

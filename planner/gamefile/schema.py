@@ -146,6 +146,12 @@ class ZugzwangSection(_Section):
     minutes: Annotated[int, Meta(ge=1, le=180)] = 29
 
 
+class JailSection(_Section):
+    # §17 (RULES.md §3 "Real time"): a train this late at a stop puts the group in jail there this long
+    delay_minutes: Annotated[int, Meta(ge=1, le=120)] = 5
+    minutes: Annotated[int, Meta(ge=0, le=240)] = 30
+
+
 Audience = Literal["all", "owner", "none"]
 Share = Annotated[float, Meta(ge=0, le=1)]
 
@@ -199,6 +205,7 @@ class GameDoc(_Section):
     prices: PricesSection = PricesSection()
     letters: LettersSection = LettersSection()
     zugzwang: ZugzwangSection | None = None
+    jail: JailSection = JailSection()
     ledger: LedgerSection = LedgerSection()
 
 

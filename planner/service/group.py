@@ -281,7 +281,15 @@ def _status_of(day: GameDay, snap: GroupSnapshot, time: int) -> tuple[GroupStatu
     last = model.last_time
     if last is not None and time < last:
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
-    return GroupStatus(snap.name, snap.key, model.state_at(time), snap.rolls, snap.positions), model
+    state = model.state_at(time)
+    if day.realtime_source:  # §17 on real-time data: a late train put the group in jail
+        from planner.game.day import in_jail
+        from planner.service.jail import jail_now
+
+        jail = jail_now(day, model, time)
+        if jail is not None:
+            state = in_jail(state, jail.station, jail.arrival, jail.until)
+    return GroupStatus(snap.name, snap.key, state, snap.rolls, snap.positions), model
 
 
 def status(day: GameDay, store: GroupStore, group: str, time: int) -> GroupStatus:

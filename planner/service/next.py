@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from planner.game.day import GroupState
+from planner.game.day import GroupState, Position
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, station_of, status_and_model
 from planner.service.positions import origin_of, train_echo
@@ -71,7 +71,12 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
                 "('planner group position')"]
     if pos is None or ob.kind in ("ended", "roll", "before_dice", "dice_soon"):
         return NextAnswer(st, warnings=late)
-    origin = origin_of(day, pos, state.time)
+    if ob.kind == "jail":  # (§17) the way on starts when the jail ends, its change window then
+        if ob.target is None:
+            return NextAnswer(st, warnings=late)
+        origin = origin_of(day, Position(pos.station, int(ob.until)), int(ob.until))
+    else:
+        origin = origin_of(day, pos, state.time)
     if ob.kind == "free":
         # free movement: any train may be taken, so every bonus chance of the next full hour counts
         chances = bonus_chances(day.network, day.game, origin)["chances"]
@@ -86,7 +91,13 @@ def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAns
     with LedgerStore(groups=store) as ledger:  # the same connection
         pricing = load_pricing(day, st.name, ledger)
     j = cheapest(day, pricing, origin, j)
+    from planner.service.jail import jail_json, plan_jails
+
+    jailed = plan_jails(day, origin, roll.target_station, j)  # §17 ahead: a late train of the way there
+    j = jailed.journey
     it = journey_json(day, j, origin, roll.target_station, pricing)
+    if jailed.jails:
+        it["jail"] = jail_json(day, jailed, st.name)
     arrival = j.arrival(day.timetable) if j is not None else None
     return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),
                       fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival))
@@ -147,6 +158,9 @@ def advice(ans: NextAnswer) -> str:
         return "roll the dice now"
     if ob.kind == "free":
         return f"free movement until {fmt_clock(ob.until)}; roll before it ends"
+    if ob.kind == "jail":
+        return (f"in jail here until {fmt_clock(ob.until)} (your train was 5 or more minutes late), then head for "
+                f"{ob.target}")
     if ans.itinerary and ans.itinerary.get("already_there"):
         return f"you are at {ob.target}: roll again"
     if ans.itinerary and ans.itinerary.get("arrival"):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from planner.errors import InputError
 from planner.service.gameday import GameDay
+from planner.service.jail import jail_json, plan_jails
 from planner.service.pricing import Pricing, cheapest
 from planner.service.realtime import with_realtime
 from planner.service.views import journey_json, late_warning, zugzwang_json
@@ -25,7 +26,11 @@ def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: 
     net = day.network
     j = best_journey(net, origin, target, end_time=day.search_end)
     j = cheapest(day, pricing, origin, j)  # a group: the cheapest of the equally fast
+    jailed = plan_jails(day, origin, target, j)  # §17 on real-time data: a late train's jail, then on from it
+    j = jailed.journey
     out = journey_json(day, j, origin, target, pricing)
+    if jailed.jails:
+        out["jail"] = jail_json(day, jailed, pricing.group if pricing is not None else None)
     if train:
         out["train"] = train
     warnings = late_warning(day, j.arrival(day.timetable) if j is not None and j.legs else None)

@@ -26,8 +26,17 @@ def decide_at(day: GameDay, origin, dice: int, targeted: list[str]):
 
     real = day.network
     # the target is the one reached earliest by timetable (§4.4 "gemäss Fahrplan"), the way there on real times
-    return decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),
-                  real=None if real is day.plan_network else real)
+    ans = decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),
+                 real=None if real is day.plan_network else real)
+    if ans.journey is not None and ans.journey.legs and day.realtime_source:
+        from planner.service.jail import plan_jails
+
+        plan = plan_jails(day, origin, ans.journey.target_station, ans.journey)  # §17: a late train's jail
+        if plan.jails:
+            ans.journey, ans.jail = plan.journey, plan
+            if plan.journey is not None:
+                ans.arrival = plan.journey.arrival(day.timetable)
+    return ans
 
 
 def resolve_targets(day: GameDay, text: str) -> list[str]:

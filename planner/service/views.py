@@ -61,7 +61,7 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
     itinerary = None
     if ans.journey is not None:
         itinerary = journey_json(day, ans.journey, origin, ans.journey.target_station, pricing)
-    return with_realtime(day, {
+    out = {
         "roll": ans.roll,
         "kind": ans.kind,
         "target": ans.target,
@@ -82,4 +82,9 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
         "from": tt.station_name[origin.station],
         "time": fmt_clock(origin.time),
         "zugzwang": zugzwang_json(origin),
-    }, origin.time)
+    }
+    if ans.jail is not None:
+        from planner.service.jail import jail_json
+
+        out["jail"] = jail_json(day, ans.jail, pricing.group if pricing is not None else None)
+    return with_realtime(day, out, origin.time)

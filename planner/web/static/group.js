@@ -37,6 +37,7 @@ function obligationText(ob) {
     case "roll": return "roll now";
     case "heading": return `heading for ${ob.target}${ob.until ? ", arrival " + ob.until : ""}`;
     case "free": return `free movement until ${ob.until}: roll before it ends`;
+    case "jail": return `in jail until ${ob.until} (your train was 5+ minutes late)${ob.target ? ", then on to " + ob.target : ""}`;
     case "ended": return "the game is over";
     default: return ob.kind;
   }
