@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="requests per second per token (bursts of 6 N), default 10")
     s.add_argument("--https", action="store_true",
                    help="behind an HTTPS reverse proxy: cookies are marked Secure")
+    s.add_argument("--realtime", metavar="URL", help="GTFS-RT trip updates to poll (the platform's URL, or a "
+                                                     "file another process updates): phones plan on real times")
+    s.add_argument("--realtime-key-env", metavar="NAME", help="environment variable holding the API key")
+    s.add_argument("--realtime-interval", type=float, default=30.0, metavar="S",
+                   help="seconds between requests (default 30; at least 30: the platform's limit)")
     s.set_defaults(func=cmd_serve)
 
 
@@ -83,8 +88,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: expected 1 to 65535")
     if not 0.1 <= args.rate_limit <= 1000:
         raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
+    live, realtime = _realtime(args)
     app, worker = load_app(feed=args.feed, game=args.game, date=args.date, rate=args.rate_limit,
-                           burst=max(1, int(args.rate_limit * 6)), secure_cookie=args.https)
+                           burst=max(1, int(args.rate_limit * 6)), secure_cookie=args.https, realtime=realtime)
     sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:
@@ -92,4 +98,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     forwarded_allow_ips="127.0.0.1")
     finally:
         worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
+        if live is not None:
+            live.stop()
     return 0
+
+
+def _realtime(args: argparse.Namespace):
+    """``--realtime``: a URL is polled by one thread into a file every process reads; a file is read as it
+    changes. Returns (the poller or None, the file)."""
+    if not args.realtime:
+        return None, None
+    from planner.realtime.feed import api_key, is_url
+
+    if not is_url(args.realtime):
+        return None, os.path.abspath(args.realtime)
+    if args.realtime_interval < 30:
+        raise InputError(f"--realtime-interval {args.realtime_interval}: at least 30 s (the platform's limit)")
+    from planner import config
+    from planner.realtime.live import LiveFeed
+
+    path = config.cache_root() / "realtime" / f"live-{os.getpid()}.pb"
+    live = LiveFeed(args.realtime, path, key=api_key(args.realtime_key_env), interval=args.realtime_interval)
+    status = live.start()
+    if status.get("error"):
+        sys.stderr.write(f"planner: warning: {status['error']}: phones plan on the timetable until it answers\n")
+    return live, str(path)

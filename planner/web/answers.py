@@ -43,6 +43,7 @@ class Answers:
         g = self.games.get(game_id) if day is not None else None
         if g is None:
             raise HttpError(404, f"no game {game_id!r} on this server")
+        usecases.refresh(day.day)  # (serve --realtime) the newest feed another process fetched
         return g, day
 
     def group_state(self, g: WebGame, day: usecases.Day, number: int, _query: dict | None = None) -> dict:
@@ -55,6 +56,7 @@ class Answers:
         return {"game": {"id": g.id, "name": g.name, **usecases.day_info(day)},
                 "group": {"number": number, "name": g.groups[number - 1]},
                 "position": store.position(g.id, number), "status": status, "last": last,
+                **({"realtime": rt} if (rt := usecases.realtime_banner(day)) is not None else {}),
                 "messages": usecases.messages(day, g.group_key(number))["events"][-MESSAGES_SHOWN:]}
 
     def position(self, g: WebGame, day: usecases.Day, number: int, body: dict) -> dict:
@@ -121,7 +123,7 @@ class Answers:
 
 
 def load_days(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
-              date: str | None = None) -> dict[str, usecases.Day]:
+              date: str | None = None, realtime: str | None = None) -> dict[str, usecases.Day]:
     """Every game of the state database with its loaded day (each distinct day once).
     ``feed``/``game``/``date`` fill in what a game left open."""
     with WebStore(state) as store:
@@ -133,6 +135,6 @@ def load_days(state: str | Path | None = None, *, feed: str | None = None, game:
     for g in games:
         key = (g.feed or feed, g.game or game, g.date or date)
         if key not in loaded:
-            loaded[key] = usecases.load_day(*key)
+            loaded[key] = usecases.load_day(*key, realtime=realtime)
         days[g.id] = loaded[key]
     return days

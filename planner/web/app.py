@@ -281,9 +281,10 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 def load_app(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
              date: str | None = None, rate: float = 10.0, burst: int = 60,
-             secure_cookie: bool = False) -> tuple[Starlette, RoutingWorker]:
-    """The app with its days loaded and its routing process started (close the worker after serving)."""
-    days = load_days(state, feed=feed, game=game, date=date)
-    worker = RoutingWorker(state, feed=feed, game=game, date=date)
+             secure_cookie: bool = False, realtime: str | None = None) -> tuple[Starlette, RoutingWorker]:
+    """The app with its days loaded and its routing process started (close the worker after serving);
+    ``realtime``: the file the real-time poller publishes to (planner/realtime/live.py)."""
+    days = load_days(state, feed=feed, game=game, date=date, realtime=realtime)
+    worker = RoutingWorker(state, feed=feed, game=game, date=date, realtime=realtime)
     app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker)
     return app.build(), worker

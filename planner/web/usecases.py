@@ -33,8 +33,9 @@ class Day:
     documents: dict[str, str] = field(default_factory=dict)  # organiser's pages, made on first request
 
 
-def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
-    """Load the game day (from the cache when possible), build the network and warm the routing kernels."""
+def load_day(feed: str | None, game: str | None, date: str | None, realtime: str | None = None) -> Day:
+    """Load the game day (from the cache when possible), build the network and warm the routing kernels;
+    ``realtime``: the file ``serve --realtime`` publishes the feed to (:func:`refresh`)."""
     from planner.game.dice import decide
     from planner.gtfs.calendar import parse_date
     from planner.routing import station_origin
@@ -45,7 +46,10 @@ def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
     d = date or config.default_date(feed)
     if not d:
         raise PlannerError("no game day: pass --date YYYY-MM-DD")
-    gd = GameDay(str(feed), load_game(game or config.default_game()), parse_date(d), progress=False).warm()
+    gd = GameDay(str(feed), load_game(game or config.default_game()), parse_date(d), progress=False,
+                 realtime=realtime)
+    refresh(gd)
+    gd.warm()
     # The first dice answer builds lazy indexes: do one now (nothing recorded), not on the first phone's roll.
     g = gd.game
     try:
@@ -53,6 +57,21 @@ def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
     except PlannerError:
         pass  # a day on which that station cannot roll still serves; the warm-up only saves time
     return Day(gd)
+
+
+def refresh(gd: GameDay) -> None:
+    """Apply the newest published real-time feed, if it changed (nothing without ``serve --realtime``)."""
+    if gd.realtime_source:
+        from planner.service.realtime import refresh_overlay
+
+        refresh_overlay(gd)
+
+
+def realtime_banner(day: Day) -> dict | None:
+    """What the phone shows about the real-time data (None without it)."""
+    from planner.service.realtime import banner
+
+    return banner(day.day) if day.day.realtime_source else None
 
 
 def day_info(day: Day) -> dict:

@@ -23,12 +23,13 @@ ROUTED = ("roll", "position", "undo", "next_step", "next_trains")  # Answers met
 _answers = None  # the child's Answers
 
 
-def _start(state: str | None, feed: str | None, game: str | None, date: str | None) -> None:
+def _start(state: str | None, feed: str | None, game: str | None, date: str | None,
+           realtime: str | None = None) -> None:
     global _answers
 
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    _answers = Answers(state, load_days(state, feed=feed, game=game, date=date))
+    _answers = Answers(state, load_days(state, feed=feed, game=game, date=date, realtime=realtime))
 
 
 def _exit_with(parent: int) -> None:
@@ -50,9 +51,10 @@ def _call(name: str, game_id: str, number: int, inp: dict):
 class RoutingWorker:
     """The child process (started with ``spawn``: no threads or locks inherited from the server)."""
 
-    def __init__(self, state: str | Path | None, *, feed: str | None, game: str | None, date: str | None):
+    def __init__(self, state: str | Path | None, *, feed: str | None, game: str | None, date: str | None,
+                 realtime: str | None = None):
         self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
-                                         initargs=(None if state is None else str(state), feed, game, date))
+                                         initargs=(None if state is None else str(state), feed, game, date, realtime))
         self._pool.submit(_ready).result()  # loaded (or its error surfaces here, at start-up)
 
     async def call(self, name: str, game_id: str, number: int, inp: dict):
