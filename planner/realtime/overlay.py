@@ -60,9 +60,10 @@ class Overlay:
     counts: dict = field(default_factory=dict)  # trips_matched, trips_unknown, trips_other_date, ...
     base: Timetable | None = None
 
-    @property
+    @cached_property
     def changes_anything(self) -> bool:
-        """True when some time differs from the timetable or some trip or stop is not served."""
+        """True when some time differs from the timetable or some trip or stop is not served (once: every
+        routing question asks)."""
         tt = self.base
         return bool(self.cancelled.any() or self.skipped.any()
                     or (tt is not None and (np.any(self.arr != tt.st_arr) or np.any(self.dep != tt.st_dep))))
