@@ -169,8 +169,7 @@ def apply_updates(buf, tu, su, trips, order, stop_ids, stop_off, row_hash, sta_i
             continue
         r0, r1 = trip_offset[t], trip_offset[t + 1]
         n = r1 - r0
-        known[:2 * n] = False
-        nodata[:2 * n] = False
+        lo = n  # the first row with a prediction: the rows before it stay as planned
         cursor = r0
         j0, j1 = tu[i, wire.TU_STU0], tu[i, wire.TU_STU1]
         for j in range(j0, j1):
@@ -185,6 +184,7 @@ def apply_updates(buf, tu, su, trips, order, stop_ids, stop_off, row_hash, sta_i
             if srel == REL_SKIPPED:
                 skipped[r] = True
                 continue
+            lo = min(lo, r - r0)
             if srel == REL_NO_DATA:
                 known[k] = known[k + 1] = True
                 nodata[k] = nodata[k + 1] = True
@@ -203,17 +203,22 @@ def apply_updates(buf, tu, su, trips, order, stop_ids, stop_off, row_hash, sta_i
         if j0 == j1 and tu[i, wire.TU_HAS_DELAY]:  # a trip-level delay alone: from the first stop on
             vals[0] = tu[i, wire.TU_DELAY]
             known[0] = True
-        _propagate(r0, n, st_arr, st_dep, vals, known, nodata, arr, dep, arr_known, dep_known)
+            lo = 0
+        if lo < n:
+            _propagate(r0, lo, n, st_arr, st_dep, vals, known, nodata, arr, dep, arr_known, dep_known)
+            known[2 * lo:2 * n] = False  # (the scratch slots are clean again for the next trip)
+            nodata[2 * lo:2 * n] = False
 
 
 @nb.njit(cache=True, nogil=True)
-def _propagate(r0, n, st_arr, st_dep, vals, known, nodata, arr, dep, arr_known, dep_known):
-    """One trip's predicted times from its slots (``2k``: arrival at row ``r0 + k``, ``2k + 1``: departure):
-    each slot takes the last known delay at or before it (NO_DATA ends it), then times never decrease."""
+def _propagate(r0, lo, n, st_arr, st_dep, vals, known, nodata, arr, dep, arr_known, dep_known):
+    """One trip's predicted times from its slots (``2k``: arrival at row ``r0 + k``, ``2k + 1``: departure)
+    from its first predicted row ``lo`` on: each slot takes the last known delay at or before it (NO_DATA ends
+    it), then times never decrease (not before the planned departure of the row before ``lo`` either)."""
     have = False
     cur = np.int64(0)
-    last = np.int64(-(1 << 40))
-    for k in range(n):
+    last = np.int64(st_dep[r0 + lo - 1]) if lo > 0 else np.int64(-(1 << 40))
+    for k in range(lo, n):
         r = r0 + k
         if known[2 * k]:
             have = not nodata[2 * k]
