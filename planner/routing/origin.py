@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from planner.errors import InputError
 from planner.routing.network import INF, TransitNetwork
-from planner.routing.rule_scan import first_departure_limit, first_departure_limit_real
+from planner.routing.rule_limits import first_departure_limit, first_departure_limit_real
 
 DEFAULT_MAX_LEGS = 12  # trips per itinerary at the most (the level cap of the scans)
 
