@@ -1,8 +1,8 @@
 """The planner's state database (SQLite, ``$PLANNER_STATE``): opening, schema parts, write transactions.
 
-One file holds every part of the game day's state (the groups' days in :mod:`planner.store.groups`, the ledger in
-its own module). Each part registers its tables with :func:`ensure_part` under a name and version, so
-modules add tables without knowing each other. Every write is one ``BEGIN IMMEDIATE`` transaction from
+One file holds every game's state (:mod:`planner.store.schema`: games, groups, their days, the ledger). Each part
+registers its tables with :func:`ensure_part` under a name and version; a file of an older planner is migrated once
+(:mod:`planner.store.migrate`). Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers
 queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path.
 """
@@ -15,11 +15,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from planner import config
 from planner.errors import PlannerError
+from planner.store.migrate import migrate_to_3
 
-FILE_VERSION = 2  # PRAGMA user_version: 1 = rolls only (planner <= 0.1), 2 = parts in planner_parts
+FILE_VERSION = 3  # PRAGMA user_version: 2 = parts by game file and date, 3 = every row names its game
 APPLICATION_ID = 0x53424250  # "SBBP": marks the file as ours (PRAGMA application_id)
 DEFAULT_TIMEOUT = 10.0  # seconds a writer waits for another process's transaction
+MEMORY = ":memory:"
 
 Migration = Callable[[sqlite3.Connection, int], None]
 """Brings a part from the given version to the current one, inside the write transaction."""
@@ -37,9 +40,15 @@ class StateDB:
     """One connection to the state file (lazy; one per thread and process)."""
 
     def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
+        # ``":memory:"``: a state of this connection only (simulated game days, property tests)
+        self.memory = str(path) == MEMORY
         self.path = Path(path).expanduser() if path is not None else default_state_path()
         self.timeout = float(timeout)
         self._conn: sqlite3.Connection | None = None
+
+    def exists(self) -> bool:
+        """True when the state file exists (a read of a missing file creates nothing)."""
+        return self.memory or self._conn is not None or self.path.exists()
 
     def close(self) -> None:
         """Close the connection (reopened on next use)."""
@@ -65,6 +74,14 @@ class StateDB:
         """The open connection (created with its folder on first use, WAL, file version checked)."""
         if self._conn is not None:
             return self._conn
+        if self.memory:
+            conn = sqlite3.connect(MEMORY, isolation_level=None)
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
+            conn.execute("CREATE TABLE planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
+            self._conn = conn
+            return conn
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # The state holds the groups (and the web app's token hashes): 0600, whatever the umask; SQLite
@@ -119,8 +136,9 @@ class StateDB:
                                    f"this one knows {FILE_VERSION}); update the planner")
             if version < FILE_VERSION:
                 conn.execute("CREATE TABLE IF NOT EXISTS planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
-                if version == 1:  # the rolls table of planner 0.1 is the groups part at version 1
-                    conn.execute("INSERT OR REPLACE INTO planner_parts VALUES ('groups', 1)")
+                if version in (1, 2):
+                    migrate_to_3(conn, _statements, default_game=config.default_game(),
+                                 default_date=config.default_date(config.default_feed()))
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
             conn.execute("COMMIT")

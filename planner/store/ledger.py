@@ -1,12 +1,12 @@
-"""The ledger's events in the group-state SQLite file (adapter): append-only, one transaction each.
+"""The ledger's events in the state database (part ``ledger``, :mod:`planner.store.schema`): append-only, one
+transaction each.
 
-The file, its connection and its write transactions are planner/store/db.py's (WAL, ``busy_timeout``,
-``BEGIN IMMEDIATE``), reached through the group store sharing the connection; this module only adds its
-own table. Every event is recorded under the write
-lock: the day's events are read and replayed, the new event is checked against that state, and it is
-inserted in the same transaction. Two processes buying one station therefore never both see it unowned:
-the second is refused with the owner named, or, in the same minute (§7.2), recorded as a pending
-dice-off. Triggers make the table append-only.
+Every event is recorded under the write lock: the game's events are read and replayed, the new event is checked
+against that state, and it is inserted in the same transaction. Two processes buying one station therefore never
+both see it unowned: the second is refused with the owner named, or, in the same minute (§7.2), recorded as a
+pending dice-off. Triggers make the table append-only; a mistake is corrected by a void
+(:mod:`planner.ledger.corrections`). An event id belongs to its group: a retry with the same inputs returns the
+first record, the same id with other inputs is refused naming the first event.
 """
 
 from __future__ import annotations
@@ -16,45 +16,21 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-from planner.errors import PlannerError
-from planner.ledger.apply import Outcome, apply, replay
+from planner.errors import InputError, PlannerError
+from planner.ledger.apply import Outcome, apply
+from planner.ledger.corrections import VOID, Entry, check_void, replay_outcomes, standing
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import LedgerRules
-from planner.store.db import DEFAULT_TIMEOUT, ensure_part
-from planner.store.groups import GroupStore
-
-PART_VERSION = 1  # the ledger's tables in the state file (planner.store.db.ensure_part)
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS ledger_events (
-    id          INTEGER PRIMARY KEY,
-    game        TEXT    NOT NULL,
-    date        TEXT    NOT NULL,
-    seq         INTEGER NOT NULL CHECK (seq >= 1),
-    grp         TEXT    NOT NULL,
-    kind        TEXT    NOT NULL,
-    time_s      INTEGER NOT NULL,
-    event       TEXT    NOT NULL,              -- JSON of planner.ledger.model.Event
-    amount      INTEGER NOT NULL,
-    message     TEXT    NOT NULL,
-    tell        TEXT    NOT NULL,              -- '*' all other groups, a group, '' nobody
-    pending     INTEGER NOT NULL DEFAULT 0,    -- a §7.2 dice-off, not (yet) a purchase
-    transfers   TEXT    NOT NULL,              -- JSON [[payer, payee, amount], ...]
-    created_at  TEXT    NOT NULL,
-    event_id    TEXT    UNIQUE,
-    UNIQUE (game, date, seq)
-);
-CREATE TRIGGER IF NOT EXISTS ledger_events_no_update BEFORE UPDATE ON ledger_events
-BEGIN SELECT RAISE(ABORT, 'ledger events are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS ledger_events_no_delete BEFORE DELETE ON ledger_events
-BEGIN SELECT RAISE(ABORT, 'ledger events are append-only'); END;
-"""
+from planner.store.db import StateDB
+from planner.store.games import GameGroup, GameRecord
+from planner.store.groups import join_group
+from planner.store.records import group_key
 
 
 @dataclass(frozen=True)
 class Recorded:
-    """One stored event with what it did."""
+    """One stored event with what it did (``amount`` as it stands now: later voids recompute it)."""
 
     seq: int
     event: Event
@@ -63,145 +39,149 @@ class Recorded:
     tell: str
     pending: bool
     transfers: tuple[tuple[str, str, int], ...]
+    voided: bool = False
 
     def to_json(self) -> dict:
         """The feed / CLI shape of a recorded event."""
         return {"seq": self.seq, **self.event.to_json(), "amount": self.amount, "message": self.message,
-                "tell": self.tell, "pending": self.pending, "transfers": [list(t) for t in self.transfers]}
+                "tell": self.tell, "pending": self.pending, "transfers": [list(t) for t in self.transfers],
+                "voided": self.voided}
 
 
 Check = Callable[[LedgerState, list[Event]], None]
 
 
 class LedgerStore:
-    """The ledger of every game day in ``$PLANNER_STATE`` (one connection; one object per thread)."""
+    """The ledger of every game on one state database connection (see module docstring)."""
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT,
-                 groups: GroupStore | None = None):
-        """The ledger of the state file at ``path``, or (``groups``) on that open group store's connection,
-        which stays open when this store closes (a roll reads the fees on the connection it records with)."""
-        self._owns = groups is None
-        self._groups = GroupStore(path, timeout=timeout) if groups is None else groups
-        self.path = self._groups.path
-        self._ready = False
-
-    def __enter__(self) -> LedgerStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connection (not a shared group store's)."""
-        if self._owns:
-            self._groups.close()
-
-    @property
-    def groups(self) -> GroupStore:
-        """The group store sharing this file (rolls and positions)."""
-        return self._groups
-
-    def _conn(self, *, create: bool = True) -> sqlite3.Connection | None:
-        """The connection; without ``create``, None while the table does not exist yet (reads of an empty
-        ledger never take the write lock, so pricing inside a roll's transaction never waits)."""
-        conn = self._groups._connect()  # the group store's file, pragmas and schema checks
-        if not self._ready:
-            if not create:  # a read: an existing table is read as it is, a missing one is an empty ledger
-                return conn if _has_table(conn) else None
-            ensure_part(self._groups.db, "ledger", PART_VERSION, _SCHEMA)
-            self._ready = True
-        return conn
+    def __init__(self, db: StateDB, ready):
+        self.db = db
+        self._ready = ready
 
     # ---- writes ------------------------------------------------------------------------------------
-    def record(self, rules: LedgerRules, date: dt.date | str, event: Event, *, check: Check | None = None,
-               event_id: str | None = None) -> tuple[Recorded, ...]:
-        """Check and record ``event`` (and the group's joining, on first use) in one transaction.
+    def record(self, rules: LedgerRules, game: GameRecord, group: GameGroup, event: Event, *,
+               check: Check | None = None, event_id: str | None = None) -> tuple[Recorded, ...]:
+        """Check and record ``event`` of ``group`` (and the group's joining, on first use) in one transaction.
 
-        ``check(state, events)`` runs under the write lock before the rules, to refuse what contradicts
-        what else is known (the group's position). Returns the rows written, the event last. A repeated
-        ``event_id`` writes nothing and returns the first record.
+        ``check(state, events)`` runs under the write lock before the rules, to refuse what contradicts what else
+        is known (the group's position). Returns the rows written, the event last. A repeated ``event_id`` of the
+        group with the same inputs writes nothing and returns the first record; with other inputs it is refused.
         """
-        conn = self._conn()
-        assert conn is not None
-        day = _day(date)
-        with self._groups.db.write():
+        self._ready()
+        request = json.dumps(event.to_json(), sort_keys=True, ensure_ascii=False)
+        game_id = game.id
+        with self.db.write() as conn:
+            key = join_group(conn, game, group)
             if event_id is not None:
-                old = _rows(conn, "WHERE event_id = ?", (event_id,))
+                old = _rows(conn, "WHERE game_id = ? AND grp = ? AND event_id = ?", (game_id, key, event_id))
                 if old:
+                    first = _request(conn, game_id, old[-1].seq)
+                    if first is not None and first != request:
+                        raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
+                                         f"group {group.name} ({old[-1].message}); use a new id for a new event")
                     return tuple(old)
-            events = [r.event for r in _rows(conn, "WHERE game = ? AND date = ?", (rules.game, day))]
-            state = replay(rules, events)
-            seq = len(events)
+            entries = _entries(conn, game_id)
+            state, _ = replay_outcomes(rules, entries)
+            seq = entries[-1].seq if entries else 0
             written = []
             if event.group not in state.cash:
                 join = apply(rules, state, Event("join", event.group, rules.start))
                 seq += 1
-                written.append(_insert(conn, rules.game, day, seq, join, None))
+                written.append(_insert(conn, game_id, key, seq, join, None, None))
                 state = join.state
-                events.append(join.event)
             if check is not None:
-                check(state, events)
+                check(state, [e.event for e in standing(entries)])
             out = apply(rules, state, event)
-            written.append(_insert(conn, rules.game, day, seq + 1, out, event_id))
+            written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
         return tuple(written)
 
+    def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
+             message: Callable[[Event, list[tuple[int, int, int]]], str]) -> Recorded:
+        """Void event ``seq`` (it stays in the log, marked), recording why; ``message(voided, changes)`` words the
+        correction every group is told of. Refused when a later event needs it."""
+        self._ready()
+        with self.db.write() as conn:
+            entries = _entries(conn, game_id)
+            changes = check_void(rules, entries, seq)
+            target = next(e for e in entries if e.seq == seq)
+            ev = Event(VOID, target.event.group, time, reason=reason, voids=seq)
+            out = Outcome(event=ev, state=LedgerState(), message=message(target.event, changes), tell="*")
+            key = group_key(target.event.group)
+            return _insert(conn, game_id, key, entries[-1].seq + 1, out, None, None)
+
     # ---- reads -------------------------------------------------------------------------------------
-    def events(self, game: str, date: dt.date | str, since: int = 0) -> list[Recorded]:
-        """The day's events after seq ``since``, in order."""
-        conn = self._conn(create=False)
-        if conn is None:
-            return []
+    def events(self, rules: LedgerRules, game_id: str, since: int = 0) -> list[Recorded]:
+        """The game's events after number ``since``, in order, voided ones marked, amounts as they stand."""
+        def read(conn: sqlite3.Connection) -> list[Recorded]:
+            rows = _rows(conn, "WHERE game_id = ?", (game_id,))
+            _, outcomes = replay_outcomes(rules, [Entry(r.seq, r.event) for r in rows])
+            gone = {r.event.voids for r in rows if r.event.kind == VOID}
+            out = []
+            for r in rows:
+                if r.seq <= since:
+                    continue
+                o = outcomes.get(r.seq)
+                amount = o.amount if o is not None else r.amount
+                out.append(Recorded(r.seq, r.event, amount, r.message, r.tell, r.pending, r.transfers,
+                                    r.seq in gone))
+            return out
+
+        return self._read(read, [])
+
+    def state(self, rules: LedgerRules, game_id: str) -> LedgerState:
+        """The ledger state of the game (a replay of its standing events)."""
+        return self._read(lambda c: replay_outcomes(rules, _entries(c, game_id))[0], LedgerState())
+
+    def feed(self, rules: LedgerRules, game_id: str, group: str, since: int = 0) -> list[Recorded]:
+        """The events ``group`` (its name) must be told of (§13) since number ``since``: others' events told to
+        all or to it (a fee it was paid), and corrections."""
+        return [r for r in self.events(rules, game_id, since)
+                if r.event.group != group and (r.tell == "*" or r.tell == group)
+                or r.event.kind == VOID]
+
+    def _read(self, fn: Callable[[sqlite3.Connection], object], empty):
+        if not self._ready(create=False):
+            return empty
+        conn = self.db.connect()
         try:
-            return _rows(conn, "WHERE game = ? AND date = ? AND seq > ?", (game, _day(date), since))
+            return fn(conn)
         except sqlite3.Error as exc:
-            raise self._groups.db.fail(exc) from None
-
-    def state(self, rules: LedgerRules, date: dt.date | str) -> LedgerState:
-        """The ledger state of the day (a replay of its events)."""
-        return replay(rules, [r.event for r in self.events(rules.game, date)])
-
-    def feed(self, game: str, date: dt.date | str, group: str, since: int = 0) -> list[Recorded]:
-        """The events ``group`` must be told of (§13) since event ``since``: others' events told to all
-        or to it (a fee it was paid); the web app's live feed reads this."""
-        conn = self._conn(create=False)
-        if conn is None:
-            return []
-        try:
-            return _rows(conn, "WHERE game = ? AND date = ? AND seq > ? AND grp != ? AND "
-                                       "(tell = '*' OR tell = ?)", (game, _day(date), since, group, group))
-        except sqlite3.Error as exc:
-            raise self._groups.db.fail(exc) from None
-
-
-def _has_table(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ledger_events'").fetchone() \
-        is not None
-
-
-def _day(date: dt.date | str) -> str:
-    try:
-        return date.isoformat() if isinstance(date, dt.date) else dt.date.fromisoformat(str(date)).isoformat()
-    except ValueError:
-        raise PlannerError(f"date {date!r} is not YYYY-MM-DD") from None
+            raise self.db.fail(exc) from None
 
 
 _COLS = "seq, event, amount, message, tell, pending, transfers"
 
 
 def _rows(conn: sqlite3.Connection, where: str, params: tuple) -> list[Recorded]:
-    rows = conn.execute(f"SELECT {_COLS} FROM ledger_events {where} ORDER BY game, date, seq", params).fetchall()
-    return [Recorded(int(seq), Event.from_json(json.loads(ev)), int(amount), msg, tell, bool(pending),
-                     tuple((a, b, int(c)) for a, b, c in json.loads(tr)))
-            for seq, ev, amount, msg, tell, pending, tr in rows]
+    rows = conn.execute(f"SELECT {_COLS} FROM ledger_events {where} ORDER BY seq", params).fetchall()
+    out = []
+    for seq, ev, amount, msg, tell, pending, tr in rows:
+        try:
+            event = Event.from_json(json.loads(ev))
+            transfers = tuple((str(a), str(b), int(c)) for a, b, c in json.loads(tr))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise PlannerError(f"ledger event #{seq} is damaged in the state file ({exc}); restore a backup") from None
+        out.append(Recorded(int(seq), event, int(amount), msg, tell, bool(pending), transfers))
+    return out
 
 
-def _insert(conn: sqlite3.Connection, game: str, day: str, seq: int, out: Outcome, event_id: str | None) -> Recorded:
+def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:
+    return [Entry(r.seq, r.event) for r in _rows(conn, "WHERE game_id = ?", (game_id,))]
+
+
+def _request(conn: sqlite3.Connection, game_id: str, seq: int) -> str | None:
+    row = conn.execute("SELECT request FROM ledger_events WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
+    return row[0] if row else None
+
+
+def _insert(conn: sqlite3.Connection, game_id: str, key: str, seq: int, out: Outcome, event_id: str | None,
+            request: str | None) -> Recorded:
     transfers = tuple((t.payer, t.payee, t.amount) for t in out.transfers)
     rec = Recorded(seq, out.event, out.amount, out.message, out.tell, out.pending, transfers)
     conn.execute(
-        "INSERT INTO ledger_events (game, date, seq, grp, kind, time_s, event, amount, message, tell, pending, "
-        "transfers, created_at, event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (game, day, seq, out.event.group, out.event.kind, out.event.time, json.dumps(out.event.to_json()),
-         out.amount, out.message, out.tell, int(out.pending), json.dumps([list(t) for t in transfers]),
-         dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"), event_id))
+        "INSERT INTO ledger_events (game_id, seq, grp, kind, time_s, event, amount, message, tell, pending, "
+        "transfers, created_at, event_id, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, key, out.event.kind, out.event.time, json.dumps(out.event.to_json()), out.amount, out.message,
+         out.tell, int(out.pending), json.dumps([list(t) for t in transfers]),
+         dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"), event_id, request))
     return rec

@@ -16,6 +16,12 @@ from planner.util.text import fold
 
 KINDS = ("target", "free")
 
+def implicit_id(game: str, date: str) -> str:
+    """The id of the implicit game of a game file (by its name) and day: a command-line day without
+    ``planner game new`` (a created game's id is 8 hex digits, never holding an ``@``)."""
+    return f"{game}@{date}"
+
+
 def group_key(name: int | str) -> str:
     """The key a group name is stored under: case-, accent- and spacing-insensitive ("Team Rot" = "team  röt"
     is not claimed; "Team Rot" = "team rot" = "TEAM ROT" is)."""
@@ -66,10 +72,9 @@ class Roll:
 
 @dataclass(frozen=True)
 class RollRecord:
-    """A recorded roll (output of the store)."""
+    """A recorded roll (output of the store): ``game_id`` and ``group`` (its key) say whose it is."""
 
-    game: str
-    date: str
+    game_id: str
     group: str
     seq: int
     time: int
@@ -87,10 +92,12 @@ class RollRecord:
 
 @dataclass(frozen=True)
 class PositionRecord:
-    """A recorded position report: standing at ``station`` (``trip_id`` None) or seated in a trip."""
+    """A recorded position report at ``time``: standing at ``station`` since ``since`` (``trip_id`` None), or
+    seated in a trip."""
 
     id: int
     time: int
+    since: int
     station: str
     trip_id: str | None
     stop_offset: int | None
@@ -107,46 +114,46 @@ class GroupSnapshot:
     version: int
     rolls: tuple[RollRecord, ...]
     positions: tuple[PositionRecord, ...]
+    number: int = 0  # the group's number in its game (0: not recorded yet)
 
 
 class StaleGroup(PlannerError):
     """The group changed between the snapshot a roll was computed from and its commit (recompute)."""
 
 
-ROLL_COLUMNS = ("game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, "
-         "request, answer, plan")
-POSITION_COLUMNS = "id, time_s, station, trip_id, stop_offset, label, created_at"
+ROLL_COLUMNS = ("game_id, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, "
+                "request, answer, plan")
+POSITION_COLUMNS = "id, time_s, since_s, station, trip_id, stop_offset, label, created_at"
 
 
 def roll_from_row(row: tuple) -> RollRecord:
-    game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
-    return RollRecord(game, date, grp, int(seq), int(time_s), tuple(int(d) for d in json.loads(dice)), kind,
-                      target, None if free_until is None else int(free_until), position, created_at, roll_id, *rest)
+    """A rolls row as a record (a row edited into nonsense is a one-line error naming it)."""
+    game_id, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
+    try:
+        return RollRecord(game_id, grp, int(seq), int(time_s), tuple(int(d) for d in json.loads(dice)), kind,
+                          target, None if free_until is None else int(free_until), position, created_at, roll_id,
+                          *rest)
+    except (ValueError, TypeError) as exc:
+        raise PlannerError(f"roll #{seq} of group {grp} is damaged in the state file ({exc}); restore a backup "
+                           "or undo it") from None
 
 
 def position_from_row(row: tuple) -> PositionRecord:
-    pid, t, station, trip_id, off, label, created = row
-    return PositionRecord(int(pid), int(t), station, trip_id, None if off is None else int(off), label, created)
-
-
-def day_text(date: dt.date | str) -> str:
-    if isinstance(date, dt.date):
-        return date.isoformat()
+    """A positions row as a record."""
+    pid, t, since, station, trip_id, off, label, created = row
     try:
-        return dt.date.fromisoformat(str(date)).isoformat()
-    except ValueError:
-        raise InputError(f"date {date!r} is not YYYY-MM-DD") from None
+        return PositionRecord(int(pid), int(t), int(since), station, trip_id, None if off is None else int(off),
+                              label, created)
+    except (ValueError, TypeError) as exc:
+        raise PlannerError(f"position report {pid} is damaged in the state file ({exc}); restore a backup") from None
 
 
 def utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
-def replay(old: RollRecord, game: str, date: str, group: str, roll: Roll | None) -> RollRecord:
-    """The earlier record of a reused roll id, after checking the retry asks the same."""
-    if (old.game, old.date, old.group) != (game, date, group):
-        raise InputError(f"roll id {old.roll_id!r} was already used by group {old.group} "
-                         f"of game {old.game} on {old.date}")
+def replay(old: RollRecord, roll: Roll | None) -> RollRecord:
+    """The earlier record of a reused roll id (of the same group), after checking the retry asks the same."""
     if roll is not None and tuple(roll.dice) != old.dice:
         raise InputError(f"roll id {old.roll_id!r} was already recorded with dice "
                          f"{'-'.join(map(str, old.dice))}, not {'-'.join(map(str, roll.dice))}")

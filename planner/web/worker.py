@@ -16,20 +16,24 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from planner.web.answers import Answers, load_days
+from planner.store.state import State
+from planner.web.answers import Answers
+from planner.web.days import Days
 
-ROUTED = ("roll", "position", "undo", "next_step", "next_trains")  # Answers methods computed by the child
+ROUTED = ("roll", "position", "undo", "next_step", "next_trains", "ledger_event")  # Answers methods the child computes
 
 _answers = None  # the child's Answers
 
 
-def _start(state: str | None, feed: str | None, game: str | None, date: str | None,
-           realtime: str | None = None) -> None:
+def _start(state: str | None, feed: str | None, realtime: str | None = None) -> None:
     global _answers
 
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    _answers = Answers(state, load_days(state, feed=feed, game=game, date=date, realtime=realtime))
+    days = Days(feed, realtime)
+    with State(state) as st:
+        days.warm(st.games.games())  # the games present now; later ones load on their first request
+    _answers = Answers(state, days)
 
 
 def _exit_with(parent: int) -> None:
@@ -43,23 +47,21 @@ def _ready() -> bool:
     return _answers is not None
 
 
-def _call(name: str, game_id: str, number: int, inp: dict):
-    g, day = _answers.game(game_id)
-    return getattr(_answers, name)(g, day, number, inp)
+def _call(name: str, *args):
+    return getattr(_answers, name)(*args)
 
 
 class RoutingWorker:
     """The child process (started with ``spawn``: no threads or locks inherited from the server)."""
 
-    def __init__(self, state: str | Path | None, *, feed: str | None, game: str | None, date: str | None,
-                 realtime: str | None = None):
+    def __init__(self, state: str | Path | None, *, feed: str | None, realtime: str | None = None):
         self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
-                                         initargs=(None if state is None else str(state), feed, game, date, realtime))
+                                         initargs=(None if state is None else str(state), feed, realtime))
         self._pool.submit(_ready).result()  # loaded (or its error surfaces here, at start-up)
 
-    async def call(self, name: str, game_id: str, number: int, inp: dict):
-        """``Answers.<name>(game, day, number, inp)`` computed in the child."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, _call, name, game_id, number, inp)
+    async def call(self, name: str, *args):
+        """``Answers.<name>(*args)`` computed in the child."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, _call, name, *args)
 
     def close(self) -> None:
         """Stop the child."""
