@@ -151,7 +151,7 @@ def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin
     ans.arrival = journey.arrival(real.plan)
     if game.dice.admissible_extra_minutes:
         ans.admissible = journeys_within(real, origin, target, game.dice.admissible_extra_minutes, fastest=journey)
-    ans.reroll_at = game.dice.reroll_at(journey.arrival(real.tt))  # (the real arrival: when it is near)
+    ans.reroll_at = game.dice.reroll_at(journey.arrival(real.tt), game.clock)  # (the real arrival: when near)
     return ans
 
 

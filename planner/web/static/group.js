@@ -113,7 +113,7 @@ function renderRealtime(rt, lastSeq) {
 
 async function refreshLive() {
   let nx;
-  try { nx = await api(BASE + "/next"); } catch (e) { return; }
+  try { nx = await api(`${BASE}/next?time=${encodeURIComponent(currentTime())}`); } catch (e) { return; }
   const sec = document.getElementById("live");
   const it = nx.itinerary;
   if (!it || !it.legs || !it.legs.length) { sec.hidden = true; return; }
