@@ -136,7 +136,7 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
     rows = np.flatnonzero(tt.stop_station[tt.st_stop] == station)
     rows = rows[tt.st_pickup[rows] | tt.st_dropoff[rows]]
     t = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
-    inside = (t >= game.clock.start) & (t <= game.clock.end)
+    inside = game.clock.in_game_mask(t)
     trips = np.unique(tt.st_trip[rows[inside]])
     times = t[inside]
     return {
@@ -190,7 +190,7 @@ def _crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[in
     if not any(e["found"] for e in ends) and check is not None and on_network:
         in_area_ = _stretch_in_area(game, check)
     dep = np.array([int(tt.st_dep[first]) for _t, first, _l in hits], dtype=np.int64)
-    inside = (dep >= game.clock.start) & (dep <= game.clock.end) if len(dep) else np.zeros(0, bool)
+    inside = game.clock.in_game_mask(dep) if len(dep) else np.zeros(0, bool)
     trips_in = {hits[i][0] for i in np.flatnonzero(inside)}
     routes_day = sorted({tt.route_name[int(tt.trip_route[t])] for t, _f, _l in hits})
     routes_game = sorted({tt.route_name[int(tt.trip_route[t])] for t in trips_in})
