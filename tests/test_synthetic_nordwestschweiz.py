@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from planner.cli import main
+from tests.support import DATA, ROOT
 from tests.support.nws_synthetic import AGENCIES, FEED_NAME, PUBLISHER, write_feed
 from tests.support.nws_synthetic_network import CHANGE_MINUTES, PLATFORM_CHANGES, WALKS
-from tests.support import DATA, ROOT
 
 ATLAS = DATA / "stations" / "atlas-service-points-2025-08-02.csv.zip"
 

@@ -96,9 +96,15 @@ class Context:
 
     @cached_property
     def day(self) -> GameDay:
-        """The loaded game day the use cases answer from."""
+        """The loaded game day the use cases answer from (``--realtime``: with its real-time overlay)."""
+        key = getattr(self.args, "realtime_key_env", None)
+        if key:
+            from planner.realtime.feed import api_key
+
+            key = api_key(key)
         return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
-                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)))
+                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)),
+                       realtime=getattr(self.args, "realtime", None), realtime_key=key)
 
     @cached_property
     def play(self) -> Play:

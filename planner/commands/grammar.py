@@ -41,6 +41,15 @@ def add_routing(p: argparse.ArgumentParser) -> None:
                    help="uniform minimum change time in minutes (a slow group)")
     p.add_argument("--no-zugzwang", action="store_true",
                    help="plain timetable routing: ignore the game's change window (29-minute rule)")
+    add_realtime(p)
+
+
+def add_realtime(p: argparse.ArgumentParser) -> None:
+    """``--realtime FILE_OR_URL`` and ``--realtime-key-env NAME``: answers on predicted times (and §17 jail)."""
+    p.add_argument("--realtime", metavar="FILE_OR_URL", type=argtypes.text,
+                   help="GTFS-RT trip updates (a file, or the platform's URL): route on predicted times")
+    p.add_argument("--realtime-key-env", metavar="NAME", type=argtypes.text,
+                   help="environment variable holding the API key for a --realtime URL")
 
 
 def add_position(p: argparse.ArgumentParser) -> None:
@@ -144,6 +153,7 @@ def _group(sub) -> None:
     p.add_argument("--time", help="HH:MM (default: now on the game day)")
     add_game_id(p)
     add_common(p)
+    add_realtime(p)
     p.set_defaults(handler="group:cmd_next")
     p = sub.add_parser("group", help="a group's day: status, list, undo, position")
     gsub = p.add_subparsers(dest="group_command", metavar="ACTION")
@@ -152,11 +162,13 @@ def _group(sub) -> None:
     s.add_argument("--time", help="HH:MM (default: the group's latest entry, or now)")
     add_game_id(s)
     add_common(s)
+    add_realtime(s)
     s.set_defaults(handler="group:cmd_group_status")
     s = gsub.add_parser("list", help="every group of the game with its state")
     s.add_argument("--time", help="HH:MM")
     add_game_id(s)
     add_common(s)
+    add_realtime(s)
     s.set_defaults(handler="group:cmd_group_list")
     u = gsub.add_parser("undo", help="remove the group's latest entry (a mistyped roll or position)")
     u.add_argument("--group", required=True)
@@ -300,6 +312,11 @@ def _others(sub) -> None:
                    help="requests per second per token (bursts of 6 N), default 10")
     s.add_argument("--https", action="store_true",
                    help="behind an HTTPS reverse proxy: cookies are marked Secure")
+    s.add_argument("--realtime", metavar="URL", help="GTFS-RT trip updates to poll (the platform's URL, or a "
+                                                     "file another process updates): phones plan on real times")
+    s.add_argument("--realtime-key-env", metavar="NAME", help="environment variable holding the API key")
+    s.add_argument("--realtime-interval", type=float, default=30.0, metavar="S",
+                   help="seconds between requests (default 30; at least 30: the platform's limit)")
     s.set_defaults(handler="web:cmd_serve")
 
 

@@ -59,7 +59,9 @@ def _state_lines(st: dict) -> list[str]:
             "dice_soon": f"dice rules apply from {ob['since']}; first roll at {ob['until']}",
             "roll": "must roll now", "ended": "the game is over",
             "free": f"free movement until {ob['until']}",
-            "heading": f"heading for {ob['target']} since {ob['since']} (arrival {ob['until']})"}[ob["kind"]]
+            "heading": f"heading for {ob['target']} since {ob['since']} (arrival {ob['until']})",
+            "jail": f"in jail since {ob['since']} until {ob['until']} (§17: the train was late)"
+                    + (f", then on to {ob['target']}" if ob["target"] else "")}[ob["kind"]]
     lines = [f"{st['group']} at {st['time']}: {where}", f"  {what}"]
     if ob["board_by"] and not (pos and pos["seated"]):
         lines.append(f"  {ob['rule']}: " + (f"the next train, at {ob['board_by']}, must be taken" if ob["forced"]

@@ -80,6 +80,11 @@ def render(out: dict) -> str:
     lines += _legs(out)
     for w in out.get("warnings", []):
         lines += _wrap(f"warning: {w}", 2)
+    rt = out.get("realtime")
+    if rt:
+        lines += _wrap(f"real time: {rt['source']}, " + (
+            f"{rt['age_s'] // 60} min old, {rt['trips_matched']} trips matched"
+            if rt.get("available") and rt.get("age_s") is not None else "not available: timetable times"), 2)
     for i, a in enumerate(out.get("alternatives", []), 1):
         lines += _wrap(f"alternative {i}: dep {a['departure']}, arr {a['arrival']}, {_changes(a['changes'])}", 2)
         lines += ["  " + x for x in _legs(a)]
@@ -88,6 +93,13 @@ def render(out: dict) -> str:
 
 def _plat(p: str | None) -> str:
     return f", pl. {p}" if p else ""
+
+
+def _late(delay_min: int | None) -> str:
+    """``+4'`` beside a late time (real-time answers only)."""
+    from planner.service.realtime import late_mark
+
+    return late_mark(delay_min)
 
 
 def _legs(out: dict) -> list[str]:
@@ -102,9 +114,10 @@ def _legs(out: dict) -> list[str]:
                            f"{leg['route']}")
             continue
         towards = f" towards {leg['headsign']}" if leg.get("headsign") else ""
-        lines += _wrap(f"  {leg['departure']}  {leg['from']}{_plat(leg.get('from_platform'))}: "
+        dep, arr = _late(leg.get("departure_delay_min")), _late(leg.get("arrival_delay_min"))
+        lines += _wrap(f"  {leg['departure']}{dep}  {leg['from']}{_plat(leg.get('from_platform'))}: "
                        f"{leg['route']}{towards}")
-        lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off")
+        lines += _wrap(f"  {leg['arrival']}{arr}  {leg['to']}{_plat(leg.get('to_platform'))}: get off")
         events: dict[tuple, set] = {}
         for b in leg.get("bonus", []):
             events.setdefault((b["time"], b["station"], b["fee"]), set()).add(b["event"])

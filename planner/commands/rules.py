@@ -73,7 +73,10 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']} "
                  f"({out['rule']})\n")
     if out["departures"]:
-        rows = [d | {"note": "" if d["catchable"] else "too soon"} for d in out["departures"]]
+        from planner.service.realtime import late_mark
+
+        rows = [d | {"note": "" if d["catchable"] else "too soon",
+                     "departure": d["departure"] + late_mark(d.get("departure_delay_min"))} for d in out["departures"]]
         table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
     emit(args, out, table)
     return 0

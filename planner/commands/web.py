@@ -38,8 +38,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: expected 1 to 65535")
     if not 0.1 <= args.rate_limit <= 1000:
         raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
+    live, realtime = _realtime(args)
     app, worker = load_app(feed=args.feed, rate=args.rate_limit, burst=max(1, int(args.rate_limit * 6)),
-                           secure_cookie=args.https)
+                           secure_cookie=args.https, realtime=realtime)
     sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:
@@ -47,4 +48,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     forwarded_allow_ips="127.0.0.1")
     finally:
         worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
+        if live is not None:
+            live.stop()
     return 0
+
+
+def _realtime(args: argparse.Namespace):
+    """``--realtime``: a URL is polled by one thread into a file every process reads; a file is read as it
+    changes. Returns (the poller or None, the file)."""
+    if not args.realtime:
+        return None, None
+    from planner.realtime.feed import api_key, is_url
+
+    if not is_url(args.realtime):
+        return None, os.path.abspath(args.realtime)
+    if args.realtime_interval < 30:
+        raise InputError(f"--realtime-interval {args.realtime_interval}: at least 30 s (the platform's limit)")
+    from planner import config
+    from planner.realtime.live import LiveFeed
+
+    path = config.cache_root() / "realtime" / f"live-{os.getpid()}.pb"
+    live = LiveFeed(args.realtime, path, key=api_key(args.realtime_key_env), interval=args.realtime_interval)
+    status = live.start()
+    if status.get("error"):
+        sys.stderr.write(f"planner: warning: {status['error']}: phones plan on the timetable until it answers\n")
+    return live, str(path)

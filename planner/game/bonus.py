@@ -26,27 +26,48 @@ def _stops_here(tt: Timetable, row: int) -> bool:
     return bool(tt.st_pickup[row] or tt.st_dropoff[row])
 
 
-def _bonus_stops(tt: Timetable, game: Game, board: int, alight: int) -> list[tuple[int, str, int]]:
+def _event_time(tt: Timetable, game: Game, r: int, event: str, real: Timetable | None) -> int | None:
+    """The time that earns the bonus at row ``r`` (``event`` arrival or departure): the timetable's, else
+    (a game whose bonus counts "effektiv oder nach Fahrplan", variant B §6) the predicted one; None."""
+    t = int(tt.st_arr[r] if event == "arrival" else tt.st_dep[r])
+    if is_bonus_time(game, t):
+        return t
+    if real is not None and game.bonus.effective:
+        t = int(real.st_arr[r] if event == "arrival" else real.st_dep[r])
+        return t if is_bonus_time(game, t) and _stops_here(real, r) else None
+    return None
+
+
+def _bonus_stops(tt: Timetable, game: Game, board: int, alight: int, real: Timetable | None = None
+                 ) -> list[tuple[int, str, int]]:
     """``(row, "arrival"|"departure", seconds)`` of every bonus-minute stop riding rows ``board..alight`` of
-    one trip: departures from board..alight-1, arrivals at board+1..alight, only where the train stops."""
+    one trip: departures from board..alight-1, arrivals at board+1..alight, only where the train stops.
+    ``real``: the day on predicted times (a real time in a bonus minute counts where the game says so)."""
     out = []
     for r in range(board, alight + 1):
         if not _stops_here(tt, r):
             continue
-        if r > board and is_bonus_time(game, int(tt.st_arr[r])):
-            out.append((r, "arrival", int(tt.st_arr[r])))
-        if r < alight and is_bonus_time(game, int(tt.st_dep[r])):
-            out.append((r, "departure", int(tt.st_dep[r])))
+        if r > board and (t := _event_time(tt, game, r, "arrival", real)) is not None:
+            out.append((r, "arrival", t))
+        if r < alight and (t := _event_time(tt, game, r, "departure", real)) is not None:
+            out.append((r, "departure", t))
     return out
 
 
-def leg_bonus_events(tt: Timetable, game: Game, leg: Leg) -> list[dict]:
-    """Bonus events while riding ``leg``: departures from board..alight-1, arrivals at board+1..alight."""
+def leg_bonus_events(tt: Timetable, game: Game, leg: Leg, real: Timetable | None = None) -> list[dict]:
+    """Bonus events while riding ``leg``: departures from board..alight-1, arrivals at board+1..alight
+    (``real``: predicted times, see :func:`_bonus_stops`; ``effective`` marks an event only they earn)."""
     if leg.is_walk or not game.bonus.pays_more:
         return []
-    return [{"station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": event, "time": fmt_clock(t),
-             "hour": fmt_clock(t // 3600 * 3600), "fee": game.bonus.bonus_fee}
-            for r, event, t in _bonus_stops(tt, game, leg.board_row, leg.alight_row)]
+    out = []
+    for r, event, t in _bonus_stops(tt, game, leg.board_row, leg.alight_row, real):
+        planned = int(tt.st_arr[r] if event == "arrival" else tt.st_dep[r])
+        ev = {"station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": event, "time": fmt_clock(t),
+              "hour": fmt_clock(t // 3600 * 3600), "fee": game.bonus.bonus_fee}
+        if t != planned:
+            ev["effective"] = True  # earned by the real time, not the timetable's
+        out.append(ev)
+    return out
 
 
 def trip_meets_bonus(tt: Timetable, game: Game, trip: int, hour: int) -> bool:
@@ -54,6 +75,10 @@ def trip_meets_bonus(tt: Timetable, game: Game, trip: int, hour: int) -> bool:
     (seconds): a group sitting in it then earns the higher full-hour income (§6)."""
     first, last = int(tt.trip_offset[trip]), int(tt.trip_offset[trip + 1]) - 1
     return any(t // 3600 * 3600 == hour for _, _, t in _bonus_stops(tt, game, first, last))
+
+
+# a predicted time in a bonus minute may belong to a train planned this much earlier (scan that much further)
+_REAL_SLACK = 3600
 
 
 def next_full_hour(t: int) -> int:
@@ -67,7 +92,8 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
     For each such event: the trip, the station, arrival or departure, the time, and where/when to board it
     (earliest boarding reachable from ``origin``).
     """
-    tt = net.tt
+    tt = net.plan  # events by timetable time; on predicted times too where the game counts them (§6 B)
+    real = None if net.on_plan or not game.bonus.effective else net.tt
     hour = next_full_hour(origin.time)
     minutes = sorted(game.bonus.minutes)
     out = {"hour": fmt_clock(hour), "minutes": minutes, "fee": game.bonus.bonus_fee, "base_fee": game.bonus.base_fee,
@@ -79,7 +105,8 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
         return out | {"note": f"no full-hour fee at {fmt_clock(hour)}: the game runs {fmt_clock(game.clock.start)}"
                               f"-{fmt_clock(game.clock.end)}"}
     lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59
-    res = reach(net, origin, end_time=hi)
+    # on predicted times a train may call later than planned: scan on for it
+    res = reach(net, origin, end_time=hi if net.on_plan else hi + _REAL_SLACK)
     # candidate events, vectorised over all stop times (this runs on every bonus question)
     st_trip = tt.st_trip
     first = np.zeros(len(st_trip), bool)
@@ -89,9 +116,16 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
     stops_here = tt.st_pickup | tt.st_dropoff
     mins = np.array(minutes)
     events = []
-    for ev, times, ok in (("arrival", tt.st_arr, ~first), ("departure", tt.st_dep, ~last)):
-        hit = ok & stops_here & (times >= lo) & (times <= hi) & np.isin((times // 60) % 60, mins)
-        events += [(int(r), ev, int(times[r])) for r in np.flatnonzero(hit)]
+    for day in (tt, real) if real is not None else (tt,):
+        for ev, times, ok in (("arrival", day.st_arr, ~first), ("departure", day.st_dep, ~last)):
+            hit = ok & stops_here & (times >= lo) & (times <= hi) & np.isin((times // 60) % 60, mins)
+            if day is real:
+                hit &= real.st_pickup | real.st_dropoff
+            events += [(int(r), ev, int(times[r])) for r in np.flatnonzero(hit)]
+    kept: dict[tuple[int, str], tuple[int, str, int]] = {}
+    for e in events:  # the timetable's time first: it is the one shown when both earn it
+        kept.setdefault(e[:2], e)
+    events = list(kept.values())
     chances = []
     boarding: dict[int, int | None] = {}
     for r, ev, t in sorted(events):

@@ -10,7 +10,7 @@ end ends every obligation. Times are seconds after midnight; stations, trips and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.errors import InputError
 from planner.gamefile.game import Game
@@ -69,8 +69,9 @@ class Obligation:
 
     ``kind``: ``before_dice`` (no dice yet; ``until`` = dice start), ``dice_soon`` (the dice rules apply,
     first roll at ``until``), ``roll`` (the group must roll now), ``heading`` (for ``target`` since
-    ``since``, planned arrival ``until``), ``free`` (free movement until ``until``), ``ended`` (the game
-    is over). ``board_by``: under the game's change window (variant A's 29-minute rule), when a group standing
+    ``since``, planned arrival ``until``), ``free`` (free movement until ``until``), ``jail`` (§17, on
+    real-time data: in jail at the position's station from ``since`` until ``until``, still bound to
+    ``target``), ``ended`` (the game is over). ``board_by``: under the game's change window (variant A's 29-minute rule), when a group standing
     at a station must have boarded: the window's end, or the departure of the forced train when none leaves in
     the window (``forced``); None when seated, without the rule, or when the game ends first.
     """
@@ -93,6 +94,17 @@ class GroupState:
     next_roll_at: int | None
     targeted: tuple[str, ...]
     last_time: int | None
+
+
+def in_jail(state: GroupState, station: int, since: int, until: int) -> GroupState:
+    """``state`` of a group in jail at ``station`` from ``since`` until ``until`` (§17; the real-time data
+    says so, see planner/service/jail.py): it stands there, the jail binds it, its target stays."""
+    ob = state.obligation
+    if ob.kind == "ended":
+        return state
+    jail = Obligation("jail", since=since, until=until, target=ob.target)
+    nxt = state.next_roll_at if state.next_roll_at is None else max(state.next_roll_at, until)
+    return replace(state, position=Position(station, since), obligation=jail, next_roll_at=nxt)
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ class DiceAnswer:
     warnings: list[str] = field(default_factory=list)
     reroll_at: int | None = None
     why: str | None = None  # why this itinerary and not the plain fastest one (bonus tie-break)
+    jail: object | None = None  # on real-time data: the jails on the way (planner.service.jail.JailPlan)
 
 
 CrossingFinder = Callable[[str], list[tuple[int, int, int]]]
@@ -58,8 +59,12 @@ CrossingFinder = Callable[[str], list[tuple[int, int, int]]]
 
 
 def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted: set[str] | list[str],
-           crossing_trips: CrossingFinder | None = None) -> DiceAnswer:
-    """Apply the dice rules at ``origin`` for ``roll`` given the names already ``targeted``."""
+           crossing_trips: CrossingFinder | None = None, *, real: TransitNetwork | None = None) -> DiceAnswer:
+    """Apply the dice rules at ``origin`` for ``roll`` given the names already ``targeted``. ``real``: the
+    network on predicted times (RULES.md §3): the target is still chosen on ``net`` (by timetable, §4.4),
+    the itinerary to it is planned on ``real``."""
+    if real is not None:
+        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips)
     tt = net.tt
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
@@ -125,6 +130,31 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     return ans
 
 
+def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin: Origin, roll: int,
+                   targeted, crossing_trips) -> DiceAnswer:
+    """:func:`decide` by timetable for the choice, then the way to the chosen target on predicted times."""
+    ans = decide(net, game, origin, roll, targeted, crossing_trips)
+    if ans.kind != "target" or ans.journey is None or not ans.journey.legs:
+        return ans
+    entry = game.dice.target_for(roll)
+    if entry is not None and (entry.toll_line or entry.tunnel):
+        # one target, the line itself (no choice to make): the earliest way through it on the real times
+        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips)
+    target = ans.journey.target_station
+    fastest = best_journey(real, origin, target)
+    if fastest is None:
+        ans.warnings.append(f"{ans.target} cannot be reached on the real times (a train is cancelled or late): "
+                            "the way shown is the timetable's")
+        return ans
+    journey = prefer_bonus(real, game, origin, target, fastest)
+    ans.journey, ans.why = journey, None
+    ans.arrival = journey.arrival(real.plan)
+    if game.dice.admissible_extra_minutes:
+        ans.admissible = journeys_within(real, origin, target, game.dice.admissible_extra_minutes, fastest=journey)
+    ans.reroll_at = game.dice.reroll_at(journey.arrival(real.tt), game.clock)  # (the real arrival: when near)
+    return ans
+
+
 def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, journey: Journey) -> Journey:
     """Among itineraries arriving as early as ``journey``, prefer one that earns the full-hour bonus
     (then fewer changes, later departure); keep ``journey`` when none does."""
@@ -132,7 +162,8 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
         return journey
 
     def earns(j: Journey) -> bool:
-        return any(leg_bonus_events(net.tt, game, leg) for leg in j.legs if not leg.is_walk)
+        real = None if net.on_plan else net.tt
+        return any(leg_bonus_events(net.plan, game, leg, real) for leg in j.legs if not leg.is_walk)
 
     if earns(journey):
         return journey

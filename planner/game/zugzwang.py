@@ -36,7 +36,7 @@ def boardable(net: TransitNetwork, station: int, a: int, window: int, *, stop: i
     sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
     return event_boardings(int(station), p, ready, w_end, sd_off, sd_time, sd_conn, sd_ct, net.stop_group, net.c_from,
                            net.sta_off, net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
-                           net.n_connections, *net.stop_change_span)
+                           net.n_connections, *net.stop_change_span, *net.boarding_times)
 
 
 def _window_end(a: int, window: int, since: int | None) -> int:
@@ -48,16 +48,19 @@ def _window_end(a: int, window: int, since: int | None) -> int:
 def _departure(net: TransitNetwork, c: int, catchable: bool) -> dict:
     tt = net.tt
     trip, row = int(net.c_trip[c]), int(net.c_row[c])
-    return {"trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
-            "headsign": tt.trip_headsign[trip], "platform": tt.stop_platform[tt.st_stop[row]],
-            "departure": fmt_clock(int(net.c_dep[c])), "catchable": catchable}
+    out = {"trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
+           "headsign": tt.trip_headsign[trip], "platform": tt.stop_platform[tt.st_stop[row]],
+           "departure": fmt_clock(int(net.c_plan_dep[c])), "catchable": catchable}
+    if not net.on_plan:  # on predicted times: the timetable time (the window's) and the predicted delay
+        out["departure_delay_min"] = (int(net.c_dep[c]) - int(net.c_plan_dep[c])) // 60
+    return out
 
 
 def deadline_at(net: TransitNetwork, window: ChangeWindow, pos: Position) -> Deadline | None:
     """The deadline of a group standing at ``pos.station`` since ``pos.since`` (it got off then: the station's
     change time applies): the window's end, or the forced train's departure when none leaves in it."""
     ok = boardable(net, pos.station, pos.since, window.seconds)
-    return window.deadline(pos.since, net.c_dep[ok])
+    return window.deadline(pos.since, np.sort(net.c_plan_dep[ok]))  # by timetable time (RULES.md §3)
 
 
 def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | None, exclude_trip: int = -1,
@@ -73,16 +76,17 @@ def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | N
     w = window.seconds
     ok = boardable(net, station, t, w, stop=stop)
     ok = ok[net.c_trip[ok] != exclude_trip]
-    dl = window.deadline(t, net.c_dep[ok])
+    # the window holds trains by timetable departure (RULES.md §3 "Real time"): ``ok`` is in predicted order
+    dl = window.deadline(t, np.sort(net.c_plan_dep[ok]))
     forced = dl is not None and dl.forced
     if forced:
         deps = [_departure(net, int(c), True) for c in ok]
     else:
-        lo = np.searchsorted(net.c_dep, np.int32(t), side="left")
-        hi = np.searchsorted(net.c_dep, np.int32(t + w), side="right")
-        cand = np.arange(lo, hi)
-        cand = cand[net.c_pick[cand] & (net.stop_station[net.c_from[cand]] == station)
-                    & (net.c_trip[cand] != exclude_trip)]
+        # every train the window holds (timetable departure), also one planned earlier that leaves late
+        off, time, conn, _ = net.station_boardings
+        real = net.boarding_times[0][off[station]:off[station + 1]]
+        time, cand = time[off[station]:off[station + 1]], conn[off[station]:off[station + 1]]
+        cand = cand[(time <= t + w) & ((time >= t) | (real >= t)) & (net.c_trip[cand] != exclude_trip)]
         good = set(ok.tolist())
         deps = [_departure(net, int(c), int(c) in good) for c in cand]
     seen, out = set(), []
@@ -140,16 +144,16 @@ def _wait_violation(net: TransitNetwork, here: int, t: int, cur: dict, window: i
     ok = boardable(net, here, t, window, stop=stop, since=since)
     d = cur["departure"]
     at = cur.get("from_stop", -1)
-    if len(ok) == 0 or any(int(net.c_dep[c]) == d and (at < 0 or int(net.c_from[c]) == at) for c in ok):
+    if len(ok) == 0 or any(int(net.c_plan_dep[c]) == d and (at < 0 or int(net.c_from[c]) == at) for c in ok):
         return None
     deadline = _window_end(t, window, since)
-    first = int(ok[0])
-    if d <= deadline or d < int(net.c_dep[first]):
+    first = int(ok[np.argmin(net.c_plan_dep[ok])])  # the earliest planned (ok is in predicted order)
+    if d <= deadline or d < int(net.c_plan_dep[first]):
         return None  # inside the window (or before anything catchable): a question of change time, not of waiting
     route = tt.route_name[tt.trip_route[net.c_trip[first]]]
     where, t0 = tt.station_name[here], since if since is not None else t
-    if int(net.c_dep[first]) <= deadline:
+    if int(net.c_plan_dep[first]) <= deadline:
         return (f"waited {(d - t0) // 60} min at {where} after {fmt_clock(t0)}; {len(ok)} train(s) left by "
-                f"{fmt_clock(deadline)}, first {route} {fmt_clock(int(net.c_dep[first]))}")
+                f"{fmt_clock(deadline)}, first {route} {fmt_clock(int(net.c_plan_dep[first]))}")
     return (f"no train within {window // 60} min of {fmt_clock(t0)} at {where}: the next one ({route} "
-            f"{fmt_clock(int(net.c_dep[first]))}) had to be taken")
+            f"{fmt_clock(int(net.c_plan_dep[first]))}) had to be taken")

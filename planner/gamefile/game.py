@@ -13,7 +13,7 @@ from pathlib import Path
 
 from planner.errors import GameFileError, InputError
 from planner.gamefile import schema
-from planner.gamefile.rules import BonusRule, ChangeWindow, Clock, DiceRules, DiceTarget, PriceRule
+from planner.gamefile.rules import BonusRule, ChangeWindow, Clock, DiceRules, DiceTarget, JailRule, PriceRule
 from planner.util import userfiles
 from planner.util.text import fold
 from planner.util.timefmt import parse_clock
@@ -71,6 +71,7 @@ class Game:
     letter_group_bonus: int = 2000
     # §4.2 (RULES.md §3 "Legal itinerary"): None when the game has no such rule (variant B).
     window: ChangeWindow | None = None
+    jail: JailRule = JailRule()  # §17, read on real-time data only
     # The money side, as the schema declares it (planner/ledger/rules.py builds the ledger's rules from it).
     ledger: schema.LedgerSection = schema.LedgerSection()
 
@@ -209,11 +210,12 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
                        free_minutes=d.dice.free_minutes, admissible_extra_minutes=d.dice.admissible_extra_minutes,
                        reroll_before_minutes=d.dice.reroll_before_minutes, skip_targeted=d.dice.skip_targeted),
         bonus=BonusRule(base_fee=d.bonus.base_fee, bonus_fee=d.bonus.bonus_fee, minutes=tuple(sorted(d.bonus.minutes)),
-                        event=d.bonus.event),
+                        event=d.bonus.event, effective=d.bonus.effective),
         toll_fees=tuple(d.toll_fees.by_owner_count), tunnel_multipliers=tuple(d.tunnel_fees.multiplier_by_owner_count),
         toll_lines=toll_lines, tunnels=tunnels, prices=_price_rule(d.prices),
         letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
         window=ChangeWindow(d.zugzwang.minutes) if d.zugzwang is not None and d.zugzwang.applies else None,
+        jail=JailRule(d.jail.delay_minutes, d.jail.minutes),
         ledger=d.ledger,
     )
 

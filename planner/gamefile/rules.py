@@ -103,6 +103,24 @@ class ChangeWindow:
 
 
 @dataclass(frozen=True)
+class JailRule:
+    """§17 (both variants; RULES.md §3 "Real time"): at the first stop where the train the group sits in
+    arrives ``delay_minutes`` or more late, the group gets off and is in jail there for ``minutes`` (once per
+    train). Paying out of it is a ledger rule (``ledger.parking_payments.jail``, variant A only)."""
+
+    delay_minutes: int = 5
+    minutes: int = 30
+
+    def jails(self, delay_seconds: int | None) -> bool:
+        """True when an arrival this late (seconds; None: unknown) puts the group in jail."""
+        return delay_seconds is not None and delay_seconds >= self.delay_minutes * 60
+
+    def release(self, arrival: int) -> int:
+        """When a group jailed on arriving at ``arrival`` is free again."""
+        return int(arrival) + self.minutes * 60
+
+
+@dataclass(frozen=True)
 class DiceTarget:
     """One dice number's targets: stations, or a toll line / tunnel (variant B)."""
 
@@ -165,6 +183,8 @@ class BonusRule:
     bonus_fee: int = 8000
     minutes: tuple[int, ...] = (0,)
     event: str = "seated"  # "seated": the train the group sits in; "any": any departure or arrival of the group
+    # variant B §6 "effektiv oder nach Fahrplan": a real (predicted) time in a bonus minute earns it too
+    effective: bool = False
 
     @property
     def pays_more(self) -> bool:

@@ -97,6 +97,8 @@ class BonusSection(_Section):
     bonus_fee: Money = 8000
     minutes: Annotated[list[Annotated[int, Meta(ge=0, le=59)]], Meta(min_length=1, max_length=60)] = msgspec.field(default_factory=lambda: [0])
     event: Literal["seated", "any"] = "seated"
+    # variant B §6 "effektiv oder nach Fahrplan": a real (predicted) time in a bonus minute earns it too
+    effective: bool = False
 
 
 Fees = Annotated[list[Money], Meta(min_length=1, max_length=100)]
@@ -142,6 +144,12 @@ class LettersSection(_Section):
 class ZugzwangSection(_Section):
     applies: bool = True
     minutes: Annotated[int, Meta(ge=1, le=180)] = 29
+
+
+class JailSection(_Section):
+    # §17 (RULES.md §3 "Real time"): a train this late at a stop puts the group in jail there this long
+    delay_minutes: Annotated[int, Meta(ge=1, le=120)] = 5
+    minutes: Annotated[int, Meta(ge=0, le=240)] = 30
 
 
 Audience = Literal["all", "owner", "none"]
@@ -197,6 +205,7 @@ class GameDoc(_Section):
     prices: PricesSection = PricesSection()
     letters: LettersSection = LettersSection()
     zugzwang: ZugzwangSection | None = None
+    jail: JailSection = JailSection()
     ledger: LedgerSection = LedgerSection()
 
 

@@ -6,7 +6,8 @@ from functools import cached_property
 
 import numpy as np
 
-from planner.routing.static_graph import INF, closure, dijkstra_to
+from planner.routing.bounds import TargetBounds
+from planner.routing.static_graph import INF
 from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
 
 __all__ = ["INF", "TransitNetwork", "last_rows"]
@@ -20,7 +21,7 @@ def last_rows(tt: Timetable) -> np.ndarray:
     return last
 
 
-class TransitNetwork:
+class TransitNetwork(TargetBounds):
     """Compact arrays for the connection scan, built once per timetable and change policy.
 
     ``min_transfer`` (seconds) replaces every change time by one uniform value (a slow group); forbidden
@@ -30,11 +31,34 @@ class TransitNetwork:
     def __init__(self, tt: Timetable, *, min_transfer: int | None = None,
                  default_change: int = DEFAULT_CHANGE_SECONDS):
         self.tt = tt
+        self.plan = tt  # the timetable the change-window rule reads (see :meth:`on_real_times`)
         self.min_transfer = min_transfer
         self.default_change = int(default_change)
         self._build_connections()
         self._build_changes()
         self._build_links()
+
+    @classmethod
+    def on_real_times(cls, base: TransitNetwork, real: Timetable) -> TransitNetwork:
+        """``base``'s network on predicted times: ``real`` is ``base.tt`` with other times (and rows that
+        neither board nor alight: cancelled trips, skipped stops). Connections, catchability and arrivals use
+        ``real``; the change-window rule reads the timetable (``plan``, RULES.md §3 "Real time": which trains
+        the window holds is decided by timetable departure, whether one can be caught by the predicted one).
+        The change matrices and walking links are ``base``'s (they do not depend on times)."""
+        net = cls.__new__(cls)
+        net.tt, net.plan = real, base.tt
+        net.min_transfer, net.default_change = base.min_transfer, base.default_change
+        net._build_connections()
+        for name in ("sta_off", "sta_stops", "stop_station", "stop_local", "mat_off", "mat", "link_off", "link_to",
+                     "link_sec"):
+            setattr(net, name, getattr(base, name))
+        net.__dict__["change_rows"] = base.change_rows
+        return net
+
+    @property
+    def on_plan(self) -> bool:
+        """True when this network runs on the timetable's own times (no real-time overlay)."""
+        return self.plan is self.tt
 
     # --- connections ------------------------------------------------------------------------------
     def _build_connections(self) -> None:
@@ -51,6 +75,9 @@ class TransitNetwork:
         self.c_trip = tt.st_trip[self.c_row].astype(np.int32)
         self.c_pick = tt.st_pickup[self.c_row].astype(np.bool_)
         self.c_drop = tt.st_dropoff[self.c_row + 1].astype(np.bool_)
+        # the timetable departure of each connection: what the change-window rule compares (the same array
+        # without an overlay)
+        self.c_plan_dep = self.c_dep if self.plan is tt else self.plan.st_dep[self.c_row].astype(np.int32)
 
     @property
     def n_connections(self) -> int:
@@ -189,7 +216,8 @@ class TransitNetwork:
         n_st = self.tt.n_stations
         sta = self.stop_station[self.c_from]
         ok = np.flatnonzero(self.c_pick)
-        order = ok[np.lexsort((ok, self.c_dep[ok], sta[ok]))]
+        # sorted by timetable departure: the window is an interval of it (on predicted times as well)
+        order = ok[np.lexsort((ok, self.c_plan_dep[ok], sta[ok]))]
         st_off = np.searchsorted(sta[order], np.arange(n_st + 1))
         # the station's group serves the platforms without forbidden changes: uniform when all theirs are equal
         row_lo, row_hi, forbidden, _ = self.change_rows
@@ -225,8 +253,33 @@ class TransitNetwork:
         off = np.zeros(n_st + len(extra_change) + 1, np.int64)
         np.cumsum(np.concatenate(sizes), out=off[1:])
         self._stop_group = stop_group  # first: another thread takes ``_boardings`` as "both are built"
-        self._boardings = (off, self.c_dep[conn].astype(np.int32), conn,
+        self._real = self._real_boardings(off, conn)
+        self._boardings = (off, self.c_plan_dep[conn].astype(np.int32), conn,
                            np.array(change + extra_change, np.int32))
+
+    def _real_boardings(self, off: np.ndarray, conn: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per boarding (same order as :attr:`station_boardings`) its predicted departure, and per group the
+        most it leaves later (``late``) and earlier (``early``) than planned: a departure planned before
+        ``t - late`` cannot be caught at ``t``, one planned at ``t + early`` or later surely can. Without an
+        overlay the times are the planned ones and both spans 0 (the scans' intervals are exact)."""
+        n_groups = len(off) - 1
+        if self.on_plan:
+            zero = np.zeros(n_groups, np.int32)
+            return self.c_dep[conn].astype(np.int32), zero, zero
+        real = self.c_dep[conn].astype(np.int32)
+        diff = real.astype(np.int64) - self.c_plan_dep[conn]
+        late = np.zeros(n_groups, np.int64)
+        early = np.zeros(n_groups, np.int64)
+        grp = np.repeat(np.arange(n_groups), np.diff(off))
+        np.maximum.at(late, grp, np.maximum(diff, 0))
+        np.maximum.at(early, grp, np.maximum(-diff, 0))
+        return real, late.astype(np.int32), early.astype(np.int32)
+
+    @property
+    def boarding_times(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(real, late, early)`` of the boarding groups (see :meth:`_real_boardings`)."""
+        self._build_boarding_groups()
+        return self._real
 
     @property
     def stop_change_span(self) -> tuple[np.ndarray, np.ndarray]:
@@ -236,29 +289,36 @@ class TransitNetwork:
         lo, hi, _, _ = self.change_rows
         return lo, hi
 
-    def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray]:
+    def event_intervals(self, window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per connection ``c``, the index interval ``[k0[c], k1[c]]`` of ``station_boardings`` (the boarding
         group of the stop it arrives at) that the arrival event "got off after ``c``" may board under a change
         window of ``window`` seconds, precomputed where the group's change time is uniform and the station has
-        no walking links (``k0 = -1``: decided per departure in the scan). Empty interval (``k0 > k1``): nothing boardable at all. Cached per window."""
+        no walking links (``k0 = -1``: decided per departure in the scan). Empty interval (``k0 > k1``):
+        nothing boardable at all. On predicted times, ``[h0[c], k0[c])`` is the *head*: departures whose
+        timetable time is near the arrival, each caught or not by its own predicted time (the scan checks
+        them; without an overlay the head is empty, ``h0 == k0``). Cached per window."""
         cache = self.__dict__.setdefault("_event_intervals", {})
         if window in cache:
             return cache[window]
         off, time, _, change = self.station_boardings
+        _, late, early = self.boarding_times
         n_groups = len(off) - 1
         sd_group = np.repeat(np.arange(n_groups, dtype=np.int64), np.diff(off))
         key = sd_group << 33 | time.astype(np.int64)
         g = self.stop_group[self.c_to].astype(np.int64)
         a = self.c_arr.astype(np.int64)
         ct = change[g].astype(np.int64)
-        k0 = np.searchsorted(key, g << 33 | (a + np.maximum(ct, 0)), side="left")
+        need = a + np.maximum(ct, 0)
+        k0 = np.searchsorted(key, g << 33 | (need + early[g]), side="left")
+        h0 = np.searchsorted(key, g << 33 | np.maximum(need - late[g], 0), side="left") if not self.on_plan else k0
         k1 = np.searchsorted(key, g << 33 | (a + window), side="right") - 1
         forced = (k1 < k0) & (k0 < off[g + 1])
         pad = np.append(time, 0).astype(np.int64)  # k0 may point one past the last departure
         f = pad[k0] // 60 * 60 + 60  # end of the forced minute
         k1 = np.where(forced, np.searchsorted(key, g << 33 | f, side="left") - 1, k1)
-        general = (ct < 0) | (np.diff(self.link_off)[self.stop_station[self.c_to]] > 0)
-        out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32))
+        # an empty body with a head: whether the window holds a train, or which is forced, needs each one's time
+        general = (ct < 0) | (np.diff(self.link_off)[self.stop_station[self.c_to]] > 0) | ((h0 < k0) & (k1 < k0))
+        out = (np.where(general, -1, k0).astype(np.int32), k1.astype(np.int32), h0.astype(np.int32))
         cache[window] = out
         return out
 
@@ -294,83 +354,3 @@ class TransitNetwork:
                  self.zero_blocks),
                 (self.stop_station, self.sta_off, self.sta_stops, self.stop_local, self.mat_off, self.mat,
                  self.link_off, self.link_to, self.link_sec))
-
-    def target_arrays(self, target) -> tuple[np.ndarray, np.ndarray, int]:
-        """A scan's ``targets`` (int32 station indexes; negative ones dropped), their station mask and their
-        latest arrival of the day (-1: none), for one station or several (shared: callers must not write
-        them), cached for single stations (one-to-one queries ask for the same few again and again)."""
-        single = isinstance(target, int | np.integer)
-        cache = self.__dict__.setdefault("_target_arrays", {})
-        hit = cache.get(int(target)) if single else None  # (read once: another thread may clear it meanwhile)
-        if hit is not None:
-            return hit
-        targets = np.array([target] if single else list(target), np.int32)
-        targets = targets[targets >= 0]
-        mask = np.zeros(self.tt.n_stations, np.bool_)
-        mask[targets] = True
-        out = (targets, mask, int(self.last_arrival[targets].max()) if len(targets) else -1)
-        if single:
-            if len(cache) * self.tt.n_stations > 50_000_000:  # bounded (50 MB of masks)
-                cache.clear()
-            cache[int(target)] = out
-        return out
-
-    @cached_property
-    def no_bounds(self) -> np.ndarray:
-        """:meth:`lower_bounds` of no target (no pruning)."""
-        return np.zeros((0, self.tt.n_stations), np.int32)
-
-    @cached_property
-    def last_arrival(self) -> np.ndarray:
-        """Per station, the latest arrival of any connection there with drop-off (-1: none): a one-to-one
-        scan towards it can stop after that departure time."""
-        out = np.full(self.tt.n_stations, -1, np.int64)
-        ok = self.c_drop
-        np.maximum.at(out, self.stop_station[self.c_to[ok]], self.c_arr[ok].astype(np.int64))
-        return out
-
-    @cached_property
-    def _reverse_hops(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Static station graph, reversed (CSR of edges into each station): the shortest ride over every
-        connection between two stations (drop-off and pickup ignored) and every walking link."""
-        n = self.tt.n_stations
-        src = np.concatenate([self.stop_station[self.c_from], np.repeat(np.arange(n), np.diff(self.link_off))])
-        dst = np.concatenate([self.stop_station[self.c_to], self.link_to])
-        sec = np.concatenate([self.c_arr - self.c_dep, self.link_sec]).astype(np.int64)
-        key = dst.astype(np.int64) * n + src
-        order = np.lexsort((sec, key))
-        key, sec = key[order], sec[order]
-        first = np.r_[True, key[1:] != key[:-1]] if len(key) else np.zeros(0, bool)
-        key, sec = key[first], sec[first]  # the shortest per station pair
-        off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
-        return off, (key % n).astype(np.int32), sec.astype(np.int32)
-
-    def lower_bounds(self, targets: np.ndarray, *, compute: bool = True) -> np.ndarray:
-        """``[i, s]``: seconds station ``s`` needs at the least to reach ``targets[i]`` (INF: never), riding
-        without waits or changes: no itinerary is faster, so a scan may drop what cannot beat a target's
-        best arrival. Cached per target (a game asks for its few dice targets again and again); ``compute``
-        False: only what is cached (no rows when a target is not)."""
-        cache = self.__dict__.setdefault("_lower_bounds", {})
-        rows = []
-        for t in targets.tolist():
-            row = cache.get(t)  # (read once: another thread may clear the cache meanwhile)
-            if row is None:
-                if not compute:
-                    return self.no_bounds
-                if len(cache) * self.tt.n_stations >= 25_000_000:  # ~100 MB: one-to-one queries to random stations
-                    cache.clear()
-                row = cache[t] = dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)
-            rows.append(row)
-        return np.stack(rows) if rows else self.no_bounds
-
-    @cached_property
-    def station_reach(self) -> np.ndarray:
-        """``[a, b]``: station ``b`` can be reached from ``a`` at all, ignoring times (trips' consecutive stops
-        and walking links as a static graph, a superset of every journey): a one-to-one query to a station
-        it cannot reach needs no scan."""
-        n = self.tt.n_stations
-        src = np.concatenate([self.stop_station[self.c_from], np.repeat(np.arange(n), np.diff(self.link_off))])
-        dst = np.concatenate([self.stop_station[self.c_to], self.link_to])
-        key = np.unique(src.astype(np.int64) * n + dst)
-        off = np.searchsorted(key // n, np.arange(n + 1)).astype(np.int64)
-        return closure(off, (key % n).astype(np.int32), n)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from planner.errors import InputError
 from planner.routing.network import INF, TransitNetwork
-from planner.routing.rule_scan import first_departure_limit
+from planner.routing.rule_limits import first_departure_limit, first_departure_limit_real
 
 DEFAULT_MAX_LEGS = 12  # trips per itinerary at the most (the level cap of the scans)
 
@@ -47,8 +47,18 @@ class Origin:
         if self.window is None or self.in_trip:
             return int(INF)
         sd_off, sd_time, _, _ = net.station_boardings
-        return int(first_departure_limit(self.station, self.time, max(self.time, self.got_off + self.window),
-                                         sd_off, sd_time, net.link_off, net.link_to, net.link_sec))
+        w_end = self.window_end
+        if net.on_plan:
+            return int(first_departure_limit(self.station, self.time, w_end, sd_off, sd_time, net.link_off,
+                                             net.link_to, net.link_sec))
+        real, late, _ = net.boarding_times  # on predicted times: the latest predicted departure it may take
+        return int(first_departure_limit_real(self.station, self.time, w_end, sd_off, sd_time, real, late,
+                                              net.link_off, net.link_to, net.link_sec))
+
+    @property
+    def window_end(self) -> int:
+        """The last timetable departure time the standing group's window holds (RULES.md §3)."""
+        return max(self.time, self.got_off + int(self.window or 0))
 
 
 def station_origin(station: int, time: int, *, since: int | None = None, window: int | None = None) -> Origin:

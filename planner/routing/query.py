@@ -51,11 +51,12 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
         # scan runs on until the farthest is final); one target alone ends soon after it is reached
         prune = arrive_by is not None or len(targets) > 1
         sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
+        sd_real, sd_late, sd_early = net.boarding_times
         out = rule_scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
                         net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
                         net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
                         sd_off, sd_time, sd_conn, sd_ct, net.stop_group, *net.event_intervals(int(origin.window)),
-                        *net.stop_change_span,
+                        *net.stop_change_span, sd_real, sd_late, sd_early,
                         tt.n_trips, int(max_legs), int(origin.window),
                         o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
                         targets, is_target, net.lower_bounds(targets) if prune else net.no_bounds,
@@ -192,7 +193,10 @@ def obeys_window(net: TransitNetwork, origin: Origin, journey: Journey) -> bool:
     if not origin.in_trip and legs[0].departure(tt) > origin.first_departure_limit(net):
         return False
     w = origin.window
-    return all(nxt.departure(tt) <= prev.arrival(tt) + w for prev, nxt in zip(legs, legs[1:], strict=False))
+    plan = net.plan  # on predicted times the window holds a train by its timetable departure (RULES.md §3)
+    if not net.on_plan and not origin.in_trip and legs[0].departure(plan) > origin.window_end:
+        return False  # (only the forced-train clause could allow it: the rule-aware scan decides)
+    return all(nxt.departure(plan) <= prev.arrival(tt) + w for prev, nxt in zip(legs, legs[1:], strict=False))
 
 
 def reach_targets(net: TransitNetwork, origin: Origin, targets: Sequence[int]) -> dict[int, ReachResult]:

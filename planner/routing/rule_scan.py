@@ -55,71 +55,14 @@ import numba as nb
 import numpy as np
 
 from planner.routing.csa import INF, _row_level
+from planner.routing.rule_marks import _head, _lower, _mark, _mark_interval
 from planner.routing.targets import _hopeless, _targets_each
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _lower(arr, lo, hi, x):
-    """First index in ``arr[lo:hi]`` (sorted) with ``arr[k] >= x``."""
-    while lo < hi:
-        m = (lo + hi) >> 1
-        if arr[m] < x:
-            lo = m + 1
-        else:
-            hi = m
-    return lo
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _mark(c, lv, e, cur, mark, mark_from, rew):
-    if lv < mark[c]:
-        mark[c] = lv
-        mark_from[c] = e
-        if c <= cur and c < rew:
-            return c
-    return rew
-
-
-@nb.njit(cache=True, nogil=True)
-def _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew):
-    for k in range(k0, k1 + 1):
-        rew = _mark(sd_conn[k], lv, e, cur, mark, mark_from, rew)
-    return rew
-
-
-@nb.njit(cache=True, nogil=True)
-def _mark_interval(s, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover):
-    """Mark ``[k0, k1]`` of station ``s`` at level ``lv``, skipping what ``cover`` says is marked already:
-    the covers of lower levels (marked with fewer trips: nothing to improve there) clip the interval's ends,
-    the own level's cover is extended."""
-    for j in range(lv):
-        c0, c1 = cover[j, s, 0], cover[j, s, 1]
-        if c0 <= k0 <= c1:
-            k0 = c1 + 1
-        if c0 <= k1 <= c1:
-            k1 = c0 - 1
-    if k1 < k0:
-        return rew
-    c0, c1 = cover[lv, s, 0], cover[lv, s, 1]
-    if c0 <= k0 <= c1 + 1:
-        if k1 > c1:
-            rew = _mark_range(c1 + 1, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
-            cover[lv, s, 1] = k1
-    elif c0 - 1 <= k1 <= c1:
-        rew = _mark_range(k0, c0 - 1, lv, e, cur, sd_conn, mark, mark_from, rew)
-        cover[lv, s, 0] = k0
-    else:
-        rew = _mark_range(k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew)
-        cover[lv, s, 0] = k0
-        cover[lv, s, 1] = k1
-    return rew
-
-
-# long: one numba kernel (csa.py measured a split into inline helpers as 50% slower); a split of this
-# one has not been measured, so it stays whole
 @nb.njit(cache=True, nogil=True)
 def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off,
-           stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi):
+           stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi,
+           sd_real, sd_late, sd_early):
     """Mark the departures an arrival event may board (see the module docstring); returns the rewind index.
 
     ``p = -1``: the origin (no change time, the station's group). Else the arrival platform's boarding group
@@ -128,16 +71,35 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
     group's array; ``cover[lv, g]`` is an interval already marked at level ``lv`` (events at a station come
     roughly in time order, so their windows overlap and only the new part is marked). ``-1``:
     platform-specific, each departure checked on its own.
+
+    Real time (RULES.md §3): ``sd_time`` is the timetable departure (the window holds a train by it), ``sd_real``
+    the predicted one (a train is caught by it); ``sd_late[g]``/``sd_early[g]`` bound their difference in the
+    group, so only departures planned within ``[need - late, need + early)`` need their own check (the
+    *head*); without an overlay both are 0 and this is the timetable's rule exactly.
     """
     g = s if p < 0 else stop_group[p]
     lo, hi = sd_off[g], sd_off[g + 1]
     uni = sd_ct[g]
+    late, early = sd_late[g], sd_early[g]
     if (p < 0 or uni >= 0) and link_off[s] == link_off[s + 1]:
-        k0 = _lower(sd_time, lo, hi, a + (0 if p < 0 else uni))
+        need = a + (0 if p < 0 else uni)
+        k0 = _lower(sd_time, lo, hi, need + early)
+        head = False
+        if late > 0 or early > 0:
+            rew, head = _head(_lower(sd_time, lo, k0, need - late), k0, need, w_end, lv, e, cur, sd_time,
+                              sd_real, sd_conn, mark, mark_from, rew)
         k1 = _lower(sd_time, k0, hi, w_end + 1) - 1
         if k1 < k0:  # nothing in the window: the forced minute
+            if head:
+                return rew
             if k0 == hi:
                 return rew
+            if late > 0 or early > 0:
+                # a head departure planned after the window may be the forced one: decided one by one below
+                if need + early > w_end + 1:
+                    return _general(s, g, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, c_from,
+                                    sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark,
+                                    mark_from, rew, sd_real, sd_late)
             k1 = _lower(sd_time, k0, hi, (sd_time[k0] // 60) * 60 + 60) - 1
         return _mark_interval(g, k0, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
     n = sta_off[s + 1] - sta_off[s]
@@ -145,49 +107,69 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
     if p >= 0 and ct_hi[p] >= 0 and link_off[s] == link_off[s + 1]:
         # platform-specific change times (the forbidden ones are not in the group): check the departures before
         # a + longest change one by one, the rest of the window is one interval (with its cover)
-        k = _lower(sd_time, lo, hi, a + ct_lo[p])
-        k_body = _lower(sd_time, k, hi, a + ct_hi[p])
+        k = _lower(sd_time, lo, hi, a + ct_lo[p] - late)
+        k_body = _lower(sd_time, k, hi, a + ct_hi[p] + early)
         k1 = _lower(sd_time, k_body, hi, w_end + 1) - 1
         head = False
         while k < k_body and sd_time[k] <= w_end:
             c = sd_conn[k]
-            if sd_time[k] >= a + mat[base + stop_local[c_from[c]]]:
+            ct = mat[base + stop_local[c_from[c]]]
+            if ct >= 0 and sd_real[k] >= a + ct:
                 head = True
                 rew = _mark(c, lv, e, cur, mark, mark_from, rew)
             k += 1
         if head or k1 >= k_body:
             return _mark_interval(g, k_body, k1, lv, e, cur, sd_conn, mark, mark_from, rew, cover)
         # nothing in the window: the general search below finds the forced minute
+    return _general(s, g, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, c_from, sta_off, stop_local,
+                    mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, sd_real, sd_late)
+
+
+@nb.njit(cache=True, nogil=True)
+def _general(s, g, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, c_from, sta_off, stop_local, mat_off,
+             mat, link_off, link_to, link_sec, mark, mark_from, rew, sd_real, sd_late):
+    """:func:`_event` one departure at a time (platform-specific change times, walking links, or a window
+    that only the departures' own predicted times decide): in timetable order, each caught by its predicted
+    time; the window's, else the forced minute's (the first caught one planned after the window, with every
+    caught one planned in that minute)."""
+    lo, hi = sd_off[g], sd_off[g + 1]
+    n = sta_off[s + 1] - sta_off[s]
+    base = mat_off[s] + stop_local[p] * n if p >= 0 else 0
     found = False
     forced = INF
-    k = _lower(sd_time, lo, hi, a)
+    k = _lower(sd_time, lo, hi, a - sd_late[g])
     k_f = hi
     while k < hi:
-        d = sd_time[k]
         c = sd_conn[k]
         ok = True
         if p >= 0:
             ct = mat[base + stop_local[c_from[c]]]
-            ok = ct >= 0 and d >= a + ct
+            ok = ct >= 0 and sd_real[k] >= a + ct
+        else:
+            ok = sd_real[k] >= a
         if ok:
-            if d <= w_end:
+            if sd_time[k] <= w_end:
                 found = True
                 rew = _mark(c, lv, e, cur, mark, mark_from, rew)
             else:
-                forced = d
+                forced = sd_time[k]
                 k_f = k
                 break
         k += 1
     for li in range(link_off[s], link_off[s + 1]):
         s2 = link_to[li]
         lo2, hi2 = sd_off[s2], sd_off[s2 + 1]
-        k = _lower(sd_time, lo2, hi2, a + link_sec[li])
-        while k < hi2 and sd_time[k] <= w_end:
-            found = True
-            rew = _mark(sd_conn[k], lv, e_walk, cur, mark, mark_from, rew)
+        k = _lower(sd_time, lo2, hi2, a + link_sec[li] - sd_late[s2])
+        while k < hi2:
+            if sd_real[k] >= a + link_sec[li]:
+                if sd_time[k] <= w_end:
+                    found = True
+                    rew = _mark(sd_conn[k], lv, e_walk, cur, mark, mark_from, rew)
+                else:
+                    if sd_time[k] < forced:
+                        forced = sd_time[k]
+                    break
             k += 1
-        if k < hi2 and sd_time[k] < forced:
-            forced = sd_time[k]
     if found or forced == INF:
         return rew
     # nothing in the window: the first catchable departure(s), every one in that same minute
@@ -198,16 +180,19 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
         ok = True
         if p >= 0:
             ct = mat[base + stop_local[c_from[c]]]
-            ok = ct >= 0 and sd_time[k] >= a + ct
+            ok = ct >= 0 and sd_real[k] >= a + ct
+        else:
+            ok = sd_real[k] >= a
         if ok:
             rew = _mark(c, lv, e, cur, mark, mark_from, rew)
         k += 1
     for li in range(link_off[s], link_off[s + 1]):
         s2 = link_to[li]
         lo2, hi2 = sd_off[s2], sd_off[s2 + 1]
-        k = _lower(sd_time, lo2, hi2, max(forced, a + link_sec[li]))
+        k = _lower(sd_time, lo2, hi2, min(forced, a + link_sec[li] - sd_late[s2]))
         while k < hi2 and sd_time[k] <= last:
-            rew = _mark(sd_conn[k], lv, e_walk, cur, mark, mark_from, rew)
+            if sd_time[k] >= forced and sd_real[k] >= a + link_sec[li]:
+                rew = _mark(sd_conn[k], lv, e_walk, cur, mark, mark_from, rew)
             k += 1
     return rew
 
@@ -217,8 +202,8 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
 @nb.njit(cache=True, nogil=True)
 def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
               stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
-              sd_off, sd_time, sd_conn, sd_ct, stop_group, ev_k0, ev_k1, ct_lo, ct_hi, n_trips, K, W, origin_station,
-              start_time, since,
+              sd_off, sd_time, sd_conn, sd_ct, stop_group, ev_k0, ev_k1, ev_h0, ct_lo, ct_hi, sd_real, sd_late, sd_early,
+              n_trips, K, W, origin_station, start_time, since,
               origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target, lb, arrive_by):
     """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
 
@@ -256,7 +241,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
         w_end = max(start_time, since + W)
         rew = _event(origin_station, -1, start_time, w_end, 0, -2, -3, cur, sd_off, sd_time, sd_conn, sd_ct,
                      stop_group, c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew,
-                     cover, ct_lo, ct_hi)
+                     cover, ct_lo, ct_hi, sd_real, sd_late, sd_early)
     if origin_trip >= 0:
         lvl[origin_trip] = 1
         board[origin_trip, 1] = -2
@@ -267,7 +252,8 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 arr_lvl[j, origin_stop] = 1
             rew = _event(stop_station[origin_stop], origin_stop, origin_arr, origin_arr + W, 1, -4, -4, cur,
                          sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local, mat_off, mat,
-                         link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi)
+                         link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi, sd_real, sd_late,
+                         sd_early)
     tb = np.empty(targets.shape[0], np.int32)
     best = _targets_each(targets, arr, sta_off, sta_stops, K, tb)
     rew = n_conn
@@ -309,6 +295,10 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 k0 = ev_k0[c]
                 if k0 >= 0:  # precomputed interval (uniform change time, no walks)
                     k1 = ev_k1[c]
+                    h0 = ev_h0[c]
+                    if h0 < k0:  # on predicted times: the departures only their own time decides
+                        rew, _ = _head(h0, k0, a + sd_ct[stop_group[q]], a + W, lv, c, c, sd_time, sd_real, sd_conn,
+                                       mark, mark_from, rew)
                     # most events repeat a window already marked at this level (skipped) or extend it past its
                     # end (only the new part is marked, here without a call: the common case)
                     g = stop_group[q]
@@ -324,7 +314,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
                 else:
                     rew = _event(s, q, a, a + W, lv, c, c, c, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from,
                                  sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew, cover,
-                                 ct_lo, ct_hi)
+                                 ct_lo, ct_hi, sd_real, sd_late, sd_early)
         if rew <= c:
             if c + 1 > high:
                 high = c + 1
@@ -337,7 +327,7 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
 
 @nb.njit(cache=True, nogil=True)
 def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local,
-                    mat_off, mat, link_off, link_to, link_sec, n_conn, ct_lo, ct_hi):
+                    mat_off, mat, link_off, link_to, link_sec, n_conn, ct_lo, ct_hi, sd_real, sd_late, sd_early):
     """Connections an arrival event may board (the same ``_event`` the scan uses), sorted: for the
     ``zugzwang`` answers and checks, so the rule is decided in this one place."""
     mark = np.full(n_conn, 1, np.int8)
@@ -345,26 +335,6 @@ def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, stop_group,
     cover = np.zeros((1, sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1
     _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local,
-           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover, ct_lo, ct_hi)
+           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover, ct_lo, ct_hi, sd_real, sd_late,
+           sd_early)
     return np.flatnonzero(mark == 0)
-
-
-@nb.njit(cache=True, nogil=True)
-def first_departure_limit(s, t, w_end, sd_off, sd_time, link_off, link_to, link_sec):
-    """Latest first departure a group standing at ``s`` at ``t`` may take (the origin case of ``_event``):
-    ``w_end`` when anything (here or after a walk) leaves in the window, else the last second of the forced
-    minute; ``t`` when nothing leaves at all."""
-    forced = INF
-    k = _lower(sd_time, sd_off[s], sd_off[s + 1], t)
-    if k < sd_off[s + 1]:
-        if sd_time[k] <= w_end:
-            return w_end
-        forced = sd_time[k]
-    for li in range(link_off[s], link_off[s + 1]):
-        s2 = link_to[li]
-        k = _lower(sd_time, sd_off[s2], sd_off[s2 + 1], t + link_sec[li])
-        if k < sd_off[s2 + 1]:
-            if sd_time[k] <= w_end:
-                return w_end
-            forced = min(forced, sd_time[k])
-    return t if forced == INF else (forced // 60) * 60 + 59

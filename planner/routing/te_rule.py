@@ -15,6 +15,10 @@ capped by the window, plus the forced next train:
   ``a + walk <= d <= a + W``; when there is none, to every departure it could catch in the first minute after
   the window that has one (the forced next train).
 
+On predicted times (``net.plan`` is not ``net.tt``, RULES.md §3 "Real time") the window holds a departure by
+its *timetable* time and it is caught by its *predicted* one: every departure planned after ``a`` minus the
+day's largest delay is looked at.
+
 Weights are lexicographic (seconds, boardings) encoded as ``seconds * 1024 + boardings``: Dijkstra then
 yields the earliest legal arrival and, at it, the fewest trips, which is what the engine's tie-break needs.
 Dijkstra is exact here because the rule only restricts which arc leaves an arrival event, and each event has
@@ -50,12 +54,15 @@ class RuleGraph:
         for r in np.flatnonzero(~last).tolist():
             g.add_edge(r, n + r + 1, weight=(int(tt.st_arr[r + 1]) - int(tt.st_dep[r])) * SCALE)
             g.add_edge(n + r, r, weight=(int(tt.st_dep[r]) - int(tt.st_arr[r])) * SCALE)
-        # boardable departures per station: (time, row) sorted by time
+        # boardable departures per station: (timetable time, row) sorted by it
         rows = np.flatnonzero(tt.st_pickup & ~last)
         sta = tt.stop_station[tt.st_stop[rows]]
+        self._real = net.plan is not tt
+        # on predicted times: the most any train leaves after its timetable time (earlier ones are gone by then)
+        self._late = int(max(0, (tt.st_dep.astype(np.int64) - net.plan.st_dep).max())) if self._real and n else 0
         self._deps: list[list[tuple[int, int]]] = [[] for _ in range(tt.n_stations)]
         for r, s in zip(rows.tolist(), sta.tolist(), strict=True):
-            self._deps[s].append((int(tt.st_dep[r]), r))
+            self._deps[s].append((int(net.plan.st_dep[r]), r))
         for lst in self._deps:
             lst.sort()
         for r in np.flatnonzero(tt.st_dropoff).tolist():
@@ -75,10 +82,12 @@ class RuleGraph:
 
         def collect(deps: list[tuple[int, int]], ready) -> None:
             after = None  # minute of the first catchable departure after the window
-            for d, r in deps[bisect.bisect_left(deps, (max(t_min, a), -1)):]:
+            # (on predicted times a train planned before ``a`` may still be caught, up to the latest train's delay)
+            for d, r in deps[bisect.bisect_left(deps, (max(t_min, a) - self._late, -1)):]:
                 if d > w_end and after is not None and d // 60 > after:
                     break
-                if ready(d, r):
+                real = int(tt.st_dep[r])
+                if real >= t_min and ready(real, r):
                     cands.append((d, r))
                     if d > w_end and after is None:
                         after = d // 60
@@ -88,11 +97,12 @@ class RuleGraph:
         for li in range(int(net.link_off[s]), int(net.link_off[s + 1])):
             w = int(net.link_sec[li])
             collect(self._deps[int(net.link_to[li])], lambda d, r, w=w: d >= a + w)
-        inside = [(r, d) for d, r in cands if d <= w_end]
+        # returned with the predicted departure (the wait arc's length)
+        inside = [(r, int(tt.st_dep[r])) for d, r in cands if d <= w_end]
         if inside or not cands:
             return inside
         first = min(d for d, _ in cands)
-        return [(r, d) for d, r in cands if d // 60 == first // 60]
+        return [(r, int(tt.st_dep[r])) for d, r in cands if d // 60 == first // 60]
 
     def _source_edges(self, origin: Origin) -> list[tuple[int, int, int]]:
         if origin.in_trip:

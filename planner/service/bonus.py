@@ -20,7 +20,9 @@ def bonus_answer(day: GameDay, origin: Origin, train: str | None = None) -> dict
     out["zugzwang"] = zugzwang_json(origin)  # the chances are those a group obeying the rule can reach
     if train:
         out["train"] = train
-    return out
+    from planner.service.realtime import with_realtime
+
+    return with_realtime(day, out, origin.time)
 
 
 def group_bonus(play: Play, group: str, time: int) -> dict:

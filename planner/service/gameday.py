@@ -17,6 +17,7 @@ from planner.gamefile.rules import ChangeWindow, Deadline
 from planner.gtfs.cache import load_or_build
 from planner.ledger.rules import LedgerRules, ledger_rules
 from planner.rail.index import by_trip, day_crossings
+from planner.realtime.load import load_overlay
 from planner.routing import reach, station_origin
 from planner.routing.network import TransitNetwork
 from planner.timetable.model import Timetable
@@ -31,13 +32,17 @@ class GameDay:
     """The game day every use case answers from (lazy: nothing is loaded before it is needed)."""
 
     def __init__(self, feed: str, game: Game, date: dt.date, *, min_transfer_minutes: float | None = None,
-                 progress: bool | None = False, plain_timetable: bool = False):
+                 progress: bool | None = False, plain_timetable: bool = False, realtime: str | None = None,
+                 realtime_key: str | None = None):
         if min_transfer_minutes is not None and not (0 <= min_transfer_minutes <= 60):
             raise InputError(f"--min-transfer {min_transfer_minutes}: expected 0 to 60 minutes")
         self.feed, self.game, self.date = feed, game, date
         self.min_transfer_minutes = min_transfer_minutes
         self.progress = progress
         self.plain_timetable = plain_timetable  # --no-zugzwang: organisers exploring the network
+        # --realtime FILE_OR_URL: the overlay of predicted times (planner/service/realtime.py loads it)
+        self.realtime_source, self.realtime_key = realtime, realtime_key
+        self.realtime_warnings: list[str] = []
         self._deadlines: dict[tuple[int, int], Deadline | None] = {}
 
     @property
@@ -74,8 +79,35 @@ class GameDay:
         return load_or_build(self.feed, self.game, self.date, progress=self.progress)
 
     @cached_property
+    def overlay(self):
+        """The real-time overlay (:class:`planner.realtime.overlay.Overlay`) of ``--realtime``, or None (none
+        given, or its URL did not answer: then ``realtime_warnings`` says so and answers use the timetable)."""
+        if not self.realtime_source:
+            return None
+        return load_overlay(self.realtime_source, self.realtime_key, self.timetable, self.date, self.realtime_warnings)
+
+    def set_overlay(self, overlay) -> None:
+        """Route on another overlay from now on (a server's newer feed; None: the timetable)."""
+        self.__dict__["overlay"] = overlay
+        self.__dict__.pop("_real_network", None)
+
+    @property
     def network(self) -> TransitNetwork:
-        """The routing network (change-time policy from the uniform minimum and the game file)."""
+        """The network every proposal routes on: on predicted times when an overlay changes anything, else
+        :attr:`plan_network` itself (so that an empty feed gives exactly the timetable's answers)."""
+        ov = self.overlay
+        if ov is None or not ov.changes_anything:
+            return self.plan_network
+        cached = self.__dict__.get("_real_network")
+        if cached is None or cached[0] is not ov:
+            cached = self.__dict__["_real_network"] = (ov, TransitNetwork.on_real_times(self.plan_network,
+                                                                                         ov.timetable))
+        return cached[1]
+
+    @cached_property
+    def plan_network(self) -> TransitNetwork:
+        """The routing network on timetable times (change-time policy from the uniform minimum and the game
+        file): what the dice target's choice reads (§4.4 "gemäss Fahrplan")."""
         mt = self.min_transfer_minutes
         return TransitNetwork(self.timetable, min_transfer=None if mt is None else int(round(mt * 60)),
                               default_change=int(round(self.game.default_change_minutes * 60)))

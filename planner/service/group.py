@@ -214,7 +214,15 @@ def _status_of(play: Play, group: GameGroup, snap: GroupSnapshot, time: int) -> 
     last = model.last_time
     if last is not None and time < last:
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
-    return GroupStatus(group.name, group.key, group.number or snap.number, model.state_at(time), snap.rolls,
+    state = model.state_at(time)
+    if play.day.realtime_source:  # §17 on real-time data: a late train put the group in jail
+        from planner.game.day import in_jail
+        from planner.service.jail import jail_now
+
+        jail = jail_now(play.day, model, time)
+        if jail is not None:
+            state = in_jail(state, jail.station, jail.arrival, jail.until)
+    return GroupStatus(group.name, group.key, group.number or snap.number, state, snap.rolls,
                        snap.positions), model
 
 

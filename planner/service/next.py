@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from planner.errors import InputError
 from planner.game.bonus import bonus_chances
-from planner.game.day import GroupState
+from planner.game.day import GroupState, Position
 from planner.game.dice import prefer_bonus
 from planner.routing import Journey, Origin, best_journey
 from planner.service.day_model import station_of
@@ -81,8 +81,13 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
                 "('planner group position')"]
     if pos is None or ob.kind == "ended":
         return NextAnswer(st, warnings=late, rule=rule)
-    origin = origin_of(day, pos, state.time)
-    if ob.kind != "heading":
+    if ob.kind == "jail":  # (§17, real-time data) the way on starts when the jail ends, its change window then
+        if ob.target is None:
+            return NextAnswer(st, warnings=late, rule=rule)
+        origin = origin_of(day, Position(pos.station, int(ob.until)), int(ob.until))
+    else:
+        origin = origin_of(day, pos, state.time)
+    if ob.kind not in ("heading", "jail"):
         # no target binds the group (before the dice, free movement, a roll due): every full-hour chance on a
         # legal way counts, during free movement those it can board before the free time ends
         chances = bonus_chances(day.network, day.game, origin)["chances"]
@@ -93,12 +98,18 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
     if roll is None or roll.target_station is None:
         return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"], rule=rule)
     pricing = load_pricing(play, st.name)
-    if model.on_plan(roll, state.time):
+    if model.on_plan(roll, state.time) and not day.realtime_source and ob.kind != "jail":
         rest = model.rest_of_plan(roll, state.time)
         j: Journey | None = Journey(pos.station, roll.target_station, state.time, rest)
-    else:  # the group reported itself off its itinerary: the fastest legal way from where it is
+    else:  # off its itinerary, or on real times (a late train, a missed change, a jail): re-planned from here
         j = _replan(day, origin, roll.target_station, pricing)
+    from planner.service.jail import jail_json, plan_jails
+
+    jailed = plan_jails(day, origin, roll.target_station, j)  # §17 ahead: a late train of the way there
+    j = jailed.journey
     it = journey_json(day, j, origin, roll.target_station, pricing)
+    if jailed.jails:
+        it["jail"] = jail_json(day, jailed, st.name)
     arrival = j.arrival(day.timetable) if j is not None else None
     return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),
                       fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival), rule=rule)
@@ -162,6 +173,9 @@ def advice(ans: NextAnswer) -> str:
         return "roll the dice now"
     if ob.kind == "free":
         return f"free movement until {fmt_clock(ob.until)}; roll before it ends{board}"
+    if ob.kind == "jail":
+        return (f"in jail here until {fmt_clock(ob.until)} (your train was 5 or more minutes late), then head for "
+                f"{ob.target}")
     if ans.itinerary and ans.itinerary.get("already_there"):
         return f"you are at {ob.target}: roll again"
     if ans.itinerary and ans.itinerary.get("arrival"):

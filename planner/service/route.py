@@ -8,10 +8,12 @@ from planner.errors import InputError
 from planner.game.day import Position
 from planner.routing import Journey, Origin, best_journey, journeys_within
 from planner.service.gameday import GameDay
+from planner.service.jail import jail_json, plan_jails
 from planner.service.next import group_origin
 from planner.service.play import Play
 from planner.service.positions import PlaceRequest, origin_of, resolve_place, train_echo
 from planner.service.pricing import Pricing, cheapest, load_pricing
+from planner.service.realtime import with_realtime
 from planner.service.views import journey_json, late_warning, zugzwang_json
 from planner.util.timefmt import fmt_clock
 
@@ -47,7 +49,11 @@ def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: 
     if within is not None and not 0 <= within <= 180:
         raise InputError(f"--within {within}: expected 0 to 180 minutes")
     j = fastest(day, pricing, origin, target)
+    jailed = plan_jails(day, origin, target, j)  # §17 on real-time data: a late train's jail, then on from it
+    j = jailed.journey
     out = journey_json(day, j, origin, target, pricing)
+    if jailed.jails:
+        out["jail"] = jail_json(day, jailed, pricing.group if pricing is not None else None)
     if train:
         out["train"] = train
     warnings = late_warning(day, j.arrival(day.timetable) if j is not None and j.legs else None)
@@ -61,7 +67,7 @@ def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: 
             alts.append(journey_json(day, a, origin, target, pricing))
     out["alternatives"] = alts
     out["zugzwang"] = zugzwang_json(origin)
-    return out
+    return with_realtime(day, out, origin.time)
 
 
 def group_route(play: Play, group: str, target: str | None, time: int, within: float | None) -> dict:

@@ -32,7 +32,20 @@ def crossing_finder(day: GameDay):
 def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str]) -> DiceAnswer:
     """The dice rules (:func:`planner.game.dice.decide`) for a group at ``origin`` on this day, toll lines
     and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer."""
-    return decide(day.network, day.game, origin, dice, targeted, crossing_finder(day))
+
+    real = day.network
+    # the target is the one reached earliest by timetable (§4.4 "gemäss Fahrplan"), the way there on real times
+    ans = decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),
+                 real=None if real is day.plan_network else real)
+    if ans.journey is not None and ans.journey.legs and day.realtime_source:
+        from planner.service.jail import plan_jails
+
+        plan = plan_jails(day, origin, ans.journey.target_station, ans.journey)  # §17: a late train's jail
+        if plan.jails:
+            ans.journey, ans.jail = plan.journey, plan
+            if plan.journey is not None:
+                ans.arrival = plan.journey.arrival(day.timetable)
+    return ans
 
 
 def resolve_targets(day: GameDay, text: str) -> list[str]:
@@ -61,7 +74,9 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
         rows = [r for r in tt.trip_stop_times(exclude_trip) if int(tt.stop_station[tt.st_stop[r]]) == station]
         if rows:  # got off that train here: its platform's change times apply
             stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - time))])
-    out = zugzwang(day.network, station, time, day.window, exclude_trip, stop)
+    from planner.service.realtime import with_realtime
+
+    out = with_realtime(day, zugzwang(day.network, station, time, day.window, exclude_trip, stop), time)
     out["departures"].sort(key=lambda d: not d["catchable"])
     if exclude_trip < 0:
         # Without the train named, the one the group just left is the one that arrived here at ``time`` and

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from planner.service.gameday import GameDay
 from planner.service.legs import annotate
 from planner.service.pricing import Pricing, add_fees
+from planner.service.realtime import add_delays, with_realtime
 from planner.util.timefmt import fmt_clock
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int,
     if not j.legs:
         d["already_there"] = True
     annotate(day, j, d)
+    add_delays(day, j, d)
     add_fees(day, pricing, j, d, seated=origin.in_trip)
     return d
 
@@ -59,7 +61,7 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
     itinerary = None
     if ans.journey is not None:
         itinerary = journey_json(day, ans.journey, origin, ans.journey.target_station, pricing)
-    return {
+    out = {
         "roll": ans.roll,
         "kind": ans.kind,
         "target": ans.target,
@@ -81,3 +83,8 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
         "time": fmt_clock(origin.time),
         "zugzwang": zugzwang_json(origin),
     }
+    if ans.jail is not None:
+        from planner.service.jail import jail_json
+
+        out["jail"] = jail_json(day, ans.jail, pricing.group if pricing is not None else None)
+    return with_realtime(day, out, origin.time)

@@ -23,7 +23,7 @@ from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 from planner.timetable.trips import find_trip
 from planner.util.timefmt import fmt_clock, parse_clock
-from planner.web.days import Day, Days
+from planner.web.days import Day, Days, realtime_banner
 from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, text_field
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
@@ -80,7 +80,8 @@ class Answers:
         money = ledger_status(play, g.key)
         return {"game": self.game_info(play), "group": {"number": g.number, "name": g.name},
                 "status": out, "last": last, "cash": money["cash"], "capital": money["capital"],
-                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:]}
+                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:],
+                **({"realtime": rt} if (rt := realtime_banner(day)) is not None else {})}
 
     def position(self, game_id: str, number: int, body: dict) -> dict:
         """"We got off at X (at T, there since S)" or "we are in the IR75 12:25": the group's day records it."""

@@ -298,12 +298,13 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 
 def load_app(state: str | Path | None = None, *, feed: str | None = None, rate: float = 10.0, burst: int = 60,
-             secure_cookie: bool = False) -> tuple[Starlette, RoutingWorker]:
+             secure_cookie: bool = False, realtime: str | None = None) -> tuple[Starlette, RoutingWorker]:
     """The app with the days of the games present loaded and its routing process started (close the worker after
-    serving); ``feed`` serves games created without one."""
-    days = Days(feed)
+    serving); ``feed`` serves games created without one; ``realtime``: the file the real-time poller publishes to
+    (planner/realtime/live.py)."""
+    days = Days(feed, realtime)
     with State(state) as st:
         days.warm(st.games.games())
-    worker = RoutingWorker(state, feed=feed)
+    worker = RoutingWorker(state, feed=feed, realtime=realtime)
     app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker)
     return app.build(), worker

@@ -19,6 +19,21 @@ from planner.service.rules import decide_at
 from planner.store.games import GameRecord
 
 
+def refresh(gd: GameDay) -> None:
+    """Apply the newest published real-time feed, if it changed (nothing without ``serve --realtime``)."""
+    if gd.realtime_source:
+        from planner.service.realtime import refresh_overlay
+
+        refresh_overlay(gd)
+
+
+def realtime_banner(day: Day) -> dict | None:
+    """What the phone shows about the real-time data (None without it)."""
+    from planner.service.realtime import banner
+
+    return banner(day.day) if day.day.realtime_source else None
+
+
 @dataclass
 class Day:
     """One loaded game day and the lock its answers are computed under; documents are made on first request."""
@@ -28,15 +43,19 @@ class Day:
     documents: dict[str, str] = field(default_factory=dict)
 
 
-def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
-    """Load the game day (from the cache when possible), build the network and warm the routing kernels."""
+def load_day(feed: str | None, game: str | None, date: str | None, realtime: str | None = None) -> Day:
+    """Load the game day (from the cache when possible), build the network and warm the routing kernels;
+    ``realtime``: the file ``serve --realtime`` publishes the feed to (:func:`refresh`)."""
     feed = feed or config.default_feed()
     if not feed:
         raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
     d = date or config.default_date(feed)
     if not d:
         raise PlannerError("no game day: the game has no date")
-    gd = GameDay(str(feed), load_game(game or config.default_game()), parse_date(d), progress=False).warm()
+    gd = GameDay(str(feed), load_game(game or config.default_game()), parse_date(d), progress=False,
+                 realtime=realtime)
+    refresh(gd)
+    gd.warm()
     # The first dice answer builds lazy indexes: do one now (nothing recorded), not on the first phone's roll.
     clock = gd.game.clock
     try:
@@ -49,8 +68,8 @@ def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
 class Days:
     """The loaded days of one process, by what they are played on; ``feed`` fills in a game created without one."""
 
-    def __init__(self, feed: str | None = None):
-        self.feed = feed
+    def __init__(self, feed: str | None = None, realtime: str | None = None):
+        self.feed, self.realtime = feed, realtime
         self._days: dict[tuple, Day] = {}
         self._lock = threading.Lock()
 
@@ -59,8 +78,11 @@ class Days:
         key = (game.feed or self.feed, game.game, game.date)
         with self._lock:  # one load per day, even when two phones of a new game ask at once
             if key not in self._days:
-                self._days[key] = load_day(*key)
-            return self._days[key]
+                self._days[key] = load_day(*key, realtime=self.realtime)
+            day = self._days[key]
+        with day.lock:  # (serve --realtime) the newest feed, fetched once for every process; not mid-answer
+            refresh(day.day)
+        return day
 
     def warm(self, games: list[GameRecord]) -> None:
         """Load the days of ``games`` now (at start-up: the first phones need not wait)."""

@@ -25,12 +25,12 @@ ROUTED = ("roll", "position", "undo", "next_step", "next_trains", "ledger_event"
 _answers = None  # the child's Answers
 
 
-def _start(state: str | None, feed: str | None) -> None:
+def _start(state: str | None, feed: str | None, realtime: str | None = None) -> None:
     global _answers
 
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    days = Days(feed)
+    days = Days(feed, realtime)
     with State(state) as st:
         days.warm(st.games.games())  # the games present now; later ones load on their first request
     _answers = Answers(state, days)
@@ -54,9 +54,9 @@ def _call(name: str, *args):
 class RoutingWorker:
     """The child process (started with ``spawn``: no threads or locks inherited from the server)."""
 
-    def __init__(self, state: str | Path | None, *, feed: str | None):
+    def __init__(self, state: str | Path | None, *, feed: str | None, realtime: str | None = None):
         self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
-                                         initargs=(None if state is None else str(state), feed))
+                                         initargs=(None if state is None else str(state), feed, realtime))
         self._pool.submit(_ready).result()  # loaded (or its error surfaces here, at start-up)
 
     async def call(self, name: str, *args):

@@ -37,6 +37,7 @@ function obligationText(ob) {
     case "roll": return "roll now";
     case "heading": return `heading for ${ob.target}${ob.until ? ", arrival " + ob.until : ""}`;
     case "free": return `free movement until ${ob.until}: roll before it ends`;
+    case "jail": return `in jail until ${ob.until} (your train was 5+ minutes late)${ob.target ? ", then on to " + ob.target : ""}`;
     case "ended": return "the game is over";
     default: return ob.kind;
   }
@@ -85,7 +86,45 @@ function renderState(state) {
   const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
   if (last && lastSeq !== shownSeq) renderAnswer(last);
   if (!last) { document.getElementById("answer").hidden = true; shownSeq = null; }
+  renderRealtime(state.realtime, `${lastSeq}:${(state.status.positions || []).length}`);
   renderMessages(state.messages || []);
+}
+
+/* serve --realtime: a banner when the data is stale or missing, and the way on re-planned on real times
+   (planner next: a missed change, a cancelled train or a jail changes it) whenever the data or the day changed. */
+let liveFor = null;
+
+function late(min) {
+  return min ? (min > 0 ? ` +${min}'` : ` ${min}'`) : "";
+}
+
+function renderRealtime(rt, lastSeq) {
+  const el = document.getElementById("realtime");
+  if (!rt) { el.hidden = true; return; }
+  let text = "";
+  if (!rt.available) text = `No real-time data${rt.error ? " (" + rt.error + ")" : ""}: timetable times only.`;
+  else if (rt.stale) text = `Real-time data is ${rt.age_s === null ? "of unknown age" : Math.round(rt.age_s / 60) + " min old"}: delays may have changed.`;
+  else if (rt.error) text = `Real-time data ${Math.round(rt.age_s / 60)} min old (last fetch failed: ${rt.error}).`;
+  el.textContent = text;
+  el.hidden = !text;
+  const key = `${rt.version}:${lastSeq}`;
+  if (key !== liveFor) { liveFor = key; refreshLive(); }
+}
+
+async function refreshLive() {
+  let nx;
+  try { nx = await api(`${BASE}/next?time=${encodeURIComponent(currentTime())}`); } catch (e) { return; }
+  const sec = document.getElementById("live");
+  const it = nx.itinerary;
+  if (!it || !it.legs || !it.legs.length) { sec.hidden = true; return; }
+  sec.hidden = false;
+  let text = `${nx.advice}.`;
+  if (it.jail) text += ` Jail at ${it.jail.station} ${it.jail.from}-${it.jail.until} (the ${it.jail.route} is ${it.jail.delay_min} min late)` +
+    (it.jail.pay ? `; or pay ${it.jail.pay.amount} into the free parking and arrive ${it.jail.pay.arrival}.` : ".");
+  document.getElementById("live-text").textContent = text;
+  document.querySelector("#live-legs tbody").replaceChildren(...it.legs.map((l) => h("tr", {},
+    h("td", {}, l.route), h("td", {}, l.from), h("td", {}, l.departure + late(l.departure_delay_min)),
+    h("td", {}, l.to), h("td", {}, l.arrival + late(l.arrival_delay_min)))));
 }
 
 function renderMessages(events) {

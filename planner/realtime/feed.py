@@ -1,0 +1,153 @@
+"""Reading a GTFS-RT feed: the bytes from a file or a URL (conditional requests, an API key), decoded into
+columns (:mod:`planner.realtime.wire`). Errors are :class:`RealtimeError` (one line: the CLI exits 2) or,
+for a URL that does not answer, :class:`RealtimeUnavailable` (the caller falls back to the timetable)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from planner.errors import InputError
+from planner.realtime import wire
+
+MAX_BYTES = 256 * 1024 * 1024  # the whole of Switzerland is tens of MB; more is not a feed
+TIMEOUT = 20
+
+
+class RealtimeError(InputError):
+    """The real-time feed is not usable (garbage, truncated, wrong date, not a file): one line, exit 2."""
+
+
+class RealtimeUnavailable(RealtimeError):
+    """The real-time source did not answer (network, HTTP error): answers fall back to the timetable."""
+
+
+class FeedData:
+    """One decoded FeedMessage: the header and its trip updates and stop-time updates as columns (``tu``,
+    ``su``: :mod:`planner.realtime.wire`), their strings as offsets into ``buf`` (decoded on demand)."""
+
+    def __init__(self, source: str, buf: np.ndarray, timestamp: int, n_entities: int, tu: np.ndarray,
+                 su: np.ndarray):
+        self.source, self.buf, self.size = source, buf, len(buf)
+        self.timestamp, self.n_entities, self.tu, self.su = timestamp, n_entities, tu, su
+
+    @property
+    def n_trip_updates(self) -> int:
+        """Number of trip updates in the feed."""
+        return len(self.tu)
+
+    @cached_property
+    def trip_id(self) -> np.ndarray:
+        """Each trip update's ``trip_id`` (bytes)."""
+        return wire.strings(self.buf, self.tu[:, wire.TU_ID_OFF], self.tu[:, wire.TU_ID_LEN])
+
+    @cached_property
+    def original_trip_id(self) -> np.ndarray:
+        """Each trip update's ``original_trip_id`` (the Swiss profile's field 8; bytes, empty when absent)."""
+        return wire.strings(self.buf, self.tu[:, wire.TU_ORIG_OFF], self.tu[:, wire.TU_ORIG_LEN])
+
+    @cached_property
+    def start_date(self) -> np.ndarray:
+        """Each trip update's ``start_date`` (``b"YYYYMMDD"`` or ``b""``)."""
+        return wire.strings(self.buf, self.tu[:, wire.TU_DATE_OFF], self.tu[:, wire.TU_DATE_LEN], 8)
+
+    @cached_property
+    def stop_id(self) -> np.ndarray:
+        """Each stop-time update's ``stop_id`` (bytes)."""
+        return wire.strings(self.buf, self.su[:, wire.SU_STOP_OFF], self.su[:, wire.SU_STOP_LEN])
+
+
+def decode_feed(data: bytes, source: str) -> FeedData:
+    """Decode the bytes of a FeedMessage; a file that is not one (empty, garbage, truncated, no header) is a
+    :class:`RealtimeError` naming ``source`` and why."""
+    if not data:
+        raise RealtimeError(f"real-time feed {source}: empty file (not a GTFS-RT FeedMessage)")
+    buf = np.frombuffer(data, np.uint8)
+    none_tu, none_su = np.zeros((0, wire.N_TU), np.int64), np.zeros((0, wire.N_SU), np.int64)
+    err, has_header, has_version, ts, n_tu, n_su, n_ent = wire.decode(buf, none_tu, none_su, False)
+    if err:
+        raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: {wire.MESSAGES[err]}")
+    if not (has_header and has_version):
+        raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: no header with a version")
+    tu = np.empty((n_tu, wire.N_TU), np.int64)
+    su = np.empty((n_su, wire.N_SU), np.int64)
+    wire.decode(buf, tu, su, True)
+    return FeedData(source, buf, int(ts), int(n_ent), tu, su)
+
+
+def is_url(source: str) -> bool:
+    """True for an ``http(s)://`` source."""
+    return str(source).startswith(("http://", "https://"))
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of a feed file (a regular file of at most :data:`MAX_BYTES`)."""
+    p = Path(path)
+    if not p.exists():
+        raise RealtimeError(f"real-time feed {path}: not found")
+    if not p.is_file():
+        raise RealtimeError(f"real-time feed {path}: not a regular file")
+    if p.stat().st_size > MAX_BYTES:
+        raise RealtimeError(f"real-time feed {path}: larger than {MAX_BYTES // 2**20} MiB")
+    return p.read_bytes()
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """What one request for a URL gave: the body (None when not modified) and the validators to send next."""
+
+    body: bytes | None
+    etag: str | None
+    last_modified: str | None
+    status: int
+
+
+def fetch_url(url: str, *, key: str | None = None, etag: str | None = None, last_modified: str | None = None,
+              session=None, timeout: float = TIMEOUT) -> Fetched:
+    """GET ``url`` with the API key (``Authorization: Bearer``) and the validators of the last answer
+    (``If-None-Match``/``If-Modified-Since``: an unchanged feed costs one short answer, 304). A network error
+    or an HTTP error is :class:`RealtimeUnavailable`."""
+    import requests
+
+    headers = {"Accept": "application/x-protobuf, application/octet-stream", "User-Agent": "sbb-planner"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    if etag:
+        headers["If-None-Match"] = etag
+    if last_modified:
+        headers["If-Modified-Since"] = last_modified
+    s = session or requests
+    try:
+        r = s.get(url, headers=headers, timeout=timeout, stream=True)
+    except requests.RequestException as exc:
+        raise RealtimeUnavailable(f"real-time feed {url}: unreachable ({type(exc).__name__})") from None
+    with r:
+        if r.status_code == 304:
+            return Fetched(None, etag, last_modified, 304)
+        if r.status_code != 200:
+            raise RealtimeUnavailable(f"real-time feed {url}: HTTP {r.status_code}")
+        chunks, size = [], 0
+        try:
+            for chunk in r.iter_content(1 << 20):
+                size += len(chunk)
+                if size > MAX_BYTES:
+                    raise RealtimeError(f"real-time feed {url}: larger than {MAX_BYTES // 2**20} MiB")
+                chunks.append(chunk)
+        except requests.RequestException as exc:
+            raise RealtimeUnavailable(f"real-time feed {url}: cut off ({type(exc).__name__})") from None
+        return Fetched(b"".join(chunks), r.headers.get("ETag"), r.headers.get("Last-Modified"), 200)
+
+
+def api_key(env_name: str | None) -> str | None:
+    """The API key from the environment variable ``env_name`` (never from the command line: it would show in
+    the process list); None when no name is given. A name given but unset is an error."""
+    if not env_name:
+        return None
+    key = os.environ.get(env_name, "").strip()
+    if not key:
+        raise RealtimeError(f"--realtime-key-env {env_name}: the environment variable is not set")
+    return key

@@ -1,0 +1,91 @@
+"""``planner serve --realtime URL``: one poller for every group and both server processes (a real loopback feed
+server, a real ``planner serve``), conditional requests, a garbage body never published, the phone's state
+carries the data's age and a banner shows in headless Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+
+from planner.realtime.live import LiveFeed, read_status
+from tests.support import CHROMIUM
+from tests.support.feed_server import FeedHandler, feed_server
+from tests.support.webserver import serve, web_env, web_game
+
+
+@pytest.fixture(scope="module")
+def fx(tmp_path_factory, zug_tt, sbb_game):
+    from planner.service.gameday import GameDay
+    from tests.support import DEMO_DATE, ZUG
+    from tests.support.rt_fixtures import write_fixtures
+
+    day = GameDay(str(ZUG), sbb_game, DEMO_DATE)
+    day.__dict__["timetable"] = zug_tt
+    out = tmp_path_factory.mktemp("rts")
+    return out, write_fixtures(day, out)
+
+
+def test_poller_conditional_requests_and_garbage_kept_out(fx, tmp_path):
+    folder, _ = fx
+    good = (folder / "late.pb").read_bytes()
+    with feed_server(good) as base:
+        live = LiveFeed(base + "/feed", tmp_path / "feed.pb", key="k", interval=1)
+        s1 = live.poll_once()
+        s2 = live.poll_once()
+        assert s1["status"] == 200 and s2["status"] == 304 and (tmp_path / "feed.pb").read_bytes() == good
+        assert FeedHandler.seen[1]["inm"] == '"v1"' and FeedHandler.seen[0]["auth"] == "Bearer k"
+        FeedHandler.body, FeedHandler.etag = (folder / "garbage.pb").read_bytes(), '"v2"'
+        s3 = live.poll_once()
+        assert "not protobuf" in s3["error"] and (tmp_path / "feed.pb").read_bytes() == good  # last good stays
+    s4 = live.poll_once()  # the server is gone: unreachable, the file stays
+    assert "unreachable" in s4["error"] and read_status(tmp_path / "feed.pb")["error"] == s4["error"]
+    assert (tmp_path / "feed.pb").read_bytes() == good
+
+
+def test_serve_realtime_one_fetch_for_all_phones_and_a_banner(fx, tmp_path):
+    folder, _ = fx
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot,Blau")
+    with feed_server((folder / "jail.pb").read_bytes()) as base:
+        with serve(env, "--realtime", base + "/feed") as srv:
+            n_before = len(FeedHandler.seen)
+            states = []
+            for g in game["groups"]:
+                h = {"Authorization": f"Bearer {g['token']}"}
+                gid, num = game["game"], game["groups"].index(g) + 1
+                r = requests.post(f"{srv.url}/api/games/{gid}/groups/{num}/position",
+                                  json={"trip": "S1 13:06", "at": "Zug", "time": "13:05"}, headers=h, timeout=60)
+                assert r.status_code == 200, r.text
+                states.append(requests.get(f"{srv.url}/api/games/{gid}/groups/{num}", headers=h, timeout=60).json())
+            for st in states:
+                rt = st["realtime"]
+                assert rt["available"] and rt["trips_matched"] == 1 and rt["stale"]  # the fixture is from 2021
+            assert len(FeedHandler.seen) == n_before  # the phones read the server's copy: no request of their own
+            assert n_before == 1  # one fetch at start-up (the next one after the interval)
+
+
+def test_phone_shows_the_stale_banner(fx, tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.support.browser import ARGS, PHONE
+    from tests.support.webserver import free_port
+
+    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
+    folder, _ = fx
+    env = web_env(tmp_path)
+    port = free_port()
+    game = web_game(env, "Rot", base=f"http://127.0.0.1:{port}")
+    with feed_server((folder / "jail.pb").read_bytes()) as base, serve(env, "--realtime", base + "/feed",
+                                                                       port=port):
+        join = game["groups"][0]["url"]
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = b.new_context(**PHONE).new_page()
+            errors: list = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(join)
+            expect(page.locator("#realtime")).to_have_text(re.compile(r"Real-time data is \d+ min old"), timeout=20000)
+            b.close()
+            assert not errors, errors
