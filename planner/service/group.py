@@ -72,9 +72,10 @@ def _pos_from(day: GameDay, d: dict | None) -> Position | None:
     if s is None:
         return None
     trip = tt.trip_index.get(d.get("trip_id") or "", -1)
-    if trip < 0:
+    rows = tt.trip_stop_times(trip) if trip >= 0 else range(0)
+    if trip < 0 or not 0 <= int(d.get("offset") or 0) < len(rows):  # (a stored offset past the trip: standing)
         return Position(s, int(d["since"]))
-    return Position(s, int(d["since"]), trip, tt.trip_stop_times(trip).start + int(d["offset"]))
+    return Position(s, int(d["since"]), trip, rows.start + int(d["offset"] or 0))
 
 
 def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
@@ -86,7 +87,7 @@ def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
         rides = []
         for trip_id, b, a in plan.get("rides", []):
             trip = tt.trip_index.get(trip_id)
-            if trip is not None:
+            if trip is not None and a < len(tt.trip_stop_times(trip)):  # a ride past its trip's end: not kept
                 start = tt.trip_stop_times(trip).start
                 rides.append(Ride(trip, start + b, start + a))
         ts = station_of(tt, plan.get("target_station"))

@@ -131,7 +131,7 @@ class WebStore(StatePart):
         return self
 
     def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        self._connect()
+        self._connect(create=True)
         return self.db.write()
 
     def _read(self, sql: str, params: tuple = ()) -> list[tuple]:

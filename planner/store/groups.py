@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from planner.errors import PlannerError
+from planner.errors import DamagedState, PlannerError
 from planner.store.db import FILE_VERSION, StatePart, default_state_path
 from planner.store.records import (
     KINDS,
@@ -33,6 +33,7 @@ from planner.store.records import (
     RollRecord,
     StaleGroup,
     day_text,
+    group_from_row,
     group_key,
     position_from_row,
     replay,
@@ -126,9 +127,9 @@ class Transaction:
     def version(self) -> int:
         """The group's version (0 for a group never written)."""
         self._check()
-        row = self._conn.execute("SELECT version FROM groups WHERE game = ? AND date = ? AND grp = ?",
+        row = self._conn.execute("SELECT name, version FROM groups WHERE game = ? AND date = ? AND grp = ?",
                                  (self.game, self.date, self.group)).fetchone()
-        return 0 if row is None else int(row[0])
+        return 0 if row is None else group_from_row(row)[1]
 
     def _bump(self) -> None:
         self._conn.execute(
@@ -222,7 +223,7 @@ class GroupStore(StatePart):
         Holds the database's write lock from entry to exit; commits on normal exit, rolls back on an
         exception. Keep it short: compute before entering (see :meth:`commit_roll`).
         """
-        self._connect()
+        self._connect(create=True)
         key = group_key(group)
         with self.db.write() as conn:
             tx = Transaction(self, conn, str(game), day_text(date), key, str(group).strip())
@@ -286,6 +287,8 @@ class GroupStore(StatePart):
             return fn(conn)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.path) from None
 
     def find_roll(self, roll_id: str) -> RollRecord | None:
         """The roll recorded under a client ``roll_id``, or None."""
@@ -307,8 +310,8 @@ class GroupStore(StatePart):
                     (g, d, key)).fetchall()]
             finally:
                 conn.execute("COMMIT")
-            name = row[0] if row else str(group).strip()
-            return GroupSnapshot(key, name, int(row[1]) if row else 0, tuple(rolls), tuple(pos))
+            name, version = group_from_row(row) if row else (str(group).strip(), 0)
+            return GroupSnapshot(key, name, version, tuple(rolls), tuple(pos))
 
         return self._read(read)
 
@@ -329,9 +332,8 @@ class GroupStore(StatePart):
 
     def group_names(self, game: str, date: dt.date | str) -> dict[str, str]:
         """Display name of every group key ever written on the day."""
-        rows = self._read(lambda c: c.execute("SELECT grp, name FROM groups WHERE game = ? AND date = ?",
-                                              (str(game), day_text(date))).fetchall())
-        return dict(rows)
+        return self._read(lambda c: {str(grp): group_from_row((name, version))[0] for grp, name, version in c.execute(
+            "SELECT grp, name, version FROM groups WHERE game = ? AND date = ?", (str(game), day_text(date)))})
 
 
 def _history(conn: sqlite3.Connection, game: str, date: str, group: str) -> list[RollRecord]:

@@ -2,15 +2,17 @@
 
 The file, its connection and its write transactions are planner/store/db.py's (WAL, ``busy_timeout``,
 ``BEGIN IMMEDIATE``), reached through the group store sharing the connection; this module only adds its
-own table. Every event is recorded under the write
-lock: the day's events are read and replayed, the new event is checked against that state, and it is
-inserted in the same transaction. Two processes buying one station therefore never both see it unowned:
+own table. Every event is recorded under the write lock: the day's events are read and replayed, the new
+event is checked by the rules against that state, and it is inserted in the same transaction (the position
+check, which routes, runs before the lock on the same day's events, and again if the day changed). Two
+processes buying one station therefore never both see it unowned:
 the second is refused with the owner named, or, in the same minute (§7.2), recorded as a pending
 dice-off. Triggers make the table append-only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import sqlite3
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from planner.errors import PlannerError
+from planner.errors import DamagedState, InputError, PlannerError
 from planner.ledger.apply import Outcome, apply, replay
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import LedgerRules
@@ -26,6 +28,7 @@ from planner.store.db import DEFAULT_TIMEOUT, ensure_part
 from planner.store.groups import GroupStore
 
 PART_VERSION = 1  # the ledger's tables in the state file (planner.store.db.ensure_part)
+MAX_RECHECK = 4  # position checks repeated when other events came in meanwhile; then one under the lock
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS ledger_events (
     id          INTEGER PRIMARY KEY,
@@ -83,7 +86,7 @@ class LedgerStore:
         self._owns = groups is None
         self._groups = GroupStore(path, timeout=timeout) if groups is None else groups
         self.path = self._groups.path
-        self._ready = False
+        self._ready = 0  # the connection generation the ledger's tables were ensured on
 
     def __enter__(self) -> LedgerStore:
         return self
@@ -104,12 +107,12 @@ class LedgerStore:
     def _conn(self, *, create: bool = True) -> sqlite3.Connection | None:
         """The connection; without ``create``, None while the table does not exist yet (reads of an empty
         ledger never take the write lock, so pricing inside a roll's transaction never waits)."""
-        conn = self._groups._connect()  # the group store's file, pragmas and schema checks
-        if not self._ready:
+        conn = self._groups._connect(create=create)  # the group store's file, pragmas and schema checks
+        if self._ready != self._groups.db.generation:
             if not create:  # a read: an existing table is read as it is, a missing one is an empty ledger
                 return conn if _has_table(conn) else None
             ensure_part(self._groups.db, "ledger", PART_VERSION, _SCHEMA)
-            self._ready = True
+            self._ready = self._groups.db.generation
         return conn
 
     # ---- writes ------------------------------------------------------------------------------------
@@ -117,32 +120,75 @@ class LedgerStore:
                event_id: str | None = None) -> tuple[Recorded, ...]:
         """Check and record ``event`` (and the group's joining, on first use) in one transaction.
 
-        ``check(state, events)`` runs under the write lock before the rules, to refuse what contradicts
-        what else is known (the group's position). Returns the rows written, the event last. A repeated
-        ``event_id`` writes nothing and returns the first record.
+        ``check(state, events)`` refuses what contradicts what else is known (the group's position). It
+        routes, so it runs before the write lock is taken, on the day as read then; under the lock the
+        event is recorded only if the day is still the same (else it is checked again, and after
+        :data:`MAX_RECHECK` tries under the lock). Returns the rows written, the event last. A repeated
+        ``event_id`` writes nothing and returns the first record when it asks the same of the same group on
+        the same day; anything else under a used id is refused, naming the first event (a retry must never
+        swallow another event).
         """
         conn = self._conn()
         assert conn is not None
         day = _day(date)
-        with self._groups.db.write():
-            if event_id is not None:
-                old = _rows(conn, "WHERE event_id = ?", (event_id,))
-                if old:
-                    return tuple(old)
-            events = [r.event for r in _rows(conn, "WHERE game = ? AND date = ?", (rules.game, day))]
+        try:
+            return self._record(conn, rules, day, event, check, event_id)
+        except sqlite3.Error as exc:
+            raise self._groups.db.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.path) from None
+
+    def _record(self, conn: sqlite3.Connection, rules: LedgerRules, day: str, event: Event, check: Check | None,
+                event_id: str | None) -> tuple[Recorded, ...]:
+        seen = 0
+        for attempt in range(MAX_RECHECK + 1):
+            locked_check = attempt == MAX_RECHECK
+            if not locked_check:
+                if event_id is not None and (old := self._replayed(conn, rules, day, event, event_id)):
+                    return old
+                seen = self._checked(conn, rules, day, event, check)
+            with self._groups.db.write():
+                if event_id is not None and (old := self._replayed(conn, rules, day, event, event_id)):
+                    return old
+                if locked_check:
+                    seen = self._checked(conn, rules, day, event, check)
+                elif _count(conn, rules.game, day) != seen:
+                    continue  # recorded meanwhile by another process: check again on the new day
+                return self._insert_event(conn, rules, day, event, event_id)
+        raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _replayed(self, conn: sqlite3.Connection, rules: LedgerRules, day: str, event: Event,
+                  event_id: str) -> tuple[Recorded, ...]:
+        old = _by_event_id(conn, event_id)
+        return () if old is None else (_same_event(old, rules.game, day, event, event_id),)
+
+    def _checked(self, conn: sqlite3.Connection, rules: LedgerRules, day: str, event: Event,
+                 check: Check | None) -> int:
+        """Run ``check`` on the day as recorded now (with the group's joining); the number of events seen."""
+        events = [r.event for r in _rows(conn, "WHERE game = ? AND date = ?", (rules.game, day))]
+        seen = len(events)
+        if check is not None:
             state = replay(rules, events)
-            seq = len(events)
-            written = []
             if event.group not in state.cash:
                 join = apply(rules, state, Event("join", event.group, rules.start))
-                seq += 1
-                written.append(_insert(conn, rules.game, day, seq, join, None))
-                state = join.state
-                events.append(join.event)
-            if check is not None:
-                check(state, events)
-            out = apply(rules, state, event)
-            written.append(_insert(conn, rules.game, day, seq + 1, out, event_id))
+                state, events = join.state, [*events, join.event]
+            check(state, events)
+        return seen
+
+    def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, day: str, event: Event,
+                      event_id: str | None) -> tuple[Recorded, ...]:
+        """Apply the rules to ``event`` on the day as recorded and insert it (under the write lock)."""
+        events = [r.event for r in _rows(conn, "WHERE game = ? AND date = ?", (rules.game, day))]
+        state = replay(rules, events)
+        seq = len(events)
+        written = []
+        if event.group not in state.cash:
+            join = apply(rules, state, Event("join", event.group, rules.start))
+            seq += 1
+            written.append(_insert(conn, rules.game, day, seq, join, None))
+            state = join.state
+        out = apply(rules, state, event)
+        written.append(_insert(conn, rules.game, day, seq + 1, out, event_id))
         return tuple(written)
 
     # ---- reads -------------------------------------------------------------------------------------
@@ -155,10 +201,15 @@ class LedgerStore:
             return _rows(conn, "WHERE game = ? AND date = ? AND seq > ?", (game, _day(date), since))
         except sqlite3.Error as exc:
             raise self._groups.db.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.path) from None
 
     def state(self, rules: LedgerRules, date: dt.date | str) -> LedgerState:
         """The ledger state of the day (a replay of its events)."""
-        return replay(rules, [r.event for r in self.events(rules.game, date)])
+        try:
+            return replay(rules, [r.event for r in self.events(rules.game, date)])
+        except DamagedState as exc:
+            raise exc.at(self.path) from None
 
     def feed(self, game: str, date: dt.date | str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` must be told of (§13) since event ``since``: others' events told to all
@@ -171,6 +222,34 @@ class LedgerStore:
                                        "(tell = '*' OR tell = ?)", (game, _day(date), since, group, group))
         except sqlite3.Error as exc:
             raise self._groups.db.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.path) from None
+
+
+def _count(conn: sqlite3.Connection, game: str, day: str) -> int:
+    return conn.execute("SELECT count(*) FROM ledger_events WHERE game = ? AND date = ?", (game, day)).fetchone()[0]
+
+
+def _by_event_id(conn: sqlite3.Connection, event_id: str) -> tuple[str, str, Recorded] | None:
+    """(game, date, record) of the event recorded under ``event_id`` (ids are unique in the file)."""
+    row = conn.execute("SELECT game, date, seq FROM ledger_events WHERE event_id = ?", (event_id,)).fetchone()
+    if row is None:
+        return None
+    game, day, seq = row
+    return game, day, _rows(conn, "WHERE game = ? AND date = ? AND seq = ?", (game, day, seq))[0]
+
+
+def _same_event(old: tuple[str, str, Recorded], game: str, day: str, event: Event, event_id: str) -> Recorded:
+    """The first record of a retried ``event_id``, after checking the retry asks exactly the same (the
+    report time aside: a retry is sent later)."""
+    old_game, old_day, rec = old
+    same = (old_game, old_day) == (game, day) and rec.event.group == event.group and \
+        dataclasses.replace(rec.event, reported=None) == dataclasses.replace(event, reported=None)
+    if not same:
+        raise InputError(f"event id {event_id!r} was already used for event #{rec.seq} of group "
+                         f"{rec.event.group} ({rec.message!r}, game {old_game} on {old_day}); "
+                         "use a new event id for a new event")
+    return rec
 
 
 def _has_table(conn: sqlite3.Connection) -> bool:
@@ -190,9 +269,32 @@ _COLS = "seq, event, amount, message, tell, pending, transfers"
 
 def _rows(conn: sqlite3.Connection, where: str, params: tuple) -> list[Recorded]:
     rows = conn.execute(f"SELECT {_COLS} FROM ledger_events {where} ORDER BY game, date, seq", params).fetchall()
-    return [Recorded(int(seq), Event.from_json(json.loads(ev)), int(amount), msg, tell, bool(pending),
-                     tuple((a, b, int(c)) for a, b, c in json.loads(tr)))
-            for seq, ev, amount, msg, tell, pending, tr in rows]
+    return [_recorded(row) for row in rows]
+
+
+def _recorded(row: tuple) -> Recorded:
+    """A stored event, every column checked (a hand-edited row is a :class:`DamagedState`)."""
+    seq, ev, amount, msg, tell, pending, tr = row
+    try:
+        event = Event.from_json(_json(ev, "event"))
+        transfers = _json(tr, "transfers")
+        if not (isinstance(transfers, list) and all(
+                isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and isinstance(t[1], str)
+                and isinstance(t[2], int) for t in transfers)):
+            raise ValueError("transfers is not a list of [payer, payee, amount]")
+        if not (isinstance(seq, int) and isinstance(amount, int) and isinstance(msg, str) and isinstance(tell, str)
+                and pending in (0, 1)):
+            raise ValueError("seq, amount, message, tell or pending is not of its kind")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise DamagedState(f"ledger_events row #{str(seq)[:20]}: {' '.join(str(exc).split())[:120]}") from None
+    return Recorded(seq, event, amount, msg, tell, bool(pending), tuple((a, b, c) for a, b, c in transfers))
+
+
+def _json(text: object, column: str) -> object:
+    try:
+        return json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError(f"{column} {str(text)[:40]!r} is not JSON") from None
 
 
 def _insert(conn: sqlite3.Connection, game: str, day: str, seq: int, out: Outcome, event_id: str | None) -> Recorded:

@@ -11,7 +11,7 @@ import json
 import operator
 from dataclasses import dataclass
 
-from planner.errors import InputError, PlannerError
+from planner.errors import DamagedState, InputError, PlannerError
 from planner.util.text import fold
 
 KINDS = ("target", "free")
@@ -119,14 +119,90 @@ POSITION_COLUMNS = "id, time_s, station, trip_id, stop_offset, label, created_at
 
 
 def roll_from_row(row: tuple) -> RollRecord:
+    """A stored roll, every column checked (a hand-edited row is a :class:`DamagedState`, not a traceback)."""
     game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
-    return RollRecord(game, date, grp, int(seq), int(time_s), tuple(int(d) for d in json.loads(dice)), kind,
-                      target, None if free_until is None else int(free_until), position, created_at, roll_id, *rest)
+    where = f"rolls row #{seq!r} of group {grp!r}"
+    for name, v in (("game", game), ("date", date), ("grp", grp), ("created_at", created_at)):
+        _check(isinstance(v, str), where, name, v, "is not text")
+    for name, v in (("target", target), ("position", position), ("roll_id", roll_id), *zip(
+            ("request", "answer", "plan"), rest, strict=False)):
+        _check(v is None or isinstance(v, str), where, name, v, "is not text")
+    _check(_whole(seq) and seq >= 1, where, "seq", seq, "is not a whole number >= 1")
+    _check(_clock(time_s), where, "time_s", time_s, "is not a time of day in seconds")
+    _check(free_until is None or _clock(free_until), where, "free_until", free_until, "is not a time in seconds")
+    _check(kind in KINDS and (kind == "free" or target) and (kind == "target" or free_until is not None),
+           where, "kind", kind, "does not fit its target / free_until")
+    faces = _json(dice, where, "dice")
+    _check(isinstance(faces, list) and 1 <= len(faces) <= 2 and all(_whole(d) and 1 <= d <= 6 for d in faces),
+           where, "dice", dice, "is not one or two dice 1-6")
+    answer, plan = (list(rest) + [None, None, None])[1:3]
+    if answer is not None:
+        _check(isinstance(_json(answer, where, "answer"), dict), where, "answer", answer, "is not a JSON object")
+    if plan is not None:
+        _check(_plan_ok(_json(plan, where, "plan")), where, "plan", plan, "is not a roll's itinerary")
+    return RollRecord(game, date, grp, seq, time_s, tuple(faces), kind, target, free_until, position, created_at,
+                      roll_id, *rest)
 
 
 def position_from_row(row: tuple) -> PositionRecord:
+    """A stored position report, every column checked."""
     pid, t, station, trip_id, off, label, created = row
-    return PositionRecord(int(pid), int(t), station, trip_id, None if off is None else int(off), label, created)
+    where = f"positions row {pid!r}"
+    _check(_whole(pid), where, "id", pid, "is not a whole number")
+    _check(_clock(t), where, "time_s", t, "is not a time of day in seconds")
+    _check(isinstance(station, str) and bool(station), where, "station", station, "is not a station id")
+    for name, v in (("trip_id", trip_id), ("label", label)):
+        _check(v is None or isinstance(v, str), where, name, v, "is not text")
+    _check(isinstance(created, str), where, "created_at", created, "is not text")
+    _check(off is None or (_whole(off) and off >= 0), where, "stop_offset", off, "is not a stop number")
+    return PositionRecord(pid, t, station, trip_id, off, label, created)
+
+
+def group_from_row(row: tuple) -> tuple[str, int]:
+    """(name, version) of a stored group, checked."""
+    name, version = row
+    _check(isinstance(name, str), "groups row", "name", name, "is not text")
+    _check(_whole(version) and version >= 0, f"groups row of {name!r}", "version", version,
+           "is not a whole number")
+    return name, version
+
+
+def _whole(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _clock(v: object) -> bool:
+    return _whole(v) and 0 <= v <= 72 * 3600  # type: ignore[operator]
+
+
+def _check(ok: object, where: str, column: str, value: object, why: str) -> None:
+    if not ok:
+        raise DamagedState(f"{where}: {column} {str(value)[:40]!r} {why}")
+
+
+def _json(text: object, where: str, column: str) -> object:
+    try:
+        return json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedState(f"{where}: {column} {str(text)[:40]!r} is not JSON") from None
+
+
+def _plan_ok(plan: object) -> bool:
+    """The shape :func:`planner.service.group.roll` stores (rides as [trip id, board, alight] stop offsets)."""
+    if not isinstance(plan, dict):
+        return False
+    rides = plan.get("rides", [])
+    origin = plan.get("origin")
+    return (isinstance(rides, list)
+            and all(isinstance(r, list) and len(r) == 3 and isinstance(r[0], str) and _whole(r[1]) and _whole(r[2])
+                    and 0 <= r[1] <= r[2] for r in rides)
+            and all(plan.get(k) is None or _clock(plan[k]) for k in ("plan_from", "arrival", "reroll_at"))
+            and (plan.get("target_station") is None or isinstance(plan["target_station"], str))
+            and (origin is None or (isinstance(origin, dict) and isinstance(origin.get("station"), str)
+                                    and _clock(origin.get("since"))
+                                    and (origin.get("trip_id") is None or isinstance(origin["trip_id"], str))
+                                    and (origin.get("offset") is None or (_whole(origin["offset"])
+                                                                          and origin["offset"] >= 0)))))
 
 
 def day_text(date: dt.date | str) -> str:
