@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from planner.commands import argtypes
 from planner.commands.base import Context, add_common, emit
 from planner.errors import InputError
 from planner.service.ledger import group_of
@@ -55,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--group")
     action("end", "end of the game: capital table and ranking (§5)", cmd_end, when=False, group=False)
     a = action("feed", "the events a group must be told of (§13), since event N", cmd_feed, when=False)
-    a.add_argument("--since", type=int, default=0)
+    a.add_argument("--since", type=argtypes.integer(0, 10**9, "(an event number)"), default=0, metavar="N")
 
 
 # ---- helpers -------------------------------------------------------------------------------------

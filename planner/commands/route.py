@@ -112,13 +112,18 @@ def cmd_route(args: argparse.Namespace) -> int:
 
 def _batch(ctx: Context, args: argparse.Namespace) -> int:
     path = args.batch
+    rows = bad = 0
     for line, row in read_csv(path, "batch file", {"from", "to", "time"}):
+        rows += 1
         try:
             origin = resolve_origin(ctx, row["from"], row["time"], row.get("trip") or None)
             out = answer(ctx, origin, ctx.station(row["to"]), args.within)
         except PlannerError as exc:
+            bad += 1
             out = {"error": f"{path} line {line}: {exc}"}
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    if rows and bad == rows:  # nothing answered: the file, not one row, is wrong
+        raise PlannerError(f"batch file {path}: none of its {rows} queries could be answered (see each line)")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from planner.commands.base import emit
@@ -39,11 +40,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=cmd_serve)
 
 
+# http(s)://host[:port][/path]: a host name or address, no blanks, quotes or markup (the links are printed,
+# put into QR codes and opened by phones).
+_BASE_URL = re.compile(r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)"
+                       r"(?::(\d{1,5}))?(/[A-Za-z0-9._~%/-]*)?")
+
+
 def base_url(arg: str | None) -> str:
     """The server's public address, without a trailing slash."""
     url = (arg or os.environ.get("PLANNER_BASE_URL") or DEFAULT_BASE).rstrip("/")
-    if not url.startswith(("http://", "https://")):
-        raise InputError(f"--base-url {url!r}: expected http://HOST[:PORT] or https://HOST")
+    m = _BASE_URL.fullmatch(url) if len(url) <= 200 else None
+    if m is None or (m.group(2) and not 0 < int(m.group(2)) < 65536):
+        raise InputError(f"--base-url {url[:80]!r}: expected http://HOST[:PORT] or https://HOST[/PATH]")
     return url
 
 
@@ -51,13 +59,17 @@ def cmd_game_new(args: argparse.Namespace) -> int:
     """Create the game; its tokens are shown now and never again (the database keeps only their hashes)."""
     from planner.gamefile.game import load_game
     from planner.gtfs.calendar import parse_date
+    from planner.gtfs.source import FeedSource
+    from planner.ledger.rules import ledger_rules
     from planner.store.games import WebStore, parse_group_names
 
     names = parse_group_names(args.groups)
-    if args.game:
-        load_game(args.game)  # a misspelt game file is an error now, not at start-up of the server
+    if args.game:  # a misspelt game file (or message template) is an error now, not at the server's start
+        ledger_rules(load_game(args.game))
     if args.date:
         parse_date(args.date)
+    if args.feed and not args.feed.startswith(("http:", "https:")):
+        FeedSource(args.feed)  # a feed that is not there (or not a feed) is an error now, too
     base = base_url(args.base_url)
     feed = os.path.abspath(args.feed) if args.feed and not args.feed.startswith(("http:", "https:")) else args.feed
     with WebStore() as store:

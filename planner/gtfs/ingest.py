@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +24,8 @@ from planner.gtfs.routes import classify_category, classify_mode, display_name
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import read_stops
 from planner.gtfs.times import parse_times
-from planner.timetable.model import NO_CHANGE, Mode, Timetable
+from planner.gtfs.transfers import read_transfers
+from planner.timetable.model import Mode, Timetable
 
 
 @dataclass
@@ -265,8 +265,7 @@ def _assemble(src, game, date, version, stops, st_keys, st_of_stop, s_name, s_la
     used_sta, stop_station = np.unique(st_of_stop[used_stops], return_inverse=True)
     local_stop = {int(f): i for i, f in enumerate(used_stops)}
     # transfers
-    xf, xt, xs, station_change, lf, lt, ls = _transfers(src, game, stops, st_of_stop, used_stops, used_sta,
-                                                        local_stop)
+    xf, xt, xs, station_change, lf, lt, ls = read_transfers(src, game, stops, st_of_stop, used_sta, local_stop)
     used_routes, trip_route = np.unique(t_routes, return_inverse=True)
     ur = [int(r) for r in used_routes]
     tt = Timetable(
@@ -287,68 +286,6 @@ def _assemble(src, game, date, version, stops, st_keys, st_of_stop, s_name, s_la
     )
     tt.validate()
     return tt
-
-
-def _transfers(src, game, stops, st_of_stop, used_stops, used_sta, local_stop):
-    """Split transfers.txt into per-stop-pair change times, station defaults and walking links."""
-    n_sta = len(used_sta)
-    station_change = np.full(n_sta, -1, np.int32)
-    sta_local = {int(k): i for i, k in enumerate(used_sta)}
-    xf, xt, xs, lf, lt, ls = [], [], [], [], [], []
-    if is_empty(src, "transfers.txt"):
-        return (np.array(xf, np.int32), np.array(xt, np.int32), np.array(xs, np.int32), station_change,
-                np.array(lf, np.int32), np.array(lt, np.int32), np.array(ls, np.int32))
-    t = read_table(src, "transfers.txt", ["from_stop_id", "to_stop_id", "transfer_type", "min_transfer_time"],
-                   required=["from_stop_id", "to_stop_id", "transfer_type"])
-    idx = {str(s): i for i, s in enumerate(stops.stop_id)}
-    defaults: dict[int, Counter] = {}
-    links: dict[tuple[int, int], int] = {}
-    for a, b, typ, mtt, line in zip(*(t[c].to_pylist() for c in ("from_stop_id", "to_stop_id", "transfer_type",
-                                                                 "min_transfer_time", "_line")), strict=True):
-        ia, ib = idx.get((a or "").strip()), idx.get((b or "").strip())
-        if ia is None or ib is None:
-            continue  # transfers may name stops outside the extract; harmless
-        typ = (typ or "0").strip() or "0"
-        if typ not in ("0", "1", "2", "3", "4", "5"):
-            raise FeedError(f"feed {src.label}: transfers.txt line {line} column transfer_type: {typ!r} is not 0-5")
-        if typ in ("0", "4", "5"):
-            continue
-        if typ == "2":
-            try:
-                secs = int(float((mtt or "").strip()))
-            except (ValueError, OverflowError):  # OverflowError: "inf"
-                raise FeedError(f"feed {src.label}: transfers.txt line {line} column min_transfer_time: "
-                                f"{mtt!r} is not a number") from None
-            if secs < 0:
-                raise FeedError(f"feed {src.label}: transfers.txt line {line} column min_transfer_time: negative")
-            if secs > 86400:  # also keeps it in int32
-                raise FeedError(f"feed {src.label}: transfers.txt line {line} column min_transfer_time: "
-                                f"{mtt!r} is more than a day")
-        else:
-            secs = 0 if typ == "1" else NO_CHANGE
-        sa, sb = int(st_of_stop[ia]), int(st_of_stop[ib])
-        if sa == sb:
-            if sa not in sta_local:
-                continue
-            if (stops.is_station_row[ia] or stops.is_station_row[ib] or ia == ib) and secs >= 0:
-                defaults.setdefault(sta_local[sa], Counter())[secs] += 1
-            la, lb = local_stop.get(ia), local_stop.get(ib)
-            if la is not None and lb is not None and not (stops.is_station_row[ia] or stops.is_station_row[ib]):
-                xf.append(la)
-                xt.append(lb)
-                xs.append(secs)
-        elif game.walking_links == "feed" and secs >= 0 and secs <= game.max_walk_minutes * 60:
-            if sa in sta_local and sb in sta_local:
-                key = (sta_local[sa], sta_local[sb])
-                links[key] = min(links.get(key, secs), secs)
-    for s, cnt in defaults.items():
-        station_change[s] = cnt.most_common(1)[0][0]
-    for (a, b), secs in sorted(links.items()):
-        lf.append(a)
-        lt.append(b)
-        ls.append(secs)
-    return (np.array(xf, np.int32), np.array(xt, np.int32), np.array(xs, np.int32), station_change,
-            np.array(lf, np.int32), np.array(lt, np.int32), np.array(ls, np.int32))
 
 
 def _sorted_by(trip: np.ndarray, seq: np.ndarray) -> bool:

@@ -112,7 +112,7 @@ def parse_group_names(text: str) -> list[str]:
     for n in names:
         if len(n) > MAX_NAME:
             raise InputError(f"--groups: group name {n[:20]!r}... is longer than {MAX_NAME} characters")
-        if any(ord(c) < 32 for c in n):
+        if not n.isprintable():
             raise InputError("--groups: group names may not contain control characters")
     seen = {}
     for n in names:
@@ -145,6 +145,8 @@ class WebStore(StatePart):
         name = str(name).strip()
         if not name or len(name) > MAX_NAME:
             raise InputError(f"--name: give a game name of 1 to {MAX_NAME} characters")
+        if not name.isprintable():
+            raise InputError("--name: a game name may not contain control characters")
         game_id = secrets.token_hex(4)
         org = secrets.token_urlsafe(32)
         toks = [secrets.token_urlsafe(32) for _ in groups]
