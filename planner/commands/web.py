@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import re
 import sys
 
 from planner.commands.base import emit
-from planner.errors import InputError
+from planner.errors import InputError, PlannerError
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
 
@@ -37,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="requests per second per token (bursts of 6 N), default 10")
     s.add_argument("--https", action="store_true",
                    help="behind an HTTPS reverse proxy: cookies are marked Secure")
+    s.add_argument("--trusted-proxy", metavar="ADDR", default=None,
+                   help="the reverse proxy's address (e.g. 127.0.0.1): only its X-Forwarded-For is believed "
+                        "(default: none, the peer's address counts)")
     s.set_defaults(func=cmd_serve)
 
 
@@ -95,13 +99,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: expected 1 to 65535")
     if not 0.1 <= args.rate_limit <= 1000:
         raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
+    for addr in (args.trusted_proxy or "").split(","):
+        try:
+            if args.trusted_proxy:
+                ipaddress.ip_address(addr.strip())
+        except ValueError:
+            raise InputError(f"--trusted-proxy {addr!r}: expected the proxy's IP address, e.g. 127.0.0.1") from None
     app, worker = load_app(feed=args.feed, game=args.game, date=args.date, rate=args.rate_limit,
                            burst=max(1, int(args.rate_limit * 6)), secure_cookie=args.https)
     sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True,
-                    forwarded_allow_ips="127.0.0.1")
+        # X-Forwarded-For is believed only from the configured proxy: anyone else could rotate it to get past
+        # the per-address limit on guessed tokens
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=bool(args.trusted_proxy),
+                    forwarded_allow_ips=args.trusted_proxy or "")
     finally:
         worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
+    if worker.failed:  # a supervisor (systemd Restart=on-failure) starts the server again
+        raise PlannerError(f"serve stopped: {worker.failed}", exit_code=1)
     return 0

@@ -94,7 +94,11 @@ class Answers:
             out = usecases.roll(day, key, dice, at, time, trip, roll_id)
             if out.get("replayed"):
                 saved = store.answer(g.id, number, out["seq"])
-                return {**saved, "replayed": True} if saved else out
+                if saved:
+                    return {**saved, "replayed": True}
+                # recorded, but the process died before its answer was kept: keep it now
+                store.save_answer(g.id, number, out["seq"], {k: v for k, v in out.items() if k != "replayed"})
+                return out
             store.save_answer(g.id, number, out["seq"], out)
         return out
 
