@@ -16,11 +16,13 @@ import requests
 from playwright.sync_api import expect
 
 from planner.cli import main
-from tests.conftest import CHROMIUM, ROOT, ZUG
-from tests.test_web_browser import ARGS, EVIL
+from tests import test_web_browser
+from tests.conftest import ROOT, ZUG
+from tests.test_web_browser import EVIL
 from tests.webserver import free_port, serve, web_env, web_game
 
 GROUPS = 32
+browser = test_web_browser.browser  # the headless Chromium fixture, shared
 
 
 def _children(pid: int) -> list[int]:
@@ -166,17 +168,6 @@ def test_serve_refuses_a_trusted_proxy_that_is_not_an_address(capsys):
 
 
 # ---- tooltips are text ------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
 
 def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(tmp_path, browser):
     env = web_env(tmp_path)
