@@ -79,7 +79,8 @@ def _stats(xs: list[float]) -> dict | None:
 
 def load(name: str):
     """Timetable, game and label of a dataset."""
-    from planner.gamefile.game import DiceTarget, load_game
+    from planner.gamefile.game import load_game
+    from planner.gamefile.rules import DiceTarget
 
     if name == "synthetic":
         from bench.synth_timetable import SynthParams, synth_timetable
@@ -87,8 +88,9 @@ def load(name: str):
         tt = synth_timetable(SynthParams())
         rng = np.random.default_rng(5)
         names = [tt.station_name[int(s)] for s in rng.choice(tt.n_stations, 20, replace=False)]
-        game = dataclasses.replace(load_game("sbb-monopoly"), targets=tuple(
-            DiceTarget(n + 1, tuple(names[4 * n:4 * n + 4])) for n in range(5)))
+        sbb = load_game("sbb-monopoly")
+        game = dataclasses.replace(sbb, dice=dataclasses.replace(sbb.dice, targets=tuple(
+            DiceTarget(n + 1, tuple(names[4 * n:4 * n + 4])) for n in range(5))))
         return tt, game, "SYNTHETIC game-area day (bench.synth_timetable, seed 1; made-up dice table)"
     from planner.gtfs.ingest import build_timetable
     from planner.gtfs.source import FeedSource
@@ -179,7 +181,7 @@ def bench_dataset(name: str, n: int, seed: int, tmp: Path) -> dict:
 
     tt, game, label = load(name)
     net = TransitNetwork(tt, min_transfer=CHANGE)
-    window = (game.zugzwang_minutes or 29) * 60
+    window = (game.window.minutes if game.window else 29) * 60
     rng = np.random.default_rng(seed)
     deps = net.station_departures
     starts = [s for s in range(tt.n_stations) if np.any((deps[s] >= T_LO) & (deps[s] < T_HI))]
@@ -200,10 +202,10 @@ def bench_dataset(name: str, n: int, seed: int, tmp: Path) -> dict:
                            cpu=rule_cpu)
         rule_t.append(dt_r)
 
-    if not game.targets:  # game "none": the sbb-monopoly dice table (its Zug targets are in the extract)
+    if not game.dice.targets:  # game "none": the sbb-monopoly dice table (its Zug targets are in the extract)
         from planner.gamefile.game import load_game
 
-        game = dataclasses.replace(game, targets=load_game("sbb-monopoly").targets)
+        game = dataclasses.replace(game, dice=load_game("sbb-monopoly").dice)
     dice_t = []
     dice_start = 12 * 3600 + 1800
     for a, _b, _t in queries[: max(n // 3, 1)]:

@@ -78,11 +78,11 @@ def test_fuzzed_game_files(tmp_path, seed):
             continue
         accepted += 1
         # What the rules divide by, index or compare with is sane in any accepted game.
-        assert g.start < g.end and g.start <= g.dice_from <= g.end
-        assert g.free_minutes >= 1 and g.bonus_minutes and g.toll_fees and g.tunnel_multipliers
+        assert g.clock.start < g.clock.end and g.clock.start <= g.clock.dice_from <= g.clock.end
+        assert g.dice.free_minutes >= 1 and g.bonus.minutes and g.toll_fees and g.tunnel_multipliers
         assert g.letter_group_size >= 1 and len(g.polygon) >= 3
         assert all(math.isfinite(x) for x in (g.default_change_minutes, g.ring_tolerance_m))
-        assert all(isinstance(s, str) and s for t in g.targets for s in t.stations)
+        assert all(isinstance(s, str) and s for t in g.dice.targets for s in t.stations)
     assert accepted > 0  # the mutations also leave valid files, which must still load
 
 

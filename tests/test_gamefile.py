@@ -17,22 +17,22 @@ def test_both_variants_ship():
 
 def test_variant_a_rules(sbb_game):
     g = sbb_game
-    assert (g.start, g.dice_from, g.end) == (9 * 3600, 12 * 3600 + 1800, 17 * 3600 + 55 * 60)
-    assert g.modes == {"rail"} and g.dice_count == 1
-    assert g.target_for(4).stations == ("Laufen", "Brugg AG", "Reiden", "Affoltern am Albis")
+    assert (g.clock.start, g.clock.dice_from, g.clock.end) == (9 * 3600, 12 * 3600 + 1800, 17 * 3600 + 55 * 60)
+    assert g.modes == {"rail"} and g.dice.count == 1
+    assert g.dice.target_for(4).stations == ("Laufen", "Brugg AG", "Reiden", "Affoltern am Albis")
     assert [t.name for t in g.toll_lines] == ["Delémont–Laufen", "Olten–Aarau", "Brugg–Baden", "Luzern–Rotkreuz"]
     assert [t.name for t in g.tunnels] == ["Hauenstein", "Heitersberg"]
-    assert g.bonus_minutes == (0,) and g.bonus_fee == 8000
+    assert g.bonus.minutes == (0,) and g.bonus.bonus_fee == 8000
     assert ("Baselland Transport", "10") in g.exclude_routes
 
 
 def test_variant_b_rules(nws_game):
     g = nws_game
-    assert g.dice_count == 2 and g.admissible_extra_minutes == 20
-    assert g.target_for(21).stations == ("Bretzwil, Dorf",)
-    assert g.target_for(53).toll_line == "Hölstein–Niederdorf"
-    assert g.target_for(56).tunnel == "Hauenstein-Basistunnel"
-    assert g.bonus_minutes == (0, 1)
+    assert g.dice.count == 2 and g.dice.admissible_extra_minutes == 20
+    assert g.dice.target_for(21).stations == ("Bretzwil, Dorf",)
+    assert g.dice.target_for(53).toll_line == "Hölstein–Niederdorf"
+    assert g.dice.target_for(56).tunnel == "Hauenstein-Basistunnel"
+    assert g.bonus.minutes == (0, 1)
     assert {"rail", "bus", "tram"} == g.modes
 
 

@@ -29,11 +29,14 @@ def js(capsys, *argv: str) -> dict:
 
 # ---- the group's day ----------------------------------------------------------------------------------
 
-def test_roll_during_free_time_is_planned_from_its_end(capsys):
-    # a 6 at 13:00 (free until 14:00); a roll at 13:50 heads for the target from 14:00, not 13:52
+def test_a_roll_during_free_time_is_the_earliest_legal_arrival_from_the_roll(capsys):
+    # a 6 at 13:00 at Zug (free until 14:00); a roll at 13:50 there: the group stands at Zug since 13:00, so
+    # the 29-minute window has closed: the earliest legal itinerary leaves on the first train, from the roll
     js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "6", "--at", "Zug", "--time", "13:00")
-    out = js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "2", "--at", "Zug", "--time", "13:50")
-    assert out["plan_from"] == "14:00" and out["departure"] >= "14:00" and out["time"] == "13:50"
+    out = js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "2", "--time", "13:50")
+    assert out["plan_from"] == "13:50" and out["time"] == "13:50" and out["departure"] >= "13:50"
+    assert out["zugzwang"] == {"applies": True, "minutes": 29, "since": "13:00"}
+    assert any("rolled during free movement (until 14:00)" in w for w in out["warnings"])
 
 
 def test_times_never_run_backwards_and_rolls_on_the_way_are_refused(capsys):

@@ -197,10 +197,9 @@ def test_rules_card_sbb_monopoly(handout, sbb_game):
     assert "500 / 1'000 / 2'000 / 4'000 when the owner has 1 / 2 / 3 / 4" in text
     assert "times 80 (owner has 1 tunnel) or 200 (owner has 2 tunnels)" in text
     assert re.search(r"receives 4'000; 8'000 instead\s+when the train the group sits in", text)
-    # the 29-minute rule is printed exactly when the game has it
-    from planner.maps.rules_card import zugzwang_minutes
-
-    assert ("29-minute rule" in text) == (zugzwang_minutes(sbb_game) == 29)
+    # the game has the rule, so the card prints it
+    assert sbb_game.window is not None and sbb_game.window.minutes == 29
+    assert "29-minute rule" in text and "take a train departing by t + 29 min" in text
 
 
 def test_rules_card_nordwestschweiz(nws_handout):
@@ -221,15 +220,13 @@ def test_rules_card_nordwestschweiz(nws_handout):
 def test_the_minute_rule_comes_from_the_game(sbb_game, zug_tt):
     import dataclasses
 
-    from planner.maps.rules_card import card, window_from_table
+    from planner.gamefile.rules import ChangeWindow
+    from planner.maps.rules_card import card
 
-    assert window_from_table({"zugzwang": {"applies": True, "minutes": 25}}) == 25
-    assert window_from_table({"zugzwang": {}}) == 29
-    assert window_from_table({"zugzwang": {"applies": False, "minutes": 29}}) is None
-    assert window_from_table({}) is None
-    game = dataclasses.replace(sbb_game)
-    object.__setattr__(game, "zugzwang_minutes", 29)  # as the game model carries it (issue 10)
-    titles = [s.title for s in card(zug_tt, game)]
+    titles = [s.title for s in card(zug_tt, sbb_game)]
     assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Full hour", "29-minute rule"]
-    object.__setattr__(game, "zugzwang_applies", False)
-    assert "29-minute rule" not in [s.title for s in card(zug_tt, game)]
+    twenty = dataclasses.replace(sbb_game, window=ChangeWindow(20))
+    sections = {s.title: s for s in card(zug_tt, twenty)}
+    assert "20-minute rule" in sections and "29-minute rule" not in sections
+    assert "t + 20 min" in sections["20-minute rule"].paragraphs[0]
+    assert not any("minute rule" in s.title for s in card(zug_tt, dataclasses.replace(sbb_game, window=None)))

@@ -45,13 +45,18 @@ def test_forced_dice_from_is_an_obligation(zug_tt, nws_game):
 
 
 def test_the_29_minute_window_is_game_data(zug_tt, sbb_game, nws_game):
-    assert (sbb_game.zugzwang_minutes, nws_game.zugzwang_minutes) == (29, None)
+    assert (sbb_game.window.minutes, nws_game.window) == (29, None)
     doc = _doc("sbb-monopoly")
     doc["zugzwang"] = {"applies": True, "minutes": 20}
     g20 = parse_game(doc, source="test")
     zug = zug_tt.station_index["8502204"]
+    from planner.game.zugzwang import deadline_at
+
+    net = TransitNetwork(zug_tt)
     for game, board_by in ((sbb_game, T("13:29")), (g20, T("13:20")), (nws_game, None)):
-        st = GroupDay(zug_tt, game, positions=[]).obligation_at(T("13:05"), Position(zug, T("13:00")))[0]
+        deadline = (lambda p, w=game.window: deadline_at(net, w, p)) if game.window else None
+        st = GroupDay(zug_tt, game, positions=[], deadline_of=deadline).obligation_at(T("13:05"),
+                                                                                     Position(zug, T("13:00")))[0]
         assert st.board_by == board_by
     doc["zugzwang"] = {"applies": True, "minutes": 0}
     with pytest.raises(GameFileError, match="zugzwang.minutes"):
@@ -127,5 +132,5 @@ def test_declared_dependencies_match_imports():
 
 def test_game_files_keep_no_unused_dice_keys():
     # dice_forced_from is used by the group model; both shipped games load and keep their keys
-    assert load_game("nordwestschweiz").dice_forced_from == T("11:00")
-    assert load_game("sbb-monopoly").dice_forced_from is None
+    assert load_game("nordwestschweiz").clock.dice_forced_from == T("11:00")
+    assert load_game("sbb-monopoly").clock.dice_forced_from is None

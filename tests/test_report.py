@@ -164,7 +164,7 @@ def test_connectivity(sbb_report, sbb_game):
     from planner.organiser.area_check import unreachable_pairs
     from planner.routing import TransitNetwork
 
-    short = replace(sbb_game, end=sbb_game.start + 20 * 60)
+    short = replace(sbb_game, clock=replace(sbb_game.clock, end=sbb_game.clock.start + 20 * 60))
     tt = build_timetable(FeedSource(ZUG), short, GOOD_DAY, progress=False)
     gaps = unreachable_pairs(TransitNetwork(tt), short)
     assert gaps and all(g["count"] == len(g["to"]) > 0 for g in gaps)
@@ -195,10 +195,11 @@ def test_invalid_when_a_target_has_no_train_in_the_game_hours(zug_reports):
 def test_target_in_the_feed_but_outside_the_area(sbb_game):
     from dataclasses import replace
 
-    from planner.gamefile.game import DiceTarget
+    from planner.gamefile.rules import DiceTarget
 
     # Erstfeld (Gotthard line) is a stop of trips kept whole in the extract, but far outside the ring
-    game = replace(sbb_game, targets=(DiceTarget(1, ("Erstfeld", "Zug")),), toll_lines=(), tunnels=())
+    game = replace(sbb_game, dice=replace(sbb_game.dice, targets=(DiceTarget(1, ("Erstfeld", "Zug")),)), toll_lines=(),
+                   tunnels=())
     rep = _report(game, GOOD_DAY)
     erst, zug = _target(rep, "Erstfeld"), _target(rep, "Zug")
     assert (erst["found"], erst["in_area"], erst["served"]) == (True, False, False)

@@ -12,10 +12,13 @@ import pytest
 from planner.cli import main
 from planner.game.dice import decide
 from planner.game.zugzwang import check_legs, journey_log
+from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
 from planner.routing.query import DEFAULT_MAX_LEGS, equally_fast, obeys_window, plain_best_journey, reach
 from planner.routing.te_rule import RuleGraph
 from tests.conftest import ZUG
+
+RULE = ChangeWindow(29)
 
 W = 29 * 60
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
@@ -51,7 +54,7 @@ def _rides(j) -> int:
 
 def _assert_legal(net, origin, j) -> None:
     start = None if origin.in_trip else (origin.got_off, origin.time)
-    assert not check_legs(net, journey_log(net, j), W, start=start), (origin, j)
+    assert not check_legs(net, journey_log(net, j), RULE, start=start), (origin, j)
 
 
 def test_engine_equals_reference_on_random_zug_queries(net, ref):

@@ -12,11 +12,14 @@ from test_routing_properties import SETTINGS, T0, cases
 from timetable_builder import TimetableBuilder, assert_feasible
 
 from planner.game.zugzwang import check_legs, journey_log, zugzwang
+from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
 from planner.routing.query import obeys_window, reach
 from planner.routing.te_rule import RuleGraph
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as parse
+
+RULE = ChangeWindow(29)
 
 W = 29 * 60
 
@@ -53,8 +56,8 @@ def test_earlier_arrival_is_worse_under_the_rule():
     assert _legs(tt, plain) == [("EARLY", "10:00", "10:10"), ("ON", "10:50", "11:00")]  # waits 40 min: illegal
     ruled = best_journey(net, station_origin(a, 36000, window=W), c)
     assert _legs(tt, ruled) == [("TOX", "10:05", "10:10"), ("LATE", "10:20", "10:30"), ("ON", "10:50", "11:00")]
-    assert not check_legs(net, journey_log(net, ruled), W, start=(36000, 36000))
-    assert check_legs(net, journey_log(net, plain), W)[0]["rule"] == "4.2"
+    assert not check_legs(net, journey_log(net, ruled), RULE, start=(36000, 36000))
+    assert check_legs(net, journey_log(net, plain), RULE)[0]["rule"] == "4.2"
 
 
 def test_forced_next_train_when_nothing_leaves_in_the_window():
@@ -63,7 +66,7 @@ def test_forced_next_train_when_nothing_leaves_in_the_window():
     # standing at B at 11:00: nothing leaves until 12:00, so that train is the one to take
     j = best_journey(net, station_origin(1, 11 * 3600, window=W), 2)
     assert _legs(net.tt, j) == [("LAST", "12:00", "12:10")]
-    z = zugzwang(net, 1, 11 * 3600, W)
+    z = zugzwang(net, 1, 11 * 3600, RULE)
     assert z["forced_next"] and [d["route"] for d in z["departures"]] == ["LAST"]
 
 
@@ -93,7 +96,7 @@ def test_forced_means_first_catchable_and_every_train_of_that_minute():
     net = _net(b)
     j = best_journey(net, station_origin(0, 36000, window=W), 2)
     assert _legs(net.tt, j) == [("IN", "10:00", "10:10"), ("D", "11:00", "11:05"), ("FAST", "11:08", "11:09")]
-    assert not check_legs(net, journey_log(net, j), W, start=(36000, 36000))
+    assert not check_legs(net, journey_log(net, j), RULE, start=(36000, 36000))
 
 
 def test_forbidden_change_is_not_a_boardable_train_and_the_forced_one_is_the_next_allowed():
@@ -115,7 +118,7 @@ def test_forbidden_change_is_not_a_boardable_train_and_the_forced_one_is_the_nex
     assert net.stop_group[b.stop(("B", "2"))] == b.station_index("B")
     j = best_journey(net, station_origin(0, 36000, window=W), b.station_index("C"))
     assert _legs(tt, j) == [("IN", "10:00", "10:10"), ("FORCED", "11:00", "11:05"), ("ON", "11:08", "11:20")]
-    assert not check_legs(net, journey_log(net, j), W, start=(36000, 36000))
+    assert not check_legs(net, journey_log(net, j), RULE, start=(36000, 36000))
     # without the rule the forbidden change still holds: NOPE (10:30 at C) is not offered either
     plain = best_journey(net, station_origin(0, 36000), b.station_index("C"))
     assert _legs(tt, plain) == [("IN", "10:00", "10:10"), ("FORCED", "11:00", "11:05"), ("ON", "11:08", "11:20")]
@@ -131,7 +134,7 @@ def test_seated_group_is_bound_only_after_getting_off():
     # seated in TOX approaching X (10:10), having boarded at A long ago: only getting off at X binds it
     j = best_journey(net, trip_origin(net, tox, rows[1], window=W), 2)
     assert _legs(tt, j) == [("TOX", "10:10", "10:10"), ("LATE", "10:20", "10:30"), ("ON", "10:50", "11:00")]
-    assert not check_legs(net, journey_log(net, j), W)
+    assert not check_legs(net, journey_log(net, j), RULE)
 
 
 def test_journeys_within_are_all_legal():
@@ -140,7 +143,7 @@ def test_journeys_within_are_all_legal():
     alts = journeys_within(net, o, 2, 120)
     assert alts
     for j in alts:
-        assert not check_legs(net, journey_log(net, j), W, start=(o.got_off, o.time)), _legs(net.tt, j)
+        assert not check_legs(net, journey_log(net, j), RULE, start=(o.got_off, o.time)), _legs(net.tt, j)
 
 
 def rule_origins(net: TransitNetwork, times: list[int], window: int, before: int) -> list:
@@ -176,7 +179,7 @@ def test_engine_equals_rule_graph(case, times, window, before):
                 assert_feasible(net, o, j)
                 start = None if o.in_trip else (o.got_off, o.time)
                 if not any(leg.is_walk for leg in j.legs):
-                    assert not check_legs(net, journey_log(net, j), window, start=start), (o, target)
+                    assert not check_legs(net, journey_log(net, j), ChangeWindow(window // 60), start=start), (o, target)
 
 
 @SETTINGS
@@ -212,6 +215,6 @@ def test_obeys_window_is_sound(case, t, window, before):
             plain = best_journey(net, station_origin(s, t), target)
             if plain is None or not plain.legs or not obeys_window(net, o, plain):
                 continue
-            assert not check_legs(net, journey_log(net, plain), window, start=(t - before, t)), (o, target)
+            assert not check_legs(net, journey_log(net, plain), ChangeWindow(window // 60), start=(t - before, t)), (o, target)
             ruled = reach(net, o, target=target).journey_to(target)
             assert (ruled.arrival(tt), ruled.changes) == (plain.arrival(tt), plain.changes), (o, target)

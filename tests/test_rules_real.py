@@ -8,9 +8,12 @@ import pytest
 from planner.game.bonus import bonus_chances, leg_bonus_events
 from planner.game.dice import decide
 from planner.game.zugzwang import zugzwang
+from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, best_journey, station_origin, trip_origin
 from planner.timetable.stations import find_station
 from planner.util.timefmt import fmt_clock, parse_clock
+
+RULE = ChangeWindow(29)
 
 
 @pytest.fixture(scope="module")
@@ -84,11 +87,11 @@ def test_zugzwang_at_wohlen(net):
     # (pl.3); the S26 they left departs 13:47 (listed, not catchable; excluded when the trip is given).
     tt = net.tt
     wohlen = find_station(tt, "Wohlen AG")
-    out = zugzwang(net, wohlen, parse_clock("13:46"), 29 * 60)
+    out = zugzwang(net, wohlen, parse_clock("13:46"), RULE)
     assert out["deadline"] == "14:15" and not out["forced_next"]
     assert [(d["departure"], d["route"], d["platform"], d["catchable"]) for d in out["departures"]] == [
         ("13:47", "S26", "3", False), ("14:12", "S26", "2", True), ("14:15", "S26", "3", True)]
-    out = zugzwang(net, wohlen, parse_clock("13:46"), 29 * 60, exclude_trip=tt.trip_index["692.TA.91-S26-A-j21-1.221.R"])
+    out = zugzwang(net, wohlen, parse_clock("13:46"), RULE, exclude_trip=tt.trip_index["692.TA.91-S26-A-j21-1.221.R"])
     assert [d["departure"] for d in out["departures"]] == ["14:12", "14:15"]
 
 

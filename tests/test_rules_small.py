@@ -11,9 +11,12 @@ from planner.game.bonus import bonus_chances, leg_bonus_events
 from planner.game.dice import decide
 from planner.game.zugzwang import zugzwang
 from planner.gamefile.game import load_game, parse_game
+from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, station_origin
 from planner.util.timefmt import fmt_clock, parse_clock
 from tests.timetable_builder import TimetableBuilder
+
+RULE = ChangeWindow(29)
 
 
 def game_with_targets(variant: str, targets: list[dict]):
@@ -112,9 +115,9 @@ def test_no_train_within_29_minutes_forces_the_next():
     b.trip([("A", None, "14:50"), ("B", "15:00", None)], trip_id="late")
     b.trip([("A", None, "14:20"), ("B", "14:30", None)], trip_id="ok")
     net = TransitNetwork(b.build())
-    out = zugzwang(net, 0, parse_clock("14:15"), 29 * 60)
+    out = zugzwang(net, 0, parse_clock("14:15"), RULE)
     assert not out["forced_next"] and [d["departure"] for d in out["departures"]] == ["14:20"]
-    out = zugzwang(net, 0, parse_clock("14:19"), 29 * 60)  # 14:20 leaves in 1 min: not catchable (2 min change)
+    out = zugzwang(net, 0, parse_clock("14:19"), RULE)  # 14:20 leaves in 1 min: not catchable (2 min change)
     assert out["forced_next"] and [d["departure"] for d in out["departures"]] == ["14:50"]
     assert out["deadline"] == "14:48"
 
@@ -156,11 +159,14 @@ def test_remaining_targets_missing_from_feed_count_as_free(line):
     assert ans.kind == "free" and any("counts as a free roll" in w for w in ans.warnings)
 
 
-def test_unreachable_target_keeps_the_target_with_a_warning(line):
-    # After the last train nothing moves: the target stays assigned (recorded), arrival unknown.
+def test_a_target_no_train_reaches_any_more_counts_as_a_free_roll(line):
+    # After the last train nothing moves (RULES.md §3 "Unreachable target"): said plainly, and it counts as
+    # a 6: free movement for the game's free minutes, nothing targeted
     g = game_with_targets("sbb-monopoly", [{"number": 3, "stations": ["D", "C"]}])
     ans = decide(line, g, station_origin(0, parse_clock("15:00")), 3, [])
-    assert ans.kind == "target" and ans.target == "C" and ans.arrival is None and ans.warnings
+    assert ans.kind == "free" and ans.target is None and ans.free_until == parse_clock("16:00")
+    assert any("can be reached" in w and "counts as a free roll" in w for w in ans.warnings)
+    assert [c["arrival"] for c in ans.candidates] == [None, None]
 
 
 def test_full_hour_income_bonus_needs_a_stop_in_the_bonus_minutes():

@@ -12,9 +12,12 @@ import pytest
 
 from planner.cli import main
 from planner.game.zugzwang import check_legs
+from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork
 from planner.util.timefmt import parse_clock
 from tests.conftest import ZUG
+
+RULE = ChangeWindow(29)
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 W = 29 * 60
@@ -52,7 +55,7 @@ def _check_start(net: TransitNetwork, legs: list[dict], since: str, asked: str) 
     log = [{"from_station": index[leg["from"]], "to_station": index[leg["to"]],
             "departure": parse_clock(leg["departure"]), "arrival": parse_clock(leg["arrival"]), "line": i + 1}
            for i, leg in enumerate(legs)]
-    assert not check_legs(net, log, W, start=(parse_clock(since), parse_clock(asked))), (since, asked, legs)
+    assert not check_legs(net, log, RULE, start=(parse_clock(since), parse_clock(asked))), (since, asked, legs)
 
 
 def test_roll_next_and_route_for_a_group_are_legal(capsys, tmp_path, net):

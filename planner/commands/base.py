@@ -130,11 +130,6 @@ class Context:
         """The routing network (change-time policy from --min-transfer and the game file)."""
         return self.day.network
 
-    @property
-    def zugzwang_window(self) -> int | None:
-        """The change window (seconds) every proposal must obey (:attr:`GameDay.zugzwang_window`)."""
-        return self.day.zugzwang_window
-
     def station(self, name: str) -> int:
         """Resolve a station name (error with suggestions)."""
         from planner.timetable.stations import find_station

@@ -35,7 +35,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"{g.title}, {ctx.date.isoformat()}, feed {ctx.feed} ({tt.feed_version})")
     print(f"game day loaded in {t_load:.2f} s: {tt.n_stations} stations, {tt.n_trips} trips, "
           f"{tt.n_connections} connections in the area")
-    origin = station_origin(ctx.station(args.at), ctx.clock(args.time), window=ctx.zugzwang_window)
+    origin = station_origin(ctx.station(args.at), ctx.clock(args.time), window=ctx.day.window_seconds)
     t1 = time.perf_counter()
     from planner.service.rules import decide_at
 
@@ -44,10 +44,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     t_q = (time.perf_counter() - t1) * 1000
     print(f"\nA group at {out['from']} at {out['time']} rolls {args.roll} ({t_q:.0f} ms):")
     print(render_dice(out))
-    if ans.journey is not None and ans.journey.legs and ctx.zugzwang_window is not None:
+    if ans.journey is not None and ans.journey.legs and ctx.day.window is not None:
         last = ans.journey.legs[-1]
         got_off = last.arrival(tt)
-        z = zugzwang(ctx.network, ans.journey.target_station, got_off, ctx.zugzwang_window, exclude_trip=last.trip,
+        z = zugzwang(ctx.network, ans.journey.target_station, got_off, ctx.day.window, exclude_trip=last.trip,
                      stop=-1 if last.is_walk else int(tt.st_stop[last.alight_row]))
         print(f"\n29-minute rule after arriving at {z['station']} {z['got_off']}: depart by {z['deadline']}:")
         for d in z["departures"][:6]:

@@ -170,8 +170,8 @@ def _target(ctx: Context, args, info: dict):
     here = tt.station_name[origin.station]
     name = f"target-{_slug(here, args.roll, _hm(origin.time))}.html"
     if ans.kind == "free":  # free movement: show how far the group gets in its free minutes
-        step = max(game.free_minutes // 3, 1)
-        bands = (step, 2 * step, game.free_minutes)
+        step = max(game.dice.free_minutes // 3, 1)
+        bands = (step, 2 * step, game.dice.free_minutes)
         pts = reach_points(ctx.network, origin, bands)
         m = web.reach_map(tt, game, pts, here, fmt_clock(origin.time) or "", bands, tiles=args.tiles)
         return m, list(out.get("warnings", [])), name

@@ -115,8 +115,8 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     from planner.game.zugzwang import check_legs
 
     ctx = Context(args)
-    window = ctx.zugzwang_window
-    rule = {"applies": window is not None, "minutes": None if window is None else window // 60}
+    window = ctx.day.window
+    rule = {"applies": window is not None, "minutes": None if window is None else window.minutes}
     if args.check:
         legs = _read_legs(ctx, Path(args.check))
         violations = check_legs(ctx.network, legs, window)
@@ -193,8 +193,8 @@ def cmd_bonus(args: argparse.Namespace) -> int:
             ans = next_step(ctx.day, store, args.group, t)
         g = ctx.game
         st = ans.status.state
-        out = {"hour": fmt_clock(next_full_hour(st.time)), "minutes": sorted(g.bonus_minutes),
-               "fee": g.bonus_fee, "base_fee": g.bonus_base_fee, "chances": ans.bonus,
+        out = {"hour": fmt_clock(next_full_hour(st.time)), "minutes": sorted(g.bonus.minutes),
+               "fee": g.bonus.bonus_fee, "base_fee": g.bonus.base_fee, "chances": ans.bonus,
                "obligation": st.obligation.kind, "target": st.obligation.target}
         if st.position is not None:
             from planner.service.positions import origin_of

@@ -14,24 +14,12 @@ from planner.util.timefmt import fmt_clock
 
 def is_bonus_time(game: Game, t: int) -> bool:
     """True when ``t`` (seconds) falls in a bonus minute of a full hour within the game's hours."""
-    minute = (t // 60) % 60
-    hour_start = t - (t % 3600)
-    return minute in game.bonus_minutes and game.start <= hour_start <= game.end
+    return game.bonus.is_bonus_time(t, game.clock)
 
 
 def bonus_time_between(game: Game, lo: int, hi: int) -> bool:
-    """True when some second in ``[lo, hi]`` is a bonus time (:func:`is_bonus_time`): no journey within that
-    span can earn the full-hour fee otherwise."""
-    if hi < lo or not game.bonus_minutes:
-        return False
-    for hour_start in range(lo - lo % 3600, hi + 1, 3600):
-        if not game.start <= hour_start <= game.end:
-            continue
-        for m in game.bonus_minutes:
-            a = hour_start + 60 * m
-            if a <= hi and lo <= a + 59:
-                return True
-    return False
+    """True when some second in ``[lo, hi]`` is a bonus time: no journey within that span can earn it otherwise."""
+    return game.bonus.time_between(lo, hi, game.clock)
 
 
 def _stops_here(tt: Timetable, row: int) -> bool:
@@ -54,10 +42,10 @@ def _bonus_stops(tt: Timetable, game: Game, board: int, alight: int) -> list[tup
 
 def leg_bonus_events(tt: Timetable, game: Game, leg: Leg) -> list[dict]:
     """Bonus events while riding ``leg``: departures from board..alight-1, arrivals at board+1..alight."""
-    if leg.is_walk or not game.bonus_minutes or game.bonus_fee <= game.bonus_base_fee:
+    if leg.is_walk or not game.bonus.pays_more:
         return []
     return [{"station": tt.station_name[tt.stop_station[tt.st_stop[r]]], "event": event, "time": fmt_clock(t),
-             "hour": fmt_clock(t // 3600 * 3600), "fee": game.bonus_fee}
+             "hour": fmt_clock(t // 3600 * 3600), "fee": game.bonus.bonus_fee}
             for r, event, t in _bonus_stops(tt, game, leg.board_row, leg.alight_row)]
 
 
@@ -81,7 +69,15 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
     """
     tt = net.tt
     hour = next_full_hour(origin.time)
-    minutes = sorted(game.bonus_minutes)
+    minutes = sorted(game.bonus.minutes)
+    out = {"hour": fmt_clock(hour), "minutes": minutes, "fee": game.bonus.bonus_fee, "base_fee": game.bonus.base_fee,
+           "chances": []}
+    if not game.bonus.pays_more:
+        return out
+    if not game.bonus.hour_counts(hour, game.clock):
+        # the game is over (or not begun) at that hour: nothing is offered past the end (RULES.md §3)
+        return out | {"note": f"no full-hour fee at {fmt_clock(hour)}: the game runs {fmt_clock(game.clock.start)}"
+                              f"-{fmt_clock(game.clock.end)}"}
     lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59
     res = reach(net, origin, end_time=hi)
     # candidate events, vectorised over all stop times (this runs on every bonus question)
@@ -115,5 +111,4 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
                 "seated_now": bool(origin.in_trip and trip == origin.trip),
             })
     chances.sort(key=lambda c: (c["time"], c["board_time"], c["route"], c["station"]))
-    return {"hour": fmt_clock(hour), "minutes": minutes, "fee": game.bonus_fee, "base_fee": game.bonus_base_fee,
-            "chances": chances}
+    return out | {"chances": chances}

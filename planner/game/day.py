@@ -9,18 +9,14 @@ end ends every obligation. Times are seconds after midnight; stations, trips and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from planner.errors import InputError
 from planner.gamefile.game import Game
+from planner.gamefile.rules import Deadline
 from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
-
-
-def check_game_time(game: Game, t: int) -> None:
-    """A time a group asks about must not be after the game's end (the game without area has none)."""
-    if game.has_area and t > game.end:
-        raise InputError(f"time {fmt_clock(t)} is after the end of the game ({fmt_clock(game.end)})")
 
 
 @dataclass(frozen=True)
@@ -82,8 +78,9 @@ class Obligation:
     ``kind``: ``before_dice`` (no dice yet; ``until`` = dice start), ``dice_soon`` (the dice rules apply,
     first roll at ``until``), ``roll`` (the group must roll now), ``heading`` (for ``target`` since
     ``since``, planned arrival ``until``), ``free`` (free movement until ``until``), ``ended`` (the game
-    is over). ``board_by``: under the game's 29-minute rule, the time by which a group standing at a
-    station must board a train.
+    is over). ``board_by``: under the game's change window (variant A's 29-minute rule), when a group standing
+    at a station must have boarded: the window's end, or the departure of the forced train when none leaves in
+    the window (``forced``); None when seated, without the rule, or when the game ends first.
     """
 
     kind: str
@@ -91,6 +88,7 @@ class Obligation:
     until: int | None = None
     target: str | None = None
     board_by: int | None = None
+    forced: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,12 +105,24 @@ class GroupState:
 
 @dataclass(frozen=True)
 class RollPlan:
-    """What :meth:`GroupDay.check_roll` allows: plan the roll from ``position`` at ``plan_from``."""
+    """What :meth:`GroupDay.check_roll` allows: plan the roll from ``position`` at ``plan_from`` (the roll's
+    time). ``free_until``: the roll was made during free movement that ends then (§4.5): the target counts from
+    then, but the itinerary is the earliest legal one from the roll (RULES.md §3 "A group's day")."""
 
     time: int
     plan_from: int
     position: Position | None
-    during_free: bool = False
+    free_until: int | None = None
+
+    @property
+    def during_free(self) -> bool:
+        """True when the roll was made during free movement."""
+        return self.free_until is not None
+
+
+DeadlineOf = Callable[[Position], "Deadline | None"]
+"""The change window's deadline for a group standing at a position since its ``since`` (the service gives one
+from the routing network: :func:`planner.game.zugzwang.deadline_at`)."""
 
 
 @dataclass
@@ -123,6 +133,7 @@ class GroupDay:
     game: Game
     rolls: list[RollEvent] = field(default_factory=list)
     positions: list[PositionEvent] = field(default_factory=list)
+    deadline_of: DeadlineOf | None = None  # None: no change window binds (variant B, plain timetable)
 
     # ---- history --------------------------------------------------------------------------------
     @property
@@ -216,32 +227,42 @@ class GroupDay:
         return None
 
     def obligation_at(self, t: int, position: Position | None = None) -> tuple[Obligation, int | None]:
-        """What binds the group at ``t``, and when it rolls next."""
-        g = self.game
-        if g.has_area and t >= g.end:
-            return Obligation("ended", since=g.end), None
-        board_by = None
-        if position is not None and not position.seated and g.zugzwang_minutes and t >= g.start:
-            board_by = max(position.since, g.start) + g.zugzwang_minutes * 60
+        """What binds the group at ``t``, and when it rolls next (the game's end ends every obligation)."""
+        clock = self.game.clock
+        if clock.over(t):
+            return Obligation("ended", since=clock.end), None
+        board_by, forced = self._board_by(t, position)
         roll = self.last_roll(t)
         if roll is None:
-            if g.has_area and t < g.dice_from:
-                if g.dice_forced_from is not None and t >= g.dice_forced_from:
-                    return Obligation("dice_soon", since=g.dice_forced_from, until=g.dice_from,
-                                      board_by=board_by), g.dice_from
-                return Obligation("before_dice", until=g.dice_from, board_by=board_by), g.dice_from
-            return Obligation("roll", since=g.dice_from, board_by=board_by), t
+            if clock.bounded and t < clock.dice_from:
+                kind = "dice_soon" if clock.dice_bind(t) else "before_dice"
+                return Obligation(kind, since=clock.dice_forced_from if kind == "dice_soon" else None,
+                                  until=clock.dice_from, board_by=board_by, forced=forced), clock.dice_from
+            return Obligation("roll", since=clock.dice_from if clock.bounded else None, board_by=board_by,
+                              forced=forced), t
         if roll.kind == "free":
             assert roll.free_until is not None
             if t < roll.free_until:
-                return Obligation("free", since=roll.time, until=roll.free_until, board_by=board_by), t
-            return Obligation("roll", since=roll.free_until, board_by=board_by), t
+                return Obligation("free", since=roll.time, until=roll.free_until, board_by=board_by,
+                                  forced=forced), t
+            return Obligation("roll", since=roll.free_until, board_by=board_by, forced=forced), t
         reached = self.reached_at(roll, t)
         if reached is not None or roll.arrival is None:
-            return Obligation("roll", since=reached if reached is not None else roll.time, board_by=board_by), t
+            return Obligation("roll", since=reached if reached is not None else roll.time, board_by=board_by,
+                              forced=forced), t
         nxt = roll.reroll_at if roll.reroll_at is not None else roll.arrival
         return Obligation("heading", since=roll.time, until=roll.arrival, target=roll.target,
-                          board_by=board_by), nxt
+                          board_by=board_by, forced=forced), clock.cap(nxt)
+
+    def _board_by(self, t: int, position: Position | None) -> tuple[int | None, bool]:
+        """The change window's deadline for a standing group (one rule: :meth:`ChangeWindow.deadline`)."""
+        clock = self.game.clock
+        if position is None or position.seated or self.deadline_of is None or (clock.bounded and t < clock.start):
+            return None, False
+        d = self.deadline_of(position)
+        if d is None or clock.over(d.time):
+            return None, False  # no train any more, or the game ends first: nothing is offered past the end
+        return d.time, d.forced
 
     def state_at(self, t: int) -> GroupState:
         """The whole state of the group at ``t``."""
@@ -255,37 +276,33 @@ class GroupDay:
         if last is not None and t < last:
             raise InputError(f"{what} at {fmt_clock(t)} is earlier than the group's last entry at "
                              f"{fmt_clock(last)}: a group's times never run backwards (undo first?)")
-        check_game_time(self.game, t)
+        self.game.clock.check_asked(t)
 
     def check_roll(self, t: int, position: Position | None = None) -> RollPlan:
         """May the group roll at ``t``? Returns where and from when to plan the roll, or raises InputError.
 
-        ``position`` is where the group says it is (or, during free movement, will be at its end);
-        default: its position in the model.
+        ``position`` is where the group says it is at ``t`` (its ``since`` when it got there); default: its
+        position in the model. A roll during free movement names the target of the end of the free time and is
+        planned from the roll itself: the change window of the station it stands at keeps binding (§4.5 with
+        §4.2; RULES.md §3 "A group's day").
         """
-        g = self.game
+        clock = self.game.clock
         self._forward(t, "a roll")
-        if g.has_area and t < g.dice_from:
-            raise InputError(f"dice start at {fmt_clock(g.dice_from)} in {g.title}; it is {fmt_clock(t)}")
-        if g.has_area and t >= g.end:
-            raise InputError(f"the game ended at {fmt_clock(g.end)}: no more rolls")
+        if clock.bounded and t < clock.dice_from:
+            raise InputError(f"dice start at {fmt_clock(clock.dice_from)} in {self.game.title}; it is {fmt_clock(t)}")
+        if clock.over(t):
+            raise InputError(f"the game ended at {fmt_clock(clock.end)}: no more rolls")
         ob, nxt = self.obligation_at(t)
         if ob.kind == "heading" and (nxt is None or t < nxt):
             allowed = "" if nxt is None else f"; the next roll is due at {fmt_clock(nxt)}"
             raise InputError(f"the group is heading for {ob.target} (rolled at {fmt_clock(ob.since)}, arrival "
                              f"{fmt_clock(ob.until)}){allowed}; if it got there, say so first "
                              "('planner group position')")
-        if ob.kind == "free" and ob.until is not None and t < ob.until:
-            start = ob.until
-            if position is not None:  # where the group says it will be when the free movement ends
-                pos: Position | None = position if position.seated else Position(position.station, start)
-            else:
-                pos = self.position_at(start)
-            return RollPlan(t, start, pos, during_free=True)
         pos = position if position is not None else self.position_at(t)
         if pos is not None and pos.seated:
             pos = self.advance(pos, t)
-        return RollPlan(t, t, pos)
+        free = ob.until if ob.kind == "free" and ob.until is not None and t < ob.until else None
+        return RollPlan(t, t, pos, free)
 
     def check_position(self, t: int) -> None:
         """May the group report a position at ``t``? (times forward, within the game)."""

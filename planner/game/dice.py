@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
 from planner.game.bonus import bonus_time_between, leg_bonus_events
-from planner.gamefile.game import DiceTarget, Game
+from planner.gamefile.game import Game
+from planner.gamefile.rules import DiceTarget
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import (
@@ -31,15 +32,8 @@ from planner.util.timefmt import fmt_clock
 
 
 def validate_roll(game: Game, roll: int) -> int:
-    """Check a roll against the game's dice: 1-6 (one die) or white*10+coloured, each 1-6 (two dice)."""
-    if game.dice_count == 1:
-        if not 1 <= roll <= 6:
-            raise InputError(f"roll {roll}: one die shows 1 to 6")
-    else:
-        white, col = divmod(roll, 10)
-        if not (1 <= white <= 6 and 1 <= col <= 6):
-            raise InputError(f"roll {roll}: two dice give 11 to 66 (white = tens, coloured = ones, each 1-6)")
-    return roll
+    """Check a roll against the game's dice (the rule: :meth:`DiceRules.validate`)."""
+    return game.dice.validate(roll)
 
 
 @dataclass
@@ -69,10 +63,10 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     tt = net.tt
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
-    free = DiceAnswer(roll, "free", free_until=origin.time + game.free_minutes * 60)
-    if roll in game.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
+    free = DiceAnswer(roll, "free", free_until=game.dice.free_until(origin.time, game.clock))
+    if roll in game.dice.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
         return free
-    entry = game.target_for(roll)
+    entry = game.dice.target_for(roll)
     if entry is None:
         raise InputError(f"roll {roll}: the game file has no target for this number")
     if entry.toll_line or entry.tunnel:
@@ -90,7 +84,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
                       "_s": s, "_a": arr})
     if missing:  # one warning for all of them (an extract lacks several targets of every number)
         warnings.append(f"not served in the game area on {tt.date} (skipped): {', '.join(missing)}")
-    open_ = [c for c in cands if not (game.skip_targeted and c["targeted"])]
+    open_ = [c for c in cands if not (game.dice.skip_targeted and c["targeted"])]
     if not open_:
         free.candidates = _public(cands)
         free.warnings = [f"all targets of {roll} were targeted already: counts as a free roll"]
@@ -102,11 +96,11 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         free.warnings = [*warnings, f"no remaining target of {roll} is in this feed's game area: counts as a free roll"]
         return free
     reachable = [c for c in available if c["_a"] is not None]
-    if not reachable:
-        first_name = sorted(available, key=lambda c: fold(c["name"]))[0]["name"]
-        ans = DiceAnswer(roll, "target", target=first_name, candidates=_public(cands), warnings=warnings)
-        ans.warnings.append(f"no remaining target of {roll} can be reached on the game day from here")
-        return ans
+    if not reachable:  # RULES.md §3 "Unreachable target": said plainly, and it counts as a 6
+        free.candidates = _public(cands)
+        free.warnings = [*warnings, f"no remaining target of {roll} can be reached on the game day from here: "
+                                    "counts as a free roll"]
+        return free
     first = min(c["_a"] for c in reachable)
     tied = [c for c in reachable if c["_a"] == first]
     scored = []
@@ -121,20 +115,20 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
                      warnings=warnings)
     if journey.signature() != fastest.signature():
         ans.why = (f"as fast as the plain fastest way (dep {fmt_clock(fastest.departure(tt))}), and it earns "
-                   f"the full-hour bonus ({game.bonus_fee} instead of {game.bonus_base_fee}); "
+                   f"the full-hour bonus ({game.bonus.bonus_fee} instead of {game.bonus.base_fee}); "
                    "'planner route' shows the plain one")
-    if game.admissible_extra_minutes:
-        ans.admissible = journeys_within(net, origin, chosen["_s"], game.admissible_extra_minutes,
+    if game.dice.admissible_extra_minutes:
+        ans.admissible = journeys_within(net, origin, chosen["_s"], game.dice.admissible_extra_minutes,
                                          fastest=journey)
-    if game.reroll_before_minutes and journey.legs:
-        ans.reroll_at = first - game.reroll_before_minutes * 60
+    if journey.legs:
+        ans.reroll_at = game.dice.reroll_at(first)
     return ans
 
 
 def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, journey: Journey) -> Journey:
     """Among itineraries arriving as early as ``journey``, prefer one that earns the full-hour bonus
     (then fewer changes, later departure); keep ``journey`` when none does."""
-    if not journey.legs or origin.in_trip or game.bonus_fee <= game.bonus_base_fee:
+    if not journey.legs or origin.in_trip or not game.bonus.pays_more:
         return journey
 
     def earns(j: Journey) -> bool:
@@ -152,19 +146,24 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
 
 
 def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips) -> DiceAnswer:
+    """Variant B's toll-line and tunnel targets: reached when travelled through (RULES.md §3 "Fastest")."""
     name = entry.toll_line or entry.tunnel
     assert name is not None
-    ans = DiceAnswer(roll, "target", target=name)
+
+    def unreachable(why: str) -> DiceAnswer:  # RULES.md §3 "Unreachable target": said plainly, counts as a 6
+        return DiceAnswer(roll, "free", free_until=game.dice.free_until(origin.time, game.clock),
+                          candidates=[{"name": name, "arrival": None, "targeted": fold(name) in targeted_f,
+                                       "available": False}],
+                          warnings=[f"{why}: counts as a free roll"])
+
     try:
         stretches = crossing_trips(name) if crossing_trips is not None else None
     except PlannerError:
         stretches = None
     if stretches is None:
-        ans.warnings.append(f"cannot decide crossings of {name}: physical line data unavailable")
-        return ans
+        return unreachable(f"cannot decide crossings of {name}: physical line data unavailable")
     if not stretches:
-        ans.warnings.append(f"no train of the game day travels through {name}")
-        return ans
+        return unreachable(f"no train of the game day travels through {name}")
     res = reach(net, origin)
     options = []
     for trip, first_row, last_row in stretches:
@@ -173,22 +172,20 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
             continue
         options.append((j.arrival(net.tt), j.changes, -j.departure(net.tt), j))
     if not options:
-        ans.warnings.append(f"{name} cannot be travelled through on the game day from here")
-        return ans
+        return unreachable(f"{name} cannot be travelled through on the game day from here")
     options.sort(key=lambda o: o[:3])
     best = options[0]
-    ans.journey, ans.arrival = best[3], best[0]
+    ans = DiceAnswer(roll, "target", target=name, journey=best[3], arrival=best[0])
     ans.candidates = [{"name": name, "arrival": fmt_clock(best[0]), "targeted": fold(name) in targeted_f,
                        "available": True}]
-    if game.admissible_extra_minutes:
-        limit = best[0] + game.admissible_extra_minutes * 60
+    if game.dice.admissible_extra_minutes:
+        limit = best[0] + game.dice.admissible_extra_minutes * 60
         seen = set()
         for a, _c, _d, j in options:
             if a <= limit and j.signature() not in seen:
                 seen.add(j.signature())
                 ans.admissible.append(j)
-    if game.reroll_before_minutes:
-        ans.reroll_at = best[0] - game.reroll_before_minutes * 60
+    ans.reroll_at = game.dice.reroll_at(best[0])
     return ans
 
 

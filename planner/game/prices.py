@@ -31,8 +31,8 @@ def game_hour_categories(tt: Timetable, game: Game) -> list[set[str]]:
         return _CATS["cats"]
     sta = tt.stop_station[tt.st_stop]
     rt = tt.trip_route[tt.st_trip]
-    in_hours = ((tt.st_arr >= game.start) & (tt.st_arr <= game.end)) | ((tt.st_dep >= game.start) &
-                                                                        (tt.st_dep <= game.end))
+    in_hours = ((tt.st_arr >= game.clock.start) & (tt.st_arr <= game.clock.end)) | ((tt.st_dep >= game.clock.start) &
+                                                                        (tt.st_dep <= game.clock.end))
     ok = (tt.st_pickup | tt.st_dropoff) & in_hours
     cats: list[set[str]] = [set() for _ in range(tt.n_stations)]
     for s, r in np.unique(np.stack([sta[ok], rt[ok]], axis=1), axis=0):
@@ -47,45 +47,28 @@ _CATS: dict = {}  # the last table computed (station_table and maps ask for ever
 def station_category(tt: Timetable, station: int, game: Game | None = None) -> str:
     """``IC`` / ``fast`` / ``regional`` for rail stations (best service stopping during the game's hours,
     unless the game file's ``prices.category_overrides`` says otherwise), else the mode (``bus``...)."""
-    if game is not None:
-        override = {fold(k): v for k, v in game.prices.get("category_overrides", {}).items()}
-        if fold(tt.station_name[station]) in override:
-            return str(override[fold(tt.station_name[station])])
     cats = (game_hour_categories(tt, game) if game is not None else tt.station_categories)[station]
-    for c in ("IC", "fast", "regional"):
-        if c in cats:
-            return c
-    for c in ("tram", "bus", "metro", "boat", "cable", "other"):
-        if c in cats:
-            return c
-    if game is not None and tt.station_categories[station]:
+    served = next((c for c in ("IC", "fast", "regional", "tram", "bus", "metro", "boat", "cable", "other")
+                   if c in cats), None)
+    if served is None:
         # served only outside the game's hours: priced as what it is then
-        return station_category(tt, station)
-    return "regional"
+        served = station_category(tt, station) if game is not None and tt.station_categories[station] else "regional"
+    return game.prices.service_category(tt.station_name[station], served) if game is not None else served
+
+
+def price_class(game: Game, tt: Timetable, station: int, category: str | None = None) -> str:
+    """The station's price class under the game's price rule (:meth:`PriceRule.classify`)."""
+    return game.prices.classify(tt.station_name[station], category or station_category(tt, station, game))
 
 
 def station_price(game: Game, tt: Timetable, station: int, category: str | None = None) -> int:
-    """Purchase price of a station under the game's price rule (RULES.md §2, §9)."""
-    p = game.prices
-    name = tt.station_name[station]
-    category = category or station_category(tt, station, game)
-    overrides = {fold(k): v for k, v in p.get("overrides", {}).items()}
-    if fold(name) in overrides:
-        return int(overrides[fold(name)])
-    if p.get("rule", "category") == "explicit":
-        listed = {fold(n) for n in p.get("listed_stations", [])}
-        if fold(name) in listed:
-            return int(p.get("listed", 4000))
-        if category in ("IC", "fast", "regional"):
-            return int(p.get("station", 2000))
-        return int(p.get("bus_stop", 1000))
-    if category in ("IC", "fast", "regional"):
-        return int(p.get(category, 1000))
-    return int(p.get("regional", 1000))
+    """Purchase price of a station under the game's price rule (RULES.md §2, §9; :meth:`PriceRule.price`)."""
+    return game.prices.price(tt.station_name[station], category or station_category(tt, station, game))
 
 
 def station_table(tt: Timetable, game: Game) -> list[dict]:
-    """The in-area stations served on the day with modes, category, price and initial letter."""
+    """The in-area stations served on the day with modes, price class (``category``: what the price follows
+    from), price and initial letter."""
     out = []
     for s in range(tt.n_stations):
         cat = station_category(tt, s, game)
@@ -95,7 +78,7 @@ def station_table(tt: Timetable, game: Game) -> list[dict]:
             "lat": None if not np.isfinite(tt.station_lat[s]) else round(float(tt.station_lat[s]), 6),
             "lon": None if not np.isfinite(tt.station_lon[s]) else round(float(tt.station_lon[s]), 6),
             "modes": sorted(tt.station_modes[s]),
-            "category": cat,
+            "category": price_class(game, tt, s, cat),
             "price": station_price(game, tt, s, cat),
             "letter": initial_letter(tt.station_name[s]),
         })

@@ -1,15 +1,17 @@
 """The change-window rule (variant A §4.2, "29-minute rule") for one stop and for a day's log.
 
 Which departures an arrival event may board is decided in one place, :mod:`planner.routing.rule_scan`
-(the router uses the same function); this module asks it and words the answers. Whether the rule applies
-and its window are game-file data (``[zugzwang]``, :attr:`Game.zugzwang_minutes`); ``window=None`` means the
-game has no such rule.
+(the router uses the same function); what that asks of the group is :meth:`ChangeWindow.deadline`; this
+module puts the two together and words the answers. Whether the rule applies and its window are game-file
+data (``[zugzwang]``, :attr:`Game.window`); ``window=None`` means the game has no such rule.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from planner.game.day import Position
+from planner.gamefile.rules import ChangeWindow, Deadline
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.rule_scan import event_boardings
@@ -51,24 +53,33 @@ def _departure(net: TransitNetwork, c: int, catchable: bool) -> dict:
             "departure": fmt_clock(int(net.c_dep[c])), "catchable": catchable}
 
 
-def zugzwang(net: TransitNetwork, station: int, t: int, window: int | None, exclude_trip: int = -1,
+def deadline_at(net: TransitNetwork, window: ChangeWindow, pos: Position) -> Deadline | None:
+    """The deadline of a group standing at ``pos.station`` since ``pos.since`` (it got off then: the station's
+    change time applies): the window's end, or the forced train's departure when none leaves in it."""
+    ok = boardable(net, pos.station, pos.since, window.seconds)
+    return window.deadline(pos.since, net.c_dep[ok])
+
+
+def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | None, exclude_trip: int = -1,
              stop: int = -1) -> dict:
     """Deadline and the trains a group may take after getting off at ``station`` at ``t`` (at platform
     ``stop`` when known). Every train leaving in the window is listed, ``catchable`` False for one it cannot
-    catch (change time); when none is catchable, the forced next one(s) (``forced_next``). ``window=None``:
-    the game has no such rule (``applies`` False, no deadline)."""
+    catch (change time); when none is catchable, the forced next one(s) (``forced_next``). ``board_by`` is the
+    deadline (:meth:`ChangeWindow.deadline`). ``window=None``: the game has no such rule (``applies`` False)."""
     name = net.tt.station_name[station]
     if window is None:
-        return {"applies": False, "minutes": None, "station": name, "got_off": fmt_clock(t), "deadline": None,
-                "departures": [], "forced_next": False}
-    ok = boardable(net, station, t, window, stop=stop)
+        return {"applies": False, "minutes": None, "rule": None, "station": name, "got_off": fmt_clock(t),
+                "deadline": None, "board_by": None, "departures": [], "forced_next": False}
+    w = window.seconds
+    ok = boardable(net, station, t, w, stop=stop)
     ok = ok[net.c_trip[ok] != exclude_trip]
-    forced = len(ok) > 0 and bool(net.c_dep[ok[0]] > t + window)
+    dl = window.deadline(t, net.c_dep[ok])
+    forced = dl is not None and dl.forced
     if forced:
         deps = [_departure(net, int(c), True) for c in ok]
     else:
         lo = np.searchsorted(net.c_dep, np.int32(t), side="left")
-        hi = np.searchsorted(net.c_dep, np.int32(t + window), side="right")
+        hi = np.searchsorted(net.c_dep, np.int32(t + w), side="right")
         cand = np.arange(lo, hi)
         cand = cand[net.c_pick[cand] & (net.stop_station[net.c_from[cand]] == station)
                     & (net.c_trip[cand] != exclude_trip)]
@@ -79,8 +90,9 @@ def zugzwang(net: TransitNetwork, station: int, t: int, window: int | None, excl
         if d["trip_id"] not in seen:
             seen.add(d["trip_id"])
             out.append(d)
-    return {"applies": True, "minutes": window // 60, "station": name, "got_off": fmt_clock(t),
-            "deadline": fmt_clock(t + window), "departures": out, "forced_next": forced}
+    return {"applies": True, "minutes": window.minutes, "rule": window.label, "station": name,
+            "got_off": fmt_clock(t), "deadline": fmt_clock(window.closes(t)),
+            "board_by": fmt_clock(dl.time) if dl is not None else None, "departures": out, "forced_next": forced}
 
 
 def journey_log(net: TransitNetwork, journey: Journey) -> list[dict]:
@@ -93,8 +105,8 @@ def journey_log(net: TransitNetwork, journey: Journey) -> list[dict]:
             for i, leg in enumerate(journey.legs)]
 
 
-def check_legs(net: TransitNetwork, legs: list[dict], window: int | None, *, start: tuple[int, int] | None = None
-               ) -> list[dict]:
+def check_legs(net: TransitNetwork, legs: list[dict], window: ChangeWindow | None, *,
+               start: tuple[int, int] | None = None) -> list[dict]:
     """Every violation of §4.1/§4.2 in a day's log: legs as dicts with ``from_station``, ``to_station``,
     ``departure``, ``arrival`` (station indexes, seconds), ``line``, optionally ``from_stop``/``to_stop``
     (platforms: their change times apply). ``start = (since, time)``: the first leg is checked too, for a
@@ -103,7 +115,7 @@ def check_legs(net: TransitNetwork, legs: list[dict], window: int | None, *, sta
     out = []
     if start is not None and legs and window is not None:
         since, t = start
-        v = _wait_violation(net, legs[0]["from_station"], t, legs[0], window, since=since)
+        v = _wait_violation(net, legs[0]["from_station"], t, legs[0], window.seconds, since=since)
         if v:
             out.append({"line": legs[0]["line"], "rule": "4.2", "message": v})
     for prev, cur in zip(legs, legs[1:], strict=False):
@@ -115,7 +127,7 @@ def check_legs(net: TransitNetwork, legs: list[dict], window: int | None, *, sta
             continue
         if window is None:
             continue
-        v = _wait_violation(net, here, prev["arrival"], cur, window, stop=prev.get("to_stop", -1))
+        v = _wait_violation(net, here, prev["arrival"], cur, window.seconds, stop=prev.get("to_stop", -1))
         if v:
             out.append({"line": cur["line"], "rule": "4.2", "message": v})
     return out

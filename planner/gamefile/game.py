@@ -7,16 +7,15 @@ or ``none`` (whole feed, all modes). Every error names the file and the key.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 from planner.errors import GameFileError, InputError
 from planner.gamefile import schema
+from planner.gamefile.rules import BonusRule, ChangeWindow, Clock, DiceRules, DiceTarget, PriceRule
 from planner.util import userfiles
+from planner.util.text import fold
 from planner.util.timefmt import parse_clock
 
 MODES = ("rail", "bus", "tram", "boat", "cable", "metro", "other")
@@ -33,16 +32,6 @@ class RingPoint:
 
 
 @dataclass(frozen=True)
-class DiceTarget:
-    """One dice number's targets: stations, or a toll line / tunnel (variant B)."""
-
-    number: int
-    stations: tuple[str, ...] = ()
-    toll_line: str | None = None
-    tunnel: str | None = None
-
-
-@dataclass(frozen=True)
 class Crossing:
     """A toll line or tunnel: the physical stretch between two named operating points."""
 
@@ -55,16 +44,14 @@ class Crossing:
 
 @dataclass(frozen=True)
 class Game:
-    """Everything the planner knows about one game variant."""
+    """Everything the planner knows about one game variant: its area and modes (what the ingest keeps) and
+    its rules as typed values (:mod:`planner.gamefile.rules`), each with its behaviour."""
 
     name: str
     title: str
     source: str  # file path or "builtin:<name>"
     digest: str  # sha256 of the file content (cache key)
-    start: int  # seconds
-    end: int
-    dice_from: int
-    dice_forced_from: int | None
+    clock: Clock
     ring: tuple[RingPoint, ...]
     polygon: tuple[tuple[float, float], ...]  # (lat, lon)
     ring_tolerance_m: float
@@ -73,39 +60,24 @@ class Game:
     walking_links: str  # "none" | "feed"
     max_walk_minutes: int
     default_change_minutes: float
-    dice_count: int
-    free_minutes: int
-    free_numbers: frozenset[int]
-    admissible_extra_minutes: int
-    reroll_before_minutes: int
-    skip_targeted: bool
-    targets: tuple[DiceTarget, ...]
-    bonus_base_fee: int
-    bonus_fee: int
-    bonus_minutes: tuple[int, ...]
-    bonus_event: str  # "seated" | "any"
+    dice: DiceRules
+    bonus: BonusRule
     toll_fees: tuple[int, ...]
     tunnel_multipliers: tuple[int, ...]
     toll_lines: tuple[Crossing, ...]
     tunnels: tuple[Crossing, ...]
-    prices: dict[str, Any] = field(default_factory=dict)
+    prices: PriceRule
     letter_group_size: int = 3
     letter_group_bonus: int = 2000
-    # §4.2 (RULES.md §3 "Legal itinerary"): minutes after getting off by which a train must be boarded;
-    # None when the game has no such rule (variant B).
-    zugzwang_minutes: int | None = None
-    # The money side (planner/ledger/rules.py parses and checks it): start cash, mortgage rules, parking,
-    # message codes, cards. Kept raw here so the game file stays the one place for it.
-    ledger: dict[str, Any] = field(default_factory=dict)
+    # §4.2 (RULES.md §3 "Legal itinerary"): None when the game has no such rule (variant B).
+    window: ChangeWindow | None = None
+    # The money side, as the schema declares it (planner/ledger/rules.py builds the ledger's rules from it).
+    ledger: schema.LedgerSection = schema.LedgerSection()
 
     @property
     def has_area(self) -> bool:
         """False for the pseudo-game ``none`` (whole feed)."""
         return bool(self.polygon)
-
-    def target_for(self, number: int) -> DiceTarget | None:
-        """The dice-table entry of a number, or None."""
-        return next((t for t in self.targets if t.number == number), None)
 
     def crossing(self, name: str) -> Crossing | None:
         """Toll line or tunnel by name."""
@@ -154,20 +126,16 @@ def load_game(spec: str | Path) -> Game:
 def whole_feed_game() -> Game:
     """The pseudo-game ``none``: whole feed, all modes, no walking between stations, no rules."""
     return Game(
-        name="none", title="whole feed", source="builtin:none", digest="none", start=0, end=48 * 3600,
-        dice_from=0, dice_forced_from=None, ring=(), polygon=(), ring_tolerance_m=0.0,
+        name="none", title="whole feed", source="builtin:none", digest="none",
+        clock=Clock(start=0, dice_from=0, end=48 * 3600, bounded=False), ring=(), polygon=(), ring_tolerance_m=0.0,
         modes=frozenset(MODES), exclude_routes=(), walking_links="none", max_walk_minutes=0,
-        default_change_minutes=2, dice_count=1, free_minutes=60, free_numbers=frozenset({6}),
-        admissible_extra_minutes=0, reroll_before_minutes=0, skip_targeted=True, targets=(), bonus_base_fee=0, bonus_fee=0,
-        bonus_minutes=(0,), bonus_event="seated", toll_fees=(), tunnel_multipliers=(), toll_lines=(),
-        tunnels=(),
+        default_change_minutes=2, dice=DiceRules(count=1, targets=(), free_numbers=frozenset({6})),
+        bonus=BonusRule(base_fee=0, bonus_fee=0), toll_fees=(), tunnel_multipliers=(), toll_lines=(), tunnels=(),
+        prices=PriceRule(),
     )
 
 
 # ---- parsing: the declared schema (planner/gamefile/schema.py), then rules between keys -------------
-
-_DEFAULT_PRICES = {"rule": "category", "IC": 4000, "fast": 2000, "regional": 1000}
-
 
 def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game:
     """Validate a parsed TOML document and build a :class:`Game` (errors name file and key)."""
@@ -230,36 +198,33 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         targets.append(DiceTarget(t.number, tuple(t.stations), t.toll_line, t.tunnel))
     if d.bonus.bonus_fee < d.bonus.base_fee:
         raise fail("bonus.bonus_fee", "must not be below bonus.base_fee")
-    prices = (dict(_DEFAULT_PRICES) if d.prices is None else
-              {k: v for k, v in _plain(d.prices).items() if v is not None and v != {} and v != []})
     return Game(
         name=d.game.name, title=d.game.title or d.game.name, source=source, digest=digest,
-        start=start, end=end, dice_from=dice_from, dice_forced_from=forced,
+        clock=Clock(start=start, dice_from=dice_from, end=end, dice_forced_from=forced),
         ring=ring, polygon=tuple(polygon), ring_tolerance_m=float(d.area.ring_tolerance_m),
         modes=frozenset(d.modes.allowed), exclude_routes=tuple((e.agency, str(e.route)) for e in d.modes.exclude_routes),
         walking_links=d.modes.walking_links, max_walk_minutes=d.modes.max_walk_minutes,
         default_change_minutes=float(d.transfers.default_minutes),
-        dice_count=d.dice.dice, free_minutes=d.dice.free_minutes, free_numbers=frozenset(d.dice.free_numbers),
-        admissible_extra_minutes=d.dice.admissible_extra_minutes,
-        reroll_before_minutes=d.dice.reroll_before_minutes, skip_targeted=d.dice.skip_targeted,
-        targets=tuple(targets),
-        bonus_base_fee=d.bonus.base_fee, bonus_fee=d.bonus.bonus_fee, bonus_minutes=tuple(d.bonus.minutes),
-        bonus_event=d.bonus.event,
+        dice=DiceRules(count=d.dice.dice, targets=tuple(targets), free_numbers=frozenset(d.dice.free_numbers),
+                       free_minutes=d.dice.free_minutes, admissible_extra_minutes=d.dice.admissible_extra_minutes,
+                       reroll_before_minutes=d.dice.reroll_before_minutes, skip_targeted=d.dice.skip_targeted),
+        bonus=BonusRule(base_fee=d.bonus.base_fee, bonus_fee=d.bonus.bonus_fee, minutes=tuple(sorted(d.bonus.minutes)),
+                        event=d.bonus.event),
         toll_fees=tuple(d.toll_fees.by_owner_count), tunnel_multipliers=tuple(d.tunnel_fees.multiplier_by_owner_count),
-        toll_lines=toll_lines, tunnels=tunnels, prices=prices,
+        toll_lines=toll_lines, tunnels=tunnels, prices=_price_rule(d.prices),
         letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
-        zugzwang_minutes=d.zugzwang.minutes if d.zugzwang is not None and d.zugzwang.applies else None,
-        ledger=dict(doc.get("ledger", {})),  # validated by the schema; planner/ledger/rules.py reads it
+        window=ChangeWindow(d.zugzwang.minutes) if d.zugzwang is not None and d.zugzwang.applies else None,
+        ledger=d.ledger,
     )
 
 
-def _plain(section: object) -> dict[str, Any]:
-    """A schema section as a plain dict (what :attr:`Game.prices` holds)."""
-    out = msgspec.to_builtins(section)
-    assert isinstance(out, dict)
-    return out
+def _price_rule(p: schema.PricesSection) -> PriceRule:
+    return PriceRule(rule=p.rule, ic=p.IC, fast=p.fast, regional=p.regional, listed=p.listed,
+                     listed_stations=frozenset(fold(n) for n in p.listed_stations), station=p.station,
+                     bus_stop=p.bus_stop, overrides={fold(k): v for k, v in p.overrides.items()},
+                     category_overrides={fold(k): v for k, v in p.category_overrides.items()},
+                     house_fee_multipliers=tuple(float(m) for m in p.house_fee_multipliers))
 
 
 def _crossings(rows: list[schema.CrossingEntry], kind: str) -> tuple[Crossing, ...]:
     return tuple(Crossing(r.name, kind, (r.between[0], r.between[1]), tuple(r.via), r.price) for r in rows)
-

@@ -118,17 +118,20 @@ class CrossingEntry(_Section):
 
 
 class PricesSection(_Section):
+    """Station prices: by category (variant A) or by an explicit list (variant B); every price has its default."""
+
     rule: Literal["category", "explicit"] = "category"
-    IC: Money | None = None
-    fast: Money | None = None
-    regional: Money | None = None
+    IC: Money = 4000
+    fast: Money = 2000
+    regional: Money = 1000
     overrides: dict[Name, Money] = {}
     category_overrides: dict[Name, Category] = {}
-    listed: Money | None = None
+    listed: Money = 4000
     listed_stations: Names = []
-    station: Money | None = None
-    bus_stop: Money | None = None
-    house_fee_multipliers: Annotated[list[Annotated[float, Meta(ge=0, le=1000)]], Meta(max_length=20)] = []
+    station: Money = 2000
+    bus_stop: Money = 1000
+    house_fee_multipliers: Annotated[list[Annotated[float, Meta(ge=0, le=1000)]], Meta(min_length=2, max_length=20)] = \
+        msgspec.field(default_factory=lambda: [0.25, 1, 2.5, 3, 4, 5])
 
 
 class LettersSection(_Section):
@@ -159,17 +162,18 @@ class CardEntry(_Section):
 
 
 class LedgerSection(_Section):
-    """The money side (planner/ledger/rules.py): start cash, mortgages, parking, messages, cards."""
+    """The money side (planner/ledger/rules.py): start cash, mortgages, parking, messages, cards. These defaults
+    are the only ones: a limit or penalty that the file does not set does not exist."""
 
-    start_cash: Money = 0
+    start_cash: Money = 20000
     mortgage_share: Share = 0.5
     redeem_share: Share = 0.5
     buy_while_mortgaged: bool = True
     redeem_asap: bool = False
-    parking_empty_sum: Annotated[int, Meta(ge=2, le=12)] | None = None
+    parking_empty_sum: Annotated[int, Meta(ge=2, le=12)] = 5
     parking_payments: dict[Name, Money] = {}
-    early_minutes: Minutes = 10
-    late_minutes: Minutes = 10
+    early_minutes: Minutes = 0
+    late_minutes: Minutes = 0
     late_penalty_percent: Annotated[int, Meta(ge=0, le=100)] = 0
     audience: dict[Name, Audience] = {}
     messages: dict[Name, Text] = {}
@@ -190,10 +194,10 @@ class GameDoc(_Section):
     tunnel_fees: TunnelFeesSection = TunnelFeesSection()
     toll_lines: Annotated[list[CrossingEntry], Meta(max_length=100)] = []
     tunnels: Annotated[list[CrossingEntry], Meta(max_length=100)] = []
-    prices: PricesSection | None = None
+    prices: PricesSection = PricesSection()
     letters: LettersSection = LettersSection()
     zugzwang: ZugzwangSection | None = None
-    ledger: LedgerSection | None = None
+    ledger: LedgerSection = LedgerSection()
 
 
 class SchemaError(ValueError):

@@ -12,17 +12,12 @@ import re
 import string
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from planner.errors import GameFileError
 from planner.gamefile.game import Game
 
 EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "parking", "parking_empty",
                "card", "diceoff")
-AUDIENCES = ("all", "owner", "none")
-CARD_EFFECTS = ("bank_pays", "pay_parking", "per_building", "each_group_pays", "pay_each_group", "free_station",
-                "virtual_visit", "keep")
-_CARD_KEYS = {"key", "deck", "title", "effect", "amount", "per_house", "per_hotel", "station", "tell"}
 
 # The fields each message may name (what planner/ledger/messages.py fills in), and a value of each one's type.
 MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -152,86 +147,46 @@ def _fail(game: Game, key: str, msg: str) -> GameFileError:
     return GameFileError(f"game file {game.source}: key 'ledger.{key}': {msg}")
 
 
-def _int(game: Game, raw: dict, key: str, default: int) -> int:
-    v = raw.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise _fail(game, key, f"expected a whole number >= 0, got {v!r}")
-    return v
-
-
-def _share(game: Game, raw: dict, key: str) -> Fraction:
-    v = raw.get(key, 0.5)
-    if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 1:
-        raise _fail(game, key, f"expected a number 0..1, got {v!r}")
-    return Fraction(str(v))
-
-
-def _cards(game: Game, rows: Any) -> dict[str, Card]:
-    if not isinstance(rows, list):
-        raise _fail(game, "cards", "expected [[ledger.cards]] tables")
-    out: dict[str, Card] = {}
-    for i, r in enumerate(rows):
-        where = f"cards[{i}]"
-        if not isinstance(r, dict):
-            raise _fail(game, where, "expected a table")
-        extra = set(r) - _CARD_KEYS
-        if extra:
-            raise _fail(game, f"{where}.{sorted(extra)[0]}", f"unknown key (known: {', '.join(sorted(_CARD_KEYS))})")
-        for k in ("key", "deck", "title", "effect"):
-            if not isinstance(r.get(k), str) or not r[k]:
-                raise _fail(game, f"{where}.{k}", "missing or not a text")
-        if r["effect"] not in CARD_EFFECTS:
-            raise _fail(game, f"{where}.effect", f"unknown effect {r['effect']!r} (known: {', '.join(CARD_EFFECTS)})")
-        if r["effect"] == "virtual_visit" and not isinstance(r.get("station"), str):
-            raise _fail(game, f"{where}.station", "a virtual_visit card names its station")
-        if r.get("tell", "none") not in ("all", "none"):
-            raise _fail(game, f"{where}.tell", "expected 'all' or 'none'")
-        if r["key"] in out:
-            raise _fail(game, f"{where}.key", f"card {r['key']!r} appears twice")
-        out[r["key"]] = Card(r["key"], r["deck"], r["title"], r["effect"], _int(game, r, "amount", 0),
-                             _int(game, r, "per_house", 0), _int(game, r, "per_hotel", 0), r.get("station", ""),
-                             r.get("tell", "none"))
-    return out
-
-
 def ledger_rules(game: Game) -> LedgerRules:
-    """The money rules of ``game`` (errors name the game file and the key)."""
+    """The money rules of ``game``, from its declared ``[ledger]`` section (the schema holds every default;
+    errors name the game file and the key)."""
     raw = game.ledger
-    mult = game.prices.get("house_fee_multipliers", [0.25, 1, 2.5, 3, 4, 5])
-    if not isinstance(mult, list) or len(mult) < 2:
-        raise GameFileError(f"game file {game.source}: key 'prices.house_fee_multipliers': expected a list "
-                            "(unbuilt, 1 house, ..., hotel)")
     audience = {k: "none" for k in EVENT_KINDS}
-    for k, v in dict(raw.get("audience", {})).items():
-        if k not in EVENT_KINDS or v not in AUDIENCES:
-            raise _fail(game, f"audience.{k}", f"expected one of {', '.join(EVENT_KINDS)} = "
-                                               f"{' | '.join(AUDIENCES)}")
+    for k, v in raw.audience.items():
+        if k not in EVENT_KINDS:
+            raise _fail(game, f"audience.{k}", f"unknown event (known: {', '.join(EVENT_KINDS)})")
         audience[k] = v
     messages = dict(DEFAULT_MESSAGES)
-    for k, v in dict(raw.get("messages", {})).items():
-        if k not in DEFAULT_MESSAGES or not isinstance(v, str):
+    for k, v in raw.messages.items():
+        if k not in DEFAULT_MESSAGES:
             raise _fail(game, f"messages.{k}", f"unknown message (known: {', '.join(DEFAULT_MESSAGES)})")
         why = check_template(k, v)
         if why:
             raise _fail(game, f"messages.{k}", f"template {v[:60]!r}: {why}")
         messages[k] = v
-    parking = dict(raw.get("parking_payments", {}))
-    for k in parking:
-        parking[k] = _int(game, parking, k, 0)
+    cards: dict[str, Card] = {}
+    for i, c in enumerate(raw.cards):
+        if c.effect == "virtual_visit" and not c.station:
+            raise _fail(game, f"cards[{i}].station", "a virtual_visit card names its station")
+        if c.tell == "owner":
+            raise _fail(game, f"cards[{i}].tell", "expected 'all' or 'none'")
+        if c.key in cards:
+            raise _fail(game, f"cards[{i}].key", f"card {c.key!r} appears twice")
+        cards[c.key] = Card(c.key, c.deck, c.title, c.effect, c.amount, c.per_house, c.per_hotel, c.station, c.tell)
     return LedgerRules(
-        game=game.name, start=game.start, end=game.end,
-        start_cash=_int(game, raw, "start_cash", 20000),
-        income_base=game.bonus_base_fee, income_bonus=game.bonus_fee,
+        game=game.name, start=game.clock.start, end=game.clock.end,
+        start_cash=raw.start_cash,
+        income_base=game.bonus.base_fee, income_bonus=game.bonus.bonus_fee,
         group_size=game.letter_group_size, group_bonus=game.letter_group_bonus,
-        fee_multipliers=tuple(Fraction(str(m)) for m in mult),
+        fee_multipliers=tuple(Fraction(str(m)) for m in game.prices.house_fee_multipliers),
         toll_fees=tuple(int(x) for x in game.toll_fees) or (0,),
         tunnel_multipliers=tuple(int(x) for x in game.tunnel_multipliers) or (0,),
         toll_prices={c.name: c.price for c in game.toll_lines},
         tunnel_prices={c.name: c.price for c in game.tunnels},
-        mortgage_share=_share(game, raw, "mortgage_share"), redeem_share=_share(game, raw, "redeem_share"),
-        buy_while_mortgaged=bool(raw.get("buy_while_mortgaged", True)), redeem_asap=bool(raw.get("redeem_asap", False)),
-        parking_empty_sum=_int(game, raw, "parking_empty_sum", 5), parking_payments=parking,
-        early_minutes=_int(game, raw, "early_minutes", 0), late_minutes=_int(game, raw, "late_minutes", 0),
-        late_penalty_percent=_int(game, raw, "late_penalty_percent", 0),
-        audience=audience, messages=messages, cards=_cards(game, raw.get("cards", [])),
+        mortgage_share=Fraction(str(raw.mortgage_share)), redeem_share=Fraction(str(raw.redeem_share)),
+        buy_while_mortgaged=raw.buy_while_mortgaged, redeem_asap=raw.redeem_asap,
+        parking_empty_sum=raw.parking_empty_sum, parking_payments=dict(raw.parking_payments),
+        early_minutes=raw.early_minutes, late_minutes=raw.late_minutes,
+        late_penalty_percent=raw.late_penalty_percent,
+        audience=audience, messages=messages, cards=cards,
     )

@@ -118,7 +118,7 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     proj = _LV95()
     fig = Figure(figsize=A4_LANDSCAPE)
     fig.text(0.03, 0.965, f"{game.title} – game area", fontsize=16, fontweight="bold", va="top")
-    fig.text(0.03, 0.925, f"{_weekday(tt.date)} {tt.date} · game hours {fmt_clock(game.start)}–{fmt_clock(game.end)}"
+    fig.text(0.03, 0.925, f"{_weekday(tt.date)} {tt.date} · game hours {fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
              f" · timetable version {tt.feed_version}", fontsize=10, color="#444444", va="top")
     ax = fig.add_axes((0.03, 0.065, 0.94, 0.835))
     ax.set_facecolor("#e4e4e4")  # abroad

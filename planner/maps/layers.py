@@ -134,7 +134,7 @@ class TargetPoint:
 def target_points(tt: Timetable, game: Game) -> list[TargetPoint]:
     """Station targets served in the area (targets missing from the timetable are not drawn)."""
     out = []
-    for entry in game.targets:
+    for entry in game.dice.targets:
         for name in entry.stations:
             s = exact_station(tt, name)
             if s is not None and _ok(tt, s):
@@ -144,7 +144,7 @@ def target_points(tt: Timetable, game: Game) -> list[TargetPoint]:
 
 def missing_targets(tt: Timetable, game: Game) -> list[str]:
     """Station targets not in the day's timetable (shown in the legend, not on the map)."""
-    return [f"{e.number} {n}" for e in game.targets for n in e.stations if exact_station(tt, n) is None]
+    return [f"{e.number} {n}" for e in game.dice.targets for n in e.stations if exact_station(tt, n) is None]
 
 
 @dataclass

@@ -33,25 +33,6 @@ class CardSection:
     rows: list[tuple[str, ...]] = field(default_factory=list)
 
 
-def zugzwang_minutes(game: Game) -> int | None:
-    """The 29-minute rule's window in minutes, or None when the game has no such rule.
-
-    The game model carries it (``Game.zugzwang_minutes``, None when the game file's ``[zugzwang]`` table is
-    absent or says ``applies = false``); a ``zugzwang_applies`` attribute set to False also turns it off.
-    """
-    minutes = game.zugzwang_minutes
-    return int(minutes) if minutes and getattr(game, "zugzwang_applies", True) else None
-
-
-def window_from_table(raw: dict) -> int | None:
-    """The window of a game file's ``[zugzwang]`` table (``applies``, ``minutes``, default 29); None without it."""
-    table = raw.get("zugzwang")
-    if not isinstance(table, dict) or table.get("applies") is False:
-        return None
-    minutes = table.get("minutes", 29)
-    return int(minutes) if isinstance(minutes, int | float) and minutes > 0 else None
-
-
 def _money(v: int) -> str:
     return f"{int(v):,}".replace(",", "'")
 
@@ -74,58 +55,58 @@ def _numbers(nums: list[int]) -> str:
 
 def _white_six(game: Game) -> bool:
     """Two dice, and every free number is a 6 on the white (tens) die."""
-    return game.dice_count == 2 and bool(game.free_numbers) and all(n // 10 == 6 for n in game.free_numbers)
+    return game.dice.count == 2 and bool(game.dice.free_numbers) and all(n // 10 == 6 for n in game.dice.free_numbers)
 
 
 def _free_label(game: Game) -> str:
     """``"6"``, or ``"61–66 (white 6)"``."""
-    return _numbers(sorted(game.free_numbers)) + (" (white 6)" if _white_six(game) else "")
+    return _numbers(sorted(game.dice.free_numbers)) + (" (white 6)" if _white_six(game) else "")
 
 
 def _dice_text(game: Game) -> list[str]:
-    dice = "one die" if game.dice_count == 1 else "two dice (white = tens, coloured = ones)"
-    start = f"Roll {dice} from {fmt_clock(game.dice_from)}"
-    if game.dice_forced_from is not None:
-        start = (f"The dice rules apply from {fmt_clock(game.dice_forced_from)}. Roll {dice} for the first time at "
-                 f"{fmt_clock(game.dice_from)}")
+    dice = "one die" if game.dice.count == 1 else "two dice (white = tens, coloured = ones)"
+    start = f"Roll {dice} from {fmt_clock(game.clock.dice_from)}"
+    if game.clock.dice_forced_from is not None:
+        start = (f"The dice rules apply from {fmt_clock(game.clock.dice_forced_from)}. Roll {dice} for the first time at "
+                 f"{fmt_clock(game.clock.dice_from)}")
     way = "by the fastest way (timetable)"
-    if game.admissible_extra_minutes:
-        way = f"by the fastest way or any way at most {game.admissible_extra_minutes} minutes longer (timetable)"
+    if game.dice.admissible_extra_minutes:
+        way = f"by the fastest way or any way at most {game.dice.admissible_extra_minutes} minutes longer (timetable)"
     out = [f"{start}. A number sends the group at once, {way}, to its target; where a number has several, to "
            "the one reached earliest."]
-    if game.skip_targeted:
+    if game.dice.skip_targeted:
         out.append("A target the group already had to head for is skipped (the next fastest one counts); when all "
-                   f"targets of a number were targeted, the number counts as {_numbers(sorted(game.free_numbers))}.")
-    if game.reroll_before_minutes:
-        out.append(f"Roll again {game.reroll_before_minutes} minutes before reaching the target.")
-    if game.free_numbers:
-        out.append(f"{_free_label(game)}: {game.free_minutes} minutes of free movement; roll "
-                   f"before they end, then head for the new target from the end of the {game.free_minutes} minutes.")
+                   f"targets of a number were targeted, the number counts as {_numbers(sorted(game.dice.free_numbers))}.")
+    if game.dice.reroll_before_minutes:
+        out.append(f"Roll again {game.dice.reroll_before_minutes} minutes before reaching the target.")
+    if game.dice.free_numbers:
+        out.append(f"{_free_label(game)}: {game.dice.free_minutes} minutes of free movement; roll "
+                   f"before they end, then head for the new target from the end of the {game.dice.free_minutes} minutes.")
     return out
 
 
 def _hour_text(game: Game) -> str:
-    minutes = sorted(game.bonus_minutes) or [0]
+    minutes = sorted(game.bonus.minutes) or [0]
     at = ":" + "/:".join(f"{m:02d}" for m in minutes)
-    if game.bonus_event == "seated":
+    if game.bonus.event == "seated":
         when = f"the train the group sits in arrives at or departs from a station at {at} of that hour"
     else:
         when = f"the group has a departure or an arrival at {at} of that hour"
-    return (f"Every full hour the group receives {_money(game.bonus_base_fee)}; {_money(game.bonus_fee)} instead "
+    return (f"Every full hour the group receives {_money(game.bonus.base_fee)}; {_money(game.bonus.bonus_fee)} instead "
             f"when {when} (timetable).")
 
 
 def card(tt: Timetable, game: Game) -> list[CardSection]:
     """The rules card as sections of text and table rows."""
-    times = [f"Game {fmt_clock(game.start)}–{fmt_clock(game.end)} on {tt.date}; "
-             + (f"dice rules from {fmt_clock(game.dice_forced_from)}, first roll at " if game.dice_forced_from is not None
-                else "dice from ") + fmt_clock(game.dice_from)
-             + f"; the game ends at {fmt_clock(game.end)} wherever the group is."]
+    times = [f"Game {fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)} on {tt.date}; "
+             + (f"dice rules from {fmt_clock(game.clock.dice_forced_from)}, first roll at " if game.clock.dice_forced_from is not None
+                else "dice from ") + fmt_clock(game.clock.dice_from)
+             + f"; the game ends at {fmt_clock(game.clock.end)} wherever the group is."]
     sections = [CardSection("Times", times)]
 
     missing = False
     rows = []
-    for entry in sorted(game.targets, key=lambda e: e.number):
+    for entry in sorted(game.dice.targets, key=lambda e: e.number):
         if entry.toll_line or entry.tunnel:
             what = f"{'toll line' if entry.toll_line else 'tunnel'} {entry.toll_line or entry.tunnel} (travel through it)"
         else:
@@ -137,8 +118,8 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
             what = " · ".join(names)
         rows.append((str(entry.number), what))
     dice = CardSection("Dice", _dice_text(game), ("No.", "Target"), rows)
-    if game.free_numbers:
-        dice.rows.append((_numbers(sorted(game.free_numbers)), f"{game.free_minutes} minutes free movement"
+    if game.dice.free_numbers:
+        dice.rows.append((_numbers(sorted(game.dice.free_numbers)), f"{game.dice.free_minutes} minutes free movement"
                           + (" (white 6)" if _white_six(game) else "")))
     if missing:
         dice.paragraphs.append(f"{NOT_IN_TIMETABLE} not in this day's timetable.")
@@ -160,11 +141,12 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
             ("Tunnel", "Between", "Price to buy"),
             [(c.name, " – ".join(c.between), _money(c.price)) for c in game.tunnels]))
     sections.append(CardSection("Full hour", [_hour_text(game)]))
-    window = zugzwang_minutes(game)
-    if window:
-        sections.append(CardSection(f"{window}-minute rule", [
-            f"After getting off at a station at time t, take a train departing by t + {window} min (timetable). "
-            f"If no train departs within {window} minutes, take the next departing train."]))
+    window = game.window
+    if window is not None:
+        m = window.minutes
+        sections.append(CardSection(window.label, [
+            f"After getting off at a station at time t, take a train departing by t + {m} min (timetable). "
+            f"If no train departs within {m} minutes, take the next departing train."]))
     return sections
 
 

@@ -124,7 +124,7 @@ def route_filter_summary(src: FeedSource, game: Game) -> dict:
 # ---- service during the game hours ---------------------------------------------------------------
 
 def _hours(game: Game) -> float:
-    return max((game.end - game.start) / 3600.0, 1e-9)
+    return max((game.clock.end - game.clock.start) / 3600.0, 1e-9)
 
 
 def station_service(tt: Timetable, game: Game, station: int) -> dict:
@@ -136,7 +136,7 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
     rows = np.flatnonzero(tt.stop_station[tt.st_stop] == station)
     rows = rows[tt.st_pickup[rows] | tt.st_dropoff[rows]]
     t = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
-    inside = (t >= game.start) & (t <= game.end)
+    inside = (t >= game.clock.start) & (t <= game.clock.end)
     trips = np.unique(tt.st_trip[rows[inside]])
     times = t[inside]
     return {
@@ -190,7 +190,7 @@ def _crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[in
     if not any(e["found"] for e in ends) and check is not None and on_network:
         in_area_ = _stretch_in_area(game, check)
     dep = np.array([int(tt.st_dep[first]) for _t, first, _l in hits], dtype=np.int64)
-    inside = (dep >= game.start) & (dep <= game.end) if len(dep) else np.zeros(0, bool)
+    inside = (dep >= game.clock.start) & (dep <= game.clock.end) if len(dep) else np.zeros(0, bool)
     trips_in = {hits[i][0] for i in np.flatnonzero(inside)}
     routes_day = sorted({tt.route_name[int(tt.trip_route[t])] for t, _f, _l in hits})
     routes_game = sorted({tt.route_name[int(tt.trip_route[t])] for t in trips_in})
@@ -259,7 +259,7 @@ def target_rows(tt: Timetable, game: Game, stations: dict[str, list[FeedStation]
                 crossing_reports: dict[str, dict]) -> list[dict]:
     """One row per dice target (a number with four stations gives four rows)."""
     rows = []
-    for entry in game.targets:
+    for entry in game.dice.targets:
         if entry.toll_line or entry.tunnel:
             ref = entry.toll_line or entry.tunnel
             rep = crossing_reports.get(ref or "", {})
@@ -289,7 +289,7 @@ def unreachable_pairs(net: TransitNetwork, game: Game, progress: Callable[[int],
     tt = net.tt
     out = []
     for s in range(tt.n_stations):
-        res = reach(net, station_origin(s, game.start), end_time=game.end)
+        res = reach(net, station_origin(s, game.clock.start), end_time=game.clock.end)
         arr = res.arrivals()
         missing = [int(x) for x in np.flatnonzero(arr < 0) if int(x) != s]
         if missing:
@@ -318,7 +318,7 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
     reports = {c.name: _crossing_report(tt, game, c, index.get(c.name, []), checks.get(c.name), stations)
                for c in (*game.toll_lines, *game.tunnels)}
     targets = target_rows(tt, game, stations, reports)
-    window = f"{fmt_clock(game.start)}–{fmt_clock(game.end)}"
+    window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
     for t in targets:
         what = f"target {t['number']} {t['name']}"
         if t.get("ambiguous"):
@@ -397,7 +397,7 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
         "date": tt.date,
         "feed_version": tt.feed_version,
         "feed": tt.meta.get("feed"),
-        "game_hours": {"start": fmt_clock(game.start), "end": fmt_clock(game.end)},
+        "game_hours": {"start": fmt_clock(game.clock.start), "end": fmt_clock(game.clock.end)},
         "targets": targets,
         "toll_lines": [reports[c.name] for c in game.toll_lines],
         "tunnels": [reports[c.name] for c in game.tunnels],

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 
 from planner.errors import InputError
 from planner.gamefile.game import Game
+from planner.gamefile.rules import ChangeWindow, Deadline
 
 if TYPE_CHECKING:
+    from planner.game.day import Position
     from planner.routing.network import TransitNetwork
     from planner.timetable.model import Timetable
 
@@ -33,11 +35,21 @@ class GameDay:
         self.plain_timetable = plain_timetable  # --no-zugzwang: organisers exploring the network
 
     @property
-    def zugzwang_window(self) -> int | None:
-        """The change window (seconds) every itinerary proposed on this day obeys: the game file's rule
-        (variant A §4.2), none without one or for plain timetable routing."""
-        m = self.game.zugzwang_minutes
-        return None if m is None or self.plain_timetable else int(m) * 60
+    def window(self) -> ChangeWindow | None:
+        """The change window every itinerary proposed on this day obeys: the game file's rule (variant A §4.2),
+        none without one or for plain timetable routing (``--no-zugzwang``)."""
+        return None if self.plain_timetable else self.game.window
+
+    @property
+    def window_seconds(self) -> int | None:
+        """:attr:`window` in seconds, as the routing origins carry it."""
+        return None if self.window is None else self.window.seconds
+
+    def deadline_of(self, pos: Position) -> Deadline | None:
+        """The change window's deadline for a group standing at ``pos`` since ``pos.since`` (None: no rule)."""
+        from planner.game.zugzwang import deadline_at
+
+        return None if self.window is None else deadline_at(self.network, self.window, pos)
 
     @cached_property
     def timetable(self) -> Timetable:
@@ -77,13 +89,13 @@ class GameDay:
         tt = self.timetable
         _ = self.crossings_by_trip
         if tt.n_stations:
-            reach(self.network, station_origin(0, self.game.start if self.game.has_area else 0))
+            reach(self.network, station_origin(0, self.game.clock.start if self.game.has_area else 0))
         return self
 
     @property
     def search_end(self) -> int | None:
         """Latest arrival a routing search considers (None: the whole service day)."""
-        return self.game.end + SEARCH_HORIZON_AFTER_END if self.game.has_area else None
+        return self.game.clock.end + SEARCH_HORIZON_AFTER_END if self.game.clock.bounded else None
 
     def now(self) -> int | None:
         """The time of day now in Switzerland (seconds, whole minutes) when the game day is today, else None."""
@@ -97,8 +109,6 @@ class GameDay:
         """A time of day as typed (``13:00``, ``13.00``, ``1300``); none given: now, when the game day is today
         (else an error asking for ``asked_as``, the interface's name for it). With ``within_game`` it must not
         be after the game's end."""
-        from planner.errors import InputError
-        from planner.game.day import check_game_time
         from planner.util.timefmt import parse_clock
 
         if text:
@@ -109,7 +119,7 @@ class GameDay:
                 raise InputError(f"{asked_as} is required (the game day {self.date.isoformat()} is not today)")
             t = now
         if within_game:
-            check_game_time(self.game, t)
+            self.game.clock.check_asked(t)
         return t
 
     def status_time(self, text: str | None) -> int:

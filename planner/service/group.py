@@ -99,7 +99,7 @@ def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
         pos = _pos_from(day, {"station": p.station, "since": p.time, "trip_id": p.trip_id, "offset": p.stop_offset})
         if pos is not None:
             positions.append(PositionEvent(p.id, p.time, pos))
-    return GroupDay(tt, day.game, rolls, positions)
+    return GroupDay(tt, day.game, rolls, positions, deadline_of=day.deadline_of if day.window else None)
 
 
 # ---- typed requests and results ---------------------------------------------------------------------
@@ -165,10 +165,8 @@ def _checked_answer(day: GameDay, model: GroupDay, req: RollRequest):
     pos = plan.position
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)
-    # standing: the itinerary starts at the roll; ``since`` stays when the group got there, for the 29-minute
-    # rule. After free movement (§4.5) the group heads off from wherever it is at its end: it got there then.
-    if not pos.seated and plan.during_free:
-        pos = Position(pos.station, max(pos.since, plan.plan_from))
+    # standing: the itinerary starts at the roll and ``since`` stays when the group got there, so the change
+    # window binds (during free movement too: RULES.md §3 "A group's day")
     origin = origin_of(day, pos, plan.plan_from)
     ans = decide_at(day, origin, req.dice, list(model.targeted()))
     return ans, origin, plan, pos, given
@@ -192,9 +190,11 @@ def roll(day: GameDay, store: GroupStore, req: RollRequest) -> RollResult:
             pricing = load_pricing(day, snap.name, ledger)
         ans = cheapest_answer(day, pricing, origin, ans)  # a roll is always priced for its group (§9.3)
         out = dice_json(day, ans, origin, pricing)
-        if plan.during_free:
-            out["warnings"].append(f"rolled during free movement: planned from its end at "
-                                   f"{fmt_clock(plan.plan_from)} (§4.5)")
+        if plan.free_until is not None and ans.kind == "target":
+            out["warnings"].append(
+                f"rolled during free movement (until {fmt_clock(plan.free_until)}): {ans.target} is the target "
+                "from then on (§4.5); this is the earliest legal arrival from now"
+                + (f" under the {day.window.label}" if day.window else ""))
         if pos.seated:  # always say which train the answer starts in
             out["train"] = given.train if given is not None and given.train else train_echo(day, pos.trip, pos.row)
         seq = len(snap.rolls) + 1

@@ -116,7 +116,7 @@ def origin_of(day: GameDay, pos: Position, time: int | None = None):
     day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary")."""
     from planner.routing import station_origin, trip_origin
 
-    window = day.zugzwang_window
+    window = day.window_seconds
     if pos.seated:
         return trip_origin(day.network, pos.trip, pos.row, window=window)
     t = pos.since if time is None else max(int(time), pos.since)

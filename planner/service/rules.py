@@ -32,7 +32,7 @@ def resolve_targets(day: GameDay, text: str) -> list[str]:
     tunnel) or any station name as users type it; an unknown name is an error with suggestions."""
     from planner.util.text import fold
 
-    known = {fold(n): n for t in day.game.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n}
+    known = {fold(n): n for t in day.game.dice.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n}
     out = []
     for raw in (n.strip() for n in text.split(";")):
         if not raw:
@@ -57,7 +57,7 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
         rows = [r for r in tt.trip_stop_times(exclude_trip) if int(tt.stop_station[tt.st_stop[r]]) == station]
         if rows:  # got off that train here: its platform's change times apply
             stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - time))])
-    out = zugzwang(day.network, station, time, day.zugzwang_window, exclude_trip, stop)
+    out = zugzwang(day.network, station, time, day.window, exclude_trip, stop)
     out["departures"].sort(key=lambda d: not d["catchable"])
     if exclude_trip < 0:
         # Without the train named, the one the group just left is the one that arrived here at ``time`` and

@@ -26,9 +26,9 @@ def zugzwang_json(origin: Origin) -> dict:
 def late_warning(day: GameDay, arrival: int | None) -> list[str]:
     """The warning for an answer arriving after the game's end (the end ends every obligation, §3)."""
     g = day.game
-    if arrival is None or not g.has_area or arrival <= g.end:
+    if arrival is None or not g.has_area or arrival <= g.clock.end:
         return []
-    return [f"arrival {fmt_clock(arrival)} is after the end of the game ({fmt_clock(g.end)}): "
+    return [f"arrival {fmt_clock(arrival)} is after the end of the game ({fmt_clock(g.clock.end)}): "
             "the game ends on the way"]
 
 

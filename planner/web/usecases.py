@@ -49,7 +49,7 @@ def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
     # The first dice answer builds lazy indexes: do one now (nothing recorded), not on the first phone's roll.
     g = gd.game
     try:
-        decide(gd.network, g, station_origin(0, g.dice_from if g.has_area else 12 * 3600), 1, [])
+        decide(gd.network, g, station_origin(0, g.clock.dice_from if g.has_area else 12 * 3600), 1, [])
     except PlannerError:
         pass  # a day on which that station cannot roll still serves; the warm-up only saves time
     return Day(gd)
@@ -58,9 +58,9 @@ def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
 def day_info(day: Day) -> dict:
     """What a page needs to know about the day: game, date, number of dice, dice start, end."""
     g = day.day.game
-    return {"game": g.name, "title": g.title, "date": day.day.date.isoformat(), "dice": g.dice_count,
-            "dice_from": fmt_clock(g.dice_from) if g.has_area else None,
-            "end": fmt_clock(g.end) if g.has_area else None}
+    return {"game": g.name, "title": g.title, "date": day.day.date.isoformat(), "dice": g.dice.count,
+            "dice_from": fmt_clock(g.clock.dice_from) if g.has_area else None,
+            "end": fmt_clock(g.clock.end) if g.has_area else None}
 
 
 def stations(day: Day) -> list[dict]:
