@@ -3,6 +3,7 @@ mid-burst, the health endpoint, a deeply nested body, X-Forwarded-For, and map t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -20,6 +21,7 @@ from tests import test_web_browser
 from tests.conftest import ROOT, ZUG
 from tests.test_web_browser import EVIL
 from tests.webserver import free_port, serve, web_env, web_game
+from tests.webserver import planner as planner_cli
 
 GROUPS = 32
 browser = test_web_browser.browser  # the headless Chromium fixture, shared
@@ -221,3 +223,29 @@ def test_the_area_maps_tooltips_are_text(tmp_path, browser):
     assert page.title().startswith(title)
     assert errors == []
     ctx.close()
+
+
+def test_the_server_exits_non_zero_when_no_new_routing_process_starts(tmp_path):
+    """The feed is gone when the routing child dies: no new child can load the day, so the request is a 503
+    and the server stops with exit 1 (a supervisor's Restart=on-failure starts it again)."""
+    feed = tmp_path / "day.zip"
+    feed.write_bytes(ZUG.read_bytes())
+    env = web_env(tmp_path)
+    port = free_port()
+    p = planner_cli(env, "game", "new", "--name", "own feed", "--groups", "Rot", "--feed", str(feed), "--date",
+                    "2021-09-11", "--base-url", f"http://127.0.0.1:{port}", "--json")
+    assert p.returncode == 0, p.stderr
+    own = json.loads(p.stdout)
+    with serve(env, port=port) as srv:
+        feed.unlink()
+        child = routing_child(srv.proc.pid)
+        os.kill(child, signal.SIGKILL)
+        while not _gone(child):
+            time.sleep(0.01)
+        r = requests.post(f"{srv.url}/api/games/{own['game']}/groups/1/rolls", timeout=300,
+                          json={"dice": 2, "at": "Zug", "time": "12:40"},
+                          headers={"Authorization": f"Bearer {own['groups'][0]['token']}"})
+        assert r.status_code == 503 and "could not be restarted" in r.json()["error"]
+        assert srv.proc.wait(timeout=120) == 1
+        log = Path(env["PLANNER_STATE"]).with_suffix(f".serve-{port}.log").read_text()
+        assert "planner: error: serve stopped: the routing process died and could not be restarted" in log

@@ -112,8 +112,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         # X-Forwarded-For is believed only from the configured proxy: anyone else could rotate it to get past
         # the per-address limit on guessed tokens
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=bool(args.trusted_proxy),
-                    forwarded_allow_ips=args.trusted_proxy or "")
+        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                                               proxy_headers=bool(args.trusted_proxy),
+                                               forwarded_allow_ips=args.trusted_proxy or ""))
+        worker.on_failed = lambda: setattr(server, "should_exit", True)  # uvicorn's graceful shutdown
+        server.run()
     finally:
         worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
     if worker.failed:  # a supervisor (systemd Restart=on-failure) starts the server again

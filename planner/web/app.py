@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
-import signal
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
@@ -195,10 +193,9 @@ class WebApp:
         return endpoint
 
     def worker_down(self, exc: BaseException) -> Response:
-        """503 for a request the routing process could not answer; when no new one starts, the server stops
-        (``planner serve`` then exits non-zero, and a supervisor starts it again)."""
+        """503 for a request the routing process could not answer (when no new one starts, the worker has
+        told ``planner serve`` to stop: it exits non-zero, and a supervisor starts it again)."""
         if isinstance(exc, WorkerFailed):
-            os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's graceful shutdown
             return json_response({"error": str(exc)}, 503)
         return json_response({"error": "the routing process died again; send it again"}, 503, {"Retry-After": "1"})
 

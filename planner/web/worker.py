@@ -14,6 +14,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -62,7 +63,7 @@ class RoutingWorker:
     never reached the dead child is sent to the new one; one that may have been running in it is sent again
     only when that cannot record anything twice (reads, and rolls: each carries a roll id, so a second send
     replays the first), else it is answered 503 "send it again". When no new child starts, :attr:`failed`
-    says why and :class:`WorkerFailed` is raised (the server then stops, exit non-zero).
+    says why, :attr:`on_failed` is called and :class:`WorkerFailed` is raised (the server then stops, exit 1).
     """
 
     def __init__(self, state: str | Path | None, *, feed: str | None, game: str | None, date: str | None):
@@ -70,6 +71,7 @@ class RoutingWorker:
         self._lock = threading.Lock()
         self.restarts = 0
         self.failed: str | None = None
+        self.on_failed: Callable[[], None] | None = None  # called once when no new child starts (stop the server)
         self._pool = self._new_pool()  # loaded (or its error surfaces here, at start-up)
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -93,6 +95,8 @@ class RoutingWorker:
                     self._pool = self._new_pool()
                 except Exception as exc:  # noqa: BLE001 - whatever stops the child from loading the days
                     self.failed = f"the routing process died and could not be restarted ({type(exc).__name__}: {exc})"
+                    if self.on_failed is not None:
+                        self.on_failed()
                     raise WorkerFailed(self.failed) from None
                 self.restarts += 1
             return self._pool
