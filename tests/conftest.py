@@ -62,3 +62,30 @@ def nws_game():
     from planner.gamefile.game import load_game
 
     return load_game("nordwestschweiz")
+
+
+# ---- the SYNTHETIC Nordwestschweiz game day (variant B; tests/fixtures/nws_synthetic.py) ----------------
+
+@pytest.fixture(scope="session")
+def nws_date() -> dt.date:
+    """The one Saturday the SYNTHETIC Nordwestschweiz feed runs: 2026-06-13."""
+    from tests.fixtures.nws_synthetic import GAME_DAY
+
+    return GAME_DAY
+
+
+@pytest.fixture(scope="session")
+def nws_feed(tmp_path_factory) -> Path:
+    """The SYNTHETIC Nordwestschweiz feed (a GTFS folder, seed 0), written once per session outside the repo."""
+    from tests.fixtures.nws_synthetic import write_feed
+
+    return write_feed(tmp_path_factory.mktemp("synthetic-nws"), seed=0)
+
+
+@pytest.fixture(scope="session")
+def nws_tt(nws_feed, nws_date, nws_game):
+    """Game-day timetable of the SYNTHETIC feed through the real ingest, game nordwestschweiz."""
+    from planner.gtfs.ingest import build_timetable
+    from planner.gtfs.source import FeedSource
+
+    return build_timetable(FeedSource(nws_feed), nws_game, nws_date, progress=False)

@@ -62,7 +62,7 @@ def test_next_position_and_undo(capsys):
     assert out["obligation"]["kind"] == "roll" and out["obligation"]["board_by"] == "13:04"
     assert out["position"]["station"] == "Zug" and out["advice"] == "roll the dice now" and not out["warnings"]
     late = js(capsys, "next", *DAY, "--group", "Grün", "--time", "13:10")
-    assert late["warnings"] == ["the 29-minute deadline was 13:04: take the next train, or tell where you are "
+    assert late["warnings"] == ["the 29-minute rule's deadline was 13:04: take the next train, or tell where you are "
                                 "('planner group position')"]
     js(capsys, "roll", *DAY, "--group", "Grün", "--dice", "2", "--time", "12h40")
     out = js(capsys, "next", *DAY, "--group", "Grün", "--time", "12:41")
@@ -132,11 +132,12 @@ def test_eight_processes_rolling_with_a_cold_cache(tmp_path):
     assert [p.returncode for p in procs] == [0] * 8, [err for _, err in results]
     assert not any("locked" in err for _, err in results)
     assert {json.loads(out)["target"] for out, _ in results} == {"Wohlen AG"}
-    from planner.store.groups import GroupStore
+    from planner.store.state import State
 
-    with GroupStore(tmp_path / "s.sqlite") as store:
-        assert store.groups("sbb-monopoly", "2021-09-11") == [f"g{i}" for i in range(8)]
-        assert all(len(store.history("sbb-monopoly", "2021-09-11", f"G{i}")) == 1 for i in range(8))
+    with State(tmp_path / "s.sqlite") as state:
+        game = state.games.get("sbb-monopoly@2021-09-11")
+        assert sorted(g.key for g in game.groups) == [f"g{i}" for i in range(8)]
+        assert all(len(state.groups.snapshot(game.id, game.group(f"G{i}")).rolls) == 1 for i in range(8))
 
 
 def test_route_for_a_group_starts_where_its_day_has_it(capsys):

@@ -209,11 +209,11 @@ def test_rules_card_nordwestschweiz(nws_handout):
     assert "any way at most 20 minutes longer" in text and "Roll again 5 minutes before reaching the target" in text
     assert re.search(r"21\s+Bretzwil, Dorf†", text) and re.search(r"16\s+Aarau\s", text)
     assert re.search(r"55\s+tunnel Adlertunnel", text) and re.search(r"61–66\s+60 minutes free movement \(white 6\)", text)
-    assert re.search(r"Hölstein–Niederdorf\s+Hölstein – Niederdorf\s+4'000", text)
+    assert re.search(r"Hölstein–Niederdorf\s+Hölstein, Station – Niederdorf, Station\s+4'000", text)
     assert "minute rule" not in text  # variant B has no such rule
     # the Waldenburgerbahn is off the SBB network and not in the Zug extract: said as such, not "outside the area"
-    assert "Hölstein–Niederdorf: not drawn: off the SBB line network, and Hölstein, Niederdorf not in this timetable" \
-        in nws_handout["warnings"]
+    assert ("Hölstein–Niederdorf: not drawn: off the SBB line network, and Hölstein, Station, Niederdorf, Station "
+            "not in this timetable") in nws_handout["warnings"]
     assert re.search(r"departure or an arrival\s+at :00/:01", text)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from planner.cli import main
+from planner.gamefile.game import load_game
 from tests.conftest import ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
@@ -30,7 +31,7 @@ def pay_itinerary(capsys, group: str, itinerary: dict) -> int:
     return paid
 
 
-def test_a_game_day(capsys):
+def test_a_game_day(capsys, zug_tt):
     stations = {r["name"]: r for r in ok(capsys, "stations")}
     # the prices the hand calculation below uses (§9: IC 4000, fast-train 2000, regional 1000; categories from
     # the trains stopping in game hours: Zürich Enge is regional then)
@@ -48,7 +49,11 @@ def test_a_game_day(capsys):
     assert trip1["fees_total"] == 1000
     assert pay_itinerary(capsys, "1", trip1) == 1000
     ok(capsys, "ledger", "income", "--group", "1", "--time", "11:00")
-    ok(capsys, "ledger", "income", "--group", "3", "--time", "11:00", "--bonus")
+    # the bonus is checked on the train (§6): group 3 names one arriving or departing at 11:00
+    from planner.game.bonus import trip_meets_bonus
+
+    eleven = next(t for t in range(zug_tt.n_trips) if trip_meets_bonus(zug_tt, load_game("sbb-monopoly"), t, 11 * 3600))
+    ok(capsys, "ledger", "income", "--group", "3", "--time", "11:00", "--bonus", "--trip", zug_tt.trip_id[eleven])
     ok(capsys, "ledger", "buy", "--group", "1", "--station", "Zürich Enge", "--time", "11:35")
     ok(capsys, "ledger", "buy", "--group", "1", "--station", "Zürich HB", "--time", "12:15")
     built = ok(capsys, "ledger", "build", "--group", "1", "--time", "12:20", "--houses", "Zug=2")

@@ -6,13 +6,15 @@ import sqlite3
 
 import pytest
 
-from planner.errors import GameFileError
+from planner.errors import GameFileError, InputError
 from planner.gamefile.game import load_game, parse_game
 from planner.ledger.apply import apply
 from planner.ledger.fees import LegStops, itinerary_fees, net_cost
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import ledger_rules
-from planner.store.ledger import LedgerStore
+from planner.store.games import GameGroup, GameRecord
+from planner.store.records import implicit_id
+from planner.store.state import State
 
 A = ledger_rules(load_game("sbb-monopoly"))
 
@@ -66,28 +68,24 @@ def test_ledger_keys_of_the_game_file_are_checked():
 
 def test_store_is_append_only_and_a_retried_event_is_recorded_once(tmp_path):
     path = tmp_path / "state.sqlite"
-    with LedgerStore(path) as store:
-        first = store.record(A, "2021-09-11", buy("1", "Zug", 4000), event_id="phone-1-0001")
-        again = store.record(A, "2021-09-11", buy("1", "Zug", 4000), event_id="phone-1-0001")
+    game = GameRecord(implicit_id("sbb-monopoly", "2021-09-11"), "day", None, "sbb-monopoly", "2021-09-11", True, ())
+    one, two = GameGroup("1", 0, "1"), GameGroup("2", 0, "2")
+    with State(path) as state:
+        first = state.ledger.record(A, game, one, buy("1", "Zug", 4000), event_id="phone-1-0001")
+        again = state.ledger.record(A, game, one, buy("1", "Zug", 4000), event_id="phone-1-0001")
         assert [r.seq for r in again] == [first[-1].seq]
-        assert store.state(A, "2021-09-11").cash == {"1": 16000}
-        assert [r.event.kind for r in store.events("sbb-monopoly", "2021-09-11")] == ["join", "buy"]
+        assert state.ledger.state(A, game.id).cash == {"1": 16000}
+        assert [r.event.kind for r in state.ledger.events(A, game.id)] == ["join", "buy"]
+        # the same id with other content is refused naming the first event; another group's ids are its own
+        with pytest.raises(InputError, match=r"already used for event #2 of group 1 \(1K"):
+            state.ledger.record(A, game, one, buy("1", "Baar", 2000), event_id="phone-1-0001")
+        other = state.ledger.record(A, game, two, buy("2", "Baar", 2000), event_id="phone-1-0001")
+        assert other[-1].event.name == "Baar" and state.ledger.state(A, game.id).cash == {"1": 16000, "2": 18000}
+        # the stores of one state share its one connection
+        conn = state.db.connect()
+        state.groups.snapshot(game.id, one)
+        assert state.db.connect() is conn
     conn = sqlite3.connect(path)
     for sql in ("UPDATE ledger_events SET amount = 0", "DELETE FROM ledger_events"):
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             conn.execute(sql)
-
-
-def test_a_ledger_on_an_open_group_store_shares_its_connection(tmp_path):
-    from planner.store.groups import GroupStore
-
-    path = tmp_path / "state.sqlite"
-    with LedgerStore(path) as store:
-        store.record(A, "2021-09-11", buy("1", "Zug", 4000))
-    with GroupStore(path) as groups:
-        with LedgerStore(groups=groups) as ledger:
-            assert ledger.state(A, "2021-09-11").cash == {"1": 16000}
-            conn = groups.db._conn
-            assert conn is not None
-        assert groups.db._conn is conn  # still open: the ledger did not own it
-        assert groups.targeted("sbb-monopoly", "2021-09-11", 1) == []

@@ -1,4 +1,5 @@
-"""Group state (planner.store.groups): rolls, targeted set, undo, idempotency, concurrency and crash safety."""
+"""The state database (planner.store): games and their groups, each group's rolls and reports, idempotency,
+concurrency, crash safety, clean errors, and the migration of a planner 0.1 file."""
 
 from __future__ import annotations
 
@@ -12,147 +13,175 @@ from pathlib import Path
 import pytest
 
 from planner.errors import InputError, PlannerError
-from planner.store.groups import SCHEMA_VERSION, GroupStore, Roll, default_state_path
+from planner.store.db import FILE_VERSION, default_state_path
+from planner.store.games import GameGroup, GameRecord
+from planner.store.records import Roll, StaleGroup, group_key, implicit_id
+from planner.store.state import State
 
 GAME, DATE = "sbb-monopoly", "2021-09-11"
+IMPLICIT = GameRecord(implicit_id(GAME, DATE), f"{GAME} {DATE}", None, GAME, DATE, True, ())
 CTX = mp.get_context("spawn")  # real, fresh processes (no inherited connections or locks)
 BIG = "x" * 20_000  # position text spanning several pages, so a kill can land inside one write
+FIXTURE = Path(__file__).parent / "fixtures" / "state_v2" / "planner-0.1.sql"
+
+
+def _group(name: str | int) -> GameGroup:
+    return GameGroup(group_key(name), 0, str(name))
 
 
 def _target(time_s: int, name: str, position: str = "Zug", **kw) -> Roll:
     return Roll(time=time_s, dice=(2,), kind="target", target=name, position=position, **kw)
 
 
+def _commit(state: State, group, make, game: GameRecord = IMPLICIT):
+    """Record the group's next roll as the use cases do: compute from a snapshot, commit with its version,
+    compute again when another writer came in between."""
+    g = group if isinstance(group, GameGroup) else _group(group)
+    while True:
+        snap = state.groups.snapshot(game.id, g)
+        roll = make(snap) if callable(make) else make
+        try:
+            return state.groups.commit_roll(game, g, roll, snap.version)
+        except StaleGroup:
+            continue
+
+
+def _targeted(state: State, group) -> list[str]:
+    snap = state.groups.snapshot(IMPLICIT.id, _group(group))
+    return list(dict.fromkeys(r.target for r in snap.rolls if r.kind == "target"))
+
+
+def _history(state: State, group) -> list:
+    return list(state.groups.snapshot(IMPLICIT.id, _group(group)).rolls)
+
+
 # ---- child process bodies (module level: the spawn context imports them by name) ---------------------
 
 def _worker(path: str, worker: int, n: int) -> None:
     """Record n rolls; each picks the first name of a shared pool that is not targeted yet."""
-    with GroupStore(path, timeout=60) as store:
+    with State(path, timeout=60) as state:
         for i in range(n):
-            def pick(targeted: list[str], i: int = i) -> Roll:
-                return Roll(time=12 * 3600 + i, dice=(worker % 6 + 1,), kind="target", target=f"T{len(targeted)}",
-                            position=f"w{worker}", roll_id=f"w{worker}-{i}")
-
-            store.record_roll(GAME, DATE, 1, pick)
+            _commit(state, 1, lambda snap, i=i: Roll(time=12 * 3600 + i, dice=(worker % 6 + 1,), kind="target",
+                                                     target=f"T{len(snap.rolls)}", position=f"w{worker}",
+                                                     roll_id=f"w{worker}-{i}"))
 
 
 def _writer_loop(path: str, big: bool) -> None:
     """Write rolls until killed."""
-    with GroupStore(path, timeout=60) as store:
+    with State(path, timeout=60) as state:
         i = 0
         while True:
-            store.record_roll(GAME, DATE, 1, lambda t, i=i: Roll(time=i, dice=(i % 6 + 1,), kind="target",
-                                                             target=f"T{len(t)}", position=BIG if big else "p"))
+            _commit(state, 1, lambda snap, i=i: Roll(time=i, dice=(i % 6 + 1,), kind="target",
+                                                     target=f"T{len(snap.rolls)}", position=BIG if big else "p"))
             i += 1
 
 
 def _stuck_in_transaction(path: str, inside) -> None:
-    """Add a roll and wait, never committing (the parent kills us while the write lock is held)."""
-    with GroupStore(path) as store, store.transaction(GAME, DATE, 1) as tx:
-        tx.add(Roll(time=1, dice=(3,), kind="target", target="Uncommitted", position=BIG))
-        inside.set()
-        time.sleep(120)
+    """Hold the write lock with an uncommitted roll (the parent kills us meanwhile)."""
+    with State(path) as state:
+        state.groups.snapshot(IMPLICIT.id, _group(1))  # tables exist
+        with state.db.write() as conn:
+            conn.execute("INSERT INTO rolls (game_id, grp, seq, time_s, dice, kind, target, created_at) "
+                         "VALUES (?, '1', 99, 1, '[3]', 'target', 'Uncommitted', 'now')", (IMPLICIT.id,))
+            inside.set()
+            time.sleep(120)
 
 
-# ---- basics -------------------------------------------------------------------------------------------
+# ---- games and groups ---------------------------------------------------------------------------------
 
 def test_default_path_follows_env(tmp_path, monkeypatch):
     monkeypatch.setenv("PLANNER_STATE", str(tmp_path / "s.sqlite"))
     assert default_state_path() == tmp_path / "s.sqlite"
-    with GroupStore() as store:
-        store.record_roll(GAME, DATE, 1, _target(100, "Zug"))
+    with State() as state:
+        _commit(state, 1, _target(100, "Zug"))
     assert (tmp_path / "s.sqlite").is_file()
 
 
+def test_a_read_of_a_missing_state_creates_nothing(tmp_path):
+    path = tmp_path / "sub" / "groups.sqlite"
+    with State(path) as state:
+        assert state.games.games() == [] and state.games.get("x") is None
+        assert state.groups.snapshot(IMPLICIT.id, _group("Rot")).rolls == ()
+    assert not path.parent.exists()
+
+
+def test_a_created_game_has_its_groups_and_only_they_may_write(tmp_path):
+    with State(tmp_path / "g.sqlite") as state:
+        new = state.games.create("Samstag", ["Rot", "Blau"], feed=None, game=GAME, date=DATE)
+        game = new.game
+        assert [(g.number, g.name, g.key) for g in game.groups] == [(1, "Rot", "rot"), (2, "Blau", "blau")]
+        assert game.group("ROT") == game.group(1) == game.groups[0] and game.group("Grün") is None
+        assert state.games.access(new.group_tokens[1]).group == "blau"
+        assert state.games.access(new.organiser_token).group is None
+        with pytest.raises(InputError, match="has no group 'Grün'"):
+            state.groups.commit_roll(game, _group("Grün"), _target(1, "Zug"), 0)
+        rec = state.groups.commit_roll(game, game.groups[0], _target(1, "Zug"), 0)
+        assert (rec.game_id, rec.group, rec.seq) == (game.id, "rot", 1)
+        # the same name in another game (and in the implicit game) is another group
+        assert state.groups.snapshot(IMPLICIT.id, _group("Rot")).rolls == ()
+        other = state.games.create("Sonntag", ["Rot"], feed=None, game=GAME, date=DATE).game
+        assert state.groups.snapshot(other.id, other.groups[0]).rolls == ()
+
+
+def test_an_implicit_game_gets_its_groups_with_their_first_entry(tmp_path):
+    with State(tmp_path / "g.sqlite") as state:
+        _commit(state, "Team Rot", _target(1, "Zug"))
+        state.groups.add_position(IMPLICIT, _group("Blau"), 2, 2, "8502204")
+        rec = state.games.get(IMPLICIT.id)
+        assert rec is not None and rec.implicit and [g.name for g in rec.groups] == ["Team Rot", "Blau"]
+        assert state.games.games() == []  # implicit games are not "the games of the state"
+        assert state.games.games(implicit=True) == [rec]
+
+
 def test_history_and_targeted(tmp_path):
-    with GroupStore(tmp_path / "g.sqlite") as store:
-        assert store.history(GAME, DATE, 2) == []
-        a = store.record_roll(GAME, DATE, 2, _target(45000, "Wohlen AG"))
-        b = store.record_roll(GAME, DATE, 2, Roll(time=46000, dice=(6,), kind="free", free_until=49600,
-                                                   position="in IR 2345 to Zug"))
-        c = store.record_roll(GAME, DATE, 2, _target(50000, "Emmenbrücke"))
-        store.record_roll(GAME, DATE, 3, _target(45000, "Sihlbrugg"))  # another group: separate
-        store.record_roll("nordwestschweiz", DATE, 2, _target(45000, "Laufen"))  # another game: separate
-        hist = store.history(GAME, DATE, 2)
-        assert [r.seq for r in hist] == [1, 2, 3]
-        assert hist == [a, b, c]
+    with State(tmp_path / "g.sqlite") as state:
+        a = _commit(state, 2, _target(45000, "Wohlen AG"))
+        b = _commit(state, 2, Roll(time=46000, dice=(6,), kind="free", free_until=49600, position="in IR 2345"))
+        c = _commit(state, 2, _target(50000, "Emmenbrücke"))
+        _commit(state, 3, _target(45000, "Sihlbrugg"))  # another group: separate
+        hist = _history(state, 2)
+        assert hist == [a, b, c] and [r.seq for r in hist] == [1, 2, 3]
         assert hist[1].kind == "free" and hist[1].target is None and hist[1].free_until == 49600
-        assert hist[0].dice == (2,) and hist[0].time == 45000 and hist[0].group == "2" and hist[0].date == DATE
-        assert store.targeted(GAME, DATE, 2) == ["Wohlen AG", "Emmenbrücke"]
-        assert store.targeted(GAME, DATE, 3) == ["Sihlbrugg"]
-        assert store.groups(GAME, DATE) == ["2", "3"]
-    # a new process (here: a new connection) sees the same state
-    with GroupStore(tmp_path / "g.sqlite") as again:
-        assert again.history(GAME, DATE, 2) == hist
+        assert hist[0].dice == (2,) and hist[0].time == 45000 and hist[0].group == "2"
+        assert _targeted(state, 2) == ["Wohlen AG", "Emmenbrücke"] and _targeted(state, 3) == ["Sihlbrugg"]
+    with State(tmp_path / "g.sqlite") as again:  # a new connection sees the same state
+        assert _history(again, 2) == hist
 
 
-def test_two_dice_and_transaction_api(tmp_path):
-    with GroupStore(tmp_path / "g.sqlite") as store:
-        with store.transaction(GAME, DATE, "Rot") as tx:
-            assert tx.targeted() == []
-            rec = tx.add(Roll(time=41400, dice=(2, 1), kind="target", target="Bretzwil, Dorf"))
-            assert tx.targeted() == ["Bretzwil, Dorf"]  # visible inside the transaction
-        assert rec.dice == (2, 1)
-        assert store.history(GAME, DATE, "Rot") == [rec]
+def test_a_commit_against_an_old_version_is_stale(tmp_path):
+    with State(tmp_path / "g.sqlite") as state:
+        snap = state.groups.snapshot(IMPLICIT.id, _group(1))
+        _commit(state, 1, _target(1, "Zug"))
+        with pytest.raises(StaleGroup):
+            state.groups.commit_roll(IMPLICIT, _group(1), _target(2, "Baar"), snap.version)
+        assert [r.target for r in _history(state, 1)] == ["Zug"]
 
 
-def test_exception_in_transaction_rolls_back(tmp_path):
-    with GroupStore(tmp_path / "g.sqlite") as store:
-        with pytest.raises(ZeroDivisionError), store.transaction(GAME, DATE, 1) as tx:
-            tx.add(_target(1, "Zug"))
-            raise ZeroDivisionError
-        assert store.history(GAME, DATE, 1) == []
-        store.record_roll(GAME, DATE, 1, _target(2, "Baar"))  # the lock was released
-        assert [r.seq for r in store.history(GAME, DATE, 1)] == [1]
+def test_undo_removes_the_latest_entry(tmp_path):
+    with State(tmp_path / "g.sqlite") as state:
+        g = _group(1)
+        assert state.groups.undo_last(IMPLICIT.id, g) is None
+        _commit(state, 1, _target(1, "Zug"))
+        last = _commit(state, 1, _target(2, "Baar"))
+        _commit(state, 2, _target(2, "Cham"))
+        assert state.groups.undo_last(IMPLICIT.id, g) == last
+        assert _targeted(state, 1) == ["Zug"]  # derived: the undone target is free again
+        pos = state.groups.add_position(IMPLICIT, g, 5, 3, "8502204", label="at Zug")
+        assert pos.since == 3 and state.groups.undo_last(IMPLICIT.id, g) == pos
+        assert _commit(state, 1, _target(6, "Rotkreuz")).seq == 2
+        assert _targeted(state, 2) == ["Cham"]  # the other group untouched
 
 
-def test_targeted_is_distinct_and_ordered(tmp_path):
-    with GroupStore(tmp_path / "g.sqlite") as store:
-        for i, name in enumerate(["Zug", "Baar", "Zug", "Cham"]):
-            store.record_roll(GAME, DATE, 1, _target(i, name))
-        assert store.targeted(GAME, DATE, 1) == ["Zug", "Baar", "Cham"]
-
-
-def test_undo_and_reset(tmp_path):
-    with GroupStore(tmp_path / "g.sqlite") as store:
-        assert store.undo_last(GAME, DATE, 1) is None
-        store.record_roll(GAME, DATE, 1, _target(1, "Zug"))
-        last = store.record_roll(GAME, DATE, 1, _target(2, "Baar"))
-        store.record_roll(GAME, DATE, 2, _target(2, "Cham"))
-        assert store.undo_last(GAME, DATE, 1) == last
-        assert store.targeted(GAME, DATE, 1) == ["Zug"]  # derived: undone target is free again
-        again = store.record_roll(GAME, DATE, 1, _target(3, "Rotkreuz"))
-        assert again.seq == 2
-        assert store.reset(GAME, DATE, 1) == 2
-        assert store.history(GAME, DATE, 1) == []
-        assert store.targeted(GAME, DATE, 2) == ["Cham"]  # other group untouched
-        assert store.reset(GAME, DATE) == 1
-        assert store.groups(GAME, DATE) == []
-
-
-def test_roll_id_is_idempotent(tmp_path):
-    calls = []
-
-    def compute(targeted: list[str]) -> Roll:
-        calls.append(list(targeted))
-        return _target(100, f"T{len(targeted)}")
-
-    with GroupStore(tmp_path / "g.sqlite") as store:
-        first = store.record_roll(GAME, DATE, 1, compute, roll_id="phone-1:42")
-        retry = store.record_roll(GAME, DATE, 1, compute, roll_id="phone-1:42")
-        assert retry == first and len(calls) == 1
-        same = store.record_roll(GAME, DATE, 1, _target(100, "T0", roll_id="phone-1:42"))
-        assert same == first
-        assert len(store.history(GAME, DATE, 1)) == 1
-        with store.transaction(GAME, DATE, 1) as tx:
-            assert tx.add(_target(100, "T0", roll_id="phone-1:42")) == first
-        with pytest.raises(InputError, match="already used by group 1"):
-            store.record_roll(GAME, DATE, 2, _target(100, "X", roll_id="phone-1:42"))
+def test_roll_id_is_idempotent_and_belongs_to_its_group(tmp_path):
+    with State(tmp_path / "g.sqlite") as state:
+        first = _commit(state, 1, _target(100, "T0", roll_id="phone-1:42"))
+        assert _commit(state, 1, _target(100, "T0", roll_id="phone-1:42")) == first
+        assert len(_history(state, 1)) == 1
         with pytest.raises(InputError, match="dice 2"):
-            store.record_roll(GAME, DATE, 1, Roll(time=1, dice=(5,), kind="target", target="X",
-                                                  roll_id="phone-1:42"))
-        second = store.record_roll(GAME, DATE, 1, compute, roll_id="phone-1:43")
-        assert second.seq == 2 and second.target == "T1"
+            _commit(state, 1, Roll(time=1, dice=(5,), kind="target", target="X", roll_id="phone-1:42"))
+        # another group's id space is its own
+        other = _commit(state, 2, _target(100, "X", roll_id="phone-1:42"))
+        assert (other.group, other.seq) == ("2", 1)
 
 
 def test_bad_rolls_are_input_errors():
@@ -178,20 +207,18 @@ def test_eight_processes_fifty_rolls_each(tmp_path):
     for p in procs:
         p.join(180)
     assert [p.exitcode for p in procs] == [0] * 8
-    with GroupStore(path) as store:
-        hist = store.history(GAME, DATE, 1)
-        assert len(hist) == 400
+    with State(path) as state:
+        hist = _history(state, 1)
         assert [r.seq for r in hist] == list(range(1, 401))
         # each roll saw every earlier roll: the pool names were handed out exactly once, in seq order
         assert [r.target for r in hist] == [f"T{i}" for i in range(400)]
-        assert len(store.targeted(GAME, DATE, 1)) == 400
         assert sorted(r.roll_id for r in hist) == sorted(f"w{w}-{i}" for w in range(8) for i in range(50))
 
 
 def _wait_for_rolls(path: str, n: int, proc, deadline: float = 60) -> None:
     end = time.monotonic() + deadline
-    with GroupStore(path) as store:
-        while len(store.history(GAME, DATE, 1)) < n:
+    with State(path) as state:
+        while len(_history(state, 1)) < n:
             assert proc.is_alive(), "writer died on its own"
             assert time.monotonic() < end, "writer too slow"
             time.sleep(0.01)
@@ -200,16 +227,15 @@ def _wait_for_rolls(path: str, n: int, proc, deadline: float = 60) -> None:
 def _check_intact(path: str, big: bool) -> int:
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    with GroupStore(path) as store:
-        hist = store.history(GAME, DATE, 1)
+    with State(path) as state:
+        hist = _history(state, 1)
         for i, r in enumerate(hist):
             assert r.seq == i + 1
             assert r.target == f"T{i}" and r.kind == "target" and r.time == i
             assert r.dice == (i % 6 + 1,) and r.created_at
             assert r.position == (BIG if big else "p")
         n = len(hist)
-        rec = store.record_roll(GAME, DATE, 1, _target(99999, "after the crash"))
-        assert rec.seq == n + 1
+        assert _commit(state, 1, _target(99999, "after the crash")).seq == n + 1
         return n
 
 
@@ -229,8 +255,8 @@ def test_survives_kill_during_writes(tmp_path, big):
 
 def test_survives_kill_inside_open_transaction(tmp_path):
     path = str(tmp_path / "crash.sqlite")
-    with GroupStore(path) as store:
-        store.record_roll(GAME, DATE, 1, _target(1, "Committed"))
+    with State(path) as state:
+        _commit(state, 1, _target(1, "Committed"))
     inside = CTX.Event()
     proc = CTX.Process(target=_stuck_in_transaction, args=(path, inside))
     proc.start()
@@ -241,9 +267,9 @@ def test_survives_kill_inside_open_transaction(tmp_path):
         proc.join(30)
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    with GroupStore(path, timeout=5) as store:
-        assert store.targeted(GAME, DATE, 1) == ["Committed"]  # the uncommitted roll is gone
-        assert store.record_roll(GAME, DATE, 1, _target(2, "Next")).seq == 2  # and the lock with it
+    with State(path, timeout=5) as state:
+        assert _targeted(state, 1) == ["Committed"]  # the uncommitted roll is gone
+        assert _commit(state, 1, _target(2, "Next")).seq == 2  # and the lock with it
 
 
 # ---- clean errors -------------------------------------------------------------------------------------
@@ -258,7 +284,7 @@ def test_corrupt_file_is_a_clean_error(tmp_path):
     path = tmp_path / "groups.sqlite"
     path.write_bytes(os.urandom(8192))
     with pytest.raises(PlannerError) as exc:
-        GroupStore(path).history(GAME, DATE, 1)
+        _history(State(path), 1)
     assert "not a valid SQLite database" in _one_line_naming(exc, path)
 
 
@@ -266,23 +292,23 @@ def test_truncated_text_file_is_a_clean_error(tmp_path):
     path = tmp_path / "groups.sqlite"
     path.write_text("group 1 rolled 4\n")
     with pytest.raises(PlannerError) as exc:
-        GroupStore(path).record_roll(GAME, DATE, 1, _target(1, "Zug"))
+        _commit(State(path), 1, _target(1, "Zug"))
     _one_line_naming(exc, path)
 
 
 def test_damaged_database_is_a_clean_error(tmp_path):
     path = tmp_path / "groups.sqlite"
-    with GroupStore(path) as store:
+    with State(path) as state:
         for i in range(200):
-            store.record_roll(GAME, DATE, 1, _target(i, f"T{i}", position=BIG[:2000]))
-        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            _commit(state, 1, _target(i, f"T{i}", position=BIG[:2000]))
+        state.db.connect().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = bytearray(path.read_bytes())
     data[4096:len(data) - 4096] = os.urandom(len(data) - 8192)  # keep the header page, destroy the rest
     path.write_bytes(bytes(data))
     with pytest.raises(PlannerError) as exc:
-        with GroupStore(path) as store:
-            store.history(GAME, DATE, 1)
-            store.record_roll(GAME, DATE, 1, _target(1, "Zug"))
+        with State(path) as state:
+            _history(state, 1)
+            _commit(state, 1, _target(1, "Zug"))
     _one_line_naming(exc, path)
 
 
@@ -291,18 +317,18 @@ def test_other_programs_database_is_refused(tmp_path):
     with sqlite3.connect(path) as raw:
         raw.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
     with pytest.raises(PlannerError) as exc:
-        GroupStore(path).history(GAME, DATE, 1)
+        _history(State(path), 1)
     assert "another program" in _one_line_naming(exc, path)
 
 
 def test_newer_schema_is_refused(tmp_path):
     path = tmp_path / "groups.sqlite"
-    with GroupStore(path) as store:
-        store.record_roll(GAME, DATE, 1, _target(1, "Zug"))
+    with State(path) as state:
+        _commit(state, 1, _target(1, "Zug"))
     with sqlite3.connect(path) as raw:
-        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        raw.execute(f"PRAGMA user_version = {FILE_VERSION + 1}")
     with pytest.raises(PlannerError) as exc:
-        GroupStore(path).history(GAME, DATE, 1)
+        _history(State(path), 1)
     assert "newer planner" in _one_line_naming(exc, path)
 
 
@@ -311,20 +337,47 @@ def test_unwritable_path_is_a_clean_error(tmp_path):
     blocker.write_text("")
     path = blocker / "groups.sqlite"
     with pytest.raises(PlannerError) as exc:
-        GroupStore(path).record_roll(GAME, DATE, 1, _target(1, "Zug"))
+        _commit(State(path), 1, _target(1, "Zug"))
     _one_line_naming(exc, path)
 
 
 def test_locked_beyond_timeout_is_a_clean_error(tmp_path):
     path = tmp_path / "groups.sqlite"
-    with GroupStore(path) as holder, holder.transaction(GAME, DATE, 1) as tx:
-        tx.add(_target(1, "Zug"))
-        waiter = GroupStore(path, timeout=0.2)
-        with pytest.raises(PlannerError) as exc:
-            waiter.record_roll(GAME, DATE, 2, _target(1, "Baar"))
-        assert "locked" in _one_line_naming(exc, path)
-        assert waiter.history(GAME, DATE, 1) == []  # WAL: readers are not blocked by the writer
-        waiter.close()
-    with GroupStore(path) as store:
-        assert store.targeted(GAME, DATE, 1) == ["Zug"]
-        assert store.history(GAME, DATE, 2) == []
+    with State(path) as holder:
+        _commit(holder, 1, _target(1, "Zug"))
+        with holder.db.write():
+            waiter = State(path, timeout=0.2)
+            with pytest.raises(PlannerError) as exc:
+                _commit(waiter, 2, _target(1, "Baar"))
+            assert "locked" in _one_line_naming(exc, path)
+            assert _targeted(waiter, 1) == ["Zug"]  # WAL: readers are not blocked by the writer
+            waiter.close()
+    with State(path) as state:
+        assert _history(state, 2) == []
+
+
+# ---- migration --------------------------------------------------------------------------------------
+
+def test_a_planner_01_state_file_is_migrated_with_every_group_in_its_game(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as raw:
+        raw.executescript(FIXTURE.read_text("utf-8"))
+    with State(path) as state:
+        web = state.games.get("abcd1234")
+        assert web is not None and not web.implicit and [g.name for g in web.groups] == ["Rot", "Gelb"]
+        # the phone's "abcd1234:2" is now Gelb of that game, its roll with it
+        gelb = state.groups.snapshot("abcd1234", web.group("Gelb"))
+        assert [(r.seq, r.kind, r.free_until) for r in gelb.rolls] == [(1, "free", 50400)]
+        assert state.games.access("1" * 64) is None  # tokens are looked up by the hash of a token
+        cli = state.games.get(IMPLICIT.id)
+        assert cli is not None and cli.implicit and [g.name for g in cli.groups] == ["Team Rot", "Blau"]
+        rot = state.groups.snapshot(IMPLICIT.id, cli.group("team rot"))
+        assert [r.target for r in rot.rolls] == ["Wohlen AG"]
+        assert [(p.time, p.since, p.station) for p in rot.positions] == [(45000, 45000, "8502204")]
+        tables = {r[0] for r in state.db.connect().execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert not {"web_positions", "web_answers", "web_games"} & tables
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == FILE_VERSION
+        assert raw.execute("SELECT count(*) FROM ledger_events WHERE game_id = ?", (IMPLICIT.id,)).fetchone()[0] == 2
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):  # the triggers came along
+            raw.execute("DELETE FROM ledger_events")

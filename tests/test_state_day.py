@@ -1,5 +1,5 @@
-"""The state database of a group's day (issue 10): versions, stale commits, positions, folded names,
-stored answers, the shared part registry, and the migration of a planner-0.1 file."""
+"""The state database's parts and keys: stored answers kept byte for byte, folded group names, parts with tables
+(and triggers) of their own, and the migration of the first planner's file (rolls only)."""
 
 from __future__ import annotations
 
@@ -9,43 +9,35 @@ import pytest
 
 from planner.errors import InputError, PlannerError
 from planner.store.db import StateDB, ensure_part
-from planner.store.groups import GroupStore, Roll, StaleGroup, group_key
+from planner.store.games import GameGroup, GameRecord
+from planner.store.records import Roll, StaleGroup, group_key, implicit_id
+from planner.store.state import State
 
 GAME, DATE = "sbb-monopoly", "2021-09-11"
+DAY = GameRecord(implicit_id(GAME, DATE), "day", None, GAME, DATE, True, ())
 
 
 def _roll(t: int, target: str, **kw) -> Roll:
     return Roll(time=t, dice=(2,), kind="target", target=target, **kw)
 
 
-def test_commit_checks_the_version_and_keeps_the_answer_text(tmp_path):
-    with GroupStore(tmp_path / "s.sqlite") as store:
-        snap = store.snapshot(GAME, DATE, "Team Rot")
-        assert (snap.version, snap.rolls, snap.name) == (0, (), "Team Rot")
-        store.add_position(GAME, DATE, "team rot", 100, "Zug", label="at Zug")  # another phone, meanwhile
+def test_a_commit_checks_the_version_and_keeps_the_answer_text(tmp_path):
+    rot = GameGroup(group_key("Team Rot"), 0, "Team Rot")
+    with State(tmp_path / "s.sqlite") as state:
+        snap = state.groups.snapshot(DAY.id, rot)
+        state.groups.add_position(DAY, rot, 100, 100, "Zug", label="at Zug")  # another phone, meanwhile
         with pytest.raises(StaleGroup):
-            store.commit_roll(GAME, DATE, "Team Rot", _roll(110, "Baar", answer='{"a": 1}'), snap.version)
-        snap = store.snapshot(GAME, DATE, "TEAM ROT")
-        rec = store.commit_roll(GAME, DATE, "Team Rot", _roll(110, "Baar", answer='{"a":  1}', roll_id="x",
-                                                              request="r1"), snap.version)
-        assert rec.answer == '{"a":  1}' and store.find_roll("x").answer == '{"a":  1}'
-        # a retry with the same id and inputs gets the first record even at a newer version
-        again = store.commit_roll(GAME, DATE, "Team Rot", _roll(110, "Baar", roll_id="x", request="r1"), 99)
-        assert again == rec
+            state.groups.commit_roll(DAY, rot, _roll(110, "Baar", answer='{"a": 1}'), snap.version)
+        snap = state.groups.snapshot(DAY.id, rot)
+        rec = state.groups.commit_roll(DAY, rot, _roll(110, "Baar", answer='{"a":  1}', roll_id="x", request="r1"),
+                                       snap.version)
+        assert rec.answer == '{"a":  1}' and state.groups.find_roll(DAY.id, rot, "x").answer == '{"a":  1}'
+        again = state.groups.commit_roll(DAY, rot, _roll(110, "Baar", roll_id="x", request="r1"), 99)
+        assert again == rec  # a retry: the first record, whatever the version
         with pytest.raises(InputError, match="other inputs"):
-            store.commit_roll(GAME, DATE, "Team Rot", _roll(110, "Baar", roll_id="x", request="r2"), 99)
-        assert store.snapshot(GAME, DATE, "team rot").version == 2
-        assert store.group_names(GAME, DATE) == {"team rot": "team rot"}  # the spelling first written
-
-
-def test_undo_removes_the_latest_entry_of_either_kind(tmp_path):
-    with GroupStore(tmp_path / "s.sqlite") as store:
-        store.record_roll(GAME, DATE, "g", _roll(100, "Baar"))
-        store.add_position(GAME, DATE, "g", 200, "Zug", "trip-1", 3, "in S1")
-        assert store.undo_last(GAME, DATE, "G").station == "Zug"
-        assert store.undo_last(GAME, DATE, "G").target == "Baar"
-        assert store.undo_last(GAME, DATE, "G") is None
-        assert store.groups(GAME, DATE) == []
+            state.groups.commit_roll(DAY, rot, _roll(110, "Baar", roll_id="x", request="r2"), 99)
+        assert state.groups.snapshot(DAY.id, rot).version == 2
+        assert [g.name for g in state.games.get(DAY.id).groups] == ["Team Rot"]  # the spelling first written
 
 
 def test_group_keys_fold_case_accents_and_spaces():
@@ -56,19 +48,19 @@ def test_group_keys_fold_case_accents_and_spaces():
 
 def test_other_parts_share_the_file(tmp_path):
     path = tmp_path / "s.sqlite"
-    with GroupStore(path) as store:
-        store.record_roll(GAME, DATE, 1, _roll(1, "Zug"))
+    with State(path) as state:
+        state.groups.commit_roll(DAY, GameGroup("1", 0, "1"), _roll(1, "Zug"), 0)
     db = StateDB(path)
-    ensure_part(db, "ledger", 1, "CREATE TABLE ledger (id INTEGER PRIMARY KEY, amount INTEGER)")
+    ensure_part(db, "notes", 1, "CREATE TABLE notes (id INTEGER PRIMARY KEY, amount INTEGER)")
     with db.write() as conn:
-        conn.execute("INSERT INTO ledger (amount) VALUES (4000)")
-    assert db.read("SELECT amount FROM ledger") == [(4000,)]
-    ensure_part(db, "ledger", 1, "CREATE TABLE ledger (x)")  # already there: nothing to do
+        conn.execute("INSERT INTO notes (amount) VALUES (4000)")
+    assert db.read("SELECT amount FROM notes") == [(4000,)]
+    ensure_part(db, "notes", 1, "CREATE TABLE notes (x)")  # already there: nothing to do
     with pytest.raises(PlannerError, match="newer planner"):
-        ensure_part(db, "groups", 1, "")
+        ensure_part(db, "game", 0, "")
     db.close()
-    with GroupStore(path) as store:
-        assert store.targeted(GAME, DATE, 1) == ["Zug"]
+    with State(path) as state:
+        assert [r.target for r in state.groups.snapshot(DAY.id, GameGroup("1", 0, "1")).rolls] == ["Zug"]
 
 
 def test_a_part_may_have_triggers(tmp_path):
@@ -93,7 +85,7 @@ CREATE TABLE rolls (
 """
 
 
-def test_a_planner_0_1_file_is_migrated(tmp_path):
+def test_a_file_of_the_first_planner_is_migrated(tmp_path):
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as raw:
         raw.executescript(V1)
@@ -101,9 +93,11 @@ def test_a_planner_0_1_file_is_migrated(tmp_path):
                     "VALUES (?, ?, 'Team Rot', 1, 45600, '[2]', 'target', 'Wohlen AG', 'then')", (GAME, DATE))
         raw.execute("PRAGMA application_id = 1396851280")
         raw.execute("PRAGMA user_version = 1")
-    with GroupStore(path) as store:
-        assert store.targeted(GAME, DATE, "team rot") == ["Wohlen AG"]
-        snap = store.snapshot(GAME, DATE, "Team Rot")
-        assert snap.name == "Team Rot" and snap.version == 1 and snap.rolls[0].answer is None
-        store.record_roll(GAME, DATE, "TEAM ROT", _roll(46000, "Zug"))
-        assert [r.seq for r in store.history(GAME, DATE, "team rot")] == [1, 2]
+    with State(path) as state:
+        game = state.games.get(DAY.id)
+        rot = game.group("team rot")
+        snap = state.groups.snapshot(DAY.id, rot)
+        assert rot.name == "Team Rot" and snap.version == 1 and snap.rolls[0].answer is None
+        assert [r.target for r in snap.rolls] == ["Wohlen AG"]
+        state.groups.commit_roll(game, rot, _roll(46000, "Zug"), snap.version)
+        assert [r.seq for r in state.groups.snapshot(DAY.id, rot).rolls] == [1, 2]

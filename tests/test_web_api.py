@@ -56,7 +56,7 @@ def test_game_new_json_and_hashed_tokens(site):
     raw = b"".join(p.read_bytes() for p in state.parent.glob(state.name + "*"))
     assert not any(t.encode() in raw for t in tokens)  # never the token itself, in the file or its WAL
     with sqlite3.connect(state) as conn:
-        hashes = {r[0] for r in conn.execute("SELECT token_hash FROM web_tokens")}
+        hashes = {r[0] for r in conn.execute("SELECT token_hash FROM tokens")}
     assert {hashlib.sha256(t.encode()).hexdigest() for t in tokens} <= hashes
     assert oct(state.stat().st_mode & 0o777) == "0o600"
 
@@ -66,7 +66,8 @@ def test_game_new_text_output_and_bad_input(tmp_path):
     p = planner(env, "game", "new", "--name", "Day", "--groups", "Rot, Blau", "--base-url", "https://game.example/")
     assert p.returncode == 0
     assert "https://game.example/join?t=" in p.stdout and "Blau: https://" in p.stdout
-    for groups, msg in [(",", "at least one group"), ("Rot,rot", "appears twice"), ("x" * 61, "longer than")]:
+    for groups, msg in [(",", "at least one group"), ("Rot,rot", "are the same group"), ("x" * 61, "1 to 60"),
+                        ("Rot,2", "is a number"), ("a\x1bb", "control characters")]:
         p = planner(env, "game", "new", "--name", "Day", "--groups", groups)
         assert p.returncode == 2 and p.stderr.startswith("planner: error: ") and msg in p.stderr
         assert p.stderr.count("\n") == 1
@@ -82,41 +83,70 @@ def test_roll_answers_exactly_what_planner_roll_json_answers(site, tmp_path):
     r = requests.post(group_api(site, a, 2) + "/rolls", json=body, headers=bearer(a["groups"][1]["token"]))
     assert r.status_code == 200, r.text
     api = r.json()
-    # The same inputs through the CLI, in a fresh state file: the group's first roll there, too.
+    assert api["group"] == "Blau" and api["game_id"] == a["game"]  # a name, never a key
+    # The same inputs through the CLI, in a fresh state file holding a game of the same groups: its first roll.
     env = web_env(tmp_path)
-    p = planner(env, "roll", "--group", f"{a['game']}:2", "--dice", "2", "--at", "Zug", "--time", "12:40",
-                *DAY, "--json")
+    other = web_game(env, f"Rot,Blau,{EVIL}")
+    p = planner(env, "roll", "--group", "blau", "--dice", "2", "--at", "Zug", "--time", "12:40", *DAY, "--json")
     assert p.returncode == 0, p.stderr
-    assert api == json.loads(p.stdout)
+    cli = json.loads(p.stdout)
+    assert cli["game_id"] == other["game"] and {**cli, "game_id": a["game"]} == api
     assert api["target"] == "Wohlen AG" and api["seq"] == 1 and api["legs"]
     # group status over the API is exactly `planner group status --json` on the server's state file
     state = requests.get(group_api(site, a, 2), headers=bearer(a["groups"][1]["token"])).json()
-    p = planner(site["env"], "group", "status", "--group", f"{a['game']}:2", *DAY, "--json")
+    p = planner(site["env"], "group", "status", "--group", "Blau", "--game-id", a["game"], *DAY, "--json")
     assert state["status"] == json.loads(p.stdout)
     assert state["last"] == api  # every phone of the group gets the full answer
+
+
+def test_a_roll_on_the_phone_and_a_position_on_the_command_line_are_one_group(site):
+    """The phone's Rot is the command line's Rot: a position set with `planner group position` is the phone's,
+    a roll on the phone is in `planner group status`, at the phone's own time (never an older report's)."""
+    b = site["b"]
+    tok = b["groups"][0]["token"]
+    api = group_api(site, b, 1)
+    p = planner(site["env"], "group", "position", "--group", "gruen", "--game-id", b["game"], "--at", "Baar",
+                "--time", "12:21", *DAY, "--json")
+    assert p.returncode == 0, p.stderr
+    st = requests.get(api, headers=bearer(tok)).json()["status"]
+    assert st["position"]["station"] == "Baar" and st["position"]["since"] == "12:21"
+    r = requests.post(api + "/rolls", json={"dice": 1, "time": "12:30", "roll_id": "phone-gruen-01"},
+                      headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    ans = r.json()
+    assert ans["time"] == "12:30" and ans["from"] == "Baar" and ans["zugzwang"]["since"] == "12:21"
+    p = planner(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
+    cli = json.loads(p.stdout)
+    assert [(x["seq"], x["time"], x["dice"]) for x in cli["rolls"]] == [(1, "12:30", "1")]
+    r = requests.post(api + "/undo", json={}, headers=bearer(tok))
+    assert r.json() == {"group": "Gruen", "removed": 1, "removed_position": None}
+    p = planner(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
+    assert json.loads(p.stdout)["rolls"] == []  # undo is one operation for every interface
+    assert requests.post(api + "/undo", json={}, headers=bearer(tok)).json()["removed_position"] == "at Baar at 12:21"
 
 
 def test_roll_with_trip_and_next_answer_as_the_cli(site):
     a = site["a"]
     tok = a["groups"][0]["token"]
     r = requests.post(group_api(site, a, 1) + "/position", json={"at": "zug", "time": "12:40"}, headers=bearer(tok))
-    assert r.json() == {"at": "Zug", "time": "12:40", "trip": None, "train": None}
+    assert r.status_code == 200 and r.json()["position"]["station"] == "Zug" and r.json()["train"] is None
     trains = requests.get(group_api(site, a, 1) + "/trains", headers=bearer(tok))
     p = planner(site["env"], "zugzwang", "--at", "Zug", "--time", "12:40", *DAY, "--json")
-    assert trains.status_code == 200 and trains.json() == json.loads(p.stdout)
+    assert trains.status_code == 200 and {k: v for k, v in trains.json().items() if k != "seated"} == \
+        json.loads(p.stdout)
     # next answers as `planner next --json`, from the position recorded in the group's day
-    nxt = requests.get(group_api(site, a, 1) + "/next", headers=bearer(tok))
-    p = planner(site["env"], "next", "--group", f"{a['game']}:1", "--time", "12:40", *DAY, "--json")
-    assert nxt.status_code == 200 and nxt.json()["position"] == json.loads(p.stdout)["position"]
+    nxt = requests.get(group_api(site, a, 1) + "/next?time=12:40", headers=bearer(tok))
+    p = planner(site["env"], "next", "--group", "Rot", "--game-id", a["game"], "--time", "12:40", *DAY, "--json")
+    assert nxt.status_code == 200 and nxt.json() == json.loads(p.stdout)
     assert nxt.json()["obligation"]["kind"] == "roll"
-    # a roll without a position in its body uses the remembered one
-    r = requests.post(group_api(site, a, 1) + "/rolls", json={"dice": 3}, headers=bearer(tok))
-    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["time"] == "12:40"
+    # a roll without a position in its body starts where the group's day has it, at the roll's own time
+    r = requests.post(group_api(site, a, 1) + "/rolls", json={"dice": 3, "time": "12:45"}, headers=bearer(tok))
+    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["time"] == "12:45"
     # undo answers as `planner group undo --json`
     r = requests.post(group_api(site, a, 1) + "/undo", json={}, headers=bearer(tok))
-    assert r.json() == {"group": f"{a['game']}:1", "removed": 1, "removed_position": None}
+    assert r.json() == {"group": "Rot", "removed": 1, "removed_position": None}
     r = requests.post(group_api(site, a, 1) + "/undo", json={}, headers=bearer(tok))
-    assert r.json()["removed"] is None
+    assert r.json()["removed"] is None and r.json()["removed_position"] == "at Zug at 12:40"
 
 
 def test_same_roll_submitted_twice_at_once_is_recorded_once(site):
@@ -230,7 +260,7 @@ def test_cookie_state_changes_are_safe_against_cross_site_requests(site):
     assert s.post(url, json=body, headers={"X-Planner": "1", "Origin": "https://evil.example"}).status_code == 403
     assert s.post(url, json=body, headers={"X-Planner": "1", "Sec-Fetch-Site": "cross-site"}).status_code == 403
     ok = s.post(url, json=body, headers={"X-Planner": "1", "Origin": site["url"], "Sec-Fetch-Site": "same-origin"})
-    assert ok.status_code == 200 and ok.json()["at"] == "Baar"
+    assert ok.status_code == 200 and ok.json()["position"]["station"] == "Baar"
 
 
 # ---- input -----------------------------------------------------------------------------------------------
@@ -307,9 +337,17 @@ def test_stopping_the_server_stops_its_routing_process(tmp_path):
     assert not [c for c in children if Path(f"/proc/{c}").exists()]
 
 
-def test_serve_without_a_game_is_one_line_error(tmp_path):
-    p = planner(web_env(tmp_path), "serve", "--port", "9")
-    assert p.returncode == 2 and p.stderr.startswith("planner: error: no game yet")
+def test_a_game_created_while_the_server_runs_is_served_at_once(tmp_path):
+    env = web_env(tmp_path)
+    with serve(env) as srv:  # no game yet: it serves anyway
+        game = web_game(env, "Rot,Blau", name="Later")
+        tok = game["groups"][1]["token"]
+        r = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2", headers=bearer(tok))
+        assert r.status_code == 200, r.text
+        assert r.json()["group"] == {"number": 2, "name": "Blau"} and r.json()["cash"] == 20000
+        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/2/rolls", headers=bearer(tok),
+                          json={"dice": 2, "at": "Zug", "time": "12:40"})
+        assert r.status_code == 200 and r.json()["target"] == "Wohlen AG"
 
 
 def test_app_shell_manifest_and_service_worker(site):
@@ -328,23 +366,24 @@ def test_app_shell_manifest_and_service_worker(site):
     assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(site):
-    """§13: other groups' purchases reach this group's phones with the state it polls."""
-    b = site["b"]  # a game of its own: nothing else of this module's tests is in its ledger
-    env = {**site["env"]}
-    tok = b["groups"][0]["token"]
-    other = f"{b['game']}:9"  # a group buying by the CLI, as an organiser records an SMS
-    p = planner(env, "ledger", "buy", "--group", other, "--station", "Baar", "--time", "09:30", *DAY,
-                "--json")
-    assert p.returncode == 0, p.stderr
-    p = planner(env, "ledger", "buy", "--group", f"{b['game']}:8", "--station", "Cham", "--time", "09:40",
-                *DAY, "--json")
-    assert p.returncode == 0, p.stderr
-    state = requests.get(group_api(site, b, 1), headers=bearer(tok)).json()
-    msgs = [m["message"] for m in state["messages"]]
-    assert msgs == [f"{other}K 9.30 Baar", f"{b['game']}:8K 9.40 Cham"]
-    feed = json.loads(planner(env, "ledger", "feed", "--group", f"{b['game']}:1", *DAY, "--json").stdout)
-    assert state["messages"] == feed["events"]
+def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(tmp_path):
+    """§13: other groups' purchases reach this group's phones with the state it polls; a purchase recorded on the
+    command line is the same group's as on its phone."""
+    env = web_env(tmp_path)
+    game = web_game(env, "Rot,Blau,Gelb")
+    with serve(env) as srv:
+        for group, station, t in (("Blau", "Baar", "09:30"), ("gelb", "Cham", "09:40")):
+            p = planner(env, "ledger", "buy", "--group", group, "--station", station, "--time", t, *DAY, "--json")
+            assert p.returncode == 0, p.stderr
+        api = f"{srv.url}/api/games/{game['game']}/groups/1"
+        state = requests.get(api, headers=bearer(game["groups"][0]["token"])).json()
+        assert [m["message"] for m in state["messages"]] == ["BlauK 9.30 Baar", "GelbK 9.40 Cham"]
+        feed = json.loads(planner(env, "ledger", "feed", "--group", "Rot", *DAY, "--json").stdout)
+        assert state["messages"] == feed["events"]
+        blau = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2/ledger",
+                            headers=bearer(game["groups"][1]["token"])).json()
+        assert blau["cash"] == 18000 and [s["name"] for s in blau["owned"]["stations"]] == ["Baar"]
+        assert [m["message"] for m in blau["messages"]] == ["BlauK 9.30 Baar"]  # its own, to send (§19)
 
 
 def test_position_in_a_train_by_its_name_alone(site):
@@ -355,32 +394,32 @@ def test_position_in_a_train_by_its_name_alone(site):
     tok = b["groups"][0]["token"]
     api = group_api(site, b, 1)
     assert requests.post(api + "/position", json={"at": "Zug", "time": "12:30"}, headers=bearer(tok)).ok
-    ans = requests.post(api + "/rolls", json={"dice": 3}, headers=bearer(tok)).json()
+    ans = requests.post(api + "/rolls", json={"dice": 3, "time": "12:30"}, headers=bearer(tok)).json()
     first = ans["legs"][0]
     assert first["from"] == "Zug"
     r = requests.post(api + "/position", json={"trip": f"{first['route']} {first['departure']}", "time": "12:50"},
                       headers=bearer(tok))
     assert r.status_code == 200, r.text
     pos = r.json()
-    assert pos["trip"] == first["trip_id"] and pos["train"].startswith("in ")
+    assert pos["position"]["trip_id"] == first["trip_id"] and pos["train"].startswith("in ")
     z = requests.get(api + "/trains", headers=bearer(tok))
     assert z.status_code == 200, z.text
     r = requests.post(api + "/position", json={"time": "12:51"}, headers=bearer(tok))
     assert r.status_code == 422 and "'at' is required" in r.json()["error"]
 
 
-def test_web_store_reports_a_locked_state_file_in_one_line(tmp_path):
+def test_the_game_store_reports_a_locked_state_file_in_one_line(tmp_path):
     from planner.errors import PlannerError
-    from planner.store.games import WebStore
+    from planner.store.state import State
 
     path = tmp_path / "state.sqlite"
-    with WebStore(path) as store:
-        store.create_game("Test", ["Rot"])
+    with State(path) as state:
+        state.games.create("Test", ["Rot"], feed=None, game="sbb-monopoly", date="2021-09-11")
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another process writing
     try:
-        with WebStore(path, timeout=0.1) as store, pytest.raises(PlannerError, match="locked by another"):
-            store.create_game("Zwei", ["Blau"])
+        with State(path, timeout=0.1) as state, pytest.raises(PlannerError, match="locked by another"):
+            state.games.create("Zwei", ["Blau"], feed=None, game="sbb-monopoly", date="2021-09-11")
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -393,10 +432,12 @@ def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(tmp_pa
     with serve(env) as srv:
         api = f"{srv.url}/api/games/{game['game']}/groups/1"
         before = requests.get(api, headers=bearer(tok)).json()
-        assert before["position"] is None
-        r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))
+        assert before["status"]["position"] is None
+        r = requests.post(api + "/rolls", json={"dice": 2, "time": "12:40"}, headers=bearer(tok))
         assert r.status_code == 422
-        assert r.json()["error"].endswith("set the position first, or send 'at' (and 'time')")
+        assert "set its position first" in r.json()["error"]
+        r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))  # and no time: not today
+        assert r.status_code == 422 and "field 'time' is required" in r.json()["error"]
         r = requests.get(api + "/trains", headers=bearer(tok))
         assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
         assert requests.get(api, headers=bearer(tok)).json() == before

@@ -1,4 +1,5 @@
-"""What every command shares: common options, loading the game day, output as JSON or table."""
+"""What every command handler shares: the invocation's context (feed, game, day, the game a group plays in) and
+output as JSON or a readable table."""
 
 from __future__ import annotations
 
@@ -11,70 +12,63 @@ from functools import cached_property
 from typing import Any
 
 from planner import config
-from planner.commands import argtypes
-from planner.errors import PlannerError
+from planner.errors import InputError, PlannerError
 from planner.gamefile.game import Game, load_game
+from planner.gtfs.calendar import parse_date
+from planner.gtfs.download import download
+from planner.service.gameday import GameDay
+from planner.service.play import Play, chosen_game, implicit_record
+from planner.service.pricing import Pricing, load_pricing
+from planner.store.games import GameRecord
+from planner.store.state import State
 from planner.timetable.model import Timetable
-
-
-def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
-    """``--feed --game --date --json --min-transfer`` (the options every command accepts)."""
-    p.add_argument("--feed", type=argtypes.feed, help="GTFS zip, folder or URL (default: $PLANNER_FEED, config, downloaded, demo)")
-    if game:
-        p.add_argument("--game", help="game name, path to a .toml, or 'none' for the whole feed")
-    if date:
-        p.add_argument("--date", help="game day YYYY-MM-DD")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--progress", action="store_true", default=None, help="show progress bars")
-
-
-def add_position(p: argparse.ArgumentParser) -> None:
-    """Where the group is: ``--at``/``--from`` a station at ``--time``, or seated in ``--trip``."""
-    p.add_argument("--at", "--from", dest="at",
-                   help="station where the group stands (or the stop its train is at/approaching, with --trip)")
-    p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
-    p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
-    add_since(p)
-    add_routing(p)  # every question from a position is answered by routing
-
-
-def add_since(p: argparse.ArgumentParser) -> None:
-    """``--since``: when a standing group got off at its station (its change window started then)."""
-    p.add_argument("--since", metavar="HH:MM", help="the group has been at the station since then (default: "
-                                                     "--time); the 29-minute rule counts from it")
-
-
-def add_roll(p: argparse.ArgumentParser) -> None:
-    """``--roll`` and ``--visited`` (dice target questions)."""
-    p.add_argument("--roll", type=int, required=True, help="one die 1-6 (variant A) or white*10+coloured (B)")
-    p.add_argument("--visited", default="", help='targets already targeted, ";"-separated')
-
-
-def add_routing(p: argparse.ArgumentParser) -> None:
-    """Routing options shared by route/target/zugzwang/bonus/tolls."""
-    p.add_argument("--min-transfer", type=argtypes.minutes(0, 60), metavar="M",
-                   help="uniform minimum change time in minutes (a slow group)")
-    p.add_argument("--no-zugzwang", action="store_true",
-                   help="plain timetable routing: ignore the game's change-window (29-minute) rule")
+from planner.timetable.trips import find_trip
 
 
 @dataclass
 class Context:
-    """Resolved feed, game and date for one invocation; loads the game-day timetable lazily."""
+    """Resolved feed, game and date for one invocation; loads the game-day timetable lazily.
+
+    ``game_scope``: a group command. Its groups belong to a game: a created one (``--game-id``, ``$PLANNER_GAME_ID``
+    or the only one in the state), whose feed, game file and date it then plays on, else the implicit game of the
+    game file and date.
+    """
 
     args: argparse.Namespace
+    game_scope: bool = False
     train: str | None = None  # how a named train was understood (echoed in readable answers)
+
+    @cached_property
+    def state(self) -> State:
+        """The state database (``$PLANNER_STATE``), opened on first use."""
+        return State()
+
+    @cached_property
+    def record(self) -> GameRecord | None:
+        """The created game a group command addresses, or None (the implicit game)."""
+        if not self.game_scope:
+            return None
+        return chosen_game(self.state, getattr(self.args, "game_id", None))
+
+    def _given(self, key: str, value: str | None) -> str | None:
+        """The game's own setting for ``key`` where the command gave none; a different one given is an error."""
+        rec = self.record
+        mine = getattr(self.args, key, None)
+        if rec is None:
+            return mine
+        theirs = getattr(rec, key)
+        if mine and theirs and str(mine) != str(theirs):
+            raise InputError(f"--{key} {mine}: game {rec.id} ({rec.name}) is played with {key} {theirs}")
+        return theirs or mine or value
 
     @cached_property
     def feed(self) -> str:
         """Path of the feed (a URL is downloaded first)."""
-        f = getattr(self.args, "feed", None) or config.default_feed()
+        f = self._given("feed", None) or config.default_feed()
         if not f:
             raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
         if str(f).startswith(("http://", "https://")):
             import hashlib
-
-            from planner.gtfs.download import download
 
             # into the cache, not feeds/: a feed named for one command must not become every command's default
             folder = config.cache_root() / "url-feeds" / hashlib.sha256(str(f).encode()).hexdigest()[:16]
@@ -82,16 +76,19 @@ class Context:
         return str(f)
 
     @cached_property
+    def game_spec(self) -> str:
+        """The game file as given (a shipped name or a path)."""
+        return self._given("game", None) or config.default_game()
+
+    @cached_property
     def game(self) -> Game:
         """The game (file) in force."""
-        return load_game(getattr(self.args, "game", None) or config.default_game())
+        return load_game(self.game_spec)
 
     @cached_property
     def date(self) -> dt.date:
         """The game day."""
-        from planner.gtfs.calendar import parse_date
-
-        d = getattr(self.args, "date", None) or config.default_date(self.feed)
+        d = self._given("date", None) or config.default_date(self.feed)
         return parse_date(d) if d else dt.date.today()
 
     @property
@@ -102,23 +99,24 @@ class Context:
         return None if not getattr(self.args, "json", False) else False
 
     @cached_property
-    def pricing(self):
+    def day(self) -> GameDay:
+        """The loaded game day the use cases answer from."""
+        return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
+                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)))
+
+    @cached_property
+    def play(self) -> Play:
+        """The game the group command plays in (see the class docstring)."""
+        rec = self.record or implicit_record(self.state, self.day, self.game_spec)
+        return Play(self.day, rec, self.state)
+
+    @cached_property
+    def pricing(self) -> Pricing | None:
         """With ``--group``: the group's view of the ledger, so itineraries carry its fees; else None."""
         group = getattr(self.args, "group", None)
         if not group:
             return None
-        from planner.service.ledger import group_of
-        from planner.service.pricing import load_pricing
-
-        return load_pricing(self.day, group_of(self.day, group))
-
-    @cached_property
-    def day(self):
-        """The loaded game day the use cases answer from (:class:`planner.service.GameDay`)."""
-        from planner.service.gameday import GameDay
-
-        return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
-                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)))
+        return load_pricing(self.play, self.play.group(group).name)
 
     @property
     def timetable(self) -> Timetable:
@@ -132,20 +130,30 @@ class Context:
 
     def station(self, name: str) -> int:
         """Resolve a station name (error with suggestions)."""
-        from planner.timetable.stations import find_station
-
-        return find_station(self.timetable, name)
+        return self.day.station(name)
 
     def clock(self, text: str | None, *, within_game: bool = True) -> int:
         """Parse a time of day (none given: now, when the game day is today); with ``within_game``, it
         must not be after the game's end (the rule is the service's: :meth:`GameDay.clock`)."""
         return self.day.clock(text, within_game=within_game, asked_as="--time HH:MM")
 
+    def optional_clock(self, text: str | None, what: str) -> int | None:
+        """A further time option (``--since``), None when not given; errors name the option."""
+        if not text:
+            return None
+        try:
+            return self.day.clock(text)
+        except InputError as exc:
+            raise InputError(f"{what}: {exc}") from None
+
     def trip(self, ref: str, station: int | None = None) -> int:
         """Resolve the train: a trip id running in the area on the day, or ``"IR75 10:03"``."""
-        from planner.timetable.trips import find_trip
-
         return find_trip(self.timetable, ref, station)
+
+    def close(self) -> None:
+        """Close the state database if it was opened."""
+        if "state" in self.__dict__:
+            self.state.close()
 
 
 def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from planner.errors import InputError
 from planner.gamefile.game import Game
 from planner.gamefile.rules import Deadline
+from planner.routing.journey import Leg
 from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
 
@@ -36,18 +37,9 @@ class Position:
 
 
 @dataclass(frozen=True)
-class Ride:
-    """One ride of a planned itinerary: ``trip`` from stop-time ``board_row`` to ``alight_row``."""
-
-    trip: int
-    board_row: int
-    alight_row: int
-
-
-@dataclass(frozen=True)
 class RollEvent:
     """A recorded roll. ``plan_from`` is when its itinerary starts (the end of free movement for a roll
-    made during it, else the roll time); ``rides`` is the itinerary the answer gave."""
+    made during it, else the roll time); ``legs`` is the itinerary the answer gave (rides and walks)."""
 
     seq: int
     time: int
@@ -59,7 +51,7 @@ class RollEvent:
     origin: Position | None = None
     arrival: int | None = None
     reroll_at: int | None = None
-    rides: tuple[Ride, ...] = ()
+    legs: tuple[Leg, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -170,8 +162,8 @@ class GroupDay:
             return self.advance(report.position, t)
         if roll is None or roll.origin is None:
             return None
-        if roll.kind == "target" and roll.rides:
-            return self._along(roll.origin, roll.plan_from, roll.rides, t)
+        if roll.kind == "target" and roll.legs:
+            return self._along(roll.origin, roll.plan_from, roll.legs, t)
         return self.advance(roll.origin, t)
 
     def advance(self, pos: Position, t: int) -> Position:
@@ -187,22 +179,53 @@ class GroupDay:
                 return Position(int(tt.stop_station[tt.st_stop[r]]), int(tt.st_arr[r]), pos.trip, r)
         return pos  # pragma: no cover - the loop always returns
 
-    def _along(self, origin: Position, start: int, rides: tuple[Ride, ...], t: int) -> Position:
-        """Position at ``t`` along an itinerary that starts at ``origin`` at ``start``."""
+    def _along(self, origin: Position, start: int, legs: tuple[Leg, ...], t: int) -> Position:
+        """Position at ``t`` along an itinerary that starts at ``origin`` at ``start`` (walking: still at the
+        station it walks from until it arrives)."""
         tt = self.tt
         if t < start:
             return self.advance(origin, t)
         here = origin
-        for ride in rides:
-            dep = int(tt.st_dep[ride.board_row])
-            arr = int(tt.st_arr[ride.alight_row])
+        for leg in legs:
+            dep, arr = leg.departure(tt), leg.arrival(tt)
             if t < dep:
                 return self.advance(here, t) if here.seated else here
             if t < arr:
-                return self.advance(Position(int(tt.stop_station[tt.st_stop[ride.board_row]]), dep, ride.trip,
-                                              ride.board_row), t)
-            here = Position(int(tt.stop_station[tt.st_stop[ride.alight_row]]), arr)
+                if leg.is_walk:
+                    return Position(leg.walk_from, here.since if not here.seated else dep)
+                return self.advance(Position(leg.from_station(tt), dep, leg.trip, leg.board_row), t)
+            here = Position(leg.to_station(tt), arr)
         return here
+
+    def on_plan(self, roll: RollEvent, t: int) -> bool:
+        """True when every report since ``roll`` (up to ``t``) has the group where its itinerary has it (same
+        train, or the same station): the stored itinerary still holds."""
+        if roll.origin is None:
+            return False
+        for p in self.positions:
+            if not roll.time < p.time <= t:
+                continue
+            want = self._along(roll.origin, roll.plan_from, roll.legs, p.time)
+            got = p.position
+            if (got.seated, got.trip if got.seated else got.station) != (want.seated,
+                                                                            want.trip if want.seated else want.station):
+                return False
+        return True
+
+    def rest_of_plan(self, roll: RollEvent, t: int) -> tuple[Leg, ...]:
+        """The legs of ``roll``'s itinerary still ahead at ``t`` (the ride the group sits in from the stop it is
+        at or approaching)."""
+        tt = self.tt
+        out = []
+        for leg in roll.legs:
+            if leg.arrival(tt) <= t:
+                continue
+            if not leg.is_walk and leg.departure(tt) < t:
+                now = self.advance(Position(leg.from_station(tt), leg.departure(tt), leg.trip, leg.board_row), t)
+                if now.seated and now.row <= leg.alight_row:
+                    leg = Leg(leg.trip, now.row, leg.alight_row)
+            out.append(leg)
+        return tuple(out)
 
     def reached_at(self, roll: RollEvent, t: int) -> int | None:
         """When the group reached the target of ``roll`` (at or before ``t``), or None: a report at the

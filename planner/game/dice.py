@@ -121,7 +121,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         ans.admissible = journeys_within(net, origin, chosen["_s"], game.dice.admissible_extra_minutes,
                                          fastest=journey)
     if journey.legs:
-        ans.reroll_at = game.dice.reroll_at(first)
+        ans.reroll_at = game.dice.reroll_at(first, game.clock)
     return ans
 
 
@@ -167,8 +167,8 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
     res = reach(net, origin)
     options = []
     for trip, first_row, last_row in stretches:
-        j = journey_riding(res, trip, last_row)
-        if j is None or j.legs[-1].board_row > first_row:
+        j = journey_riding(res, trip, last_row, board_by=first_row)  # on board before the stretch begins
+        if j is None:
             continue
         options.append((j.arrival(net.tt), j.changes, -j.departure(net.tt), j))
     if not options:
@@ -185,7 +185,7 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
             if a <= limit and j.signature() not in seen:
                 seen.add(j.signature())
                 ans.admissible.append(j)
-    ans.reroll_at = game.dice.reroll_at(best[0])
+    ans.reroll_at = game.dice.reroll_at(best[0], game.clock)
     return ans
 
 

@@ -135,9 +135,13 @@ class DiceRules:
         """End of the free movement that starts at ``t`` (not past the game's end)."""
         return clock.cap(int(t) + self.free_minutes * 60)
 
-    def reroll_at(self, arrival: int) -> int | None:
-        """Variant B: when the group rolls again on its way to a target it reaches at ``arrival``."""
-        return arrival - self.reroll_before_minutes * 60 if self.reroll_before_minutes else None
+    def reroll_at(self, arrival: int, clock: Clock) -> int | None:
+        """Variant B: when the group rolls again on its way to a target it reaches at ``arrival`` (None without the
+        rule, or when that is not before the game's end: nothing is offered past it)."""
+        if not self.reroll_before_minutes:
+            return None
+        t = arrival - self.reroll_before_minutes * 60
+        return None if clock.over(t) else t
 
     def names(self) -> dict[str, str]:
         """Every target name (stations, toll lines, tunnels), folded -> as written."""

@@ -33,13 +33,14 @@ class Event:
     reason: str = ""  # parking: which payment
     card: str = ""  # card key
     rolls: tuple[tuple[str, int], ...] = ()  # diceoff: (group, dice sum) each
+    voids: int = 0  # void: the number of the event it voids (planner/ledger/corrections.py)
 
     def to_json(self) -> dict:
         """A JSON-able dict (only the fields that are set)."""
         out: dict = {"kind": self.kind, "group": self.group, "time": self.time}
         for k, default in (("reported", None), ("target", ""), ("name", ""), ("price", 0), ("letter", ""),
                            ("levels", ()), ("dice", ()), ("bonus", False), ("reason", ""), ("card", ""),
-                           ("rolls", ())):
+                           ("rolls", ()), ("voids", 0)):
             v = getattr(self, k)
             if v != default:
                 out[k] = [list(x) for x in v] if k in ("levels", "rolls") else list(v) if k == "dice" else v
@@ -75,7 +76,7 @@ _FIELD_TYPES = {
     "name": lambda v: isinstance(v, str), "price": _int, "letter": lambda v: isinstance(v, str),
     "levels": _pairs, "dice": lambda v: isinstance(v, list) and all(_int(x) for x in v),
     "bonus": lambda v: isinstance(v, bool), "reason": lambda v: isinstance(v, str),
-    "card": lambda v: isinstance(v, str), "rolls": _pairs,
+    "card": lambda v: isinstance(v, str), "rolls": _pairs, "voids": _int,
 }
 
 

@@ -266,34 +266,37 @@ def earliest_boarding(res: ReachResult, trip: int) -> int | None:
     return min(rows) if rows else None
 
 
-def journey_riding(res: ReachResult, trip: int, alight_row: int) -> Journey | None:
-    """Journey that boards ``trip`` as early as possible and rides it to ``alight_row``."""
+def journey_riding(res: ReachResult, trip: int, alight_row: int, board_by: int | None = None) -> Journey | None:
+    """Journey that rides ``trip`` to ``alight_row``, boarding it at or before row ``board_by`` (default: anywhere
+    before ``alight_row``) with the fewest legs (the arrival is the trip's: fewest changes decide, RULES.md §3
+    "Fastest"); with as many legs, the earliest boarding the scan found."""
     net = res.net
     tt = net.tt
+    limit = alight_row - 1 if board_by is None else min(int(board_by), alight_row - 1)
     if res.origin.in_trip and trip == res.origin.trip:
         if alight_row < res.origin.row:
             return None
         return Journey(res.origin.station, int(tt.stop_station[tt.st_stop[alight_row]]), res.start_time,
                        (Leg(trip, res.origin.row, alight_row),))
     best = None
-    for lv in range(1, res.max_legs + 1):
+    for lv in range(1, res.max_legs + 1):  # boarding rows: the earliest reachable with at most ``lv`` legs
         b = int(res.board[trip, lv])
-        if b >= 0 and (best is None or net.c_row[b] < net.c_row[best[0]]):
+        if b >= 0 and int(net.c_row[b]) <= limit:
             best = (b, lv)
+            break
     if best is None:
         return None
     b, lv = best
     board_row = int(net.c_row[b])
-    if alight_row <= board_row:
-        return None
     legs = (*res.legs_before(b, lv), Leg(trip, board_row, int(alight_row)))
     return Journey(res.origin.station, int(tt.stop_station[tt.st_stop[alight_row]]), res.start_time, legs)
 
 
 def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int, *,
                  max_legs: int = DEFAULT_MAX_LEGS) -> list[Journey]:
-    """Every distinct journey (one per start departure and leg count) reaching ``target`` at ``arrival``,
-    without dominance filtering: lets a rule prefer one of equally fast itineraries (e.g. a bonus)."""
+    """Every distinct journey (one per start departure and leg count: the Pareto set over departure and changes)
+    reaching ``target`` at ``arrival``, legal under the origin's window, without dominance filtering: lets a
+    rule prefer one of equally fast itineraries (a bonus, the cheapest for the group)."""
     tt = net.tt
     found: dict[tuple, Journey] = {}
     # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix,
@@ -304,8 +307,9 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
         a2 = res.station_arrival(target)
         if a2 is None or a2 > arrival:
             break
-        # one journey per scan: every level reaching ``arrival`` gives the one of the lowest such level
-        j = res.journey_to(target)
-        if j is not None and j.legs and j.arrival(tt) == arrival:
-            found.setdefault(j.signature(), Journey(origin.station, target, origin.time, j.legs))
+        # one journey per level of this scan that reaches ``arrival`` (more changes, other stations)
+        for k in res.pareto_levels(target):
+            j = res.journey_to(target, k)
+            if j is not None and j.legs and j.arrival(tt) == arrival:
+                found.setdefault(j.signature(), Journey(origin.station, target, origin.time, j.legs))
     return list(found.values())

@@ -1,7 +1,8 @@
-"""The service layer: one use case per question or change of a group's day, shared by every interface.
+"""The service layer: one use case per question or change of a game, shared by every interface.
 
 Use cases take typed requests (seconds, names as typed), return typed results, never print. The CLI
-(``planner/commands``) and the web app call the same functions with a :class:`GameDay` loaded once.
+(``planner/commands``) and the web app call the same functions with a :class:`Play` (a game being played:
+its loaded :class:`GameDay`, its record and the state).
 """
 
 from planner.service.gameday import GameDay
@@ -10,7 +11,6 @@ from planner.service.group import (
     RollRequest,
     RollResult,
     UndoResult,
-    group_day,
     list_groups,
     roll,
     set_position,
@@ -18,10 +18,11 @@ from planner.service.group import (
     undo,
 )
 from planner.service.next import NextAnswer, group_origin, next_json, next_step, state_json, status_json
+from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.positions import Place, PlaceRequest, resolve_place
 
 __all__ = [
-    "GameDay", "GroupStatus", "NextAnswer", "Place", "PlaceRequest", "RollRequest", "RollResult", "UndoResult",
-    "group_day", "group_origin", "list_groups", "next_json", "next_step", "resolve_place", "roll", "set_position", "state_json",
-    "status", "status_json", "undo",
+    "GameDay", "GroupStatus", "NextAnswer", "Place", "PlaceRequest", "Play", "RollRequest", "RollResult",
+    "UndoResult", "chosen_game", "group_origin", "implicit_record", "list_groups", "next_json", "next_step",
+    "resolve_place", "roll", "set_position", "state_json", "status", "status_json", "undo",
 ]

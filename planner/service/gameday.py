@@ -10,8 +10,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from planner.errors import InputError
+from planner.game.zugzwang import deadline_at
 from planner.gamefile.game import Game
 from planner.gamefile.rules import ChangeWindow, Deadline
+from planner.ledger.rules import LedgerRules, ledger_rules
 
 if TYPE_CHECKING:
     from planner.game.day import Position
@@ -33,6 +35,7 @@ class GameDay:
         self.min_transfer_minutes = min_transfer_minutes
         self.progress = progress
         self.plain_timetable = plain_timetable  # --no-zugzwang: organisers exploring the network
+        self._deadlines: dict[tuple[int, int], Deadline | None] = {}
 
     @property
     def window(self) -> ChangeWindow | None:
@@ -46,10 +49,21 @@ class GameDay:
         return None if self.window is None else self.window.seconds
 
     def deadline_of(self, pos: Position) -> Deadline | None:
-        """The change window's deadline for a group standing at ``pos`` since ``pos.since`` (None: no rule)."""
-        from planner.game.zugzwang import deadline_at
+        """The change window's deadline for a group standing at ``pos`` since ``pos.since`` (None: no rule);
+        remembered per (station, since): a group's state is asked for again and again."""
+        if self.window is None:
+            return None
+        key = (pos.station, pos.since)
+        if key not in self._deadlines:
+            if len(self._deadlines) > 4096:
+                self._deadlines.clear()
+            self._deadlines[key] = deadline_at(self.network, self.window, pos)
+        return self._deadlines[key]
 
-        return None if self.window is None else deadline_at(self.network, self.window, pos)
+    @cached_property
+    def ledger_rules(self) -> LedgerRules:
+        """The money rules of the game (planner/ledger/rules.py), built once."""
+        return ledger_rules(self.game)
 
     @cached_property
     def timetable(self) -> Timetable:

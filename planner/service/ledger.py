@@ -1,108 +1,189 @@
-"""Ledger use cases: record an event with what the planner knows, status, end ranking, feed.
+"""Ledger use cases: record a money event, void one, status, the end ranking, what a group must be told of.
 
-Between the adapters (CLI, later the web app) and the pure core: it resolves station names on the game
-day, fills in a station's price and letter from the game file (planner/game/prices.py), checks a claimed
-position against the group's sightings by timetable, and records through :class:`LedgerStore`.
-``ctx`` is anything with ``game``, ``date``, ``timetable``, ``network`` and ``station(name)`` (the
-commands' Context).
+The command line and the phone send the same typed request (:class:`LedgerRequest`: facts only, never amounts);
+this module resolves names on the game day, fills in a station's price and letter from the game file, checks the
+claim against the group's day (:mod:`planner.service.whereabouts`), and records through the state's ledger.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
 
 from planner.errors import InputError
+from planner.game.bonus import trip_meets_bonus
+from planner.game.prices import initial_letter, station_price
 from planner.ledger import capital as cap
 from planner.ledger.apply import fee_due
-from planner.ledger.messages import level_code
+from planner.ledger.corrections import VOID
+from planner.ledger.messages import level_code, sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
-from planner.ledger.position import Sighting, contradiction, ledger_sightings
-from planner.ledger.rules import LedgerRules, ledger_rules
-from planner.store.ledger import LedgerStore, Recorded
+from planner.ledger.rules import LedgerRules
+from planner.service.play import Play
+from planner.service.whereabouts import check_at_station, check_crossing, train_at
+from planner.store.ledger import Recorded
+from planner.timetable.trips import find_trip
+from planner.util.text import fold
+from planner.util.timefmt import fmt_clock
+
+KINDS = ("buy", "build", "mortgage", "redeem", "pay", "income", "parking", "parking_empty", "card", "diceoff")
 
 
-def rules_of(ctx: Any) -> LedgerRules:
-    """The ledger rules of the game in force (cached on the context)."""
-    extra = getattr(ctx, "extra", {})
-    if "ledger_rules" not in extra:
-        extra["ledger_rules"] = ledger_rules(ctx.game)
-    return extra["ledger_rules"]
+@dataclass(frozen=True)
+class LedgerRequest:
+    """A money event as a group tells it: what (``kind``), when (``time``; ``reported``: when the message was
+    sent, §13), on what (one of ``station``/``toll_line``/``tunnel``), and the kind's own facts. ``event_id``
+    makes a retry idempotent (it belongs to the group)."""
+
+    group: str
+    kind: str
+    time: int
+    reported: int | None = None
+    station: str | None = None
+    toll_line: str | None = None
+    tunnel: str | None = None
+    dice: tuple[int, ...] = ()  # a tunnel fee, emptying the free parking
+    houses: tuple[tuple[str, str], ...] = ()  # build: (station, "1".."4" | "hotel") each
+    bonus: bool = False  # income: the group says the bonus rule is met
+    trip: str | None = None  # income: the train it sat in (the planner checks the bonus rule itself)
+    reason: str = ""  # parking: which payment
+    card: str = ""
+    rolls: tuple[tuple[str, int], ...] = ()  # diceoff: (group, dice sum) each
+    event_id: str | None = None
 
 
-def station_facts(ctx: Any, name: str) -> tuple[str, int, str]:
+@dataclass(frozen=True)
+class LedgerResult:
+    """What was recorded: the rows written (a first event of a group also records its joining), the event last."""
+
+    rows: tuple[Recorded, ...]
+
+    def to_json(self) -> dict:
+        """The recorded event (``planner ledger ... --json``) with ``joined``."""
+        last = self.rows[-1]
+        return last.to_json() | {"time": fmt_clock(last.event.time), "joined": len(self.rows) > 1}
+
+
+def rules_of(play: Play) -> LedgerRules:
+    """The money rules of the game in force."""
+    return play.day.ledger_rules
+
+
+def station_facts(play: Play, name: str) -> tuple[str, int, str]:
     """(name as on the game day, purchase price, initial letter) of a station."""
-    from planner.game.prices import initial_letter, station_price
-
-    s = ctx.station(name)
-    tt = ctx.timetable
-    return tt.station_name[s], station_price(ctx.game, tt, s), initial_letter(tt.station_name[s])
+    tt = play.day.timetable
+    s = play.day.station(name)
+    return tt.station_name[s], station_price(play.day.game, tt, s), initial_letter(tt.station_name[s])
 
 
-def resolve_target(ctx: Any, station: str | None, toll_line: str | None, tunnel: str | None) -> tuple[str, str]:
-    """(kind, name) of exactly one of --station / --toll-line / --tunnel (names checked)."""
+def resolve_target(play: Play, station: str | None, toll_line: str | None, tunnel: str | None) -> tuple[str, str]:
+    """(kind, name) of exactly one of station / toll line / tunnel (names checked)."""
     given = [(k, v) for k, v in ((STATION, station), (TOLL_LINE, toll_line), (TUNNEL, tunnel)) if v]
     if len(given) != 1:
         raise InputError("give exactly one of --station, --toll-line, --tunnel")
     kind, name = given[0]
     if kind == STATION:
-        return kind, station_facts(ctx, name)[0]
-    known = [c.name for c in (ctx.game.toll_lines if kind == TOLL_LINE else ctx.game.tunnels)]
-    from planner.util.text import fold
-
+        return kind, station_facts(play, name)[0]
+    game = play.day.game
+    known = [c.name for c in (game.toll_lines if kind == TOLL_LINE else game.tunnels)]
     match = [k for k in known if fold(k) == fold(name)]
     if not match:
         raise InputError(f"unknown {kind.replace('_', ' ')} {name!r}: one of {', '.join(known) or 'none'}")
     return kind, match[0]
 
 
-def _sightings(ctx: Any, store: LedgerStore, events: list[Event], group: str) -> list[Sighting]:
-    from planner.service.group import label_station
+def event_of(play: Play, req: LedgerRequest) -> Event:
+    """The ledger event of a request (names resolved, a station's price and letter filled in)."""
+    if req.kind not in KINDS:
+        raise InputError(f"unknown ledger event {req.kind!r} (one of {', '.join(KINDS)})")
+    group = play.group(req.group).name
+    base = {"group": group, "time": req.time, "reported": req.reported}
+    if req.kind in ("buy", "mortgage", "redeem", "pay"):
+        target, name = resolve_target(play, req.station, req.toll_line, req.tunnel)
+        kw: dict = {"target": target, "name": name}
+        if target == STATION and req.kind == "buy":
+            _, kw["price"], kw["letter"] = station_facts(play, name)
+        if req.kind == "pay":
+            kw["dice"] = req.dice
+        return Event("fee" if req.kind == "pay" else req.kind, **base, **kw)
+    if req.kind == "build":
+        top = rules_of(play).hotel_level
+        levels = []
+        for name, n in req.houses:
+            n = str(n).strip().lower()
+            if not (n.isdigit() and 1 <= int(n) < top or n == "hotel"):
+                raise InputError(f"houses {name}={n}: expected 1-{top - 1} or hotel")
+            levels.append((station_facts(play, name)[0], top if n == "hotel" else int(n)))
+        if not levels:
+            raise InputError("build: name the stations and their new totals (e.g. Aarau=2)")
+        return Event("build", **base, levels=tuple(levels))
+    if req.kind == "income":
+        return Event("income", **base, bonus=_bonus(play, req))
+    if req.kind == "parking":
+        if not req.reason:
+            raise InputError("parking: give the reason (a key of the game's ledger.parking_payments)")
+        return Event("parking", **base, reason=req.reason)
+    if req.kind == "parking_empty":
+        return Event("parking_empty", **base, dice=req.dice)
+    if req.kind == "card":
+        return Event("card", **base, card=req.card)
+    rolls = tuple((play.group(g).name, int(v)) for g, v in req.rolls)
+    if not rolls:
+        raise InputError("diceoff: give each group's roll (GROUP=SUM)")
+    return Event("diceoff", rolls[0][0], req.time, req.reported, name=station_facts(play, req.station or "")[0],
+                 rolls=rolls)
 
-    seen = ledger_sightings(events, group)
-    for r in store.groups.history(ctx.game.name, ctx.date, group):
-        if r.position:
-            seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
-    return seen
+
+def _bonus(play: Play, req: LedgerRequest) -> bool:
+    """§6: whether the full-hour income is the bonus fee, decided on the train (given, or the one the group's
+    day has it in at that hour); a claim no known train backs is refused."""
+    day = play.day
+    trip = find_trip(day.timetable, req.trip) if req.trip else train_at(play, req.group, req.time)
+    if trip is None:
+        if req.bonus:
+            raise InputError(f"the bonus at {fmt_clock(req.time)} needs the train: name it (--trip), or report it "
+                             "('planner group position --trip')")
+        return False
+    met = trip_meets_bonus(day.timetable, day.game, trip, req.time)
+    if req.bonus and not met:
+        raise InputError(f"{day.timetable.route_name[day.timetable.trip_route[trip]]} "
+                         f"({day.timetable.trip_id[trip]}) neither arrives nor departs in the bonus minutes of "
+                         f"{fmt_clock(req.time)}: no bonus")
+    return met
 
 
-def _earliest(ctx: Any):
-    from planner.routing import best_journey, station_origin
-
-    def earliest(a: str, t: int, b: str) -> int | None:
-        tt = ctx.timetable
-        j = best_journey(ctx.network, station_origin(ctx.station(a), t), ctx.station(b))
-        return None if j is None else j.arrival(tt)
-
-    return earliest
-
-
-def record(ctx: Any, event: Event, *, event_id: str | None = None, store: LedgerStore | None = None
-           ) -> tuple[Recorded, ...]:
-    """Record ``event``; a station claim that contradicts the group's known position is refused (exit 2)."""
-    rules = rules_of(ctx)
-    own = store is None
-    store = store or LedgerStore()
+def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
+    """Record a money event (see module docstring); a claim the group's day contradicts is refused (exit 2)."""
+    event = event_of(play, req)
+    group = play.group(req.group)
+    rules = rules_of(play)
     check = None
-    if event.target == STATION and event.kind in ("buy", "fee"):
+    if event.kind in ("buy", "fee") and event.target == STATION:
         def check(state: LedgerState, events: list[Event]) -> None:
-            if event.name in state.visits.get(event.group, ()):
-                return  # a card's virtual visit (variant B): no need to be there
-            why = contradiction(_sightings(ctx, store, events, event.group), event.name, event.time,
-                                _earliest(ctx))
-            if why:
-                raise InputError(f"group {event.group} at {event.name} at {_clock(event.time)}? {why}")
-    try:
-        return store.record(rules, ctx.date, event, check=check, event_id=event_id)
-    finally:
-        if own:
-            store.close()
+            if event.name not in state.visits.get(event.group, ()):  # a card's virtual visit needs no presence
+                check_at_station(play, group.name, event, events)
+    elif event.kind in ("buy", "fee") and event.target in (TOLL_LINE, TUNNEL):
+        def check(state: LedgerState, events: list[Event]) -> None:
+            check_crossing(play, group.name, event)
+    return LedgerResult(play.state.ledger.record(rules, play.game, group, event, check=check,
+                                                 event_id=req.event_id))
 
 
-def _clock(t: int) -> str:
-    from planner.util.timefmt import fmt_clock
+def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
+    """Void ledger event ``seq`` (organisers): it stays in the log, marked; capital and every later fee follow;
+    every group is told. A later event that needs it is named, and the void refused."""
+    reason = " ".join(str(reason).split())
+    if not reason:
+        raise InputError("--reason: say why the event is voided (every group is told)")
+    rules = rules_of(play)
 
-    return fmt_clock(t)
+    def message(ev: Event, changes: list[tuple[int, int, int]]) -> str:
+        what = f"#{seq} {ev.group} {ev.kind} {ev.name}".strip()
+        text = f"{sms_time(time)} correction: {what} voided ({reason[:200]})"
+        if changes:
+            text += "; now " + ", ".join(f"#{s} {a} -> {b}" for s, a, b in changes)
+        return text
+
+    return play.state.ledger.void(rules, play.id, int(seq), reason, time, message)
 
 
 def group_status(rules: LedgerRules, state: LedgerState, group: str) -> dict:
@@ -113,7 +194,7 @@ def group_status(rules: LedgerRules, state: LedgerState, group: str) -> dict:
     def row(h) -> dict:
         due = fee_due(rules, state, "", h.kind, h.name) if h.owner == group else None
         d = {"name": h.name, "price": h.price, "value": cap.holding_value(rules, h), "mortgaged": h.mortgaged,
-             "bought": _clock(h.time)}
+             "bought": fmt_clock(h.time)}
         if h.kind == STATION:
             d |= {"letter": h.letter, "houses": h.level, "code": level_code(rules, h.level) if h.level else "",
                   "in_letter_group": h.name in ok}
@@ -132,69 +213,65 @@ def group_status(rules: LedgerRules, state: LedgerState, group: str) -> dict:
         "stations": [row(h) for h in held if h.kind == STATION],
         "toll_lines": [row(h) for h in held if h.kind == TOLL_LINE],
         "tunnels": [row(h) for h in held if h.kind == TUNNEL],
-        "redeem_due": [h.name for h in mortgaged if rules.redeem_asap
-                       and cap.redeem_cost(rules, h) <= c["cash"]],
+        "redeem_due": [h.name for h in mortgaged if rules.redeem_asap and cap.redeem_cost(rules, h) <= c["cash"]],
         "must_mortgage": c["cash"] < 0 and group not in state.out,
-        "out": group in state.out, "out_since": _clock(state.out[group]) if group in state.out else None,
+        "out": group in state.out, "out_since": fmt_clock(state.out[group]) if group in state.out else None,
         "free_stations": state.free_station.get(group, 0),
         "virtual_visits": list(state.visits.get(group, [])),
     }
 
 
-def status(ctx: Any, group: str | None = None) -> dict:
-    """The ledger now: one group, or every group with the free parking and pending dice-offs."""
-    rules = rules_of(ctx)
-    with LedgerStore() as store:
-        state = store.state(rules, ctx.date)
+def _groups(play: Play, state: LedgerState) -> list[str]:
+    """The game's groups in their order (a created game's groups before their first event too)."""
+    names = [g.name for g in play.refresh().game.groups]
+    return names + sorted(g for g in state.cash if g not in names)
+
+
+def status(play: Play, group: str | None = None) -> dict:
+    """The ledger now: one group, or every group with the free parking and pending dice-offs. A group that has
+    not recorded anything yet shows its start cash."""
+    rules = rules_of(play)
+    state = _with_everyone(play, rules, play.state.ledger.state(rules, play.id))
     if group is not None:
-        return group_status(rules, state, str(group)) | {"parking": state.parking}
-    return {"groups": [group_status(rules, state, g) for g in sorted(state.cash, key=cap._group_key)],
-            "parking": state.parking,
-            "diceoffs": [{"name": d.name, "time": _clock(d.time), "groups": [d.holder, *d.challengers]}
+        return group_status(rules, state, play.group(group).name) | {"parking": state.parking}
+    return {"groups": [group_status(rules, state, g) for g in _groups(play, state)], "parking": state.parking,
+            "diceoffs": [{"name": d.name, "time": fmt_clock(d.time), "groups": [d.holder, *d.challengers]}
                          for d in state.disputes.values()]}
 
 
-def end(ctx: Any) -> dict:
+def _with_everyone(play: Play, rules: LedgerRules, state: LedgerState) -> LedgerState:
+    """The state with every group of the game in it (one not joined yet holds its start cash)."""
+    for name in _groups(play, state):
+        if name not in state.cash:  # as its join will: the bank pays the start cash
+            state.cash[name] = rules.start_cash
+            state.bank -= rules.start_cash
+    return state
+
+
+def end(play: Play) -> dict:
     """§5: the capital table and ranking."""
-    rules = rules_of(ctx)
-    with LedgerStore() as store:
-        state = store.state(rules, ctx.date)
+    rules = rules_of(play)
+    state = _with_everyone(play, rules, play.state.ledger.state(rules, play.id))
     rows = cap.ranking(rules, state)
     alive = [r for r in rows if not r["out"]]
     winner = alive[0]["group"] if alive and (len(alive) == 1 or alive[0]["rank"] != alive[1]["rank"]) else None
     return {"ranking": rows, "winner": winner, "parking": state.parking}
 
 
-def canonical_group(name: str, known: Iterable[str]) -> str:
-    """The name a group is known by when ``name`` is the same group typed otherwise ("team rot" for "Team Rot":
-    case-, accent- and spacing-insensitive, as group names are everywhere), else ``name`` itself."""
-    from planner.util.text import fold
-
-    key = fold(str(name))
-    return next((k for k in known if fold(k) == key), str(name))
-
-
-def group_of(ctx: Any, name: str, store: LedgerStore | None = None) -> str:
-    """``name`` as the group is already known on the day: by its rolls and reports, else by its ledger."""
-    own = store is None
-    store = store or LedgerStore()
-    try:
-        known = list(store.groups.group_names(ctx.game.name, ctx.date).values())
-        known += list(store.state(rules_of(ctx), ctx.date).cash)
-    finally:
-        if own:
-            store.close()
-    return canonical_group(name, known)
-
-
-def feed(ctx: Any, group: str, since: int = 0) -> dict:
-    """What ``group`` must be told of since event ``since`` (§13): ``{group, since, events, last}``; the CLI's
-    ``ledger feed`` and the web app's message list answer with this."""
-    from planner.util.timefmt import fmt_clock
-
-    with LedgerStore() as store:
-        name = group_of(ctx, group, store)
-        rows = store.feed(ctx.game.name, ctx.date, name, since)
+def feed(play: Play, group: str, since: int = 0) -> dict:
+    """What ``group`` must be told of since event ``since`` (§13), corrections included: ``{group, since, events,
+    last}``; the CLI's ``ledger feed`` and the phone's message list answer with this."""
+    name = play.group(group).name
+    rules = rules_of(play)
+    rows = play.state.ledger.feed(rules, play.id, name, since)
     return {"group": name, "since": since,
             "events": [r.to_json() | {"time": fmt_clock(r.event.time)} for r in rows],
             "last": rows[-1].seq if rows else since}
+
+
+def own_events(play: Play, group: str) -> list[dict]:
+    """The group's own recorded events (what it did), newest last, voided ones marked."""
+    name = play.group(group).name
+    rules = rules_of(play)
+    return [r.to_json() | {"time": fmt_clock(r.event.time)} for r in play.state.ledger.events(rules, play.id)
+            if r.event.group == name and r.event.kind not in ("join", VOID)]

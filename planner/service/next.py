@@ -1,18 +1,27 @@
-"""``next``: "what now?" for a group: where it is, what binds it, the itinerary, deadlines, bonus and fees."""
+"""``next``: "what now?" for a group: where it is, what binds it, the itinerary, deadlines, bonus and fees.
+
+The itinerary of a group heading for its target is the one its roll gave (the stored legs, from where the group is
+now), as long as the group's reports keep it on that itinerary; a group that reported itself elsewhere gets the
+fastest legal way from there.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from planner.errors import InputError
+from planner.game.bonus import bonus_chances
 from planner.game.day import GroupState
+from planner.game.dice import prefer_bonus
+from planner.routing import Journey, Origin, best_journey
+from planner.service.day_model import station_of
 from planner.service.gameday import GameDay
-from planner.service.group import GroupStatus, station_of, status_and_model
+from planner.service.group import GroupStatus, status_and_model
+from planner.service.play import Play
 from planner.service.positions import origin_of, train_echo
 from planner.service.pricing import cheapest, load_pricing
 from planner.service.views import journey_json, late_warning
-from planner.store.groups import GroupStore
-from planner.store.ledger import LedgerStore
-from planner.util.timefmt import fmt_clock
+from planner.util.timefmt import fmt_clock, parse_clock
 
 
 @dataclass(frozen=True)
@@ -25,6 +34,7 @@ class NextAnswer:
     fees: list[dict] = field(default_factory=list)  # what the itinerary costs the group (the ledger's fees)
     fees_total: int = 0
     warnings: list[str] = field(default_factory=list)
+    rule: str | None = None  # the change window's name ("29-minute rule"), None without one
 
 
 def state_json(day: GameDay, name: str, state: GroupState) -> dict:
@@ -39,7 +49,8 @@ def state_json(day: GameDay, name: str, state: GroupState) -> dict:
              "train": train_echo(day, pos.trip, pos.row) if pos.seated else None}
     return {"group": name, "time": fmt_clock(state.time), "position": p,
             "obligation": {"kind": ob.kind, "since": fmt_clock(ob.since), "until": fmt_clock(ob.until),
-                           "target": ob.target, "board_by": fmt_clock(ob.board_by)},
+                           "target": ob.target, "board_by": fmt_clock(ob.board_by), "forced": ob.forced,
+                           "rule": day.window.label if day.window else None},
             "next_roll_at": fmt_clock(state.next_roll_at), "targeted": list(state.targeted)}
 
 
@@ -51,59 +62,66 @@ def status_json(day: GameDay, st: GroupStatus) -> dict:
     positions = []
     for p in st.positions:
         s = station_of(tt, p.station)
-        positions.append({"time": fmt_clock(p.time), "station": tt.station_name[s] if s is not None else p.station,
+        positions.append({"time": fmt_clock(p.time), "since": fmt_clock(p.since),
+                          "station": tt.station_name[s] if s is not None else p.station,
                           "trip_id": p.trip_id, "label": p.label})
-    return {**state_json(day, st.name, st.state), "game": day.game.name, "date": day.date.isoformat(),
-            "rolls": rolls, "positions": positions}
+    return {**state_json(day, st.name, st.state), "number": st.number, "game": day.game.name,
+            "date": day.date.isoformat(), "rolls": rolls, "positions": positions}
 
 
-def next_step(day: GameDay, store: GroupStore, group: str, time: int) -> NextAnswer:
+def next_step(play: Play, group: str, time: int) -> NextAnswer:
     """The answer to "what now?" at ``time`` (see module docstring)."""
-    from planner.game.bonus import bonus_chances
-    from planner.game.dice import prefer_bonus
-    from planner.routing import best_journey
-
-    st, model = status_and_model(day, store, group, time)
+    day = play.day
+    st, model = status_and_model(play, group, time)
     state, pos, ob = st.state, st.state.position, st.state.obligation
+    rule = day.window.label if day.window else None
     late: list[str] = []
     if ob.board_by is not None and ob.board_by < state.time:
-        late = [f"the 29-minute deadline was {fmt_clock(ob.board_by)}: take the next train, or tell where you are "
+        late = [f"the {rule}'s deadline was {fmt_clock(ob.board_by)}: take the next train, or tell where you are "
                 "('planner group position')"]
-    if pos is None or ob.kind in ("ended", "roll", "before_dice", "dice_soon"):
-        return NextAnswer(st, warnings=late)
+    if pos is None or ob.kind == "ended":
+        return NextAnswer(st, warnings=late, rule=rule)
     origin = origin_of(day, pos, state.time)
-    if ob.kind == "free":
-        # free movement: any train may be taken, so every bonus chance of the next full hour counts
+    if ob.kind != "heading":
+        # no target binds the group (before the dice, free movement, a roll due): every full-hour chance on a
+        # legal way counts, during free movement those it can board before the free time ends
         chances = bonus_chances(day.network, day.game, origin)["chances"]
-        return NextAnswer(st, bonus=[c for c in chances if _by(c, ob.until)], warnings=late)
+        until = ob.until if ob.kind == "free" else None
+        return NextAnswer(st, bonus=[c for c in chances if until is None or parse_clock(c["board_time"]) <= until],
+                          warnings=late, rule=rule)
     roll = model.last_roll(state.time)
     if roll is None or roll.target_station is None:
-        return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"])
-    j = best_journey(day.network, origin, roll.target_station, end_time=day.search_end)
-    # the same choice as the roll's answer: of equally fast ways, one with the bonus, then the cheapest
-    if j is not None:
-        j = prefer_bonus(day.network, day.game, origin, roll.target_station, j)
-    with LedgerStore(groups=store) as ledger:  # the same connection
-        pricing = load_pricing(day, st.name, ledger)
-    j = cheapest(day, pricing, origin, j)
+        return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"], rule=rule)
+    pricing = load_pricing(play, st.name)
+    if model.on_plan(roll, state.time):
+        rest = model.rest_of_plan(roll, state.time)
+        j: Journey | None = Journey(pos.station, roll.target_station, state.time, rest)
+    else:  # the group reported itself off its itinerary: the fastest legal way from where it is
+        j = _replan(day, origin, roll.target_station, pricing)
     it = journey_json(day, j, origin, roll.target_station, pricing)
     arrival = j.arrival(day.timetable) if j is not None else None
     return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),
-                      fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival))
+                      fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival), rule=rule)
 
 
-def group_origin(day: GameDay, store: GroupStore, group: str, time: int):
-    """Where a group's way starts at ``time`` (its position in its day) as a routing origin, and the
-    station of its target when it is heading for one (None otherwise)."""
-    from planner.errors import InputError
+def _replan(day: GameDay, origin: Origin, target: int, pricing) -> Journey | None:
+    """The roll's choice again from a new position: fastest, of equally fast one with the bonus, the cheapest."""
+    j = best_journey(day.network, origin, target, end_time=day.search_end)
+    if j is not None:
+        j = prefer_bonus(day.network, day.game, origin, target, j)
+    return cheapest(day, pricing, origin, j)
 
-    st, model = status_and_model(day, store, group, time)
+
+def group_origin(play: Play, group: str, time: int) -> tuple[Origin, int | None]:
+    """Where a group's way starts at ``time`` (its position in its day) as a routing origin, and the station of
+    its target when it is heading for one (None otherwise)."""
+    st, model = status_and_model(play, group, time)
     pos = st.state.position
     if pos is None:
-        raise InputError(f"group {group}: position unknown; give --from (or tell it with 'planner group position')")
+        raise InputError(f"group {st.name}: position unknown; give --from (or tell it with 'planner group position')")
     roll = model.last_roll(st.state.time)
     heading = st.state.obligation.kind == "heading" and roll is not None
-    return origin_of(day, pos, st.state.time), (roll.target_station if heading else None)
+    return origin_of(play.day, pos, st.state.time), (roll.target_station if heading else None)
 
 
 def _itinerary_chances(it: dict) -> list[dict]:
@@ -118,18 +136,11 @@ def _itinerary_chances(it: dict) -> list[dict]:
     return out
 
 
-def _by(chance: dict, until: int | None) -> bool:
-    from planner.util.timefmt import parse_clock
-
-    return until is None or parse_clock(chance["board_time"]) <= until
-
-
 def next_json(day: GameDay, ans: NextAnswer) -> dict:
     """JSON of ``planner next``."""
     out = state_json(day, ans.status.name, ans.status.state)
     out |= {"itinerary": ans.itinerary, "bonus": ans.bonus, "fees": ans.fees, "fees_total": ans.fees_total,
-            "warnings": ans.warnings,
-            "advice": advice(ans)}
+            "warnings": ans.warnings, "advice": advice(ans)}
     return out
 
 
@@ -137,16 +148,20 @@ def advice(ans: NextAnswer) -> str:
     """What to do, in words."""
     s = ans.status.state
     ob = s.obligation
+    board = ""
+    if ob.board_by is not None and s.position is not None and not s.position.seated:
+        board = (f"; the {ans.rule} binds the train leaving at {fmt_clock(ob.board_by)}" if ob.forced
+                 else f"; board a train leaving by {fmt_clock(ob.board_by)} ({ans.rule})")
     if ob.kind == "ended":
         return "the game is over"
     if ob.kind == "before_dice":
-        return f"move freely; dice start at {fmt_clock(ob.until)}"
+        return f"move freely; dice start at {fmt_clock(ob.until)}{board}"
     if ob.kind == "dice_soon":
-        return f"the dice rules apply from {fmt_clock(ob.since)}; first roll at {fmt_clock(ob.until)}"
+        return f"the dice rules apply from {fmt_clock(ob.since)}; first roll at {fmt_clock(ob.until)}{board}"
     if ob.kind == "roll":
         return "roll the dice now"
     if ob.kind == "free":
-        return f"free movement until {fmt_clock(ob.until)}; roll before it ends"
+        return f"free movement until {fmt_clock(ob.until)}; roll before it ends{board}"
     if ans.itinerary and ans.itinerary.get("already_there"):
         return f"you are at {ob.target}: roll again"
     if ans.itinerary and ans.itinerary.get("arrival"):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from planner.errors import InputError
 from planner.game.day import GroupDay, Position
+from planner.routing import station_origin, trip_origin
 from planner.service.gameday import GameDay
 from planner.timetable.trips import describe_train, match_train
 from planner.util.timefmt import fmt_clock
@@ -22,11 +23,13 @@ SEATED_STOP_TOLERANCE = 60
 @dataclass(frozen=True)
 class PlaceRequest:
     """What the group typed: ``at`` a station (or the stop its train is at/approaching), ``time`` in
-    seconds (None: the train's time there), ``trip`` a trip id or a named train."""
+    seconds (None: the train's time there), ``trip`` a trip id or a named train; ``since`` (standing): when it
+    got there (its change window started then; None: at ``time``)."""
 
     at: str | None = None
     time: int | None = None
     trip: str | None = None
+    since: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,9 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
         raise InputError("--at STATION (or --trip TRAIN) is required")
     if req.time is None:
         raise InputError("--time HH:MM is required")
-    return Place(Position(day.station(req.at), int(req.time)))
+    if req.since is not None and req.since > req.time:
+        raise InputError(f"--since {fmt_clock(req.since)} is after --time {fmt_clock(req.time)}")
+    return Place(Position(day.station(req.at), int(req.time) if req.since is None else int(req.since)))
 
 
 def _match_named(tt, ref: str, station: int | None, hints: tuple[int, ...]):
@@ -97,7 +102,7 @@ def train_hints(model: GroupDay, t: int) -> tuple[int, ...]:
     roll = model.last_roll(t)
     if roll is not None:
         tt = model.tt
-        out += [int(tt.stop_station[tt.st_stop[r.board_row]]) for r in reversed(roll.rides)]
+        out += [leg.from_station(tt) for leg in reversed(roll.legs) if not leg.is_walk]
         if roll.origin is not None and not roll.origin.seated:
             out.append(roll.origin.station)
     out += [p.position.station for p in reversed(model.positions) if p.time <= t and not p.position.seated]
@@ -114,8 +119,6 @@ def train_echo(day: GameDay, trip: int, row: int) -> str:
 def origin_of(day: GameDay, pos: Position, time: int | None = None):
     """The routing origin of a position asked at ``time`` (default: the position's own time), bound by the
     day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary")."""
-    from planner.routing import station_origin, trip_origin
-
     window = day.window_seconds
     if pos.seated:
         return trip_origin(day.network, pos.trip, pos.row, window=window)

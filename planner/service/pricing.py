@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+import numpy as np
+
+from planner.game.alternatives import equally_fast_ways
+from planner.game.dice import DiceAnswer
+from planner.ledger.fees import LegStops, itinerary_fees, net_cost
+from planner.ledger.model import LedgerState
+from planner.ledger.rules import LedgerRules
+from planner.routing import Journey, Origin
 from planner.service.gameday import GameDay
 from planner.service.legs import annotate
+from planner.service.play import Play
+from planner.util.timefmt import fmt_clock
 
-if TYPE_CHECKING:
-    from planner.game.dice import DiceAnswer
-    from planner.ledger.model import LedgerState
-    from planner.ledger.rules import LedgerRules
-    from planner.routing import Journey, Origin
-
-WEIGHING = ("among itineraries arriving at the same minute, the lowest net cost wins: fees_total (tunnels at "
-            "their expected fee, dice sum 7) minus the extra full-hour income (bonus fee minus base fee) for "
-            "each full hour with a bonus event; ties keep the planner's order (fewer changes, later departure)")
+WEIGHING = ("among the legal itineraries arriving at the same minute, the lowest net cost wins: fees_total "
+            "(tunnels at their expected fee, dice sum 7) minus the extra full-hour income (bonus fee minus base fee) "
+            "for each full hour with a bonus event; ties keep the planner's order (fewer changes, later departure)")
 
 
 @dataclass
@@ -35,77 +38,77 @@ class Pricing:
     notes: dict[tuple, dict] = field(default_factory=dict)  # journey signature -> how it was chosen
 
 
-def load_pricing(day: GameDay, group: str, store=None) -> Pricing:
-    """The ledger snapshot of ``day`` for ``group`` (``store``: a LedgerStore, else one is opened)."""
-    from planner.ledger.rules import ledger_rules
-    from planner.store.ledger import LedgerStore
-
-    rules = ledger_rules(day.game)
-    if store is not None:
-        return Pricing(group, rules, store.state(rules, day.date))
-    with LedgerStore() as own:
-        return Pricing(group, rules, own.state(rules, day.date))
+def load_pricing(play: Play, group: str) -> Pricing:
+    """The ledger of ``play``'s game as ``group`` (its name) sees it now."""
+    rules = play.day.ledger_rules
+    return Pricing(group, rules, play.state.ledger.state(rules, play.id))
 
 
-def _leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]]):
-    from planner.ledger.fees import LegStops
-
+def _leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool) -> list[LegStops]:
+    """The stops of each leg the group is at (§7, RULES.md §3 "Being at a station"): every stop after boarding,
+    the one it gets off at included; a group starting seated has not been at the stop it approaches yet."""
     tt = day.timetable
     out = []
-    for leg, cr in zip(journey.legs, crossings, strict=True):
+    for i, (leg, cr) in enumerate(zip(journey.legs, crossings, strict=True)):
         if leg.is_walk:
             stops, times = (tt.station_name[leg.walk_to],), (leg.walk_arr,)
         else:
-            rows = [r for r in range(leg.board_row + 1, leg.alight_row + 1)
-                    if tt.st_pickup[r] or tt.st_dropoff[r] or r == leg.alight_row]
-            stops = tuple(tt.station_name[tt.stop_station[tt.st_stop[r]]] for r in rows)
-            times = tuple(int(tt.st_arr[r]) for r in rows)
+            first = leg.board_row if (i == 0 and seated) else leg.board_row + 1
+            rows = np.arange(first, leg.alight_row + 1)
+            keep = tt.st_pickup[rows] | tt.st_dropoff[rows]
+            keep[-1:] = True  # where it gets off
+            rows = rows[keep]
+            stops = tuple(tt.station_name[s] for s in tt.stop_station[tt.st_stop[rows]].tolist())
+            times = tuple(tt.st_arr[rows].tolist())
         out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr), times))
     return out
 
 
-def price(day: GameDay, pricing: Pricing, journey: Journey, crossings: list[list[dict]]) -> dict:
-    """``{fees, fees_total, fees_min, fees_max}`` of ``journey`` (``crossings``: per leg, as annotated)."""
-    from planner.ledger.fees import itinerary_fees
-    from planner.util.timefmt import fmt_clock
-
-    out = itinerary_fees(pricing.rules, pricing.state, pricing.group, _leg_stops(day, journey, crossings))
+def price(day: GameDay, pricing: Pricing, journey: Journey, crossings: list[list[dict]], *,
+          seated: bool = False) -> dict:
+    """``{fees, fees_total, fees_min, fees_max}`` of ``journey`` (``crossings``: per leg, as annotated; ``seated``:
+    it starts in a train, at the stop it approaches)."""
+    out = itinerary_fees(pricing.rules, pricing.state, pricing.group, _leg_stops(day, journey, crossings, seated))
     for f in out["fees"]:
         if "time" in f:
             f["time"] = fmt_clock(f["time"])
     return out
 
 
-def add_fees(day: GameDay, pricing: Pricing | None, journey: Journey | None, d: dict) -> None:
+def add_fees(day: GameDay, pricing: Pricing | None, journey: Journey | None, d: dict, *, seated: bool = False) -> None:
     """Add ``fees``, ``fees_total`` (and bounds, and ``pricing`` when a choice was made) to an annotated
     itinerary dict; nothing without a group."""
     if pricing is None or journey is None:
         return
-    d |= price(day, pricing, journey, [ld.get("crossings", []) for ld in d["legs"]])
+    d |= price(day, pricing, journey, [ld.get("crossings", []) for ld in d["legs"]], seated=seated)
     note = pricing.notes.get(journey.signature())
     if note:
         d["pricing"] = note
 
 
 def cheapest(day: GameDay, pricing: Pricing | None, origin: Origin, journey: Journey | None) -> Journey | None:
-    """Among the legal itineraries arriving as early as ``journey`` (same rules, same query), the cheapest for
-    the group on balance; ``journey`` itself without a group or when it is the only one."""
+    """Among the legal itineraries arriving as early as ``journey`` (:func:`equally_fast_ways`), the cheapest for
+    the group on balance (fees minus the extra full-hour income); ``journey`` itself without a group. The
+    other ways are looked for only when ``journey`` costs the group something or misses a bonus it could earn."""
     if pricing is None or journey is None or not journey.legs:
         return journey
-    from planner.ledger.fees import net_cost
-    from planner.routing.query import equally_fast
-
     tt = day.timetable
-    same = {journey.signature(): journey}
-    for j in equally_fast(day.network, origin, journey.target_station, journey.arrival(tt)):
-        same.setdefault(j.signature(), j)
-    scored = []
-    for i, j in enumerate(same.values()):
+
+    def score(i: int, j: Journey) -> tuple:
         d = {"legs": [leg.to_dict(tt) for leg in j.legs]}
         annotate(day, j, d)
-        priced = price(day, pricing, j, [ld["crossings"] for ld in d["legs"]])
+        priced = price(day, pricing, j, [ld["crossings"] for ld in d["legs"]], seated=origin.in_trip)
         hours = len({b["hour"] for b in d["bonus"]})
-        scored.append((net_cost(priced, hours, pricing.rules), i, j, priced["fees_total"], hours))
+        return net_cost(priced, hours, pricing.rules), i, j, priced["fees_total"], hours
+
+    first = score(0, journey)
+    g = day.game
+    could_earn = g.bonus.pays_more and g.bonus.time_between(origin.time, journey.arrival(tt), g.clock)
+    if first[3] == 0 and (first[4] > 0 or not could_earn):
+        scored = [first]  # nothing to pay and nothing more to earn: no way can do better
+    else:
+        ways = equally_fast_ways(day.network, day.window, origin, journey.target_station, journey)
+        scored = [first] + [score(i, j) for i, j in enumerate(ways) if j.signature() != journey.signature()]
     scored.sort(key=lambda x: (x[0], x[1]))
     cost, _, best, fees, hours = scored[0]
     pricing.notes[best.signature()] = {"group": pricing.group, "compared": len(scored), "net_cost": cost,

@@ -1,17 +1,42 @@
-"""The route use case: the fastest legal itinerary from an origin to a station, the cheapest of the equally
-fast for a group, and the alternatives within a few minutes (``planner route``; the web can call the same)."""
+"""The route use case: where a group is (a station, or a train it sits in), the fastest legal itinerary from there
+to a station, the cheapest of the equally fast for a group, and the alternatives within a few minutes
+(``planner route``, ``planner map route``; the web calls the same)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from planner.errors import InputError
+from planner.game.day import Position
+from planner.routing import Journey, Origin, best_journey, journeys_within
 from planner.service.gameday import GameDay
-from planner.service.pricing import Pricing, cheapest
+from planner.service.next import group_origin
+from planner.service.play import Play
+from planner.service.positions import PlaceRequest, origin_of, resolve_place, train_echo
+from planner.service.pricing import Pricing, cheapest, load_pricing
 from planner.service.views import journey_json, late_warning, zugzwang_json
+from planner.util.timefmt import fmt_clock
 
-if TYPE_CHECKING:
-    from planner.routing import Origin
+
+def place_origin(day: GameDay, at: str | None, time: int | None, trip: str | None,
+                 since: int | None = None) -> tuple[Origin, str | None]:
+    """The routing origin of a group standing ``at`` a station at ``time`` (there since ``since``), or seated in
+    ``trip`` (at its time there, or where it is at ``time``), bound by the day's change window; and how a named
+    train was understood (echoed to the group)."""
+    if not at and not trip:
+        raise InputError("--from (or --at) is required")
+    if trip and since is not None:
+        raise InputError("--since is for a group standing at a station; with --trip the group sits in a train")
+    if since is not None and time is not None and since > time:
+        raise InputError(f"--since {fmt_clock(since)} is after --time {fmt_clock(time)}")
+    place = resolve_place(day, PlaceRequest(at, time, trip))
+    pos = place.position
+    if since is not None:
+        pos = Position(pos.station, since)
+    return origin_of(day, pos, time), place.train
+
+
+def fastest(day: GameDay, pricing: Pricing | None, origin: Origin, target: int) -> Journey | None:
+    """The fastest legal itinerary; for a group the cheapest of the equally fast."""
+    return cheapest(day, pricing, origin, best_journey(day.network, origin, target, end_time=day.search_end))
 
 
 def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: int, within: float | None,
@@ -19,11 +44,9 @@ def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: 
     """The route answer as ``planner route --json`` prints it (fastest, ``alternatives`` within ``within``
     minutes of it, what the change-window rule applied, a warning when it arrives after the game's end);
     ``train``: the echo of the train a seated group named."""
-    from planner.routing import best_journey, journeys_within
-
-    net = day.network
-    j = best_journey(net, origin, target, end_time=day.search_end)
-    j = cheapest(day, pricing, origin, j)  # a group: the cheapest of the equally fast
+    if within is not None and not 0 <= within <= 180:
+        raise InputError(f"--within {within}: expected 0 to 180 minutes")
+    j = fastest(day, pricing, origin, target)
     out = journey_json(day, j, origin, target, pricing)
     if train:
         out["train"] = train
@@ -32,12 +55,23 @@ def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: 
         out["warnings"] = warnings
     alts = []
     if within is not None:
-        if within < 0 or within > 180:
-            raise InputError(f"--within {within}: expected 0 to 180 minutes")
-        for a in journeys_within(net, origin, target, within, fastest=j):
+        for a in journeys_within(day.network, origin, target, within, fastest=j):
             if j is not None and a.signature() == j.signature():
                 continue
             alts.append(journey_json(day, a, origin, target, pricing))
     out["alternatives"] = alts
     out["zugzwang"] = zugzwang_json(origin)
     return out
+
+
+def group_route(play: Play, group: str, target: str | None, time: int, within: float | None) -> dict:
+    """``planner route --group G`` without a position: from where the group is in its day, to ``target`` (a
+    station) or, left out, to the target it heads for; priced with its fees."""
+    origin, heading_to = group_origin(play, group, time)
+    day = play.day
+    if target is None and heading_to is None:
+        raise InputError(f"group {play.group(group).name} is not heading for a target: give --to")
+    to = day.station(target) if target else heading_to
+    assert to is not None
+    train = train_echo(day, origin.trip, origin.row) if origin.in_trip else None
+    return route_answer(day, load_pricing(play, play.group(group).name), origin, to, within, train)

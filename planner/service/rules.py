@@ -1,9 +1,19 @@
-"""Rule helpers the use cases share that need the loaded day (the rules themselves live in planner.game)."""
+"""Rule questions that need the loaded day: the dice decision, the targets a group had, the trains the change window
+allows after getting off, and the check of a day's log (the rules themselves live in :mod:`planner.game`)."""
 
 from __future__ import annotations
 
-from planner.errors import PlannerError
+from dataclasses import dataclass
+
+import numpy as np
+
+from planner.errors import InputError, PlannerError
+from planner.game.dice import DiceAnswer, decide
+from planner.game.zugzwang import check_legs, zugzwang
+from planner.routing import Origin
 from planner.service.gameday import GameDay
+from planner.util.text import fold
+from planner.util.timefmt import fmt_clock
 
 
 def crossing_finder(day: GameDay):
@@ -19,20 +29,16 @@ def crossing_finder(day: GameDay):
     return find
 
 
-def decide_at(day: GameDay, origin, dice: int, targeted: list[str]):
+def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str]) -> DiceAnswer:
     """The dice rules (:func:`planner.game.dice.decide`) for a group at ``origin`` on this day, toll lines
     and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer."""
-    from planner.game.dice import decide
-
     return decide(day.network, day.game, origin, dice, targeted, crossing_finder(day))
 
 
 def resolve_targets(day: GameDay, text: str) -> list[str]:
     """Targets a group says it already had (``--visited "A;B"``): each a game target (station, toll line,
     tunnel) or any station name as users type it; an unknown name is an error with suggestions."""
-    from planner.util.text import fold
-
-    known = {fold(n): n for t in day.game.dice.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n}
+    known = day.game.dice.names()
     out = []
     for raw in (n.strip() for n in text.split(";")):
         if not raw:
@@ -49,8 +55,6 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
     """The change-window rule at ``station`` for a group getting off at ``time`` from ``exclude_trip`` (that
     train excluded, its platform's change times applying): deadline and departures, catchable ones first.
     In a game without the rule ``applies`` is False and no deadline is invented."""
-    from planner.game.zugzwang import zugzwang
-
     stop = -1
     if exclude_trip >= 0:
         tt = day.timetable
@@ -61,7 +65,7 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
     out["departures"].sort(key=lambda d: not d["catchable"])
     if exclude_trip < 0:
         # Without the train named, the one the group just left is the one that arrived here at ``time`` and
-        # leaves again too soon to "change" into: listing it as a choice only confuses (issue 10).
+        # leaves again too soon to "change" into: listing it as a choice only confuses.
         came = _arrived_at(day, station, time)
         out["excluded"] = [d for d in out["departures"] if not d["catchable"] and d["trip_id"] in came]
         out["departures"] = [d for d in out["departures"] if d not in out["excluded"]]
@@ -70,9 +74,53 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
 
 def _arrived_at(day: GameDay, station: int, time: int) -> set[str]:
     """Trip ids of the trains arriving at ``station`` in the minute up to ``time`` (not starting there)."""
-    import numpy as np
-
     tt, net = day.timetable, day.network
     hit = np.flatnonzero((net.c_arr >= time - 60) & (net.c_arr <= time)
                          & (net.stop_station[net.c_to] == station) & net.c_drop)
     return {str(tt.trip_id[int(net.c_trip[c])]) for c in hit}
+
+
+@dataclass(frozen=True)
+class LogLeg:
+    """One ride of a day's log as written: station names, times in seconds, platforms when known."""
+
+    line: int
+    origin: str
+    to: str
+    departure: int
+    arrival: int
+    from_platform: str | None = None
+    to_platform: str | None = None
+
+
+def check_log(day: GameDay, rows: list[LogLeg]) -> dict:
+    """Every violation of §4.1/§4.2 in a day's log (``planner zugzwang --check``): ``{legs, violations, ok,
+    zugzwang}``."""
+    legs = []
+    for r in rows:
+        try:
+            a, b = day.station(r.origin), day.station(r.to)
+        except PlannerError as exc:
+            raise InputError(f"line {r.line}: {exc}") from None
+        if r.arrival < r.departure:
+            raise InputError(f"line {r.line}: arrival {fmt_clock(r.arrival)} is before departure "
+                             f"{fmt_clock(r.departure)}")
+        legs.append({"from_station": a, "to_station": b, "departure": r.departure, "arrival": r.arrival,
+                     "line": r.line, "from_stop": _platform(day, a, r.from_platform),
+                     "to_stop": _platform(day, b, r.to_platform)})
+    window = day.window
+    violations = check_legs(day.network, legs, window)
+    return {"legs": len(legs), "violations": violations, "ok": not violations,
+            "zugzwang": {"applies": window is not None, "minutes": None if window is None else window.minutes}}
+
+
+def _platform(day: GameDay, station: int, code: str | None) -> int:
+    """Stop index of platform ``code`` at ``station`` (-1: not given or not known there)."""
+    if not code or not code.strip():
+        return -1
+    tt = day.timetable
+    off, members = tt.station_stops
+    for q in members[off[station]:off[station + 1]]:
+        if tt.stop_platform[q] == code.strip():
+            return int(q)
+    return -1

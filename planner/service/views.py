@@ -25,10 +25,10 @@ def zugzwang_json(origin: Origin) -> dict:
 
 def late_warning(day: GameDay, arrival: int | None) -> list[str]:
     """The warning for an answer arriving after the game's end (the end ends every obligation, §3)."""
-    g = day.game
-    if arrival is None or not g.has_area or arrival <= g.clock.end:
+    clock = day.game.clock
+    if arrival is None or not clock.over(arrival):
         return []
-    return [f"arrival {fmt_clock(arrival)} is after the end of the game ({fmt_clock(g.clock.end)}): "
+    return [f"arrival {fmt_clock(arrival)} is not before the end of the game ({fmt_clock(clock.end)}): "
             "the game ends on the way"]
 
 
@@ -46,7 +46,7 @@ def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int,
     if not j.legs:
         d["already_there"] = True
     annotate(day, j, d)
-    add_fees(day, pricing, j, d)
+    add_fees(day, pricing, j, d, seated=origin.in_trip)
     return d
 
 

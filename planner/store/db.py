@@ -1,14 +1,11 @@
 """The planner's state database (SQLite, ``$PLANNER_STATE``): opening, schema parts, write transactions.
 
-One file holds every part of the game day's state (the groups' days in :mod:`planner.store.groups`, the ledger in
-its own module). Each part registers its tables with :func:`ensure_part` under a name and version, so
-modules add tables without knowing each other. Every write is one ``BEGIN IMMEDIATE`` transaction from
+One file holds every game's state (:mod:`planner.store.schema`: games, groups, their days, the ledger). Each part
+registers its tables with :func:`ensure_part` under a name and version; a file of an older planner is migrated once
+(:mod:`planner.store.migrate`). Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers
-queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path.
-
-Nothing is written before it is needed: a read of a missing file answers from an empty database in memory (a
-read-only command creates neither the file nor its folder), and a file of another program is refused before
-its journal mode is touched.
+queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path. A
+file of another program is refused before its journal mode is touched.
 """
 
 from __future__ import annotations
@@ -21,11 +18,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from planner import config
 from planner.errors import DamagedState, PlannerError
+from planner.store.migrate import migrate_to_3
 
-FILE_VERSION = 2  # PRAGMA user_version: 1 = rolls only (planner <= 0.1), 2 = parts in planner_parts
+FILE_VERSION = 3  # PRAGMA user_version: 2 = parts by game file and date, 3 = every row names its game
 APPLICATION_ID = 0x53424250  # "SBBP": marks the file as ours (PRAGMA application_id)
 DEFAULT_TIMEOUT = 10.0  # seconds a writer waits for another process's transaction
+MEMORY = ":memory:"
 
 Migration = Callable[[sqlite3.Connection, int], None]
 """Brings a part from the given version to the current one, inside the write transaction."""
@@ -43,18 +43,21 @@ class StateDB:
     """One connection to the state file (lazy; one per thread and process)."""
 
     def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
+        # ``":memory:"``: a state of this connection only (simulated game days, property tests)
+        self.memory = str(path) == MEMORY
         self.path = Path(path).expanduser() if path is not None else default_state_path()
         self.timeout = float(timeout)
         self._conn: sqlite3.Connection | None = None
-        self._memory = False  # the connection is the empty stand-in of a file that does not exist yet
-        self.generation = 0  # +1 per connection opened: parts ensure their tables once per connection
+
+    def exists(self) -> bool:
+        """True when the state file exists (a read of a missing file creates nothing)."""
+        return self.memory or self._conn is not None or self.path.exists()
 
     def close(self) -> None:
         """Close the connection (reopened on next use)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-            self._memory = False
 
     def fail(self, exc: BaseException) -> PlannerError:
         """Translate a sqlite3/OS error into a one-line PlannerError naming the file."""
@@ -70,17 +73,18 @@ class StateDB:
                                 "set PLANNER_STATE to a writable file")
         return PlannerError(f"group state {self.path}: {exc}")
 
-    def connect(self, *, create: bool = True) -> sqlite3.Connection:
-        """The open connection (the file created with its folder on first use, WAL, file version checked).
-
-        Without ``create`` a missing file is not made: reads get an empty database in memory, replaced by
-        the file as soon as it exists or something is written."""
+    def connect(self) -> sqlite3.Connection:
+        """The open connection (created with its folder on first use, WAL, file version checked)."""
         if self._conn is not None:
-            if not self._memory or (not create and not self.path.exists()):
-                return self._conn
-            self.close()  # the stand-in gives way to the real file
-        if not create and not self.path.exists():
-            return self._open_memory()
+            return self._conn
+        if self.memory:
+            conn = sqlite3.connect(MEMORY, isolation_level=None)
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
+            conn.execute("CREATE TABLE planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
+            self._conn = conn
+            return conn
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # The state holds the groups (and the web app's token hashes): 0600, whatever the umask; SQLite
@@ -103,20 +107,6 @@ class StateDB:
             conn.close()
             raise
         self._conn = conn
-        self.generation += 1
-        return conn
-
-    def in_use(self) -> sqlite3.Connection:
-        """The connection open now (the file, or the stand-in of a missing one), else the file's."""
-        return self._conn if self._conn is not None else self.connect()
-
-    def _open_memory(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(":memory:", isolation_level=None)
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
-        conn.execute("CREATE TABLE planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
-        self._conn, self._memory = conn, True
-        self.generation += 1
         return conn
 
     def _other_program(self) -> PlannerError:
@@ -145,7 +135,7 @@ class StateDB:
         try:
             version, app = _versions(conn)
             if version == 0 and app == 0:
-                if _has_tables(conn):
+                if conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
                     raise self._other_program()
             elif app != APPLICATION_ID:
                 raise self._other_program()
@@ -154,8 +144,9 @@ class StateDB:
                                    f"this one knows {FILE_VERSION}); update the planner")
             if version < FILE_VERSION:
                 conn.execute("CREATE TABLE IF NOT EXISTS planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
-                if version == 1:  # the rolls table of planner 0.1 is the groups part at version 1
-                    conn.execute("INSERT OR REPLACE INTO planner_parts VALUES ('groups', 1)")
+                if version in (1, 2):
+                    migrate_to_3(conn, _statements, default_game=config.default_game(),
+                                 default_date=config.default_date(config.default_feed()))
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
             conn.execute("COMMIT")
@@ -164,14 +155,13 @@ class StateDB:
             raise
 
     @contextmanager
-    def write(self, *, create: bool = True) -> Iterator[sqlite3.Connection]:
+    def write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE`` .. ``COMMIT``; rolled back on an exception).
 
         Hold it only to re-check and record: compute answers before entering it, so another process
-        building a game day never keeps the lock. ``create=False`` writes on the connection in use (a part's
-        tables in the in-memory stand-in of a missing file).
+        building a game day never keeps the lock.
         """
-        conn = self.connect() if create else self.in_use()
+        conn = self.connect()
         self._begin(conn)
         try:
             yield conn
@@ -212,8 +202,8 @@ class StateDB:
             pause = min(pause * 2, 0.5)
 
     def read(self, sql: str, params: tuple = ()) -> list[tuple]:
-        """Rows of one read query (WAL: never waits for a writer; a missing file reads as empty)."""
-        conn = self.connect(create=False)
+        """Rows of one read query (WAL: never waits for a writer)."""
+        conn = self.connect()
         try:
             return conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
@@ -234,7 +224,7 @@ def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migrati
     ``ddl`` is the part's ``CREATE TABLE`` statements at ``version``; ``migrate(conn, old)`` upgrades an
     older file. A file with a newer version of the part is an error (an older planner must not write it).
     """
-    conn = db.in_use()  # the file, or the stand-in of a missing one a reader opened
+    conn = db.connect()
 
     def current() -> int | None:
         row = conn.execute("SELECT version FROM planner_parts WHERE part = ?", (part,)).fetchone()
@@ -246,7 +236,7 @@ def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migrati
         raise db.fail(exc) from None
     if have == version:
         return
-    with db.write(create=False):
+    with db.write():
         have = current()
         if have is None:
             for stmt in _statements(ddl):
@@ -285,7 +275,7 @@ class StatePart:
     def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
         self.db = StateDB(path, timeout=timeout)
         self.path, self.timeout = self.db.path, self.db.timeout
-        self._ready = 0  # the db.generation this part's tables were ensured on
+        self._ready = False
 
     def __enter__(self):
         return self
@@ -296,13 +286,11 @@ class StatePart:
     def close(self) -> None:
         """Close the connection (reopened on next use)."""
         self.db.close()
-        self._ready = 0
+        self._ready = False
 
-    def _connect(self, *, create: bool = False) -> sqlite3.Connection:
-        """The connection, with this part's tables created or migrated (once per connection). Reads leave
-        ``create`` off: a missing file is then read as empty, not made."""
-        conn = self.db.connect(create=create)
-        if self._ready != self.db.generation:
+    def _connect(self) -> sqlite3.Connection:
+        """The connection, with this part's tables created or migrated (once per object)."""
+        if not self._ready:
             ensure_part(self.db, self.PART, self.VERSION, self.DDL, self.MIGRATE)
-            self._ready = self.db.generation
-        return conn
+            self._ready = True
+        return self.db.connect()

@@ -16,6 +16,12 @@ from planner.util.text import fold
 
 KINDS = ("target", "free")
 
+def implicit_id(game: str, date: str) -> str:
+    """The id of the implicit game of a game file (by its name) and day: a command-line day without
+    ``planner game new`` (a created game's id is 8 hex digits, never holding an ``@``)."""
+    return f"{game}@{date}"
+
+
 def group_key(name: int | str) -> str:
     """The key a group name is stored under: case-, accent- and spacing-insensitive ("Team Rot" = "team  röt"
     is not claimed; "Team Rot" = "team rot" = "TEAM ROT" is)."""
@@ -66,10 +72,9 @@ class Roll:
 
 @dataclass(frozen=True)
 class RollRecord:
-    """A recorded roll (output of the store)."""
+    """A recorded roll (output of the store): ``game_id`` and ``group`` (its key) say whose it is."""
 
-    game: str
-    date: str
+    game_id: str
     group: str
     seq: int
     time: int
@@ -87,10 +92,12 @@ class RollRecord:
 
 @dataclass(frozen=True)
 class PositionRecord:
-    """A recorded position report: standing at ``station`` (``trip_id`` None) or seated in a trip."""
+    """A recorded position report at ``time``: standing at ``station`` since ``since`` (``trip_id`` None), or
+    seated in a trip."""
 
     id: int
     time: int
+    since: int
     station: str
     trip_id: str | None
     stop_offset: int | None
@@ -107,25 +114,27 @@ class GroupSnapshot:
     version: int
     rolls: tuple[RollRecord, ...]
     positions: tuple[PositionRecord, ...]
+    number: int = 0  # the group's number in its game (0: not recorded yet)
 
 
 class StaleGroup(PlannerError):
     """The group changed between the snapshot a roll was computed from and its commit (recompute)."""
 
 
-ROLL_COLUMNS = ("game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, "
-         "request, answer, plan")
-POSITION_COLUMNS = "id, time_s, station, trip_id, stop_offset, label, created_at"
+ROLL_COLUMNS = ("game_id, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, "
+                "request, answer, plan")
+POSITION_COLUMNS = "id, time_s, since_s, station, trip_id, stop_offset, label, created_at"
 
 
 def roll_from_row(row: tuple) -> RollRecord:
-    """A stored roll, every column checked (a hand-edited row is a :class:`DamagedState`, not a traceback)."""
-    game, date, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
-    where = f"rolls row #{seq!r} of group {grp!r}"
-    for name, v in (("game", game), ("date", date), ("grp", grp), ("created_at", created_at)):
+    """A rolls row as a record, every column checked (a row edited by hand is a :class:`DamagedState` naming it,
+    never a traceback further down)."""
+    game_id, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
+    where = f"roll #{str(seq)[:20]} of group {str(grp)[:40]}"
+    for name, v in (("game_id", game_id), ("grp", grp), ("created_at", created_at)):
         _check(isinstance(v, str), where, name, v, "is not text")
-    for name, v in (("target", target), ("position", position), ("roll_id", roll_id), *zip(
-            ("request", "answer", "plan"), rest, strict=False)):
+    for name, v in (("target", target), ("position", position), ("roll_id", roll_id),
+                    *zip(("request", "answer", "plan"), rest, strict=False)):
         _check(v is None or isinstance(v, str), where, name, v, "is not text")
     _check(_whole(seq) and seq >= 1, where, "seq", seq, "is not a whole number >= 1")
     _check(_clock(time_s), where, "time_s", time_s, "is not a time of day in seconds")
@@ -135,36 +144,36 @@ def roll_from_row(row: tuple) -> RollRecord:
     faces = _json(dice, where, "dice")
     _check(isinstance(faces, list) and 1 <= len(faces) <= 2 and all(_whole(d) and 1 <= d <= 6 for d in faces),
            where, "dice", dice, "is not one or two dice 1-6")
-    answer, plan = (list(rest) + [None, None, None])[1:3]
+    answer, plan = ([*rest, None, None, None])[1:3]
     if answer is not None:
         _check(isinstance(_json(answer, where, "answer"), dict), where, "answer", answer, "is not a JSON object")
     if plan is not None:
         _check(_plan_ok(_json(plan, where, "plan")), where, "plan", plan, "is not a roll's itinerary")
-    return RollRecord(game, date, grp, seq, time_s, tuple(faces), kind, target, free_until, position, created_at,
+    return RollRecord(game_id, grp, seq, time_s, tuple(faces), kind, target, free_until, position, created_at,
                       roll_id, *rest)
 
 
 def position_from_row(row: tuple) -> PositionRecord:
-    """A stored position report, every column checked."""
-    pid, t, station, trip_id, off, label, created = row
-    where = f"positions row {pid!r}"
+    """A positions row as a record, every column checked."""
+    pid, t, since, station, trip_id, off, label, created = row
+    where = f"position report {str(pid)[:20]}"
     _check(_whole(pid), where, "id", pid, "is not a whole number")
     _check(_clock(t), where, "time_s", t, "is not a time of day in seconds")
+    _check(_clock(since), where, "since_s", since, "is not a time of day in seconds")
     _check(isinstance(station, str) and bool(station), where, "station", station, "is not a station id")
     for name, v in (("trip_id", trip_id), ("label", label)):
         _check(v is None or isinstance(v, str), where, name, v, "is not text")
     _check(isinstance(created, str), where, "created_at", created, "is not text")
     _check(off is None or (_whole(off) and off >= 0), where, "stop_offset", off, "is not a stop number")
-    return PositionRecord(pid, t, station, trip_id, off, label, created)
+    return PositionRecord(pid, t, since, station, trip_id, off, label, created)
 
 
-def group_from_row(row: tuple) -> tuple[str, int]:
-    """(name, version) of a stored group, checked."""
-    name, version = row
-    _check(isinstance(name, str), "groups row", "name", name, "is not text")
-    _check(_whole(version) and version >= 0, f"groups row of {name!r}", "version", version,
-           "is not a whole number")
-    return name, version
+def group_numbers(row: tuple) -> tuple[int, int]:
+    """(version, number) of a stored group, checked."""
+    version, number = row
+    _check(_whole(version) and version >= 0, "a groups row", "version", version, "is not a whole number")
+    _check(_whole(number) and number >= 0, "a groups row", "number", number, "is not a whole number")
+    return version, number
 
 
 def _whole(v: object) -> bool:
@@ -177,25 +186,33 @@ def _clock(v: object) -> bool:
 
 def _check(ok: object, where: str, column: str, value: object, why: str) -> None:
     if not ok:
-        raise DamagedState(f"{where}: {column} {str(value)[:40]!r} {why}")
+        raise DamagedState(f"{where} is damaged: {column} {str(value)[:40]!r} {why}")
 
 
 def _json(text: object, where: str, column: str) -> object:
     try:
         return json.loads(text)  # type: ignore[arg-type]
     except (TypeError, ValueError, RecursionError):
-        raise DamagedState(f"{where}: {column} {str(text)[:40]!r} is not JSON") from None
+        raise DamagedState(f"{where} is damaged: {column} {str(text)[:40]!r} is not JSON") from None
+
+
+def _leg_ok(item: object) -> bool:
+    """A stored leg: ``[trip id, board, alight]`` (stop numbers) or ``["walk", from, to, departure, arrival]``."""
+    if not isinstance(item, list):
+        return False
+    if len(item) == 5 and item[0] == "walk":
+        return isinstance(item[1], str) and isinstance(item[2], str) and _clock(item[3]) and _clock(item[4])
+    return (len(item) == 3 and isinstance(item[0], str) and _whole(item[1]) and _whole(item[2])
+            and 0 <= item[1] <= item[2])
 
 
 def _plan_ok(plan: object) -> bool:
-    """The shape :func:`planner.service.group.roll` stores (rides as [trip id, board, alight] stop offsets)."""
+    """The shape :func:`planner.service.day_model.plan_json` stores (``rides``: planner 0.1's trips only)."""
     if not isinstance(plan, dict):
         return False
-    rides = plan.get("rides", [])
+    legs = plan.get("legs", plan.get("rides", []))
     origin = plan.get("origin")
-    return (isinstance(rides, list)
-            and all(isinstance(r, list) and len(r) == 3 and isinstance(r[0], str) and _whole(r[1]) and _whole(r[2])
-                    and 0 <= r[1] <= r[2] for r in rides)
+    return (isinstance(legs, list) and all(_leg_ok(x) for x in legs)
             and all(plan.get(k) is None or _clock(plan[k]) for k in ("plan_from", "arrival", "reroll_at"))
             and (plan.get("target_station") is None or isinstance(plan["target_station"], str))
             and (origin is None or (isinstance(origin, dict) and isinstance(origin.get("station"), str)
@@ -205,24 +222,12 @@ def _plan_ok(plan: object) -> bool:
                                                                           and origin["offset"] >= 0)))))
 
 
-def day_text(date: dt.date | str) -> str:
-    if isinstance(date, dt.date):
-        return date.isoformat()
-    try:
-        return dt.date.fromisoformat(str(date)).isoformat()
-    except ValueError:
-        raise InputError(f"date {date!r} is not YYYY-MM-DD") from None
-
-
 def utc_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
-def replay(old: RollRecord, game: str, date: str, group: str, roll: Roll | None) -> RollRecord:
-    """The earlier record of a reused roll id, after checking the retry asks the same."""
-    if (old.game, old.date, old.group) != (game, date, group):
-        raise InputError(f"roll id {old.roll_id!r} was already used by group {old.group} "
-                         f"of game {old.game} on {old.date}")
+def replay(old: RollRecord, roll: Roll | None) -> RollRecord:
+    """The earlier record of a reused roll id (of the same group), after checking the retry asks the same."""
     if roll is not None and tuple(roll.dice) != old.dice:
         raise InputError(f"roll id {old.roll_id!r} was already recorded with dice "
                          f"{'-'.join(map(str, old.dice))}, not {'-'.join(map(str, roll.dice))}")

@@ -1,142 +1,245 @@
-"""The phone app's answers, computed from the state database and the loaded game days (no HTTP here).
+"""The phone app's answers (no HTTP here): each request's game read from the state, its day from :class:`Days`, and
+the answer from the service layer, exactly as the command line's (the web keeps no copy of a group's position or
+answers: the group's day and the ledger are the one store).
 
-The server process answers reads with it; its routing child (:mod:`planner.web.worker`) answers the requests
-that route (rolls, positions, undo, next, trains) with its own copy. Every answer goes through
-:mod:`planner.web.usecases` into the service layer.
+The server process answers reads with it; its routing child (:mod:`planner.web.worker`) answers the requests that
+route (rolls, positions, undo, next, trains, ledger events) with its own copy.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
 from planner.errors import PlannerError
-from planner.store.games import WebGame, WebStore
-from planner.web import usecases
-from planner.web.security import CLOCK, ROLL_ID, HttpError, int_field, text_field
+from planner.service import PlaceRequest, Play, RollRequest, next_json, next_step, roll, set_position, status
+from planner.service import status_json as group_status_json
+from planner.service import undo as undo_entry
+from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
+from planner.service.ledger import status as ledger_status
+from planner.service.rules import trains_after_getting_off
+from planner.store.games import GameGroup, GameRecord
+from planner.store.state import State
+from planner.timetable.trips import find_trip
+from planner.util.timefmt import fmt_clock, parse_clock
+from planner.web.days import Day, Days
+from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, text_field
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
+LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem"}
 
 
 class Answers:
-    """The loaded games and their days, and one state-database connection per thread."""
+    """The games of the state file, their days, and one state connection per thread."""
 
-    def __init__(self, state: str | Path | None, days: dict[str, usecases.Day]):
-        self.state = state
-        self.days = days  # game id -> its loaded day
-        # Games do not change while the server runs (it loads the games at start-up): kept in memory, so a
-        # poll reads only the group's rolls.
-        with WebStore(state) as store:
-            self.games = {g.id: g for g in store.games() if g.id in days}
+    def __init__(self, state: str | Path | None, days: Days):
+        self.state_path = state
+        self.days = days
         self._local = threading.local()
 
-    def store(self) -> WebStore:
-        """This thread's store (one SQLite connection per thread)."""
-        s = getattr(self._local, "store", None)
+    def state(self) -> State:
+        """This thread's state (one SQLite connection per thread)."""
+        s = getattr(self._local, "state", None)
         if s is None:
-            s = self._local.store = WebStore(self.state)
+            s = self._local.state = State(self.state_path)
         return s
 
-    def game(self, game_id: str) -> tuple[WebGame, usecases.Day]:
-        """A loaded game, or 404."""
-        day = self.days.get(game_id)
-        g = self.games.get(game_id) if day is not None else None
-        if g is None:
+    def record(self, game_id: str) -> GameRecord:
+        """A game of the state (read per request: a game created while the server runs is served at once), or 404."""
+        rec = self.state().games.get(game_id)
+        if rec is None or rec.implicit:
             raise HttpError(404, f"no game {game_id!r} on this server")
-        return g, day
+        return rec
 
-    def group_state(self, g: WebGame, day: usecases.Day, number: int, _query: dict | None = None) -> dict:
-        """A group's state now: its position, rolls (as ``group status --json``) and last answer."""
-        store = self.store()
-        status = usecases.status(day, g.group_key(number))
+    def play(self, game_id: str) -> tuple[Play, Day]:
+        """The game being played, with its loaded day."""
+        rec = self.record(game_id)
+        day = self.days.of(rec)
+        return Play(day.day, rec, self.state()), day
+
+    def group(self, game_id: str, number: int) -> GameGroup:
+        """Group ``number`` of the game, or 404."""
+        g = next((g for g in self.record(game_id).groups if g.number == number), None)
+        if g is None:
+            raise HttpError(404, f"game {game_id} has no group {number}")
+        return g
+
+    # ---- a group's answers (each gets the game id, the group's number and the request's input) ------------
+    def group_state(self, game_id: str, number: int, query: dict | None = None) -> dict:
+        """A group's state at the phone's time (``?time=HH:MM``; else now, or its latest entry): its day (``planner
+        group status --json``), the last roll's answer, its money and the latest messages it must be told of."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
+        with day.lock:
+            st = status(play, g.key, self._status_time(play, query or {}))
+        out = group_status_json(play.day, st)
         last = None
-        if status["rolls"]:
-            last = store.answer(g.id, number, status["rolls"][-1]["seq"])
-        return {"game": {"id": g.id, "name": g.name, **usecases.day_info(day)},
-                "group": {"number": number, "name": g.groups[number - 1]},
-                "position": store.position(g.id, number), "status": status, "last": last,
-                "messages": usecases.messages(day, g.group_key(number))["events"][-MESSAGES_SHOWN:]}
+        if st.rolls and st.rolls[-1].answer:
+            last = json.loads(st.rolls[-1].answer)
+        money = ledger_status(play, g.key)
+        return {"game": self.game_info(play), "group": {"number": g.number, "name": g.name},
+                "status": out, "last": last, "cash": money["cash"], "capital": money["capital"],
+                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:]}
 
-    def position(self, g: WebGame, day: usecases.Day, number: int, body: dict) -> dict:
-        """Check and remember the group's position."""
+    def position(self, game_id: str, number: int, body: dict) -> dict:
+        """"We got off at X (at T, there since S)" or "we are in the IR75 12:25": the group's day records it."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
         trip = text_field(body, "trip", hint=" (the train, e.g. \"IR75 12:25\")")
-        # in a train, the train is enough: it is matched where the group got on (the group's day knows)
         at = text_field(body, "at", required=not trip, hint=" (the station, e.g. \"Zug\", or the train)")
-        time = text_field(body, "time", pattern=CLOCK, hint=" (HH:MM)")
-        pos = usecases.set_position(day, g.group_key(number), at, time, trip)
-        self.store().set_position(g.id, number, pos)
-        return pos
+        t = self._time(play, body, "time")
+        since = self._time(play, body, "since", required=False)
+        with day.lock:
+            st = set_position(play, g.key, PlaceRequest(at, t, trip, since), t)
+        return group_status_json(play.day, st) | {"train": st.train}
 
-    def where(self, g: WebGame, number: int, at: str | None, time: str | None, trip: str | None,
-              how: str) -> tuple[str, str | None, str | None]:
-        """The place the request gives, else the group's remembered position (what it gives fills the gaps;
-        422 saying ``how`` to give one when there is neither)."""
-        if at is not None:
-            return at, time, trip
-        pos = self.store().position(g.id, number)
-        if pos is None:
-            raise HttpError(422, f"where are you? set the position first, or {how}")
-        return pos["at"], time or pos["time"], trip or pos["trip"]
-
-    def roll(self, g: WebGame, day: usecases.Day, number: int, body: dict) -> dict:
-        """Record a roll (from the body's position, else the remembered one) and keep its answer."""
+    def roll(self, game_id: str, number: int, body: dict) -> dict:
+        """Record a roll at the phone's time (where the body says, else where the group's day has it): exactly
+        the answer of ``planner roll --json`` (``replayed`` when the roll id was recorded before)."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
         dice = int_field(body, "dice")
         at = text_field(body, "at")
-        time = text_field(body, "time", pattern=CLOCK, hint=" (HH:MM)")
         trip = text_field(body, "trip")
         rid = text_field(body, "roll_id", pattern=ROLL_ID, hint=" (8-64 letters, digits, '-' or '_')")
-        store = self.store()
-        at, time, trip = self.where(g, number, at, time, trip, "send 'at' (and 'time')")
-        key = g.group_key(number)
-        # The client's id is scoped to its group: another group cannot collide with (or probe) it.
-        roll_id = f"{key}:{rid}" if rid else None
+        t = self._time(play, body, "time")
+        since = self._time(play, body, "since", required=False)
+        req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid)
         with day.lock:
-            out = usecases.roll(day, key, dice, at, time, trip, roll_id)
-            if out.get("replayed"):
-                saved = store.answer(g.id, number, out["seq"])
-                if saved:
-                    return {**saved, "replayed": True}
-                # recorded, but the process died before its answer was kept: keep it now
-                store.save_answer(g.id, number, out["seq"], {k: v for k, v in out.items() if k != "replayed"})
-                return out
-            store.save_answer(g.id, number, out["seq"], out)
-        return out
+            res = roll(play, req)
+        out = json.loads(res.answer_text)
+        return {**out, "replayed": True} if res.replayed else out
 
-    def undo(self, g: WebGame, day: usecases.Day, number: int, _body: dict) -> dict:
-        """Remove the group's last roll."""
-        return usecases.undo(day, g.group_key(number))
+    def undo(self, game_id: str, number: int, _body: dict) -> dict:
+        """Remove the group's latest entry: the answer of ``planner group undo --json``."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
+        with day.lock:
+            res = undo_entry(play, g.key)
+        return {"group": res.group, "removed": res.removed, "removed_position": res.position}
 
-    def next_step(self, g: WebGame, day: usecases.Day, number: int, _q: dict) -> dict:
-        """What now: ``planner next --json`` for the group."""
-        return usecases.next_step(day, g.group_key(number))
+    def next_step(self, game_id: str, number: int, query: dict) -> dict:
+        """What now at the phone's time (``?time=HH:MM``): the answer of ``planner next --json``."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
+        with day.lock:
+            return next_json(play.day, next_step(play, g.key, self._status_time(play, query)))
 
-    def next_trains(self, g: WebGame, day: usecases.Day, number: int, q: dict) -> dict:
-        """The trains the group may take next, from the query's or the remembered position."""
-        at = text_field(q, "at")
-        time = text_field(q, "time", pattern=CLOCK, hint=" (HH:MM)")
-        trip = text_field(q, "trip")
-        at, time, trip = self.where(g, number, at, time, trip, "pass ?at=STATION&time=HH:MM")
-        return usecases.next_trains(day, at, time, trip)
+    def next_trains(self, game_id: str, number: int, q: dict) -> dict:
+        """The trains the change window lets the group take next (``planner zugzwang --json``): where the query
+        says, else from where the group's day has it (standing since it got off; seated: at the next stop)."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
+        gd = play.day
+        at, trip = text_field(q, "at"), text_field(q, "trip")
+        with day.lock:
+            if at:
+                s = gd.station(at)
+                t = self._time(play, q, "time")
+                return trains_after_getting_off(gd, s, t, find_trip(gd.timetable, trip, s) if trip else -1)
+            pos = status(play, g.key, gd.status_time(None)).state.position
+            if pos is None:
+                raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
+            if pos.seated:  # the trains after getting off at the stop it approaches
+                out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
+                return out | {"seated": True}
+            return trains_after_getting_off(gd, pos.station, pos.since) | {"seated": False}
 
-    def overview(self, g: WebGame, day: usecases.Day) -> dict:
-        """Every group's state (the organiser's table and map)."""
-        return {"game": {"id": g.id, "name": g.name, **usecases.day_info(day)},
-                "groups": [self.group_state(g, day, n) for n in range(1, len(g.groups) + 1)]}
+    def ledger(self, game_id: str, number: int, _query: dict | None = None) -> dict:
+        """The group's money: cash, capital, what it owns, the messages of its own events (to send, §19) and those
+        it must be told of."""
+        play, _day = self.play(game_id)
+        g = self.group(game_id, number)
+        money = ledger_status(play, g.key)
+        return {"group": g.name, "cash": money["cash"], "capital": money["capital"],
+                "owned": {k: money[k] for k in ("stations", "toll_lines", "tunnels")},
+                "letter_groups": money["letter_groups"], "redeem_due": money["redeem_due"],
+                "must_mortgage": money["must_mortgage"], "out": money["out"], "parking": money["parking"],
+                "messages": own_events(play, g.key)[-MESSAGES_SHOWN:],
+                "told": feed(play, g.key)["events"][-MESSAGES_SHOWN:]}
+
+    def ledger_event(self, game_id: str, number: int, body: dict) -> dict:
+        """Record a money event of the group (the rules refuse with a 422 naming why): the recorded event with
+        its §19 message."""
+        play, day = self.play(game_id)
+        g = self.group(game_id, number)
+        kind = text_field(body, "event", required=True)
+        if kind not in LEDGER_EVENTS:
+            raise HttpError(422, f"field 'event' must be one of {', '.join(sorted(LEDGER_EVENTS))}")
+        houses = body.get("houses") or {}
+        if not isinstance(houses, dict) or len(houses) > 20 or not all(
+                isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool) for k, v in houses.items()):
+            raise HttpError(422, "field 'houses' must be an object {\"Station\": 2 or \"hotel\"}")
+        dice = body.get("dice") or []
+        if not isinstance(dice, list) or len(dice) > 2 or not all(isinstance(d, int) and not isinstance(d, bool)
+                                                                  and 1 <= d <= 6 for d in dice):
+            raise HttpError(422, "field 'dice' must be a list of two dice, each 1-6")
+        bonus = body.get("bonus", False)
+        if not isinstance(bonus, bool):
+            raise HttpError(422, "field 'bonus' must be true or false")
+        req = LedgerRequest(group=g.key, kind=kind, time=self._time(play, body, "time"),
+                            reported=play.day.now(), station=text_field(body, "station"),
+                            toll_line=text_field(body, "toll_line"), tunnel=text_field(body, "tunnel"),
+                            dice=tuple(dice), houses=tuple((k, str(v)) for k, v in houses.items()),
+                            bonus=bonus, trip=text_field(body, "trip"),
+                            event_id=text_field(body, "event_id", pattern=EVENT_ID,
+                                                hint=" (8-64 letters, digits, '-' or '_')"))
+        with day.lock:
+            res = record_event(play, req)
+        return res.to_json()
+
+    # ---- the organiser's answers (each gets the game id and the request's input) ---------------------------
+    def overview(self, game_id: str, _query: dict | None = None) -> dict:
+        """Every group's state, cash and capital (the organiser's table and map), and the ranking."""
+        play, _day = self.play(game_id)
+        groups = [self.group_state(game_id, g.number) for g in play.game.groups]
+        return {"game": self.game_info(play), "groups": groups, "ranking": end(play)}
+
+    def void_event(self, game_id: str, body: dict) -> dict:
+        """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
+        play, day = self.play(game_id)
+        seq = int_field(body, "seq", lo=1, hi=10**9)
+        reason = text_field(body, "reason", required=True, hint=" (why: every group is told)")
+        with day.lock:
+            rec = void(play, seq, reason or "", self._time(play, body, "time"))
+        return rec.to_json() | {"time": fmt_clock(rec.event.time)}
+
+    # ---- helpers ---------------------------------------------------------------------------------------
+    @staticmethod
+    def game_info(play: Play) -> dict:
+        """What a page needs to know of the game: id, name, game file, dice, dice start, end, the change window."""
+        g = play.day.game
+        return {"id": play.id, "name": play.game.name, "game": g.name, "title": g.title,
+                "date": play.day.date.isoformat(), "dice": g.dice.count,
+                "dice_from": fmt_clock(g.clock.dice_from) if g.clock.bounded else None,
+                "end": fmt_clock(g.clock.end) if g.clock.bounded else None,
+                "rule": g.window.label if g.window else None,
+                "admissible_extra_minutes": g.dice.admissible_extra_minutes}
+
+    @staticmethod
+    def _status_time(play: Play, query: dict) -> int:
+        """The time a state is asked for: ``time`` given (HH:MM), else now on the game day, else the latest entry."""
+        text = text_field(query, "time", pattern=CLOCK, hint=" (HH:MM)")
+        try:
+            return play.day.status_time(text)
+        except PlannerError as exc:
+            raise HttpError(422, str(exc)) from None
+
+    @staticmethod
+    def _time(play: Play, body: dict, key: str, *, required: bool = True) -> int | None:
+        """A time the phone sent (its own clock); without one, now on the game day (else a 422)."""
+        text = text_field(body, key, pattern=CLOCK, hint=" (HH:MM)")
+        if text is None and not required:
+            return None
+        try:
+            return parse_clock(text) if text else play.day.clock(None, within_game=False, asked_as=f"field '{key}'")
+        except PlannerError as exc:
+            raise HttpError(422, str(exc)) from None
 
 
-def load_days(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
-              date: str | None = None) -> dict[str, usecases.Day]:
-    """Every game of the state database with its loaded day (each distinct day once).
-    ``feed``/``game``/``date`` fill in what a game left open."""
-    with WebStore(state) as store:
-        games = store.games()
-    if not games:
-        raise PlannerError("no game yet: create one with 'planner game new --name NAME --groups \"Rot,Blau\"'")
-    loaded: dict[tuple, usecases.Day] = {}
-    days = {}
-    for g in games:
-        key = (g.feed or feed, g.game or game, g.date or date)
-        if key not in loaded:
-            loaded[key] = usecases.load_day(*key)
-        days[g.id] = loaded[key]
-    return days
+def stations(day: Day) -> list[dict]:
+    """Every station of the day with its coordinates (the search field's list and the map's points)."""
+    tt = day.day.timetable
+    return [{"name": str(tt.station_name[i]), "lat": round(float(tt.station_lat[i]), 6),
+             "lon": round(float(tt.station_lon[i]), 6)} for i in range(tt.n_stations)]

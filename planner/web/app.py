@@ -1,8 +1,9 @@
 """``planner serve``: the ASGI app (Starlette) with the group and organiser pages and the JSON API.
 
-The app only translates: HTTP in, a call into :mod:`planner.web.usecases`, JSON or a page out. Each game's day
-is loaded once when the app is built and answered from memory. Blocking work (routing, SQLite) runs in the
-thread pool; each thread has its own database connection.
+The app only translates: HTTP in, a call of :class:`~planner.web.answers.Answers` (the service layer), JSON or a
+page out. The answers that route run in a child process (:mod:`planner.web.worker`), the others in the thread pool
+(each thread with its own database connection). Games are read per request: one created while the server runs is
+served at once, its day loaded on its first request.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from starlette.staticfiles import StaticFiles
 
 from planner.errors import PlannerError
 from planner.maps import assets
-from planner.store.games import Access, WebGame, WebStore
-from planner.web import usecases
-from planner.web.answers import Answers, load_days
+from planner.store.games import Access
+from planner.store.state import State
+from planner.web.answers import Answers, stations
+from planner.web.days import Day, Days
+from planner.web.documents import area_map_html, check_area_html
 from planner.web.security import (
     COOKIE,
     Caller,
@@ -47,8 +50,10 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
 DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                 "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'")
 HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
-POSITION_FIELDS = {"at", "time", "trip"}
-ROLL_FIELDS = {"dice", "at", "time", "trip", "roll_id"}
+POSITION_FIELDS = {"at", "time", "trip", "since"}
+ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id"}
+LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip"}
+VOID_FIELDS = {"seq", "reason", "time"}
 
 
 class WebApp:
@@ -57,15 +62,27 @@ class WebApp:
     def __init__(self, answers: Answers, *, rate: float = 10.0, burst: int = 60, secure_cookie: bool = False,
                  worker: RoutingWorker | None = None):
         self.answers = answers
-        self.known = TokenCache(answers.store)
+        self.known = TokenCache(answers.state)
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
         self.worker = worker  # None: everything computed in this process
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
 
-    def game(self, game_id: str) -> tuple[WebGame, usecases.Day]:
-        """A loaded game, or 404."""
-        return self.answers.game(game_id)
+    def group_of(self, request: Request, caller: Caller) -> tuple[str, int]:
+        """The game id and group number of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""
+        game_id = request.path_params["game"]
+        try:
+            number = int(request.path_params["group"])
+        except ValueError:
+            raise HttpError(404, "group must be its number, e.g. /groups/1") from None
+        if caller.access.game_id != game_id:
+            raise HttpError(403, "this token belongs to another game")
+        if caller.access.group is not None:  # a group's token opens its own number only (no probing of others)
+            own = self.answers.record(game_id).group(caller.access.group)
+            if own is None or own.number != number:
+                raise HttpError(403, "this token belongs to another group")
+        authorize(caller, game_id, self.answers.group(game_id, number).key)
+        return game_id, number
 
     def caller(self, request: Request) -> Caller:
         """Authenticate and rate-limit (per token)."""
@@ -77,26 +94,13 @@ class WebApp:
         self.limiter.hit(caller.token)
         return caller
 
-    def group_of(self, request: Request, caller: Caller) -> tuple[WebGame, usecases.Day, int]:
-        """The game and group of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""
-        game_id = request.path_params["game"]
-        try:
-            number = int(request.path_params["group"])
-        except ValueError:
-            raise HttpError(404, "group must be its number, e.g. /groups/1") from None
-        authorize(caller, game_id, number)
-        g, day = self.game(game_id)
-        if not 1 <= number <= len(g.groups):
-            raise HttpError(404, f"game {g.id} has no group {number}")
-        return g, day, number
-
     # ---- HTTP --------------------------------------------------------------------------------------
     def api(self, fn: Callable[..., Any], *, write: bool = False, organiser: bool = False,
             fields: set[str] | None = None):
         """Wrap an answer function as a JSON endpoint with authentication, authorisation and errors.
 
-        A group's function gets ``(game, day, number, input)``, the input being the JSON body of a POST or the
-        query parameters of a GET; an organiser's function gets ``(game, day)``."""
+        A group's function gets ``(game_id, number, input)``, an organiser's ``(game_id, input)``; the input is the
+        JSON body of a POST or the query parameters of a GET."""
 
         async def endpoint(request: Request) -> Response:
             try:
@@ -105,16 +109,14 @@ class WebApp:
                     check_state_change(request, caller)
                 if organiser:
                     authorize(caller, request.path_params["game"], None)
-                    args: tuple = self.game(request.path_params["game"])
+                    where: tuple = (request.path_params["game"],)
                 else:
                     where = self.group_of(request, caller)  # 403/404 before the body is read
-                    inp = await json_body(request, fields or set()) if write else dict(request.query_params)
-                    args = (*where, inp)
+                inp = await json_body(request, fields or set()) if write else dict(request.query_params)
                 if self.worker is not None and fn.__name__ in ROUTED:
-                    g, _day, number, inp = args
-                    out = await self.worker.call(fn.__name__, g.id, number, inp)
+                    out = await self.worker.call(fn.__name__, *where, inp)
                 else:
-                    out = await run_in_threadpool(fn, *args)
+                    out = await run_in_threadpool(fn, *where, inp)
                 return json_response(out)
             except HttpError as exc:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
@@ -132,10 +134,12 @@ class WebApp:
             game_id = request.path_params["game"]
             if caller.access.game_id != game_id:
                 raise HttpError(403, "this token belongs to another game")
-            _, day = self.game(game_id)
-            return json_response(usecases.stations(day), headers={"Cache-Control": "private, max-age=3600"})
+            _, day = await run_in_threadpool(self.answers.play, game_id)
+            return json_response(stations(day), headers={"Cache-Control": "private, max-age=3600"})
         except HttpError as exc:
             return json_response({"error": exc.message}, exc.status, exc.headers)
+        except PlannerError as exc:
+            return json_response({"error": " ".join(str(exc).split())}, 422)
 
     async def join(self, request: Request) -> Response:
         """A join link: set the cookie and go on to the group's (or organiser's) page."""
@@ -147,8 +151,8 @@ class WebApp:
         access = self.known.access(token) if 0 < len(token) <= 200 else None
         if access is None:
             return self.page("error.html", {"message": "This link is not valid (any more)."}, 401)
-        target = (f"/games/{access.game_id}" if access.group is None
-                  else f"/games/{access.game_id}/groups/{access.group}")
+        number = next((g.number for g in self.answers.record(access.game_id).groups if g.key == access.group), None)
+        target = (f"/games/{access.game_id}" if number is None else f"/games/{access.game_id}/groups/{number}")
         # A page, not a redirect: a SameSite=Strict cookie set during a navigation from another app (a QR
         # scanner) is sent only on the next, same-site navigation, which this page's refresh is.
         resp = self.page("join.html", {"target": target}, 200)
@@ -159,32 +163,40 @@ class WebApp:
     async def group_page(self, request: Request) -> Response:
         """The group's phone page (the data comes from the API)."""
         try:
-            g, day, number = self.group_of(request, self.caller(request))
+            game_id, number = self.group_of(request, self.caller(request))
+            play, _day = await run_in_threadpool(self.answers.play, game_id)
         except HttpError as exc:
             return self.page("error.html", {"message": exc.message}, exc.status)
-        return self.page("group.html", {"game": g, "number": number, "name": g.groups[number - 1],
-                                        "info": usecases.day_info(day)})
+        except PlannerError as exc:
+            return self.page("error.html", {"message": str(exc)}, 422)
+        g = self.answers.group(game_id, number)
+        return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
+                                        "info": self.answers.game_info(play)})
 
-    def organisers_game(self, request: Request) -> tuple[WebGame, usecases.Day]:
-        """The game of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
-        authorize(self.caller(request), request.path_params["game"], None)
-        return self.game(request.path_params["game"])
+    def organisers_game(self, request: Request) -> str:
+        """The game id of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
+        game_id = request.path_params["game"]
+        authorize(self.caller(request), game_id, None)
+        self.answers.record(game_id)
+        return game_id
 
     async def organiser_page(self, request: Request) -> Response:
-        """The organiser's page: every group on one table and one map."""
+        """The organiser's page: every group on one table and one map, the ranking, corrections."""
         try:
-            g, day = self.organisers_game(request)
+            play, _day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
         except HttpError as exc:
             return self.page("error.html", {"message": exc.message}, exc.status)
-        return self.page("organiser.html", {"game": g, "info": usecases.day_info(day)})
+        except PlannerError as exc:
+            return self.page("error.html", {"message": str(exc)}, 422)
+        return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play)})
 
-    def document(self, make: Callable[[usecases.Day], str]):
+    def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the
         planner's own output (feed data, no user text) and carry inline scripts, so they get their own CSP."""
 
         async def endpoint(request: Request) -> Response:
             try:
-                _, day = self.organisers_game(request)
+                _, day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
             except HttpError as exc:
                 return self.page("error.html", {"message": exc.message}, exc.status)
             html = await run_in_threadpool(make, day)
@@ -239,9 +251,11 @@ class WebApp:
                 HERE / "static" / "manifest.webmanifest", media_type="application/manifest+json")),
             Route("/games/{game}", self.organiser_page),
             Route("/games/{game}/groups/{group}", self.group_page),
-            Route("/games/{game}/report", self.document(usecases.check_area_html)),
-            Route("/games/{game}/map", self.document(usecases.area_map_html)),
+            Route("/games/{game}/report", self.document(check_area_html)),
+            Route("/games/{game}/map", self.document(area_map_html)),
             Route("/api/games/{game}", self.api(self.answers.overview, organiser=True)),
+            Route("/api/games/{game}/void", self.api(self.answers.void_event, organiser=True, write=True,
+                                                     fields=VOID_FIELDS), methods=["POST"]),
             Route("/api/games/{game}/stations", self.stations),
             Route("/api/games/{game}/groups/{group}", self.api(self.answers.group_state)),
             Route("/api/games/{game}/groups/{group}/next", self.api(self.answers.next_step)),
@@ -252,6 +266,9 @@ class WebApp:
                   methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/undo", self.api(self.answers.undo, write=True, fields=set()),
                   methods=["POST"]),
+            Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger)),
+            Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger_event, write=True,
+                                                                      fields=LEDGER_FIELDS), methods=["POST"]),
             Mount("/static", static, name="static"),
         ]
         if assets.LEAFLET_DIR.is_dir():
@@ -268,16 +285,17 @@ class WebApp:
 
 
 class TokenCache:
-    """``access(token)`` of the store, remembered for known tokens (an unknown one is asked again each time)."""
+    """``access(token)`` of the state, remembered for known tokens (an unknown one is asked again each time, so a
+    game created while the server runs opens at once)."""
 
-    def __init__(self, store: Callable[[], WebStore]):
-        self._store = store
+    def __init__(self, state: Callable[[], State]):
+        self._state = state
         self._known: dict[str, Access] = {}
 
     def access(self, token: str) -> Access | None:
         """Whom the token opens, or None."""
         a = self._known.get(token)
-        if a is None and (a := self._store().access(token)) is not None:
+        if a is None and (a := self._state().games.access(token)) is not None:
             self._known[token] = a
         return a
 
@@ -308,11 +326,13 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     return json_response({"error": f"internal error ({type(exc).__name__})"}, 500)
 
 
-def load_app(state: str | Path | None = None, *, feed: str | None = None, game: str | None = None,
-             date: str | None = None, rate: float = 10.0, burst: int = 60,
+def load_app(state: str | Path | None = None, *, feed: str | None = None, rate: float = 10.0, burst: int = 60,
              secure_cookie: bool = False) -> tuple[Starlette, RoutingWorker]:
-    """The app with its days loaded and its routing process started (close the worker after serving)."""
-    days = load_days(state, feed=feed, game=game, date=date)
-    worker = RoutingWorker(state, feed=feed, game=game, date=date)
+    """The app with the days of the games present loaded and its routing process started (close the worker after
+    serving); ``feed`` serves games created without one."""
+    days = Days(feed)
+    with State(state) as st:
+        days.warm(st.games.games())
+    worker = RoutingWorker(state, feed=feed)
     app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker)
     return app.build(), worker

@@ -21,13 +21,14 @@ from urllib.parse import urlsplit
 
 from starlette.requests import Request
 
-from planner.store.games import Access, WebStore
+from planner.store.games import Access
 
 COOKIE = "planner_token"
 CSRF_HEADER = "x-planner"
 MAX_BODY = 4096
 MAX_TEXT = 100
 ROLL_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+EVENT_ID = ROLL_ID  # a ledger event's client id, as a roll's
 CLOCK = re.compile(r"\d{1,2}:\d{2}")
 
 
@@ -69,7 +70,7 @@ def request_token(request: Request) -> tuple[str | None, bool]:
     return (tok, True) if tok else (None, False)
 
 
-def authenticate(request: Request, store: WebStore | TokenLookup) -> Caller:
+def authenticate(request: Request, store: TokenLookup) -> Caller:
     """The caller, or 401 (no token, unknown token)."""
     token, by_cookie = request_token(request)
     if not token:
@@ -80,9 +81,9 @@ def authenticate(request: Request, store: WebStore | TokenLookup) -> Caller:
     return Caller(access, token, by_cookie)
 
 
-def authorize(caller: Caller, game_id: str, group: int | None) -> None:
-    """403 unless the token belongs to this game and (for a group's route) to this group or the organiser.
-    ``group`` None: an organiser's route."""
+def authorize(caller: Caller, game_id: str, group: str | None) -> None:
+    """403 unless the token belongs to this game and (for a group's route) to this group (its key) or the
+    organiser. ``group`` None: an organiser's route."""
     a = caller.access
     if a.game_id != game_id:
         raise HttpError(403, "this token belongs to another game")
@@ -159,14 +160,14 @@ def text_field(body: dict, key: str, *, required: bool = False, pattern: re.Patt
     return v
 
 
-def int_field(body: dict, key: str) -> int:
-    """A required whole number (not a boolean, not a string)."""
+def int_field(body: dict, key: str, *, lo: int = -1000, hi: int = 1000) -> int:
+    """A required whole number in ``lo..hi`` (not a boolean, not a string)."""
     v = body.get(key)
     if v is None:
         raise HttpError(422, f"field '{key}' is required (a whole number)")
     if isinstance(v, bool) or not isinstance(v, int):
         raise HttpError(422, f"field '{key}' must be a whole number, got {json.dumps(v)[:30]}")
-    if not -1000 <= v <= 1000:
+    if not lo <= v <= hi:
         raise HttpError(422, f"field '{key}' {v} is out of range")
     return v
 

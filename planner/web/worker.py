@@ -19,21 +19,28 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from planner.web.answers import Answers, load_days
+from planner.store.state import State
+from planner.web.answers import Answers
+from planner.web.days import Days
 from planner.web.security import HttpError
 
-ROUTED = ("roll", "position", "undo", "next_step", "next_trains")  # Answers methods computed by the child
-RESENDABLE = ("roll", "next_step", "next_trains")  # sent again after a crash: they record nothing twice
+ROUTED = ("roll", "position", "undo", "next_step", "next_trains", "ledger_event")  # Answers methods the child computes
+# sent again after a crash, as they record nothing twice: reads, rolls (under their roll id) and ledger events
+# that carry an event id
+RESENDABLE = ("roll", "next_step", "next_trains")
 
 _answers = None  # the child's Answers
 
 
-def _start(state: str | None, feed: str | None, game: str | None, date: str | None) -> None:
+def _start(state: str | None, feed: str | None) -> None:
     global _answers
 
     parent = os.getppid()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    _answers = Answers(state, load_days(state, feed=feed, game=game, date=date))
+    days = Days(feed)
+    with State(state) as st:
+        days.warm(st.games.games())  # the games present now; later ones load on their first request
+    _answers = Answers(state, days)
 
 
 def _exit_with(parent: int) -> None:
@@ -47,9 +54,8 @@ def _ready() -> bool:
     return _answers is not None
 
 
-def _call(name: str, game_id: str, number: int, inp: dict):
-    g, day = _answers.game(game_id)
-    return getattr(_answers, name)(g, day, number, inp)
+def _call(name: str, *args):
+    return getattr(_answers, name)(*args)
 
 
 class WorkerFailed(Exception):
@@ -61,13 +67,13 @@ class RoutingWorker:
 
     A child that dies (``kill -9``, the OOM killer) is replaced by a new one on the next request. A request that
     never reached the dead child is sent to the new one; one that may have been running in it is sent again
-    only when that cannot record anything twice (reads, and rolls: each carries a roll id, so a second send
-    replays the first), else it is answered 503 "send it again". When no new child starts, :attr:`failed`
+    only when that cannot record anything twice (reads; rolls, each carrying a roll id, so a second send replays
+    the first; ledger events that carry an event id), else it is answered 503 "send it again". When no new child starts, :attr:`failed`
     says why, :attr:`on_failed` is called and :class:`WorkerFailed` is raised (the server then stops, exit 1).
     """
 
-    def __init__(self, state: str | Path | None, *, feed: str | None, game: str | None, date: str | None):
-        self._initargs = (None if state is None else str(state), feed, game, date)
+    def __init__(self, state: str | Path | None, *, feed: str | None):
+        self._initargs = (None if state is None else str(state), feed)
         self._lock = threading.Lock()
         self.restarts = 0
         self.failed: str | None = None
@@ -101,25 +107,28 @@ class RoutingWorker:
                 self.restarts += 1
             return self._pool
 
-    async def call(self, name: str, game_id: str, number: int, inp: dict):
-        """``Answers.<name>(game, day, number, inp)`` computed in the child (see the class docstring)."""
-        if name == "roll" and not inp.get("roll_id"):
-            inp = {**inp, "roll_id": "srv-" + secrets.token_urlsafe(12)}  # a second send replays the first
+    async def call(self, name: str, *args):
+        """``Answers.<name>(*args)`` computed in the child (see the class docstring); a group's request has its
+        input last."""
+        inp = args[-1] if args and isinstance(args[-1], dict) else {}
+        if name == "roll" and not inp.get("roll_id"):  # a second send replays the first
+            args = (*args[:-1], {**inp, "roll_id": "srv-" + secrets.token_urlsafe(12)})
+        resend = name in RESENDABLE or (name == "ledger_event" and bool(inp.get("event_id")))
         loop = asyncio.get_running_loop()
         pool = self._pool
         try:
-            fut = loop.run_in_executor(pool, _call, name, game_id, number, inp)
+            fut = loop.run_in_executor(pool, _call, name, *args)
         except (BrokenProcessPool, RuntimeError):  # broken (or shut down) before this request: it never ran
             pool = await asyncio.to_thread(self._replace, pool)
-            return await loop.run_in_executor(pool, _call, name, game_id, number, inp)
+            return await loop.run_in_executor(pool, _call, name, *args)
         try:
             return await fut
         except BrokenProcessPool:
             pool = await asyncio.to_thread(self._replace, pool)
-            if name not in RESENDABLE:
+            if not resend:
                 raise HttpError(503, "the routing process restarted while this was computed; send it again",
                                 {"Retry-After": "1"}) from None
-            return await loop.run_in_executor(pool, _call, name, game_id, number, inp)
+            return await loop.run_in_executor(pool, _call, name, *args)
 
     async def ping(self) -> None:
         """Return once the child answers (a dead one is replaced first)."""

@@ -42,16 +42,28 @@ function obligationText(ob) {
   }
 }
 
+/* The time the group's requests carry: the time field (prefilled with the phone's clock, which it follows until
+   the players change it to tell a time that has passed). */
+let timeEdited = false;
+function restoreTime() {
+  const kept = localStorage.getItem(KEY + ":time");  // a time the players typed survives a reload
+  if (kept) { document.getElementById("time").value = kept; timeEdited = true; }
+}
+function nowHHMM() {
+  const d = new Date();
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+function currentTime() {
+  const el = document.getElementById("time");
+  if (!timeEdited || !el.value) el.value = nowHHMM();
+  return el.value;
+}
+
 function renderState(state) {
-  // where the group's day has it (it moves along its itinerary), else the last position it set here
+  // where the group's day has it (it moves along its itinerary): the one place a group's position is kept
   const modelPos = state.status && state.status.position;
-  const pos = state.position;
-  if (modelPos && modelPos.station) {
-    setText("position", modelPos.seated && modelPos.train ? modelPos.train
-      : `${modelPos.station} ${modelPos.since}`);
-  } else {
-    setText("position", pos ? `${pos.at} ${pos.time}${pos.trip ? " (train " + pos.trip + ")" : ""}` : null);
-  }
+  setText("position", modelPos && modelPos.station
+    ? (modelPos.seated && modelPos.train ? modelPos.train : `${modelPos.station} ${modelPos.since}`) : null);
   const ob = state.status && state.status.obligation;
   setText("obligation", obligationText(ob));
   setText("next-roll", state.status ? state.status.next_roll_at : null);
@@ -155,11 +167,11 @@ function cachedState() {
 
 async function refresh() {
   try {
-    const state = await api(BASE);
+    const state = await api(`${BASE}?time=${encodeURIComponent(currentTime())}`);
     netStatus("");
     saveState(state);
     renderState(state);
-    const where = state.position ? JSON.stringify(state.position) : null;
+    const where = state.status.position ? JSON.stringify(state.status.position) : null;
     if (where && where !== nextFor) refreshNext(where);  // only when the position changed: it is routed
     await flushQueue();
   } catch (e) {
@@ -208,7 +220,7 @@ async function submitRoll(ev) {
   const dice = DICE === 2
     ? Number(document.getElementById("die-white").value) * 10 + Number(document.getElementById("die-colour").value)
     : Number(document.getElementById("die").value);
-  const body = {dice, roll_id: newRollId()};
+  const body = {dice, time: currentTime(), roll_id: newRollId()};
   const queueIt = () => {
     setQueue([...queue(), body]);
     message(`No connection: roll ${dice} is queued and will be sent once when the phone is back online.`);
@@ -228,7 +240,7 @@ async function submitRoll(ev) {
 async function submitPosition(ev) {
   ev.preventDefault();
   const at = document.getElementById("at").value.trim();
-  const time = document.getElementById("time").value;
+  const time = currentTime();
   const trip = document.getElementById("trip").value.trim();
   if (!at && !trip) { message("Type the station, or the train you are in (e.g. IR75 12:25).", true); return; }
   const body = {};
@@ -236,8 +248,9 @@ async function submitPosition(ev) {
   if (time) body.time = time;
   if (trip) body.trip = trip;
   try {
-    const pos = await api(BASE + "/position", "POST", body);
-    message(pos.train ? `Position: ${pos.train}` : `Position: ${pos.at} ${pos.time}`);
+    const st = await api(BASE + "/position", "POST", body);
+    const pos = st.position;
+    message(st.train ? `Position: ${st.train}` : `Position: ${pos.station} since ${pos.since}`);
     refresh();
   } catch (e) {
     message(e instanceof ApiError ? e.message : "No connection: the position was not sent.", true);
@@ -267,6 +280,11 @@ async function fillStations() {
 document.getElementById("roll-form").addEventListener("submit", submitRoll);
 document.getElementById("position-form").addEventListener("submit", submitPosition);
 document.getElementById("undo").addEventListener("click", undo);
+document.getElementById("time").addEventListener("input", (ev) => {
+  timeEdited = Boolean(ev.target.value);
+  if (timeEdited) localStorage.setItem(KEY + ":time", ev.target.value); else localStorage.removeItem(KEY + ":time");
+});
+restoreTime();
 window.addEventListener("online", () => { netStatus(""); refresh(); });
 window.addEventListener("offline", () => netStatus("Offline: showing the last answer."));
 

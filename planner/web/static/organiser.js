@@ -16,10 +16,10 @@ async function refresh() {
   }
   document.querySelector("#groups tbody").replaceChildren(...data.groups.map((g) => {
     const last = g.last;
-    const pos = g.position;
+    const pos = g.status.position;
     return h("tr", {},
       h("td", {}, g.group.name),
-      h("td", {}, pos ? `${pos.at} ${pos.time}` : "-"),
+      h("td", {}, pos ? `${pos.station} ${pos.since}` : "-"),
       h("td", {}, last ? `${last.roll} at ${last.time}` : "-"),
       h("td", {}, last ? (last.kind === "free" ? `free until ${last.free_until}` : last.target) : "-"),
       h("td", {}, last && last.arrival ? last.arrival : "-"),
@@ -32,7 +32,7 @@ async function refresh() {
   if (layer) layer.remove();
   layer = L.layerGroup().addTo(map);
   for (const g of data.groups) {
-    const here = g.position && coords.get(g.position.at);
+    const here = g.status.position && coords.get(g.status.position.station);
     const there = g.last && g.last.target && coords.get(g.last.target);
     // a DOM node, not a string: Leaflet inserts a string as HTML (a group's name is the organiser's text)
     if (here) L.circleMarker(here, {radius: 7, color: "#c60018"}).bindTooltip(h("span", {}, g.group.name)).addTo(layer);

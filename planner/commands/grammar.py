@@ -1,0 +1,315 @@
+"""The command line's grammar: every command, its options and its handler, in one place.
+
+Handlers are named ``"module:function"`` of :mod:`planner.commands` and imported only when their command runs
+(:func:`planner.cli.main`): building this parser imports nothing but argparse, so ``planner --help`` and a
+mistyped option answer at once, whatever the handlers load (the routing kernels, pandas, folium, matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from planner.commands import argtypes
+
+
+def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
+    """``--feed --game --date --json --progress`` (the options every command accepts)."""
+    p.add_argument("--feed", type=argtypes.feed, help="GTFS zip, folder or URL (default: $PLANNER_FEED, config, downloaded, demo)")
+    if game:
+        p.add_argument("--game", help="game name, path to a .toml, or 'none' for the whole feed")
+    if date:
+        p.add_argument("--date", help="game day YYYY-MM-DD")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--progress", action="store_true", default=None, help="show progress bars")
+
+
+def add_game_id(p: argparse.ArgumentParser) -> None:
+    """``--game-id``: the created game a group command addresses."""
+    p.add_argument("--game-id", help="the game (from 'planner game new'); default $PLANNER_GAME_ID, else the only "
+                                     "game in the state, else the implicit game of --game and --date")
+
+
+def add_since(p: argparse.ArgumentParser) -> None:
+    """``--since``: when a standing group got off at its station (its change window started then)."""
+    p.add_argument("--since", metavar="HH:MM", help="the group has been at the station since then (default: "
+                                                     "--time); the change window (29-minute rule) counts from it")
+
+
+def add_routing(p: argparse.ArgumentParser) -> None:
+    """Routing options shared by every command that routes."""
+    p.add_argument("--min-transfer", type=argtypes.minutes(0, 60), metavar="M",
+                   help="uniform minimum change time in minutes (a slow group)")
+    p.add_argument("--no-zugzwang", action="store_true",
+                   help="plain timetable routing: ignore the game's change window (29-minute rule)")
+
+
+def add_position(p: argparse.ArgumentParser) -> None:
+    """Where the group is: ``--at``/``--from`` a station at ``--time``, or seated in ``--trip``."""
+    p.add_argument("--at", "--from", dest="at",
+                   help="station where the group stands (or the stop its train is at/approaching, with --trip)")
+    p.add_argument("--time", help="HH:MM (default with --trip: the trip's time there)")
+    p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_since(p)
+    add_routing(p)
+
+
+def add_roll(p: argparse.ArgumentParser) -> None:
+    """``--roll`` and ``--visited`` (dice target questions)."""
+    p.add_argument("--roll", type=int, required=True, help="one die 1-6 (variant A) or white*10+coloured (B)")
+    p.add_argument("--visited", default="", help='targets already targeted, ";"-separated')
+
+
+def _feed(sub) -> None:
+    p = sub.add_parser("feed-info", help="what a feed holds (and on a date)")
+    add_common(p, game=False)
+    p.set_defaults(handler="feed:cmd_feed_info")
+    p = sub.add_parser("feed", help="feed sources: download the official Swiss feed")
+    fsub = p.add_subparsers(dest="feed_command", metavar="ACTION")
+    d = fsub.add_parser("download", help="download the current official GTFS feed (opentransportdata.swiss)")
+    d.add_argument("--url", type=argtypes.url, help="a direct URL of a GTFS zip (default: found from the dataset page)")
+    d.add_argument("--out", type=argtypes.out_folder, help="folder (default: feeds/)")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(handler="feed:cmd_download")
+    p = sub.add_parser("export", help="write the pruned game day as a GTFS zip (for other GTFS tools)")
+    add_common(p)
+    p.add_argument("--out", type=argtypes.out_file, required=True, help="path of the zip to write")
+    p.set_defaults(handler="feed:cmd_export")
+    p = sub.add_parser("stations", help="in-area stations served on the day, with price and letter")
+    add_common(p)
+    p.set_defaults(handler="feed:cmd_stations")
+
+
+def _route(sub) -> None:
+    p = sub.add_parser("route", help="fastest way from a station (or from the train you sit in) to a station")
+    p.add_argument("--from", dest="origin", help="station where the group stands (or the stop its train is at "
+                                                 "or approaching, with --trip)")
+    p.add_argument("--to", dest="target", help="target station")
+    p.add_argument("--time", help="HH:MM (default: the trip's time at --from when --trip is given)")
+    p.add_argument("--trip", help="the train the group sits in: trip id, or line and time as 'IR75 10:03'")
+    add_since(p)
+    p.add_argument("--within", type=argtypes.minutes(0, 600), metavar="MIN",
+                   help="also list every itinerary arriving at most MIN minutes after the fastest")
+    p.add_argument("--group", help="for this group: priced with its fees (ledger); without --from, from where it is "
+                                  "in its day (to its target when --to is left out)")
+    p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
+    add_game_id(p)
+    add_common(p)
+    add_routing(p)
+    p.set_defaults(handler="route:cmd_route")
+
+
+def _rules(sub) -> None:
+    p = sub.add_parser("target", help="we rolled N: the dice target to head for, and how")
+    p.add_argument("--group", help="price the itinerary for this group (fees from the ledger)")
+    add_position(p)
+    add_roll(p)
+    add_game_id(p)
+    add_common(p)
+    p.set_defaults(handler="rules:cmd_target")
+    p = sub.add_parser("zugzwang", help="29-minute rule: which trains may we take after getting off here?")
+    p.add_argument("--at", help="station where the group got off")
+    p.add_argument("--time", help="HH:MM when the group got off")
+    p.add_argument("--trip", help="the train the group got off (excluded)")
+    p.add_argument("--check", metavar="LEGS.csv", help="check a day's log: CSV from,to,departure,arrival[,route]")
+    add_common(p)
+    add_routing(p)
+    p.set_defaults(handler="rules:cmd_zugzwang")
+    p = sub.add_parser("bonus", help="full-hour bonus: trains we can sit in arriving/departing at hh:00")
+    p.add_argument("--group", help="a group's day: only chances on the ways it may take (bound to its target)")
+    add_position(p)
+    add_game_id(p)
+    add_common(p)
+    p.set_defaults(handler="rules:cmd_bonus")
+    p = sub.add_parser("tolls", help="toll lines and tunnels a trip crosses, and the fees owed")
+    p.add_argument("--trip", required=True, help="trip id")
+    p.add_argument("--from", dest="origin", help="boarding station (default: the trip's first in-area stop)")
+    p.add_argument("--to", dest="target", help="alighting station (default: its last in-area stop)")
+    p.add_argument("--owners", help="TOML: [owners] \"Olten–Aarau\" = \"group 2\" ... (fees by owner's count)")
+    p.add_argument("--tunnel-dice", type=int, help="sum of the two dice rolled for a tunnel fee (2-12)")
+    add_common(p)
+    p.set_defaults(handler="rules:cmd_tolls")
+
+
+def _group(sub) -> None:
+    p = sub.add_parser("roll", help="record a group's roll and apply the rules (its day is remembered)")
+    p.add_argument("--group", required=True, help="group name or number (case and accents do not matter)")
+    p.add_argument("--dice", type=int, required=True, help="the roll (as for target --roll)")
+    p.add_argument("--roll-id", help="client id making a retried command idempotent")
+    add_position(p)
+    add_game_id(p)
+    add_common(p)
+    p.set_defaults(handler="group:cmd_roll")
+    p = sub.add_parser("next", help="what now? where the group is, what it must do, the itinerary")
+    p.add_argument("--group", required=True)
+    p.add_argument("--time", help="HH:MM (default: now on the game day)")
+    add_game_id(p)
+    add_common(p)
+    p.set_defaults(handler="group:cmd_next")
+    p = sub.add_parser("group", help="a group's day: status, list, undo, position")
+    gsub = p.add_subparsers(dest="group_command", metavar="ACTION")
+    s = gsub.add_parser("status", help="where the group is, what binds it, its rolls and targets")
+    s.add_argument("--group", required=True)
+    s.add_argument("--time", help="HH:MM (default: the group's latest entry, or now)")
+    add_game_id(s)
+    add_common(s)
+    s.set_defaults(handler="group:cmd_group_status")
+    s = gsub.add_parser("list", help="every group of the game with its state")
+    s.add_argument("--time", help="HH:MM")
+    add_game_id(s)
+    add_common(s)
+    s.set_defaults(handler="group:cmd_group_list")
+    u = gsub.add_parser("undo", help="remove the group's latest entry (a mistyped roll or position)")
+    u.add_argument("--group", required=True)
+    add_game_id(u)
+    add_common(u)
+    u.set_defaults(handler="group:cmd_group_undo")
+    u = gsub.add_parser("position", help="we got off at X at T, or we are in the IR75 12:25")
+    u.add_argument("--group", required=True)
+    add_position(u)
+    add_game_id(u)
+    add_common(u)
+    u.set_defaults(handler="group:cmd_group_position")
+
+
+def _map_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=argtypes.out_file, metavar="MAP.html", help="output file (default maps/<kind>-....html)")
+    p.add_argument("--standalone", action="store_true",
+                   help="one self-contained HTML file (Leaflet inlined): works when copied to a phone")
+    p.add_argument("--tiles", action="store_true", help="add OpenStreetMap tiles (needs the internet)")
+    add_common(p)
+
+
+def _organiser(sub) -> None:
+    p = sub.add_parser("check-area", help="organisers: is the game area valid on the game day? (exit 1 if not)")
+    p.add_argument("--out", type=argtypes.out_file, metavar="REPORT.html", help="also write a self-contained HTML report")
+    add_common(p)
+    p.set_defaults(handler="organiser:cmd_check_area")
+    p = sub.add_parser("map", help="offline maps: the area, an itinerary, a dice target, how far a group gets")
+    msub = p.add_subparsers(dest="map_kind", metavar="KIND")
+    a = msub.add_parser("area", help="ring, lines and stations by category, dice targets, toll lines, tunnels")
+    _map_options(a)
+    a.set_defaults(handler="organiser:cmd_map")
+    r = msub.add_parser("route", help="the fastest itinerary (as planner route)")
+    add_position(r)
+    r.add_argument("--to", dest="target", required=True, help="target station")
+    _map_options(r)
+    r.set_defaults(handler="organiser:cmd_map")
+    t = msub.add_parser("target", help="the dice target to head for and how (as planner target)")
+    add_position(t)
+    add_roll(t)
+    _map_options(t)
+    t.set_defaults(handler="organiser:cmd_map")
+    q = msub.add_parser("reach", help="stations reachable within 30/60/90 minutes from a position")
+    add_position(q)
+    q.add_argument("--bands", default="30,60,90", help="minutes, comma-separated (default 30,60,90)")
+    _map_options(q)
+    q.set_defaults(handler="organiser:cmd_map")
+    p = sub.add_parser("handout", help="print export: A4 PDF (area map, station list) and 300 dpi PNGs")
+    p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help="PDF path (default maps/handout-<game>-<date>.pdf)")
+    p.add_argument("--no-png", action="store_true", help="skip the PNG pages")
+    p.add_argument("--dpi", type=argtypes.integer(50, 1200, "dpi"), default=300, help="PNG resolution (default 300)")
+    p.add_argument("--links", metavar="GAME.json", help="the saved output of 'planner game new --json': also "
+                                                         "write <handout>-join.pdf, one QR code per group")
+    add_common(p)
+    p.set_defaults(handler="organiser:cmd_handout")
+
+
+def _ledger(sub) -> None:
+    p = sub.add_parser("ledger", help="the money side: buy, build, mortgage, pay fees, income, status, ranking")
+    lsub = p.add_subparsers(dest="ledger_command", metavar="ACTION")
+
+    def action(name: str, help_: str, *, group: bool = True, when: bool = True, target: bool = False):
+        a = lsub.add_parser(name, help=help_)
+        if group:
+            a.add_argument("--group", required=True, help="group number or name")
+        if when:
+            a.add_argument("--time", help="HH:MM of the event (the decision, §19); default now on the game day")
+            a.add_argument("--reported", help="HH:MM the message was sent (§13); default now on the game day")
+            a.add_argument("--event-id", help="client id making a retried command idempotent")
+        if target:
+            a.add_argument("--station")
+            a.add_argument("--toll-line")
+            a.add_argument("--tunnel")
+        add_game_id(a)
+        add_common(a)
+        a.set_defaults(handler="ledger:cmd_event", event=name)
+        return a
+
+    action("buy", "buy the station the group is at, or a toll line / tunnel it travelled", target=True)
+    a = action("build", "build houses / a hotel on complete letter groups")
+    a.add_argument("--houses", required=True, help='new totals, e.g. "Aarau=2;Attiswil=1;Aesch=hotel"')
+    action("mortgage", "mortgage a holding (half its purchase value, §10)", target=True)
+    action("redeem", "redeem a mortgaged holding (half its purchase value, §10)", target=True)
+    a = action("pay", "pay the fee at a station, toll line or tunnel owned by another group", target=True)
+    a.add_argument("--dice", help="tunnel: the two dice, e.g. 3,4")
+    a = action("income", "the full-hour income (§6): the base fee, or the bonus fee")
+    a.add_argument("--bonus", action="store_true", help="the bonus rule is met (checked on the train)")
+    a.add_argument("--trip", help="the train we sat in (default: the one the group's day has it in)")
+    a = action("parking", "pay into the free parking, or empty it (§16-§18)")
+    a.add_argument("--reason", help="what is paid: a key of the game's ledger.parking_payments (e.g. jail)")
+    a.add_argument("--empty", action="store_true", help="empty the free parking (give --dice)")
+    a.add_argument("--dice", help="the two dice rolled when boarding at a change, e.g. 2,3")
+    a = action("card", "a Kanzlei or Chance card drawn (variant B)")
+    a.add_argument("--card", required=True, help="card key (see the game file's [[ledger.cards]])")
+    a = action("diceoff", "settle a §7.2 dice-off: each group's roll", group=False)
+    a.add_argument("--station", required=True)
+    a.add_argument("--roll", action="append", required=True, metavar="GROUP=SUM", help="one per group")
+    a = action("void", "organisers: void a recorded event (it stays in the log, marked; every group is told)",
+               group=False)
+    a.add_argument("event_seq", type=argtypes.integer(1, 10**9, "event number"), metavar="EVENT",
+                   help="the event's number (#N in status, feed and messages)")
+    a.add_argument("--reason", required=True, help="why (every group is told)")
+    a = lsub.add_parser("status", help="cash, capital and holdings (one group or all)")
+    a.add_argument("--group")
+    add_game_id(a)
+    add_common(a)
+    a.set_defaults(handler="ledger:cmd_status")
+    a = lsub.add_parser("end", help="end of the game: capital table and ranking (§5)")
+    add_game_id(a)
+    add_common(a)
+    a.set_defaults(handler="ledger:cmd_end")
+    a = lsub.add_parser("feed", help="the events a group must be told of (§13), since event N")
+    a.add_argument("--group", required=True, help="group number or name")
+    a.add_argument("--since", type=argtypes.integer(0, 10**12, "--since"), default=0)
+    add_game_id(a)
+    add_common(a)
+    a.set_defaults(handler="ledger:cmd_feed")
+
+
+def _others(sub) -> None:
+    p = sub.add_parser("demo", help="load the game day and answer real questions (the make-run demo)")
+    add_common(p)
+    p.add_argument("--at", default="Zug", help="where the demo group stands (default Zug)")
+    p.add_argument("--time", default="12:40", help="when (default 12:40, after dice start)")
+    p.add_argument("--roll", type=int, default=2, help="the demo roll (default 2)")
+    p.add_argument("--no-map", action="store_true", help="skip writing the demo map")
+    p.set_defaults(handler="demo:cmd_demo")
+    p = sub.add_parser("game", help="organisers: create a game for phones and the command line (a link per group)")
+    gsub = p.add_subparsers(dest="game_command", metavar="ACTION")
+    n = gsub.add_parser("new", help="create a game and print the organiser's link and one join link per group")
+    n.add_argument("--name", required=True, help="the game's name")
+    n.add_argument("--groups", required=True, help='group names, comma-separated: "Rot,Blau,Gelb"')
+    add_common(n)
+    n.add_argument("--base-url", help="where the server is reached (default $PLANNER_BASE_URL or http://127.0.0.1:8000)")
+    n.set_defaults(handler="web:cmd_game_new")
+    s = sub.add_parser("serve", help="the phone app: one page per group, shared live state (ASGI, uvicorn)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.add_argument("--feed", help="feed for games created without one")
+    s.add_argument("--rate-limit", type=float, default=10.0, metavar="N",
+                   help="requests per second per token (bursts of 6 N), default 10")
+    s.add_argument("--https", action="store_true",
+                   help="behind an HTTPS reverse proxy: cookies are marked Secure")
+    s.add_argument("--trusted-proxy", metavar="ADDR", default=None,
+                   help="the reverse proxy's address (e.g. 127.0.0.1): only its X-Forwarded-For is believed "
+                        "(default: none, the peer's address counts)")
+    s.set_defaults(handler="web:cmd_serve")
+
+
+SECTIONS = (_feed, _route, _rules, _group, _organiser, _ledger, _others)  # order = order in --help
+
+
+def register_all(sub: argparse._SubParsersAction) -> None:
+    """Add every command to ``sub``."""
+    for section in SECTIONS:
+        section(sub)

@@ -1,0 +1,80 @@
+"""Equally fast legal itineraries (pure): every way the rules let a group reach a target as early as its fastest.
+
+The group must head for its target by the fastest way (§4.4), so when several itineraries arrive at the same
+minute the group may choose among them: the one that earns the full-hour bonus, the cheapest in fees. The scans'
+labels hold one journey per start departure and leg count (:func:`planner.routing.query.equally_fast`); a way that
+first rides away and comes back on a later train through the origin (Rotkreuz -> Hünenberg Zythus -> S1 back
+through Rotkreuz), or changes at another station with as many changes, is not among them. So each first ride the
+group may take (the change window decides which) is tried with every stop it may get off at, followed by the
+fastest legal way from there; whatever arrives as early and passes the rule's own check (:func:`check_legs`) is one
+more equally fast itinerary.
+"""
+
+from __future__ import annotations
+
+from planner.game.zugzwang import boardable, check_legs, journey_log
+from planner.gamefile.rules import ChangeWindow
+from planner.routing.journey import Journey, Leg
+from planner.routing.network import TransitNetwork
+from planner.routing.query import Origin, best_journey, equally_fast, station_origin
+
+MAX_FIRST_RIDES = 12  # first trains tried (the window holds a handful; a forced wait at a hub a few more)
+
+
+def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, target: int,
+                      journey: Journey) -> list[Journey]:
+    """Every legal itinerary found that reaches ``target`` at ``journey``'s arrival (``journey`` first)."""
+    tt = net.tt
+    arrival = journey.arrival(tt)
+    found: dict[tuple, Journey] = {journey.signature(): journey}
+    for j in equally_fast(net, origin, target, arrival):
+        found.setdefault(j.signature(), j)
+    for first in _first_rides(net, window, origin, arrival):
+        station = first.to_station(tt)
+        if station == target:
+            continue
+        got_off = first.arrival(tt)
+        rest = best_journey(net, station_origin(station, got_off, since=got_off, window=origin.window), target)
+        if rest is None or not rest.legs or rest.arrival(tt) != arrival:
+            continue
+        j = Journey(origin.station, target, origin.time, (first, *rest.legs))
+        if j.signature() not in found and _legal(net, window, origin, j):
+            found[j.signature()] = j
+    return list(found.values())
+
+
+def _first_rides(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, arrival: int) -> list[Leg]:
+    """First legs the group may ride (to every later stop it can get off at, arriving by ``arrival``)."""
+    tt = net.tt
+    if origin.in_trip:
+        starts = [(origin.trip, origin.row)]
+    else:
+        if window is not None:
+            conns = boardable(net, origin.station, origin.time, window.seconds, since=origin.got_off)
+        else:
+            conns = [c for c in range(net.first_connection_at(origin.time), net.n_connections)
+                     if int(net.c_dep[c]) <= arrival and net.c_pick[c]
+                     and int(net.stop_station[net.c_from[c]]) == origin.station][:MAX_FIRST_RIDES]
+        seen: set[int] = set()
+        starts = []
+        for c in conns:
+            trip = int(net.c_trip[c])
+            if trip not in seen and int(net.c_dep[c]) <= arrival:
+                seen.add(trip)
+                starts.append((trip, int(net.c_row[c])))
+        starts = starts[:MAX_FIRST_RIDES]
+    out = []
+    for trip, board in starts:
+        for r in range(board + (0 if origin.in_trip else 1), tt.trip_stop_times(trip).stop):
+            if int(tt.st_arr[r]) > arrival:
+                break
+            if tt.st_dropoff[r] and int(tt.stop_station[tt.st_stop[r]]) != origin.station:
+                out.append(Leg(trip, board, r))
+    return out
+
+
+def _legal(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, journey: Journey) -> bool:
+    if window is None:
+        return True
+    start = None if origin.in_trip else (origin.got_off, origin.time)
+    return not check_legs(net, journey_log(net, journey), window, start=start)

@@ -1,0 +1,26 @@
+"""The target use case: "we rolled N here: where must we go, and how?" for a group that says what it targeted
+(``planner target``, ``planner map target``, the demo). A recorded roll of a group's day is
+:func:`planner.service.group.roll`; both decide by the same rules (:func:`planner.service.rules.decide_at`)."""
+
+from __future__ import annotations
+
+from planner.game.day import GroupDay
+from planner.game.dice import DiceAnswer
+from planner.routing import Origin
+from planner.service.gameday import GameDay
+from planner.service.pricing import Pricing, cheapest_answer
+from planner.service.rules import decide_at, resolve_targets
+from planner.service.views import dice_json
+
+
+def target_answer(day: GameDay, pricing: Pricing | None, origin: Origin, roll: int, visited: str = "",
+                  train: str | None = None) -> tuple[DiceAnswer, dict]:
+    """The dice answer at ``origin`` for ``roll`` with the targets already had (``visited``: ``;``-separated names
+    as typed), and its JSON (``planner target --json``); for a group, the cheapest of the equally fast ways."""
+    day.game.dice.validate(roll)
+    GroupDay(day.timetable, day.game).check_roll(origin.time)  # the clock: dice time, the end
+    ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, roll, resolve_targets(day, visited)))
+    out = dice_json(day, ans, origin, pricing)
+    if train:
+        out["train"] = train
+    return ans, out

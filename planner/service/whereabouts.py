@@ -1,0 +1,85 @@
+"""Where a group was, for the ledger's checks: a purchase or fee at a station needs the group there, a toll line or
+tunnel the group in a train crossing it, the full-hour bonus the train it sat in.
+
+What the planner knows comes from the group's day (position reports, the itineraries of its rolls) and from its own
+ledger events at stations. A claim is refused only when that knowledge contradicts it; a group the planner knows
+nothing of at that time is taken at its word (its statement is recorded).
+"""
+
+from __future__ import annotations
+
+from planner.errors import InputError
+from planner.ledger.model import Event
+from planner.ledger.position import Sighting, contradiction, ledger_sightings
+from planner.routing import best_journey, station_origin
+from planner.service.day_model import group_day, label_station
+from planner.service.play import Play
+from planner.util.timefmt import fmt_clock
+
+CROSSING_SLACK = 10 * 60  # a purchase message may come a little after the train has left the line (§13)
+
+
+def check_at_station(play: Play, group: str, event: Event, events: list[Event]) -> None:
+    """Refuse a station purchase or fee when the group cannot have been at the station then."""
+    g = play.group(group)
+    seen = ledger_sightings(events, g.name)
+    for r in play.state.groups.snapshot(play.id, g).rolls:
+        if r.position:
+            seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
+    day = play.day
+
+    def earliest(a: str, t: int, b: str) -> int | None:
+        j = best_journey(day.network, station_origin(day.station(a), t), day.station(b))
+        return None if j is None else j.arrival(day.timetable)
+
+    why = contradiction(seen, event.name, event.time, earliest)
+    if why:
+        raise InputError(f"group {g.name} at {event.name} at {fmt_clock(event.time)}? {why}")
+
+
+def _rides(play: Play, group: str, t: int) -> tuple[bool, list[tuple[int, int, int]]]:
+    """(known, rides): whether the group's day says what it does around ``t`` (it follows a roll's itinerary then,
+    or reported itself shortly before), and the rides ``(trip, board_row, alight_row)`` it is on around ``t``."""
+    g = play.group(group)
+    model = group_day(play.day, play.state.groups.snapshot(play.id, g))
+    tt = play.day.timetable
+    known, rides = False, []
+    roll = model.last_roll(t)
+    if (roll is not None and roll.legs and roll.arrival is not None and roll.plan_from <= t
+            <= roll.arrival + CROSSING_SLACK and model.on_plan(roll, t)):
+        known = True
+        rides += [(leg.trip, leg.board_row, leg.alight_row) for leg in roll.legs if not leg.is_walk
+                  and leg.departure(tt) - CROSSING_SLACK <= t <= leg.arrival(tt) + CROSSING_SLACK]
+    for p in model.positions:  # a report shortly before: standing somewhere, or in a train
+        if t - CROSSING_SLACK <= p.time <= t:
+            known = True
+            if p.position.seated:
+                rows = tt.trip_stop_times(p.position.trip)
+                rides.append((p.position.trip, rows.start, rows.stop - 1))
+    return known, rides
+
+
+def train_at(play: Play, group: str, t: int) -> int | None:
+    """The train the group's day has it in at ``t`` (or just left), else None."""
+    _known, rides = _rides(play, group, t)
+    return rides[0][0] if rides else None
+
+
+def check_crossing(play: Play, group: str, event: Event) -> None:
+    """Refuse a toll-line or tunnel purchase or fee when the group's day has it elsewhere then: a known group must
+    be on (or just off) a train that travels through it around that time."""
+    known, rides = _rides(play, group, event.time)
+    if not known:
+        return  # nothing known: the group's statement
+    stretches = play.day.crossings_by_trip
+    tt = play.day.timetable
+    for trip, board, alight in rides:
+        for name, first, last in stretches.get(trip, ()):
+            if name != event.name or not (board <= first and last <= alight):
+                continue
+            if int(tt.st_dep[first]) - CROSSING_SLACK <= event.time <= int(tt.st_arr[last]) + CROSSING_SLACK:
+                return
+    what = "toll line" if event.target == "toll_line" else "tunnel"
+    raise InputError(f"group {play.group(group).name} crossing {what} {event.name} at {fmt_clock(event.time)}? its "
+                     "day has it in no train through it then (report the train first: 'planner group position "
+                     "--trip')")

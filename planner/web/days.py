@@ -1,0 +1,68 @@
+"""The game days a server answers from: each (feed, game file, date) loaded once, on the first request of a game
+that plays on it (a game created while the server runs is served at once), then answered from memory.
+
+A day's lock serialises the use cases of one process on it: the routing arrays and lazy indexes are shared.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from planner import config
+from planner.errors import PlannerError
+from planner.gamefile.game import load_game
+from planner.gtfs.calendar import parse_date
+from planner.routing import station_origin
+from planner.service.gameday import GameDay
+from planner.service.rules import decide_at
+from planner.store.games import GameRecord
+
+
+@dataclass
+class Day:
+    """One loaded game day and the lock its answers are computed under; documents are made on first request."""
+
+    day: GameDay
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    documents: dict[str, str] = field(default_factory=dict)
+
+
+def load_day(feed: str | None, game: str | None, date: str | None) -> Day:
+    """Load the game day (from the cache when possible), build the network and warm the routing kernels."""
+    feed = feed or config.default_feed()
+    if not feed:
+        raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
+    d = date or config.default_date(feed)
+    if not d:
+        raise PlannerError("no game day: the game has no date")
+    gd = GameDay(str(feed), load_game(game or config.default_game()), parse_date(d), progress=False).warm()
+    # The first dice answer builds lazy indexes: do one now (nothing recorded), not on the first phone's roll.
+    clock = gd.game.clock
+    try:
+        decide_at(gd, station_origin(0, clock.dice_from if clock.bounded else 12 * 3600), 1, [])
+    except PlannerError:
+        pass  # a day on which that station cannot roll still serves; the warm-up only saves time
+    return Day(gd)
+
+
+class Days:
+    """The loaded days of one process, by what they are played on; ``feed`` fills in a game created without one."""
+
+    def __init__(self, feed: str | None = None):
+        self.feed = feed
+        self._days: dict[tuple, Day] = {}
+        self._lock = threading.Lock()
+
+    def of(self, game: GameRecord) -> Day:
+        """The day ``game`` is played on (loaded now when it is the first game on it)."""
+        key = (game.feed or self.feed, game.game, game.date)
+        with self._lock:  # one load per day, even when two phones of a new game ask at once
+            if key not in self._days:
+                self._days[key] = load_day(*key)
+            return self._days[key]
+
+    def warm(self, games: list[GameRecord]) -> None:
+        """Load the days of ``games`` now (at start-up: the first phones need not wait)."""
+        for g in games:
+            self.of(g)

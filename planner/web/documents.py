@@ -1,0 +1,29 @@
+"""The organiser's generated documents on the web: the check-area report and the area map (each made once per day,
+as ``planner check-area --out`` and ``planner map area --standalone`` make them)."""
+
+from __future__ import annotations
+
+from planner.gtfs.source import FeedSource
+from planner.maps import web
+from planner.organiser.area_check import check_area
+from planner.organiser.render import render_html
+from planner.web.days import Day
+
+
+def area_map_html(day: Day) -> str:
+    """The organiser's area map, made on first request."""
+    if "area_map" not in day.documents:
+        with day.lock:
+            m, _warnings = web.area_map(day.day.timetable, day.day.game)
+            day.documents["area_map"] = web.render(m, standalone=True)
+    return day.documents["area_map"]
+
+
+def check_area_html(day: Day) -> str:
+    """The check-area report, made on first request."""
+    if "check_area" not in day.documents:
+        gd = day.day
+        with day.lock:
+            rep = check_area(gd.timetable, gd.game, gd.network, FeedSource(gd.feed), progress=False)
+            day.documents["check_area"] = render_html(rep)
+    return day.documents["check_area"]

@@ -1,0 +1,203 @@
+"""Where the rules meet in a group's day (Zug extract, 2021-09-11, sbb-monopoly), through the service layer: free
+movement and the change window, "since" on every path, the forced train as the board-by time, the game's end,
+the bonus before dice time, fees of a seated group, and the fee-aware choice among equally fast ways."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from planner.game.alternatives import equally_fast_ways
+from planner.game.zugzwang import check_legs, journey_log
+from planner.gamefile.rules import ChangeWindow
+from planner.ledger.model import Event
+from planner.service import (
+    GameDay,
+    PlaceRequest,
+    Play,
+    RollRequest,
+    implicit_record,
+    next_step,
+    roll,
+    set_position,
+)
+from planner.service.bonus import bonus_answer, group_bonus
+from planner.service.ledger import LedgerRequest, record_event
+from planner.service.pricing import Pricing, cheapest
+from planner.service.route import place_origin
+from planner.service.target import target_answer
+from planner.store.state import State
+from planner.util.timefmt import parse_clock as T
+from tests.conftest import DEMO_DATE, ZUG
+
+
+@pytest.fixture(scope="module")
+def day(sbb_game):
+    return GameDay(str(ZUG), sbb_game, DEMO_DATE)
+
+
+@pytest.fixture
+def play(day, tmp_path):
+    state = State(tmp_path / "state.sqlite")
+    yield Play(day, implicit_record(state, day, "sbb-monopoly"), state)
+    state.close()
+
+
+def _legal(day: GameDay, answer: dict, since: int, asked: int) -> None:
+    rows = [{"from_station": day.station(leg["from"]), "to_station": day.station(leg["to"]),
+             "departure": T(leg["departure"]), "arrival": T(leg["arrival"]), "line": i,
+             "from_stop": -1, "to_stop": -1} for i, leg in enumerate(answer["legs"])]
+    assert check_legs(day.network, rows, day.window, start=(since, asked)) == [], answer["legs"]
+
+
+def test_a_roll_during_free_movement_obeys_the_window_of_the_station_it_stands_at(play, day):
+    # a 6 at Olten at 14:46 (free until 15:46); the group got off at Olten again at 15:21 (window until 15:50) and
+    # rolls a 3 at 15:30: the only legal train is the S26 15:37 (arrival at Emmenbrücke 17:19), not one after 15:46
+    roll(play, RollRequest("Rot", 6, T("14:46"), PlaceRequest("Olten")))
+    set_position(play, "Rot", PlaceRequest("Olten"), T("15:21"))
+    ans = roll(play, RollRequest("Rot", 3, T("15:30"))).to_json()
+    assert (ans["target"], ans["legs"][0]["route"], ans["departure"], ans["arrival"]) == \
+        ("Emmenbrücke", "S26", "15:37", "17:19")
+    assert ans["zugzwang"]["since"] == "15:21" and ans["plan_from"] == "15:30"
+    _legal(day, ans, T("15:21"), T("15:30"))
+    assert any("during free movement (until 15:46)" in w for w in ans["warnings"])
+
+
+def test_roll_with_since_is_planned_as_target_with_since(play, day):
+    origin, _ = place_origin(day, "Rotkreuz", T("12:30"), None, T("12:06"))
+    _, target = target_answer(day, None, origin, 3)
+    rolled = roll(play, RollRequest("Rot", 3, T("12:30"), PlaceRequest("Rotkreuz", since=T("12:06")))).to_json()
+    assert (rolled["departure"], rolled["arrival"]) == (target["departure"], target["arrival"])
+    assert rolled["zugzwang"]["since"] == target["zugzwang"]["since"] == "12:06"
+    _legal(day, rolled, T("12:06"), T("12:30"))
+
+
+def test_board_by_is_the_forced_train_when_none_leaves_in_the_window(play, day):
+    st = set_position(play, "Rot", PlaceRequest("Zürich Altstetten"), T("10:15"))
+    ob = st.state.obligation
+    # no train can be boarded by 10:44 (the window's end): the rule binds the S5 10:45
+    assert (ob.board_by, ob.forced) == (T("10:45"), True)
+    nxt = next_step(play, "Rot", T("10:20"))
+    from planner.service.next import advice
+
+    assert "binds the train leaving at 10:45" in advice(nxt)
+
+
+def test_nothing_is_offered_past_the_games_end(play, day):
+    origin, _ = place_origin(day, "Zug", T("17:40"), None)
+    out = bonus_answer(day, origin)
+    assert out["chances"] == [] and "17:55" in out["note"]  # 18:00 is after the end
+    ans = roll(play, RollRequest("Rot", 6, T("17:30"), PlaceRequest("Zug"))).to_json()
+    assert ans["kind"] == "free" and ans["free_until"] == "17:55"  # not 18:30
+    st = next_step(play, "Rot", T("17:55")).status.state
+    assert st.obligation.kind == "ended" and st.obligation.board_by is None
+
+
+def test_before_dice_time_a_group_gets_every_bonus_chance_it_may_reach(play, day):
+    set_position(play, "Rot", PlaceRequest("Arth-Goldau"), T("09:28"))
+    mine = group_bonus(play, "Rot", T("09:30"))
+    origin, _ = place_origin(day, "Arth-Goldau", T("09:30"), None, T("09:28"))
+    every = bonus_answer(day, origin)
+    assert mine["obligation"] == "before_dice" and mine["chances"] == every["chances"]
+    assert any(c["route"] == "EC" and c["station"] == "Zug" and c["time"] == "10:00" for c in mine["chances"])
+
+
+def test_a_seated_group_pays_at_the_station_it_gets_off_to_change(play, day):
+    record_event(play, LedgerRequest("Blau", "buy", T("12:00"), station="Rotkreuz"))
+    # Rot sits in the S1 from Zug and rolls before Rotkreuz: it changes there for Wohlen AG
+    set_position(play, "Rot", PlaceRequest("Zug", None, "S1 12:52 Sursee"), T("12:52"))
+    ans = roll(play, RollRequest("Rot", 2, T("12:55"))).to_json()
+    assert ans["target"] == "Wohlen AG" and ans["legs"][0]["to"] == "Rotkreuz"
+    assert ("Rotkreuz", "Blau") in {(f["name"], f["owner"]) for f in ans["fees"]}
+    ahead = next_step(play, "Rot", T("12:58"))
+    assert ("Rotkreuz", "Blau") in {(f["name"], f["owner"]) for f in ahead.fees}
+
+
+def test_next_reads_the_stored_itinerary_of_the_roll(play, day):
+    roll(play, RollRequest("Rot", 2, T("12:40"), PlaceRequest("Zug")))
+    stored = play.state.groups.snapshot(play.id, play.group("Rot")).rolls[-1]
+    import json
+
+    legs = json.loads(stored.answer)["legs"]
+    nxt = next_step(play, "Rot", T("13:10"))  # on the way: seated in the first train, or at the change
+    got = [(leg["trip_id"], leg["to"], leg["arrival"]) for leg in nxt.itinerary["legs"]]
+    assert got == [(leg["trip_id"], leg["to"], leg["arrival"]) for leg in legs][-len(got):]
+    # a report off the itinerary: the way is planned again from there
+    set_position(play, "Rot", PlaceRequest("Baar"), T("13:20"))
+    again = next_step(play, "Rot", T("13:20"))
+    assert again.itinerary["legs"][0]["from"] == "Baar"
+
+
+def test_the_change_window_and_its_name_come_from_the_game_file(tmp_path, day):
+    twenty = dataclasses.replace(day.game, window=ChangeWindow(20))
+    d20 = GameDay(day.feed, twenty, day.date)
+    state = State(tmp_path / "s.sqlite")
+    p20 = Play(d20, implicit_record(state, d20, "sbb-monopoly"), state)
+    st = set_position(p20, "Rot", PlaceRequest("Zug"), T("12:30"))
+    assert st.state.obligation.board_by == T("12:50")
+    nxt = next_step(p20, "Rot", T("12:55"))
+    texts = [*nxt.warnings]
+    from planner.service.next import advice, state_json
+    from planner.service.rules import trains_after_getting_off
+
+    texts.append(advice(nxt))
+    z = trains_after_getting_off(d20, d20.station("Zug"), T("12:30"))
+    assert z["rule"] == "20-minute rule" and z["minutes"] == 20 and z["deadline"] == "12:50"
+    assert state_json(d20, "Rot", nxt.status.state)["obligation"]["rule"] == "20-minute rule"
+    assert texts and all("29" not in t for t in texts) and any("20-minute rule" in t for t in texts)
+    ans = roll(p20, RollRequest("Rot", 2, T("12:55"))).to_json()
+    assert ans["zugzwang"]["minutes"] == 20
+    assert all("29" not in w for w in ans["warnings"])
+    state.close()
+
+
+def test_the_fee_aware_choice_is_the_cheapest_of_every_equally_fast_legal_way(day):
+    """Random questions on the Zug day: every way found arrives as early and is legal; with a station of the fastest
+    way owned by another group, the planner's pick costs no more than any way it compared, and it compared them
+    all."""
+    rnd = random.Random(18)
+    names = [day.timetable.station_name[s] for s in range(day.timetable.n_stations)]
+    from planner.ledger.apply import apply
+    from planner.ledger.model import LedgerState
+    from planner.ledger.rules import ledger_rules
+    from planner.routing import best_journey
+
+    checked = cheaper = 0
+    lr = ledger_rules(day.game)
+    for _ in range(60):
+        a, b = rnd.sample(names, 2)
+        t = T("12:30") + rnd.randrange(0, 4 * 3600, 60)
+        origin, _ = place_origin(day, a, t, None)
+        j = best_journey(day.network, origin, day.station(b), end_time=day.search_end)
+        if j is None or len(j.legs) < 1:
+            continue
+        ways = equally_fast_ways(day.network, day.window, origin, j.target_station, j)
+        for w in ways:
+            assert w.arrival(day.timetable) == j.arrival(day.timetable)
+            assert not check_legs(day.network, journey_log(day.network, w), day.window,
+                                  start=(origin.got_off, origin.time))
+        # another group owns a station the fastest way stops at
+        tt = day.timetable
+        leg = j.legs[0]
+        stop = tt.station_name[tt.stop_station[tt.st_stop[leg.alight_row]]]
+        state = LedgerState()
+        for e in (Event("join", "Blau", lr.start), Event("join", "Rot", lr.start),
+                  Event("buy", "Blau", lr.start, target="station", name=stop, price=1000, letter=stop[0])):
+            state = apply(lr, state, e).state
+        pricing = Pricing("Rot", lr, state)
+        pick = cheapest(day, pricing, origin, j)
+        note = pricing.notes[pick.signature()]
+        assert note["compared"] == len(ways)
+        from planner.service.pricing import price
+        from planner.service.views import journey_json
+
+        costs = []
+        for w in ways:
+            d = journey_json(day, w, origin, w.target_station)
+            costs.append(price(day, pricing, w, [ld["crossings"] for ld in d["legs"]])["fees_total"])
+        assert note["fees_total"] <= min(costs) or note["bonus_hours"] > 0
+        checked += 1
+        cheaper += note["fees_total"] < costs[0]
+    assert checked >= 30 and cheaper >= 1  # the choice mattered somewhere

@@ -1,0 +1,289 @@
+"""Whole random game days played through the service layer, held against an independent model of the day.
+
+Each day (a seed) has two or three groups of one game. Step by step they report positions (at a station, or in a
+train leaving from where they are), roll (6s and repeated numbers included), undo, buy stations and pay what they
+owe, until the game's end and past it. After every step:
+
+* every itinerary handed out (a roll's answer, ``next``) passes the change window's own check (``zugzwang
+  --check``), and leaves no earlier than it was asked;
+* a group's times never run backwards, and the day's obligation is what the independent model says (may it roll,
+  must it head for a target, is it over);
+* the targeted targets are the model's (variant A skips the targeted ones of a number);
+* the fees of an itinerary are exactly the stops at other groups' stations on it;
+* money is conserved (the groups' cash, the free parking and the bank add up to nothing made or lost).
+
+A failure names its seed: ``pytest tests/test_whole_day_property.py -k "seed_<variant>_<n>"`` replays it (the days
+of a test are its seeds ``range(start, start + DAYS_PER_TEST)``; ``PLANNER_DAY_SEED=N`` plays that one day only).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+
+import pytest
+
+from planner.errors import InputError
+from planner.game.zugzwang import check_legs
+from planner.ledger.apply import fee_due
+from planner.ledger.model import STATION
+from planner.service import (
+    GameDay,
+    PlaceRequest,
+    Play,
+    RollRequest,
+    implicit_record,
+    next_step,
+    roll,
+    set_position,
+)
+from planner.service import status as group_status
+from planner.service import undo as undo_entry
+from planner.service.ledger import LedgerRequest, record_event
+from planner.store.state import State
+from planner.util.timefmt import parse_clock as T
+from tests.conftest import DEMO_DATE, ZUG
+
+DAYS_PER_TEST = 25
+CHUNKS_A = 12  # 300 days of variant A on the Zug day
+STEPS = 16
+
+
+@dataclass
+class ModelGroup:
+    """What the independent model knows of one group: its entries, replayed for its state."""
+
+    name: str
+    entries: list[tuple] = field(default_factory=list)  # ("roll", time, answer) | ("pos", time)
+
+    @property
+    def clock(self) -> int:
+        return max((e[1] for e in self.entries), default=0)
+
+    def targeted(self) -> list[str]:
+        out: list[str] = []
+        for e in self.entries:
+            if e[0] == "roll" and e[2]["kind"] == "target" and e[2]["target"] not in out:
+                out.append(e[2]["target"])
+        return out
+
+    def seated_since_last_roll(self) -> bool:
+        last = next((i for i in range(len(self.entries) - 1, -1, -1) if self.entries[i][0] == "roll"), None)
+        return last is not None and any(e[0] == "seated" for e in self.entries[last + 1:])
+
+    def last_roll(self) -> dict | None:
+        rolls = [e[2] for e in self.entries if e[0] == "roll"]
+        return rolls[-1] if rolls else None
+
+    def heading_until(self, day: GameDay) -> int | None:
+        """When the group may roll again after its last target roll (arrival, variant B: 5 minutes before), unless
+        it reported itself at the target since."""
+        last = self.last_roll()
+        if last is None or last["kind"] != "target" or last["arrival"] is None or not last["legs"]:
+            return None
+        t_roll = T(last["time"])
+        for e in self.entries:
+            if e[0] == "pos" and e[1] > t_roll and e[2] == last["target"]:
+                return None
+        return T(last["reroll_at"]) if last.get("reroll_at") else T(last["arrival"])
+
+
+def _legs(day: GameDay, answer: dict) -> list[dict]:
+    tt = day.timetable
+    out = []
+    for i, leg in enumerate(answer["legs"]):
+        if leg.get("route") == "walk":
+            a, b = day.station(leg["from"]), day.station(leg["to"])
+            out.append({"from_station": a, "to_station": b, "departure": T(leg["departure"]),
+                        "arrival": T(leg["arrival"]), "line": i, "from_stop": -1, "to_stop": -1})
+            continue
+        trip = tt.trip_index[leg["trip_id"]]
+        rows = tt.trip_stop_times(trip)
+        dep, arr = T(leg["departure"]), T(leg["arrival"])
+        board = next(r for r in rows if tt.station_name[tt.stop_station[tt.st_stop[r]]] == leg["from"]
+                     and dep in (int(tt.st_dep[r]), int(tt.st_arr[r])))
+        alight = next(r for r in rows if r >= board and tt.station_name[tt.stop_station[tt.st_stop[r]]] == leg["to"]
+                      and int(tt.st_arr[r]) == arr)
+        out.append({"from_station": day.station(leg["from"]), "to_station": day.station(leg["to"]),
+                    "departure": dep, "arrival": arr, "line": i, "from_stop": int(tt.st_stop[board]),
+                    "to_stop": int(tt.st_stop[alight]), "rows": (trip, board, alight)})
+    return out
+
+
+def _check_itinerary(day: GameDay, answer: dict, asked: int, seed: int) -> None:
+    if not answer.get("legs"):
+        return
+    legs = _legs(day, answer)
+    assert legs[0]["departure"] >= asked - 60 or answer.get("train"), (seed, "leaves before it was asked")
+    z = answer.get("zugzwang") or {}
+    start = (T(z["since"]), asked) if z.get("since") else None
+    assert check_legs(day.network, legs, day.window, start=start) == [], (seed, answer["legs"])
+
+
+def _check_fees(play: Play, group: str, answer: dict, seed: int, seated: bool) -> None:
+    """The itinerary's station fees are exactly the stops at other groups' stations on it."""
+    if "fees" not in answer or not answer.get("legs"):
+        return
+    day = play.day
+    tt = day.timetable
+    rules = day.ledger_rules
+    state = play.state.ledger.state(rules, play.id)
+    want = []
+    for i, leg in enumerate(_legs(day, answer)):
+        if "rows" not in leg:
+            continue
+        _trip, board, alight = leg["rows"]
+        for r in range(board if (i == 0 and seated) else board + 1, alight + 1):
+            if not (tt.st_pickup[r] or tt.st_dropoff[r] or r == alight):
+                continue
+            name = tt.station_name[tt.stop_station[tt.st_stop[r]]]
+            h = state.holding(STATION, name)
+            if h is not None and h.owner != group and not h.mortgaged and name not in state.disputes:
+                want.append((name, h.owner, rules.station_fee(h.price, h.level)))
+    got = [(f["name"], f["owner"], f["amount"]) for f in answer["fees"] if f["kind"] == STATION]
+    assert got == want, (seed, got, want)
+    assert all(fee_due(rules, state, group, STATION, n) is not None for n, _o, _a in got)
+
+
+def _conserved(play: Play, seed: int) -> None:
+    rules = play.day.ledger_rules
+    st = play.state.ledger.state(rules, play.id)
+    assert sum(st.cash.values()) + st.parking + st.bank == 0, (seed, st.cash, st.parking, st.bank)
+
+
+def _roll_value(day: GameDay, rnd: random.Random, last: dict | None) -> int:
+    dice = day.game.dice
+    if last is not None and rnd.random() < 0.25:
+        return int(last["roll"])  # the same number again
+    if dice.count == 1:
+        return rnd.choice([1, 2, 3, 4, 5, 6, 6])
+    return rnd.randint(1, 6) * 10 + rnd.randint(1, 6)
+
+
+def play_day(day: GameDay, seed: int, stats: dict[str, int]) -> None:
+    """Play one random day, counting in ``stats`` what it did (every step checked)."""
+    rnd = random.Random(seed)
+    state = State(":memory:")
+    play = Play(day, implicit_record(state, day, day.game.name), state)
+    clock = day.game.clock
+    tt = day.timetable
+    stations = [tt.station_name[s] for s in range(tt.n_stations)]
+    groups = [ModelGroup(n) for n in ("Rot", "Blau", "Gelb")[:rnd.randint(2, 3)]]
+    t0 = rnd.randrange(clock.start, clock.dice_from + 2 * 3600, 60)  # mornings and afternoons
+    for g in groups:
+        set_position(play, g.name, PlaceRequest(rnd.choice(stations)), t0)
+        g.entries.append(("pos", t0, None))
+    for _ in range(STEPS):
+        g = rnd.choice(groups)
+        t = g.clock + rnd.randrange(60, 60 * 60, 60)
+        if rnd.random() < 0.08:
+            t = clock.end + rnd.randrange(0, 1800, 60)  # the end, and past it
+        t = min(t, 23 * 3600)
+        stats["steps"] += 1
+        act = rnd.random()
+        st = group_status(play, g.name, max(t, g.clock)).state
+        assert st.time >= g.clock, (seed, "time ran backwards")
+        if clock.over(t):
+            assert st.obligation.kind == "ended", (seed, st.obligation)
+            with pytest.raises(InputError):
+                roll(play, RollRequest(g.name, _roll_value(day, rnd, None), t))
+            stats["after_end"] += 1
+            continue
+        heading = g.heading_until(day)
+        if act < 0.45:  # a roll
+            value = _roll_value(day, rnd, g.last_roll())
+            # a train reported since the roll may reach the target before the planned arrival: then either is right
+            sure = not g.seated_since_last_roll()
+            may = t >= clock.dice_from and (heading is None or t >= heading)
+            try:
+                ans = roll(play, RollRequest(g.name, value, t)).to_json()
+            except InputError as exc:
+                assert not (may and sure), (seed, "refused although allowed", str(exc))
+                stats["refused"] += 1
+                continue
+            assert may or not sure, (seed, "a roll the model refuses was recorded", ans)
+            before = g.targeted()
+            if ans["kind"] == "target":
+                assert ans["target"] not in before or not day.game.dice.skip_targeted, (seed, ans["target"], before)
+            assert ans["targeted"] == before + ([ans["target"]] if ans["kind"] == "target" and ans["target"]
+                                               not in before else []), (seed, ans["targeted"], before)
+            g.entries.append(("roll", t, ans))
+            _check_itinerary(day, ans, T(ans["plan_from"]), seed)
+            _check_fees(play, g.name, ans, seed, seated=bool(ans.get("train")))
+            stats["rolls"] += 1
+        elif act < 0.65:  # where we are: a station, or a train leaving from where the day has the group
+            pos = st.position
+            if pos is not None and not pos.seated and rnd.random() < 0.5:
+                net = day.network
+                first = net.first_connection_at(t)
+                deps = [c for c in range(first, min(first + 4000, net.n_connections))
+                        if int(net.stop_station[net.c_from[c]]) == pos.station and net.c_pick[c]
+                        and not clock.over(int(net.c_dep[c]))][:5]
+                if deps:
+                    c = rnd.choice(deps)
+                    trip = tt.trip_id[int(day.network.c_trip[c])]
+                    t_train = int(day.network.c_dep[c])
+                    if t_train >= g.clock:
+                        set_position(play, g.name, PlaceRequest(tt.station_name[pos.station], None, trip), t_train)
+                        g.entries.append(("seated", t_train, None))
+                        stats["trains"] += 1
+                        continue
+            at = rnd.choice(stations)
+            set_position(play, g.name, PlaceRequest(at), t)
+            g.entries.append(("pos", t, tt.station_name[day.station(at)]))
+            stats["positions"] += 1
+        elif act < 0.75:  # a mistyped entry undone (the group's first report stays: it needs a position)
+            if len(g.entries) < 2:
+                continue
+            res = undo_entry(play, g.name)
+            kind = g.entries.pop()[0]
+            assert (res.removed is not None) == (kind == "roll"), (seed, res, kind)
+            stats["undos"] += 1
+        elif act < 0.9:  # money: buy where it stands, or pay what the itinerary costs
+            pos = st.position
+            if pos is None or pos.seated:
+                continue
+            try:
+                record_event(play, LedgerRequest(g.name, "buy", t, station=tt.station_name[pos.station]))
+                stats["buys"] += 1
+            except InputError:
+                stats["refused"] += 1  # owned already, no cash, or its day has it elsewhere: refused with a reason
+        else:  # what now?
+            nxt = next_step(play, g.name, t)
+            if nxt.itinerary is not None and nxt.itinerary.get("legs"):
+                _check_itinerary(day, nxt.itinerary | {"zugzwang": None}, nxt.status.state.time, seed)
+                _check_fees(play, g.name, nxt.itinerary, seed, seated=nxt.status.state.position.seated)
+                stats["itineraries"] += 1
+        _conserved(play, seed)
+    stats["days"] += 1
+    state.close()
+
+
+@pytest.fixture(scope="module")
+def zug_day(sbb_game):
+    return GameDay(str(ZUG), sbb_game, DEMO_DATE).warm()
+
+
+def _seeds(start: int) -> list[int]:
+    one = os.environ.get("PLANNER_DAY_SEED")
+    return [int(one)] if one else list(range(start, start + DAYS_PER_TEST))
+
+
+def _played(day: GameDay, start: int) -> dict[str, int]:
+    stats: dict[str, int] = dict.fromkeys(("days", "steps", "rolls", "positions", "trains", "undos", "buys",
+                                           "itineraries", "refused", "after_end"), 0)
+    for seed in _seeds(start):
+        play_day(day, seed, stats)
+    print(f"played {stats}")  # shown with -s: how many days and steps the test played
+    return stats
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS_A), ids=[f"seed_a_{1000 + c * DAYS_PER_TEST}" for c in range(CHUNKS_A)])
+def test_random_days_of_variant_a_keep_every_rule(zug_day, chunk):
+    stats = _played(zug_day, 1000 + chunk * DAYS_PER_TEST)
+    if "PLANNER_DAY_SEED" in os.environ:
+        return
+    # the days were real days: every kind of step happened
+    assert stats["days"] == DAYS_PER_TEST and stats["steps"] == DAYS_PER_TEST * STEPS
+    assert min(stats[k] for k in ("rolls", "positions", "trains", "undos", "buys", "itineraries")) > 0, stats
