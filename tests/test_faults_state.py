@@ -16,12 +16,16 @@ from planner.cli import main
 from planner.gamefile.game import load_game
 from planner.ledger.model import Event
 from planner.ledger.rules import ledger_rules
-from planner.store.ledger import LedgerStore
+from planner.store.games import GameGroup, GameRecord
+from planner.store.records import implicit_id
+from planner.store.state import State
 from tests.conftest import ZUG
 from tests.test_cli_errors import assert_one_line_error
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 A = ledger_rules(load_game("sbb-monopoly"))
+GAME = GameRecord(implicit_id("sbb-monopoly", "2021-09-11"), "day", None, "sbb-monopoly", "2021-09-11", True, ())
+ONE, TWO = GameGroup("1", 0, "1"), GameGroup("2", 0, "2")
 
 
 def cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -30,28 +34,23 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
     return rc, cap.out, cap.err
 
 
-def test_a_ledger_event_id_reused_for_another_event_is_refused_naming_the_first(capsys):
+def test_a_ledger_event_id_of_one_group_never_swallows_another_groups_event(capsys):
+    """The payment of group 2 under group 1's event id is recorded (it was swallowed: exit 0, group 1's message);
+    the same group's other event under the id is refused naming the first; a true retry is the first record."""
     rc, out, _ = cli(capsys, "ledger", "buy", "--group", "1", "--station", "Zug", "--time", "10:00",
-                     "--event-id", "ev-1")
+                     "--reported", "10:00", "--event-id", "ev-1")
     assert rc == 0 and out.startswith("1K 10.00 Zug")
-    # another group's fee under the same id: refused (it was swallowed, exit 0, group 1's message)
-    rc, _, err = cli(capsys, "ledger", "pay", "--group", "2", "--station", "Zug", "--time", "10:30",
-                     "--event-id", "ev-1")
-    assert_one_line_error(rc, err, "event id 'ev-1'", "event #2 of group 1", "1K 10.00 Zug")
-    # the same group's other event under the id: refused as well
+    rc, out, _ = cli(capsys, "ledger", "pay", "--group", "2", "--station", "Zug", "--time", "10:30",
+                     "--event-id", "ev-1", "--json")
+    assert rc == 0 and json.loads(out)["transfers"] == [["2", "1", json.loads(out)["amount"]]]
     rc, _, err = cli(capsys, "ledger", "buy", "--group", "1", "--station", "Baar", "--time", "10:40",
                      "--event-id", "ev-1")
-    assert_one_line_error(rc, err, "event id 'ev-1'")
-    # the retry of the first (a later report time) is the first record, written once
+    assert_one_line_error(rc, err, "event id 'ev-1'", "event #2 of group 1", "1K 10.00 Zug")
     rc, out, _ = cli(capsys, "ledger", "buy", "--group", "1", "--station", "Zug", "--time", "10:00",
-                     "--reported", "10:03", "--event-id", "ev-1", "--json")
+                     "--reported", "10:00", "--event-id", "ev-1", "--json")
     assert rc == 0 and json.loads(out)["seq"] == 2
-    # the fee under a new id is recorded: no payment lost
-    rc, out, _ = cli(capsys, "ledger", "pay", "--group", "2", "--station", "Zug", "--time", "10:30",
-                     "--event-id", "ev-2", "--json")
-    assert rc == 0 and json.loads(out)["transfers"] == [["2", "1", json.loads(out)["amount"]]]
-    with LedgerStore() as store:
-        kinds = [(r.event.kind, r.event.group) for r in store.events("sbb-monopoly", "2021-09-11")]
+    with State() as state:
+        kinds = [(r.event.kind, r.event.group) for r in state.ledger.events(A, GAME.id)]
     assert kinds == [("join", "1"), ("buy", "1"), ("join", "2"), ("fee", "2")]
 
 
@@ -95,17 +94,6 @@ def test_read_only_commands_create_no_state_file_or_folder(name, tmp_path, monke
     rc, _, err = cli(capsys, *READ_ONLY[name])
     assert rc == 0, err
     assert list(tmp_path.iterdir()) == []
-
-
-def test_a_read_before_the_file_exists_sees_it_once_written(tmp_path):
-    """The empty stand-in of a missing file gives way to the file as soon as another process writes it."""
-    from planner.store.groups import GroupStore, Roll
-
-    path = tmp_path / "groups.sqlite"
-    with GroupStore(path) as reader, GroupStore(path) as writer:
-        assert reader.groups("g", "2021-09-11") == [] and not path.exists()
-        writer.record_roll("g", "2021-09-11", "Rot", Roll(time=45000, dice=(2,), kind="target", target="Zug"))
-        assert reader.groups("g", "2021-09-11") == ["rot"]
 
 
 # ---- rows edited by hand ------------------------------------------------------------------------------
@@ -166,7 +154,7 @@ def test_state_rows_edited_by_hand_are_one_line_errors(edit, command, recorded_d
     monkeypatch.setenv("PLANNER_STATE", str(path))
     rc, _, err = cli(capsys, *COMMANDS[command])
     touched = edit.split(".")[0].split(":")[0]
-    reads_it = {"rolls": ("group", "next", "roll"), "groups": ("group", "next", "roll", "ledger feed"),
+    reads_it = {"rolls": ("group", "next", "roll"), "groups": ("group", "next", "roll"),
                 "ledger_events": ("ledger", "roll")}[touched]
     if command.startswith(reads_it):
         assert_one_line_error(rc, err, f"group state {path}", "edited by hand")
@@ -192,10 +180,10 @@ def test_the_ledger_checks_positions_outside_the_write_lock(tmp_path):
         finally:
             other.close()
 
-    with LedgerStore(path) as store:
-        store.record(A, "2021-09-11", Event("buy", "1", 36000, target="station", name="Zug", price=4000,
-                                            letter="Z"), check=check)
-        assert [r.event.kind for r in store.events("sbb-monopoly", "2021-09-11")] == ["join", "buy"]
+    with State(path) as state:
+        state.ledger.record(A, GAME, ONE, Event("buy", "1", 36000, target="station", name="Zug", price=4000,
+                                                letter="Z"), check=check)
+        assert [r.event.kind for r in state.ledger.events(A, GAME.id)] == ["join", "buy"]
     assert seen == ["free"]
 
 
@@ -207,15 +195,15 @@ def test_an_event_recorded_while_the_check_ran_is_checked_again(tmp_path):
     def check(state, events):
         calls.append(len(events))
         if len(calls) == 1:  # meanwhile group 2 buys Zug
-            with LedgerStore(path) as other:
-                other.record(A, "2021-09-11", Event("buy", "2", 36000, target="station", name="Zug", price=4000,
-                                                    letter="Z"))
+            with State(path) as other:
+                other.ledger.record(A, GAME, TWO, Event("buy", "2", 36000, target="station", name="Zug",
+                                                        price=4000, letter="Z"))
 
-    with LedgerStore(path) as store:
-        store.record(A, "2021-09-11", Event("income", "1", 36000))
+    with State(path) as state:
+        state.ledger.record(A, GAME, ONE, Event("income", "1", 36000))
         with pytest.raises(Exception, match="belongs to group 2"):
-            store.record(A, "2021-09-11", Event("buy", "1", 36060, target="station", name="Zug", price=4000,
-                                                letter="Z"), check=check)
+            state.ledger.record(A, GAME, ONE, Event("buy", "1", 36060, target="station", name="Zug", price=4000,
+                                                    letter="Z"), check=check)
     assert calls == [2, 4]  # checked on the day as it was, then again with group 2's joining and purchase
 
 

@@ -141,7 +141,7 @@ def test_a_position_after_the_routing_process_died_idle_is_answered(site):
             break
         assert r.headers["Retry-After"] == "1" and "send it again" in r.json()["error"]
     assert r.status_code == 200, r.text
-    assert r.json()["at"] == "Baar"
+    assert r.json()["position"]["station"] == "Baar"
     assert requests.get(site["url"] + "/health", timeout=60).status_code == 200
 
 

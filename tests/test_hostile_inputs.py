@@ -290,7 +290,7 @@ CASES: dict[str, Case] = {
     "game new --feed missing": Case(lambda t: ["game", "new", "--name", "x", "--groups", "Rot", "--feed",
                                                str(t / "nope.zip")], ("nope.zip", "not found")),
     "batch where every row is bad": _batch("from,to,time\nZugg,Luzern,10:00\nZug,Luzern,99:00\n",
-                                           "none of its 2 queries"),
+                                           "none of its 2 rows"),
     "feed folder linking out (stops.txt -> secret)": Case(_feed_linking_out, ("link out of the feed folder",)),
     # ---- --links of the handout (checked before anything is drawn)
     "--links 100k-deep JSON": _links(lambda t: write(t, "game.json", "[" * 100_000)),
