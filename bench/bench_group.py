@@ -35,10 +35,11 @@ def cold_concurrent(n: int = 8) -> dict:
                               text=True) for i in range(n)]
     outs = [p.communicate() for p in procs]
     wall = time.perf_counter() - t0
-    from planner.store.groups import GroupStore
+    from planner.store.state import State
 
-    with GroupStore(tmp / "state.sqlite") as store:
-        recorded = sum(len(store.history("sbb-monopoly", "2021-09-11", f"G{i}")) for i in range(n))
+    with State(tmp / "state.sqlite") as state:
+        game = state.games.get("sbb-monopoly@2021-09-11")
+        recorded = sum(len(state.groups.snapshot(game.id, g).rolls) for g in game.groups) if game else 0
     return {"processes": n, "failed": sum(p.returncode != 0 for p in procs),
             "lock_errors": sum("locked" in err for _, err in outs), "rolls_recorded": recorded,
             "wall_s": round(wall, 1)}
@@ -47,22 +48,33 @@ def cold_concurrent(n: int = 8) -> dict:
 def service_latency(rounds: int = 30) -> dict:
     """Milliseconds per use case on a warm game day."""
     from planner.gamefile.game import load_game
-    from planner.service import GameDay, PlaceRequest, RollRequest, next_step, roll, set_position, status
-    from planner.store.groups import GroupStore
+    from planner.service import (
+        GameDay,
+        PlaceRequest,
+        Play,
+        RollRequest,
+        implicit_record,
+        next_step,
+        roll,
+        set_position,
+        status,
+    )
+    from planner.store.state import State
     from planner.util.timefmt import parse_clock as T
 
     tmp = Path(tempfile.mkdtemp())
     os.environ["PLANNER_CACHE"] = str(tmp / "cache")
     day = GameDay(str(ZUG), load_game("sbb-monopoly"), __import__("datetime").date(2021, 9, 11))
-    store = GroupStore(tmp / "state.sqlite")
-    roll(day, store, RollRequest("warm", 2, T("12:40"), PlaceRequest("Zug")))  # cache, numba, crossing index
+    store = State(tmp / "state.sqlite")
+    play = Play(day, implicit_record(store, day, "sbb-monopoly"), store)
+    roll(play, RollRequest("warm", 2, T("12:40"), PlaceRequest("Zug")))  # cache, numba, crossing index
     times: dict[str, list[float]] = {"position": [], "roll": [], "next": [], "status": []}
     for i in range(rounds):
         g = f"g{i}"
-        for name, fn in (("position", lambda g=g: set_position(day, store, g, PlaceRequest("Zug"), T("12:35"))),
-                         ("roll", lambda g=g: roll(day, store, RollRequest(g, 2, T("12:40")))),
-                         ("next", lambda g=g: next_step(day, store, g, T("12:45"))),
-                         ("status", lambda g=g: status(day, store, g, T("12:45")))):
+        for name, fn in (("position", lambda g=g: set_position(play, g, PlaceRequest("Zug"), T("12:35"))),
+                         ("roll", lambda g=g: roll(play, RollRequest(g, 2, T("12:40")))),
+                         ("next", lambda g=g: next_step(play, g, T("12:45"))),
+                         ("status", lambda g=g: status(play, g, T("12:45")))):
             t0 = time.perf_counter()
             fn()
             times[name].append((time.perf_counter() - t0) * 1000)

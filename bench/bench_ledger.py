@@ -31,25 +31,31 @@ def _store_latency(tmp: Path) -> dict:
     from planner.gamefile.game import load_game
     from planner.ledger.model import Event
     from planner.ledger.rules import ledger_rules
-    from planner.store.ledger import LedgerStore
+    from planner.store.games import GameGroup, GameRecord
+    from planner.store.state import State
 
     rules = ledger_rules(load_game("sbb-monopoly"))
+    game = GameRecord("sbb-monopoly@2021-09-11", "bench", None, "sbb-monopoly", "2021-09-11", True, ())
     out = {}
     for n in (0, 300, 1200):
-        with LedgerStore(tmp / f"store-{n}.sqlite") as store:
+        with State(tmp / f"store-{n}.sqlite") as state:
+            store = state.ledger
+
+            def record(e: Event, store=store):
+                return store.record(rules, game, GameGroup(e.group, 0, e.group), e)
+
             for g in range(6):  # six groups, one station each
-                store.record(rules, "2021-09-11", Event("buy", str(g), 9 * 3600 + 60, target="station",
-                                                        name=f"S{g}", price=1000, letter="S"))
+                record(Event("buy", str(g), 9 * 3600 + 60, target="station", name=f"S{g}", price=1000, letter="S"))
 
             def fee(i: int, t: int) -> Event:  # group g pays at the next group's station: money circulates
                 return Event("fee", str(i % 6), t, target="station", name=f"S{(i + 1) % 6}")
 
             for i in range(n):
-                store.record(rules, "2021-09-11", fee(i, 9 * 3600 + 120 + i))
+                record(fee(i, 9 * 3600 + 120 + i))
             times = []
             for i in range(20):
                 t0 = time.perf_counter()
-                store.record(rules, "2021-09-11", fee(i, 15 * 3600 + i))
+                record(fee(i, 15 * 3600 + i))
                 times.append((time.perf_counter() - t0) * 1000)
         out[f"record after {n} events"] = {"median_ms": round(statistics.median(times), 2),
                                            "max_ms": round(max(times), 2)}

@@ -23,7 +23,7 @@ import numpy as np
 import requests
 
 from bench import write_results
-from tests.webserver import free_port, serve, web_env, web_game
+from tests.support.webserver import free_port, serve, web_env, web_game
 
 GROUPS, PHONES = 6, 4
 STATIONS = ["Zug", "Baar", "Cham", "Rotkreuz", "Steinhausen", "Hünenberg Chämleten", "Walchwil", "Oberwil"]

@@ -1,9 +1,8 @@
 """sbb-planner: timetable answers for the SBB-Monopoly railway game.
 
-Pure core: :mod:`planner.timetable` (compact game-day model), :mod:`planner.routing`
-(earliest arrival, range queries, networkx reference), :mod:`planner.game` (rules).
-Edges: :mod:`planner.gtfs` (feed ingest), :mod:`planner.gtfs.cache`, :mod:`planner.cli`,
-:mod:`planner.maps`, :mod:`planner.organiser.area_check`.
+The packages are layers (bottom to top: errors, util, config, gamefile, timetable, gtfs, routing, rail, game,
+ledger, store, organiser, maps, service, then the adapters web and commands, and cli); ARCHITECTURE.md
+describes each, and tests/test_architecture.py keeps every import pointing down.
 """
 
 __version__ = "0.1.0"

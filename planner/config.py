@@ -6,6 +6,8 @@ import os
 import tomllib
 from pathlib import Path
 
+from planner.errors import PlannerError
+
 DEMO_FEED_NAME = "ch-zug-fp2021.zip"
 DEMO_DATE = "2021-09-11"  # a Saturday inside the demo extract
 DEFAULT_GAME = "sbb-monopoly"
@@ -28,8 +30,6 @@ def user_config() -> dict:
     try:
         return tomllib.loads(p.read_text("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
-        from planner.errors import PlannerError
-
         raise PlannerError(f"config file {p}: {exc}") from None
 
 

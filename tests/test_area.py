@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from planner.gamefile.area import in_area, on_ring
-from tests.conftest import DATA
+from tests.support import DATA
 
 
 @pytest.fixture(scope="module")

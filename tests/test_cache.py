@@ -16,14 +16,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import DEMO_DATE, ZUG
 from planner import config
 from planner.gamefile.game import load_game
-from planner.gtfs import cache
+from planner.gtfs import cache, cache_files
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import Timetable
+from tests.support import DEMO_DATE, ZUG
 
 CTX = mp.get_context("spawn")
+pytestmark = pytest.mark.fresh_cache  # each test counts or breaks the cache's own files
 
 
 def assert_same(a: Timetable, b: Timetable, *, ignore_cache_meta: bool = False) -> None:
@@ -235,7 +236,7 @@ def test_stale_temp_dirs_are_swept(zug_tt):
     for d in (old, fresh):
         d.mkdir(parents=True)
         (d / "stations.parquet").write_bytes(b"half written")
-    past = time.time() - cache.STALE_TEMP_SECONDS - 60
+    past = time.time() - cache_files.STALE_TEMP_SECONDS - 60
     os.utime(old, (past, past))
     cache.save(zug_tt, "k")
     assert not old.exists()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from tests.conftest import FIXTURES, ZUG
+from tests.support import FIXTURES, ZUG, assert_one_line_error
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 
@@ -21,16 +21,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     rc = main(list(argv))
     cap = capsys.readouterr()
     return rc, cap.out, cap.err
-
-
-def assert_one_line_error(rc: int, err: str, *needles: str, code: int = 2) -> None:
-    assert rc == code
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1, err
-    assert lines[0].startswith("planner: error: ")
-    assert "Traceback" not in err
-    for n in needles:
-        assert n in lines[0], (n, lines[0])
 
 
 def test_unknown_station_suggests(capsys):

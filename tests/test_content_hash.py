@@ -6,9 +6,13 @@ import hashlib
 import os
 import shutil
 
-from conftest import IC2020, ZUG
+import pytest
+
 from planner.config import cache_root
 from planner.gtfs.source import FeedSource, content_hash
+from tests.support import IC2020, ZUG
+
+pytestmark = pytest.mark.fresh_cache  # each test counts or breaks the cache's own files
 
 
 def test_hash_is_remembered_per_file_version(tmp_path):

@@ -4,12 +4,14 @@ lines off it, and a bug in the crossing code is raised, not turned into a silent
 from __future__ import annotations
 
 import pytest
-from test_physical import mini_timetable
 
-from conftest import ZUG
 from planner import rail
-from planner.organiser.area_check import crossing_index
+from planner.cli import main
+from planner.organiser import crossings
+from planner.organiser.crossings import crossing_index
 from planner.timetable.model import Mode
+from tests.support import ZUG
+from tests.support.timetable import mini_timetable
 
 WALDENBURG = [("8578250", "Hölstein, Station"), ("8592307", "Niederdorf, Station")]
 IC = [("8500010", "Basel SBB"), ("8500021", "Muttenz"), ("8500023", "Liestal")]
@@ -37,15 +39,13 @@ def test_a_bug_in_the_crossing_code_is_raised(monkeypatch, nws_game):
     def broken(*_a, **_k):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(rail, "crossing_trips", broken)
+    monkeypatch.setattr(crossings, "crossing_trips", broken)  # a bug planted where the report calls it
     tt = mini_timetable([(Mode.RAIL, IC)])
     with pytest.raises(ZeroDivisionError):
         crossing_index(tt, nws_game)
 
 
 def test_line_off_the_network_and_not_in_the_feed_is_not_called_outside_the_area(capsys):
-    from planner.cli import main
-
     assert main(["check-area", "--feed", str(ZUG), "--game", "nordwestschweiz", "--date", "2021-09-11"]) == 1
     out = capsys.readouterr().out
     line = next(ln for ln in out.splitlines() if "problem: toll line Hölstein–Niederdorf" in ln)

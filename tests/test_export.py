@@ -1,19 +1,24 @@
-"""The pruned game day as GTFS (gtfs-kit): statistics, and an export that reads back identically."""
+"""The pruned game day as GTFS (gtfs-kit): an export that reads back identically, written in the schema's
+files and columns."""
 
 from __future__ import annotations
+
+import csv
+import io
+import zipfile
 
 import numpy as np
 
 from planner.gamefile.game import load_game
-from planner.gtfs.export import stop_stats, write_feed
+from planner.gtfs.export import write_feed
 from planner.gtfs.ingest import build_timetable
+from planner.gtfs.schema import FILES
 from planner.gtfs.source import FeedSource
-from tests.conftest import DEMO_DATE
 
 
-def test_export_round_trip(zug_tt, tmp_path):
+def test_export_round_trip(zug_tt, tmp_path, demo_date):
     path = write_feed(zug_tt, tmp_path / "day.zip")
-    back = build_timetable(FeedSource(path), load_game("sbb-monopoly"), DEMO_DATE, progress=False)
+    back = build_timetable(FeedSource(path), load_game("sbb-monopoly"), demo_date, progress=False)
     assert back.station_id == zug_tt.station_id and back.trip_id == zug_tt.trip_id
     assert back.stop_id == zug_tt.stop_id and back.station_name == zug_tt.station_name
     for f in ("st_stop", "st_arr", "st_dep", "st_pickup", "st_dropoff", "trip_offset", "station_change",
@@ -21,9 +26,12 @@ def test_export_round_trip(zug_tt, tmp_path):
         assert np.array_equal(getattr(back, f), getattr(zug_tt, f)), f
 
 
-def test_gtfs_kit_stop_stats(zug_tt):
-    s = stop_stats(zug_tt)
-    wohlen = s[s.stop_id.str.startswith("8502213")]
-    # Wohlen AG is served by the S26 both ways all day; first departure 05:xx, last after 23:00
-    assert wohlen.num_trips.sum() > 30
-    assert wohlen.start_time.min() < "07:00:00" and wohlen.end_time.max() > "23:00:00"
+def test_export_writes_the_schema_files_and_columns_in_order(zug_tt, tmp_path):
+    with zipfile.ZipFile(write_feed(zug_tt, tmp_path / "day.zip")) as z:
+        headers = {n: next(csv.reader(io.TextIOWrapper(z.open(n), "utf-8-sig"))) for n in z.namelist()}
+    assert set(headers) <= set(FILES)
+    assert {"stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "transfers.txt"} <= set(headers)
+    for name, cols in headers.items():
+        declared = FILES[name].names()
+        assert cols == [c for c in declared if c in cols], name  # declared columns only, in schema order
+        assert set(FILES[name].required(declared)) <= set(cols), name

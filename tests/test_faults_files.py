@@ -19,9 +19,8 @@ import pytest
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.gtfs import download as dl
-from tests.conftest import FIXTURES, IC1_2019, ROOT, ZUG
-from tests.test_cli_errors import assert_one_line_error
-from tests.test_download import _RangeHandler, _serving
+from tests.support import FIXTURES, IC1_2019, ROOT, ZUG, assert_one_line_error
+from tests.support.feedserver import RangeHandler, serving
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 
@@ -29,7 +28,7 @@ DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 def test_a_feed_url_is_downloaded_into_the_cache_not_into_feeds(tmp_path, monkeypatch, capsys):
     feeds = tmp_path / "feeds"
     monkeypatch.setenv("PLANNER_FEEDS", str(feeds))
-    with _serving(tmp_path, _RangeHandler, IC1_2019.read_bytes()) as url:
+    with serving(tmp_path, RangeHandler, IC1_2019.read_bytes()) as url:
         assert main(["feed-info", "--feed", url, "--json"]) == 0
         info = json.loads(capsys.readouterr().out)
         assert info["stops"] > 0
@@ -40,7 +39,7 @@ def test_a_feed_url_is_downloaded_into_the_cache_not_into_feeds(tmp_path, monkey
         assert json.loads(capsys.readouterr().out) == info
 
 
-class _Unannounced(_RangeHandler):
+class _Unannounced(RangeHandler):
     """Sends the file without saying how long it is (the size check can only count what arrives)."""
 
     def do_GET(self):  # noqa: N802 - http.server API
@@ -54,13 +53,13 @@ class _Unannounced(_RangeHandler):
 def test_a_download_over_the_size_limit_leaves_no_part_file(tmp_path, monkeypatch):
     monkeypatch.setattr(dl, "MAX_BYTES", 100_000)  # the real limit (4 GiB) is too big to send here
     out = tmp_path / "feeds"
-    with _serving(tmp_path, _Unannounced, IC1_2019.read_bytes()) as url, \
+    with serving(tmp_path, _Unannounced, IC1_2019.read_bytes()) as url, \
             pytest.raises(PlannerError, match="more than 0 MiB"):
         dl.download(url, out_dir=out, progress=False)
     assert list(out.iterdir()) == []
 
 
-class _Trickle(_RangeHandler):
+class _Trickle(RangeHandler):
     """Announces the file, then sends one byte every 0.2 s (each read is within the read timeout); gives up
     after 20 s so that a download without a deadline fails this test instead of hanging it."""
 
@@ -85,7 +84,7 @@ class _Trickle(_RangeHandler):
 def test_a_download_that_trickles_is_cut_at_its_deadline(tmp_path, monkeypatch):
     monkeypatch.setattr(dl, "DEADLINE", 2)
     out = tmp_path / "feeds"
-    with _serving(tmp_path, _Trickle, IC1_2019.read_bytes()) as url, \
+    with serving(tmp_path, _Trickle, IC1_2019.read_bytes()) as url, \
             pytest.raises(PlannerError, match="not finished within 2 s"):
         dl.download(url, out_dir=out, progress=False)
     assert [p.name for p in out.iterdir()] == ["GTFS_FP2019_20190118.zip.part"]  # kept, to resume

@@ -19,8 +19,7 @@ from planner.ledger.rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import implicit_id
 from planner.store.state import State
-from tests.conftest import ZUG
-from tests.test_cli_errors import assert_one_line_error
+from tests.support import ZUG, assert_one_line_error
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 A = ledger_rules(load_game("sbb-monopoly"))

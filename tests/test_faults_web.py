@@ -17,37 +17,12 @@ import requests
 from playwright.sync_api import expect
 
 from planner.cli import main
-from tests import test_web_browser
-from tests.conftest import ROOT, ZUG
-from tests.test_web_browser import EVIL
-from tests.webserver import free_port, serve, web_env, web_game
-from tests.webserver import planner as planner_cli
+from tests.support import ROOT, ZUG
+from tests.support.webserver import free_port, process_gone, routing_child, serve, web_env, web_game
+from tests.support.webserver import planner as planner_cli
 
 GROUPS = 32
-browser = test_web_browser.browser  # the headless Chromium fixture, shared
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out += [int(c) for c in (task / "children").read_text().split()]
-    return out
-
-
-def routing_child(pid: int) -> int:
-    """The routing process of the server ``pid`` (multiprocessing's spawned child, not its resource tracker)."""
-    for child in _children(pid):
-        cmd = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
-        if b"spawn_main" in cmd and b"resource_tracker" not in cmd:
-            return child
-    raise AssertionError(f"no routing child under {pid}: {_children(pid)}")
-
-
-def _gone(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
-    except FileNotFoundError:
-        return True
+EVIL = "<img src=x onerror=alert(1)>"  # a group name a browser would run as markup
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +106,7 @@ def test_a_position_after_the_routing_process_died_idle_is_answered(site):
     position report is not sent twice when it might have been computed: then 503, send again)."""
     child = routing_child(site["proc"].pid)
     os.kill(child, signal.SIGKILL)
-    while not _gone(child):
+    while not process_gone(child):
         time.sleep(0.01)
     n = 29
     for _attempt in range(2):
@@ -240,7 +215,7 @@ def test_the_server_exits_non_zero_when_no_new_routing_process_starts(tmp_path):
         feed.unlink()
         child = routing_child(srv.proc.pid)
         os.kill(child, signal.SIGKILL)
-        while not _gone(child):
+        while not process_gone(child):
             time.sleep(0.01)
         r = requests.post(f"{srv.url}/api/games/{own['game']}/groups/1/rolls", timeout=300,
                           json={"dice": 2, "at": "Zug", "time": "12:40"},

@@ -371,7 +371,7 @@ def test_route_type_too_large(tmp_path):
     files["routes.txt"] = files["routes.txt"].replace(b",102\n", b",12345678901234567890\n")
     with pytest.raises(FeedError) as exc:
         load(write_dir(tmp_path / "f", files))
-    assert "routes.txt line 2 column route_type: '12345678901234567890' is not a number" in one_line_error(exc)
+    assert "routes.txt line 2 column route_type: '12345678901234567890' is out of range" in one_line_error(exc)
 
 
 def test_calendar_end_date_not_a_date(tmp_path):

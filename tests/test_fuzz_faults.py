@@ -19,8 +19,8 @@ from planner.gamefile.game import parse_game
 from planner.ledger.messages import render
 from planner.ledger.rules import MAX_MESSAGE, MESSAGE_FIELDS, check_template, ledger_rules
 from planner.util.userfiles import parse_toml
-from tests.conftest import ROOT, ZUG
-from tests.webserver import free_port, serve, web_env, web_game
+from tests.support import ROOT, ZUG
+from tests.support.webserver import free_port, serve, web_env, web_game
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 FUZZ = settings(derandomize=True, deadline=None, database=None,

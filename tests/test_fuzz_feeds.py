@@ -28,7 +28,7 @@ from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import NO_CHANGE, Timetable
-from tests.conftest import IC1_2019
+from tests.support import IC1_2019
 
 FIX = Path(__file__).parent / "fixtures" / "robust_feed"
 SEED = 20260520

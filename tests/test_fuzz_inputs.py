@@ -16,7 +16,7 @@ import pytest
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.gamefile.game import load_game
-from tests.conftest import ROOT, ZUG
+from tests.support import ROOT, ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 GAMES = [(ROOT / "planner" / "games" / f"{g}.toml").read_text("utf-8") for g in ("sbb-monopoly", "nordwestschweiz")]

@@ -9,8 +9,7 @@ import subprocess
 import sys
 
 from planner.cli import main
-from tests.conftest import ROOT, ZUG
-from tests.test_cli_errors import assert_one_line_error
+from tests.support import ROOT, ZUG, assert_one_line_error
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 

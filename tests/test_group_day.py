@@ -27,7 +27,7 @@ from planner.service import (
 from planner.store.state import State
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
-from tests.conftest import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE, ZUG
 
 G = "Team Rot"
 

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import ZUG
 from planner.cli import main
 from planner.maps import assets
+from tests.support import ZUG
 
 POPPLER = all(shutil.which(t) for t in ("pdfinfo", "pdftoppm", "pdftotext"))
 

@@ -24,8 +24,7 @@ import pytest
 from planner import config
 from planner.cli import main
 from planner.gtfs import cache, source
-from tests.conftest import FIXTURES, ROOT, ZUG
-from tests.test_cli_errors import assert_one_line_error
+from tests.support import FIXTURES, ROOT, ZUG, assert_one_line_error
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 GAME_A = (ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8")
@@ -352,6 +351,7 @@ def test_handout_failure_leaves_no_part(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h-p1.png", "h.pdf"]  # the PDF, complete; no .part
 
 
+@pytest.mark.fresh_cache  # counts or edits the cache's own files
 def test_nested_zip_is_extracted_once(tmp_path, capsys):
     outer = nested_zip(tmp_path)
     assert main(["feed-info", "--feed", outer, "--json"]) == 0
@@ -359,6 +359,7 @@ def test_nested_zip_is_extracted_once(tmp_path, capsys):
     assert len(list((config.cache_root() / "inner-zips").glob("*.zip"))) == 1
 
 
+@pytest.mark.fresh_cache  # counts or edits the cache's own files
 def test_damaged_copy_is_not_answered_from_the_good_cache(tmp_path, capsys):
     argv = ["stations", "--date", "2021-09-11", "--json"]
     assert main([*argv, "--feed", str(ZUG)]) == 0  # the good feed's day is cached now
@@ -367,6 +368,7 @@ def test_damaged_copy_is_not_answered_from_the_good_cache(tmp_path, capsys):
     assert_one_line_error(rc, capsys.readouterr().err, "Bad CRC-32")
 
 
+@pytest.mark.fresh_cache  # edits the one entry of its own cache
 @pytest.mark.parametrize("edit", ["column type", "date", "feed_version"])
 def test_edited_cache_meta_is_set_aside(edit, capsys):
     argv = ["feed-info", *DAY]

@@ -14,7 +14,7 @@ from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import station_key
 from planner.timetable.model import Mode
-from tests.conftest import FIXTURES, IC1_2019, ZUG
+from tests.support import FIXTURES, IC1_2019, ZUG
 
 FRI = dt.date(2019, 1, 18)
 

@@ -13,7 +13,7 @@ import cv2
 
 from planner.cli import main
 from planner.maps.join_codes import PER_PAGE, write_join_pages
-from tests.webserver import DAY
+from tests.support.webserver import DAY
 
 
 def decode_pages(pdf, tmp_path) -> list[set[str]]:

@@ -14,7 +14,7 @@ from planner.cli import main
 from planner.game.prices import station_price
 from planner.gamefile.game import load_game
 from planner.timetable.stations import find_station
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,7 +7,7 @@ import json
 
 from planner.cli import main
 from planner.gamefile.game import load_game
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 

@@ -25,10 +25,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import CHROMIUM, ZUG
 from planner.cli import main
 from planner.maps import assets
 from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS, RING_COLOR
+from tests.support import CHROMIUM, ZUG
 
 
 @pytest.fixture(autouse=True)

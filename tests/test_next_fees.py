@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from planner.cli import main
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 

@@ -5,24 +5,28 @@ Real data: the SBB line network CSV in ../shared/data/stations and the Zug extra
 
 from __future__ import annotations
 
-import numpy as np
+import itertools
+import math
+
+import networkx as nx
 import pytest
 
-from conftest import DATA
 from planner.errors import FeedError, StationNotFound
+from planner.ledger.crossing_fees import fee_for
 from planner.rail import (
     CrossingHit,
     RailNetwork,
     check_crossings,
     crossing_trips,
     crossings,
-    fee_for,
     load_rail_network,
     read_rail_points,
     route_crossings,
     trip_crossings,
 )
-from planner.timetable.model import Mode, Timetable
+from planner.timetable.model import Mode
+from tests.support import DATA
+from tests.support.timetable import mini_timetable
 
 RAIL_CSV = DATA / "stations" / "sbb-linie-mit-betriebspunkten.csv"
 
@@ -46,6 +50,32 @@ def names_of(net: RailNetwork, path: list[str]) -> list[str]:
 def crossed(net: RailNetwork, game, *stops: str) -> set[str]:
     """Names of the crossings of ``game`` a train stopping at ``stops`` crosses."""
     return {h.name for h in crossings(net, game, uics(net, *stops))}
+
+
+# ---- shortest physical paths --------------------------------------------------------------------------
+
+def test_shortest_paths_are_shortest_and_walk_real_edges(net):
+    """From 40 points spread over the network: every distance equals an independent algorithm's
+    (Bellman-Ford), and every path walks edges of the graph whose weights add up to that distance."""
+    for source in range(0, len(net), len(net) // 40):
+        dist, prev = net.tree((source,))
+        _, reference = nx.bellman_ford_predecessor_and_distance(net.graph, source)
+        assert {v: d for v, d in enumerate(dist) if math.isfinite(d)} == pytest.approx(reference)
+        for target in range(0, len(net), 97):
+            p = net.node_path(source, target)
+            if p is None:
+                assert target not in reference
+                continue
+            assert p[0] == source and p[-1] == target
+            assert sum(net.adj[a][b] for a, b in itertools.pairwise(p)) == pytest.approx(dist[target])
+
+
+def test_a_set_of_sources_reaches_each_point_from_its_nearest(net):
+    a, b = net.node_of[net.resolve("Olten")], net.node_of[net.resolve("Aarau")]
+    both, _ = net.tree(tuple(sorted((a, b))))
+    alone = [net.tree((a,))[0], net.tree((b,))[0]]
+    assert both == [min(x, y) for x, y in zip(*alone, strict=True)]
+    assert net.distance([net.uics[a]], [net.uics[b]]) == pytest.approx(alone[0][b])
 
 
 # ---- loading ---------------------------------------------------------------------------------------
@@ -307,35 +337,6 @@ def test_zug_route_report(zug_tt, net, sbb_game):
 
 
 # ---- modes (tiny timetable) -------------------------------------------------------------------------
-
-
-def mini_timetable(trips: list[tuple[Mode, list[tuple[str, str]]]]) -> Timetable:
-    """A timetable of a few trips given as (mode, [(uic, name), ...]); one stop per station."""
-    stations: dict[str, str] = {}
-    for _, stops in trips:
-        stations.update(dict(stops))
-    ids = list(stations)
-    n_st = len(ids)
-    route_type = {Mode.RAIL: 106, Mode.TRAM: 900, Mode.BUS: 700}
-    st_stop, offsets = [], [0]
-    for _, stops in trips:
-        st_stop += [ids.index(u) for u, _ in stops]
-        offsets.append(len(st_stop))
-    n = len(st_stop)
-    times = np.arange(n, dtype=np.int32) * 120 + 9 * 3600
-    return Timetable(
-        date="2025-06-14", feed_version="test", station_id=ids, station_name=[stations[u] for u in ids],
-        station_lat=np.zeros(n_st), station_lon=np.zeros(n_st), station_change=np.full(n_st, -1, np.int32),
-        stop_id=ids, stop_station=np.arange(n_st, dtype=np.int32), stop_platform=[""] * n_st,
-        route_id=[f"r{i}" for i in range(len(trips))], route_name=[m.label for m, _ in trips],
-        route_type=np.array([route_type[m] for m, _ in trips], np.int32),
-        route_mode=np.array([int(m) for m, _ in trips], np.int8), route_category=["regional"] * len(trips),
-        route_agency=["BLT"] * len(trips), trip_id=[f"t{i}" for i in range(len(trips))],
-        trip_route=np.arange(len(trips), dtype=np.int32), trip_headsign=[""] * len(trips),
-        trip_short_name=[""] * len(trips), trip_offset=np.array(offsets, np.int64),
-        st_stop=np.array(st_stop, np.int32), st_arr=times, st_dep=times,
-        st_pickup=np.ones(n, bool), st_dropoff=np.ones(n, bool),
-    )
 
 
 def test_buses_cross_nothing(net, nws_game):

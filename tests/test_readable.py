@@ -7,7 +7,7 @@ import json
 import re
 
 from planner.cli import main
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 TRIP_ID = re.compile(r"\d+\.TA\.|-j21-")

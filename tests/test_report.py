@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, ZUG
 from planner.cli import main
+from tests.support import CHROMIUM, ZUG
 
 GOOD_DAY = dt.date(2021, 9, 11)
 WORKS_DAY = dt.date(2021, 10, 2)  # Emmenbrücke without trains during the game hours

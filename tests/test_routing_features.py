@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from timetable_builder import TimetableBuilder, assert_feasible, secs
 
 from planner.routing import (
     Journey,
@@ -23,6 +22,7 @@ from planner.routing import (
 from planner.routing.query import Origin
 from planner.routing.te_graph import TimeExpandedGraph
 from planner.timetable.model import NO_CHANGE
+from tests.support.timetable import TimetableBuilder, assert_feasible, secs
 
 
 def arrival(net: TransitNetwork, origin: Origin, target: str | int) -> int | None:

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from timetable_builder import assert_feasible, secs
 
 from planner.routing import TransitNetwork, best_journey, reach, station_origin, trip_origin
 from planner.routing.journey import Journey
 from planner.routing.query import Origin
 from planner.routing.te_graph import TimeExpandedGraph
+from tests.support.timetable import assert_feasible, secs
 
 IR75 = "610.TA.91-75-A-j21-1.264.R"
 

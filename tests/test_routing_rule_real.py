@@ -16,7 +16,7 @@ from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
 from planner.routing.query import DEFAULT_MAX_LEGS, equally_fast, obeys_window, plain_best_journey, reach
 from planner.routing.te_rule import RuleGraph
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 RULE = ChangeWindow(29)
 

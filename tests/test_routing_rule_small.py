@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_routing_properties import SETTINGS, T0, cases
-from timetable_builder import TimetableBuilder, assert_feasible
 
 from planner.game.zugzwang import check_legs, journey_log, zugzwang
 from planner.gamefile.rules import ChangeWindow
@@ -18,6 +16,8 @@ from planner.routing.query import obeys_window, reach
 from planner.routing.te_rule import RuleGraph
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as parse
+from tests.support.random_timetables import SETTINGS, T0, arrival_and_rides, cases, rule_origins
+from tests.support.timetable import TimetableBuilder, assert_feasible
 
 RULE = ChangeWindow(29)
 
@@ -144,21 +144,6 @@ def test_journeys_within_are_all_legal():
     assert alts
     for j in alts:
         assert not check_legs(net, journey_log(net, j), RULE, start=(o.got_off, o.time)), _legs(net.tt, j)
-
-
-def rule_origins(net: TransitNetwork, times: list[int], window: int, before: int) -> list:
-    """Every station at the given times (there since ``before`` seconds), and every row of every trip (seated)."""
-    tt = net.tt
-    out = [station_origin(s, t, since=t - before, window=window) for s in range(tt.n_stations) for t in times]
-    return out + [trip_origin(net, tr, r, window=window) for tr in range(tt.n_trips) for r in tt.trip_stop_times(tr)]
-
-
-def arrival_and_rides(tt, o, j) -> tuple[int, int] | None:
-    """A journey as RuleGraph.best answers: (arrival, rides); seated at the target's stop without getting off is
-    not an arrival in either model."""
-    if j is None or (o.in_trip and not j.legs):
-        return None
-    return j.arrival(tt), sum(1 for leg in j.legs if not leg.is_walk)
 
 
 @SETTINGS

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from test_routing_properties import SETTINGS, T0, _origins, cases, check_levels_and_tie_breaks
 
 from planner.routing import TransitNetwork, reach
 from planner.routing.te_graph import TimeExpandedGraph
+from tests.support.random_timetables import SETTINGS, T0, cases, check_levels_and_tie_breaks, origins
 
 
 @SETTINGS
@@ -17,7 +17,7 @@ from planner.routing.te_graph import TimeExpandedGraph
 def test_zero_blocks_single_pass_arrivals(case, t):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     te = TimeExpandedGraph(net)
-    for o in _origins(net, [t]):
+    for o in origins(net, [t]):
         assert np.array_equal(reach(net, o).arrivals(), te.earliest_arrivals(o)), o
 
 

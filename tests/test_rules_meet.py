@@ -30,7 +30,7 @@ from planner.service.route import place_origin
 from planner.service.target import target_answer
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.conftest import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE, ZUG
 
 
 @pytest.fixture(scope="module")

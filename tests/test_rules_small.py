@@ -14,7 +14,7 @@ from planner.gamefile.game import load_game, parse_game
 from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, station_origin
 from planner.util.timefmt import fmt_clock, parse_clock
-from tests.timetable_builder import TimetableBuilder
+from tests.support.timetable import TimetableBuilder
 
 RULE = ChangeWindow(29)
 

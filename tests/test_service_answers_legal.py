@@ -15,7 +15,7 @@ from planner.game.zugzwang import check_legs
 from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork
 from planner.util.timefmt import parse_clock
-from tests.conftest import ZUG
+from tests.support import ZUG
 
 RULE = ChangeWindow(29)
 

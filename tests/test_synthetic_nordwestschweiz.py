@@ -1,4 +1,4 @@
-"""The SYNTHETIC Nordwestschweiz game day (``tests/fixtures/nws_synthetic.py``) is what it claims to be.
+"""The SYNTHETIC Nordwestschweiz game day (``tests/support/nws_synthetic.py``) is what it claims to be.
 
 The feed is invented (labelled SYNTHETIC) but stands on the real ATLAS stop registry and the real SBB line
 data; here it goes through the real ingest, the organisers' check, the crossing code on the physical network
@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from planner.cli import main
-from tests.conftest import DATA, ROOT
-from tests.fixtures.nws_synthetic import AGENCIES, FEED_NAME, PUBLISHER, write_feed
-from tests.fixtures.nws_synthetic_network import CHANGE_MINUTES, PLATFORM_CHANGES, WALKS
+from tests.support import DATA, ROOT
+from tests.support.nws_synthetic import AGENCIES, FEED_NAME, PUBLISHER, write_feed
+from tests.support.nws_synthetic_network import CHANGE_MINUTES, PLATFORM_CHANGES, WALKS
 
 ATLAS = DATA / "stations" / "atlas-service-points-2025-08-02.csv.zip"
 

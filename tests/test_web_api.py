@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.webserver import DAY, planner, serve, web_env, web_game
+from tests.support.webserver import DAY, planner, serve, web_env, web_game
 
 EVIL = "<img src=x onerror=alert(1)>"
 

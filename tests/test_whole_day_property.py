@@ -43,10 +43,11 @@ from planner.service import undo as undo_entry
 from planner.service.ledger import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.conftest import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE, ZUG
 
 DAYS_PER_TEST = 25
 CHUNKS_A = 12  # 300 days of variant A on the Zug day
+CHUNKS_B = 8  # 200 days of variant B on the SYNTHETIC Nordwestschweiz day
 STEPS = 16
 
 
@@ -121,10 +122,10 @@ def _check_itinerary(day: GameDay, answer: dict, asked: int, seed: int) -> None:
     assert check_legs(day.network, legs, day.window, start=start) == [], (seed, answer["legs"])
 
 
-def _check_fees(play: Play, group: str, answer: dict, seed: int, seated: bool) -> None:
-    """The itinerary's station fees are exactly the stops at other groups' stations on it."""
+def _check_fees(play: Play, group: str, answer: dict, seed: int, seated: bool) -> int:
+    """The itinerary's station fees are exactly the stops at other groups' stations on it; returns how many."""
     if "fees" not in answer or not answer.get("legs"):
-        return
+        return 0
     day = play.day
     tt = day.timetable
     rules = day.ledger_rules
@@ -144,6 +145,16 @@ def _check_fees(play: Play, group: str, answer: dict, seed: int, seated: bool) -
     got = [(f["name"], f["owner"], f["amount"]) for f in answer["fees"] if f["kind"] == STATION]
     assert got == want, (seed, got, want)
     assert all(fee_due(rules, state, group, STATION, n) is not None for n, _o, _a in got)
+    return len(got)
+
+
+def _check_next(play: Play, group: str, t: int, seed: int, stats: dict[str, int]) -> None:
+    """``next``: its itinerary (the rest of the roll's, or a new one) is legal and costs what its stops cost."""
+    nxt = next_step(play, group, t)
+    if nxt.itinerary is not None and nxt.itinerary.get("legs"):
+        _check_itinerary(play.day, nxt.itinerary | {"zugzwang": None}, nxt.status.state.time, seed)
+        stats["fees"] += _check_fees(play, group, nxt.itinerary, seed, seated=nxt.status.state.position.seated)
+        stats["itineraries"] += 1
 
 
 def _conserved(play: Play, seed: int) -> None:
@@ -210,7 +221,7 @@ def play_day(day: GameDay, seed: int, stats: dict[str, int]) -> None:
                                                not in before else []), (seed, ans["targeted"], before)
             g.entries.append(("roll", t, ans))
             _check_itinerary(day, ans, T(ans["plan_from"]), seed)
-            _check_fees(play, g.name, ans, seed, seated=bool(ans.get("train")))
+            stats["fees"] += _check_fees(play, g.name, ans, seed, seated=bool(ans.get("train")))
             stats["rolls"] += 1
         elif act < 0.65:  # where we are: a station, or a train leaving from where the day has the group
             pos = st.position
@@ -240,21 +251,27 @@ def play_day(day: GameDay, seed: int, stats: dict[str, int]) -> None:
             kind = g.entries.pop()[0]
             assert (res.removed is not None) == (kind == "roll"), (seed, res, kind)
             stats["undos"] += 1
-        elif act < 0.9:  # money: buy where it stands, or pay what the itinerary costs
+        elif act < 0.9:  # money: buy where it stands, often at a station on another group's way (a fee to come)
             pos = st.position
-            if pos is None or pos.seated:
+            ways = [leg["to"] for o in groups if o is not g and (last := o.last_roll()) for leg in last["legs"]]
+            if ways and rnd.random() < 0.6:
+                where = rnd.choice(ways)
+                set_position(play, g.name, PlaceRequest(where), t)
+                g.entries.append(("pos", t, where))
+            elif pos is None or pos.seated:
                 continue
+            else:
+                where = tt.station_name[pos.station]
             try:
-                record_event(play, LedgerRequest(g.name, "buy", t, station=tt.station_name[pos.station]))
+                record_event(play, LedgerRequest(g.name, "buy", t, station=where))
                 stats["buys"] += 1
+                for o in groups:  # the others ask what their way costs now
+                    if o is not g and not clock.over(max(t, o.clock)):
+                        _check_next(play, o.name, max(t, o.clock), seed, stats)
             except InputError:
                 stats["refused"] += 1  # owned already, no cash, or its day has it elsewhere: refused with a reason
         else:  # what now?
-            nxt = next_step(play, g.name, t)
-            if nxt.itinerary is not None and nxt.itinerary.get("legs"):
-                _check_itinerary(day, nxt.itinerary | {"zugzwang": None}, nxt.status.state.time, seed)
-                _check_fees(play, g.name, nxt.itinerary, seed, seated=nxt.status.state.position.seated)
-                stats["itineraries"] += 1
+            _check_next(play, g.name, t, seed, stats)
         _conserved(play, seed)
     stats["days"] += 1
     state.close()
@@ -272,18 +289,33 @@ def _seeds(start: int) -> list[int]:
 
 def _played(day: GameDay, start: int) -> dict[str, int]:
     stats: dict[str, int] = dict.fromkeys(("days", "steps", "rolls", "positions", "trains", "undos", "buys",
-                                           "itineraries", "refused", "after_end"), 0)
+                                           "itineraries", "refused", "after_end", "fees"), 0)
     for seed in _seeds(start):
         play_day(day, seed, stats)
     print(f"played {stats}")  # shown with -s: how many days and steps the test played
     return stats
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS_A), ids=[f"seed_a_{1000 + c * DAYS_PER_TEST}" for c in range(CHUNKS_A)])
-def test_random_days_of_variant_a_keep_every_rule(zug_day, chunk):
-    stats = _played(zug_day, 1000 + chunk * DAYS_PER_TEST)
+@pytest.fixture(scope="module")
+def nws_day(nws_feed, nws_game, nws_date):
+    return GameDay(str(nws_feed), nws_game, nws_date).warm()
+
+
+def _real(stats: dict[str, int]) -> None:
+    """The days were real days: every kind of step happened."""
     if "PLANNER_DAY_SEED" in os.environ:
         return
-    # the days were real days: every kind of step happened
     assert stats["days"] == DAYS_PER_TEST and stats["steps"] == DAYS_PER_TEST * STEPS
-    assert min(stats[k] for k in ("rolls", "positions", "trains", "undos", "buys", "itineraries")) > 0, stats
+    assert min(stats[k] for k in ("rolls", "positions", "trains", "undos", "buys", "fees")) > 0, stats
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS_A), ids=[f"seed_a_{1000 + c * DAYS_PER_TEST}" for c in range(CHUNKS_A)])
+def test_random_days_of_variant_a_keep_every_rule(zug_day, chunk):
+    _real(_played(zug_day, 1000 + chunk * DAYS_PER_TEST))
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS_B), ids=[f"seed_b_{5000 + c * DAYS_PER_TEST}" for c in range(CHUNKS_B)])
+def test_random_days_of_variant_b_keep_every_rule(nws_day, chunk):
+    """Two dice, toll lines and tunnels as targets, walks between a station and its bus stops, the re-roll five
+    minutes before the target, the 15:30 end (SYNTHETIC day)."""
+    _real(_played(nws_day, 5000 + chunk * DAYS_PER_TEST))

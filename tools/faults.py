@@ -21,8 +21,7 @@ from pathlib import Path
 
 import requests
 
-from tests.test_faults_web import _gone, routing_child
-from tests.webserver import free_port, serve, web_game
+from tests.support.webserver import free_port, process_gone, routing_child, serve, web_game
 
 ROOT = Path(__file__).resolve().parents[1]
 ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
@@ -116,7 +115,7 @@ def worker_faults(tmp: Path) -> list[Row]:
 
         child = routing_child(srv.proc.pid)
         os.kill(child, signal.SIGKILL)
-        while not _gone(child):
+        while not process_gone(child):
             time.sleep(0.01)
         t0 = time.monotonic()
         r = roll(1)

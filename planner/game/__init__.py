@@ -1,1 +1,1 @@
-"""Game rules (pure): game files, area, dice targets, 29-minute rule, bonus, tolls, prices."""
+"""Game rules that need the timetable or the routing (above them): dice targets, the change window at a stop and in a log, bonus chances, station prices, equally fast ways, the group's day."""

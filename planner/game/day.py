@@ -257,7 +257,7 @@ class GroupDay:
         board_by, forced = self._board_by(t, position)
         roll = self.last_roll(t)
         if roll is None:
-            if clock.bounded and t < clock.dice_from:
+            if clock.before_dice(t):
                 kind = "dice_soon" if clock.dice_bind(t) else "before_dice"
                 return Obligation(kind, since=clock.dice_forced_from if kind == "dice_soon" else None,
                                   until=clock.dice_from, board_by=board_by, forced=forced), clock.dice_from
@@ -311,7 +311,7 @@ class GroupDay:
         """
         clock = self.game.clock
         self._forward(t, "a roll")
-        if clock.bounded and t < clock.dice_from:
+        if clock.before_dice(t):
             raise InputError(f"dice start at {fmt_clock(clock.dice_from)} in {self.game.title}; it is {fmt_clock(t)}")
         if clock.over(t):
             raise InputError(f"the game ended at {fmt_clock(clock.end)}: no more rolls")

@@ -31,8 +31,7 @@ def game_hour_categories(tt: Timetable, game: Game) -> list[set[str]]:
         return _CATS["cats"]
     sta = tt.stop_station[tt.st_stop]
     rt = tt.trip_route[tt.st_trip]
-    in_hours = ((tt.st_arr >= game.clock.start) & (tt.st_arr <= game.clock.end)) | ((tt.st_dep >= game.clock.start) &
-                                                                        (tt.st_dep <= game.clock.end))
+    in_hours = game.clock.in_game_mask(tt.st_arr) | game.clock.in_game_mask(tt.st_dep)
     ok = (tt.st_pickup | tt.st_dropoff) & in_hours
     cats: list[set[str]] = [set() for _ in range(tt.n_stations)]
     for s, r in np.unique(np.stack([sta[ok], rt[ok]], axis=1), axis=0):

@@ -35,6 +35,14 @@ class Clock:
         """True while the game runs: ``start <= t < end``."""
         return not self.bounded or self.start <= t < self.end
 
+    def in_game_mask(self, t):
+        """:meth:`in_game` over an array of times (numpy)."""
+        return (t >= self.start) & (t < self.end) if self.bounded else t == t
+
+    def before_dice(self, t: int) -> bool:
+        """True before dice time (no roll yet; variant B's forced dice may bind already)."""
+        return self.bounded and t < self.dice_from
+
     def check_asked(self, t: int) -> None:
         """A time a group asks about may be the end itself (the answer: the game is over), not after it."""
         if self.bounded and t > self.end:

@@ -18,7 +18,6 @@ and rebuilt. The cache never raises on its own account; failing to *write* an en
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime as dt
 import errno
@@ -32,10 +31,7 @@ import re
 import secrets
 import shutil
 import stat
-import sys
 import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +41,7 @@ import pyarrow.parquet as pq
 
 from planner.config import cache_root
 from planner.gamefile.game import Game
+from planner.gtfs.cache_files import build_lock, fsync_dir, sweep, write_file
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import Timetable
 
@@ -53,7 +50,6 @@ from planner.timetable.model import Timetable
 SCHEMA_VERSION = 2
 FORMAT = "sbb-planner timetable cache"
 ENTRIES = "timetables"  # sub-folder of the cache root holding the entries
-STALE_TEMP_SECONDS = 3600  # a temp dir this old belongs to a crashed writer
 
 # Array groups -> Timetable fields, one parquet file each. ``trip_offset`` (n_trips + 1 values) is
 # stored as its last n_trips values in ``trips`` plus its first value in meta.json.
@@ -148,7 +144,7 @@ def _publish(tt: Timetable, key: str) -> bool:
     _check_fields()
     root = entries_dir()
     root.mkdir(parents=True, exist_ok=True)
-    _sweep(root)
+    sweep(root)
     final = root / key
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=root))
     try:
@@ -173,7 +169,7 @@ def _publish(tt: Timetable, key: str) -> bool:
             pq.write_table(table, buf, compression="none", use_dictionary=False)
             data = buf.getvalue()
             fname = f"{group}.parquet"
-            _write_file(tmp / fname, data)
+            write_file(tmp / fname, data)
             files[fname] = {"sha256": hashlib.sha256(data).hexdigest(), "rows": table.num_rows}
         meta = {
             "format": FORMAT, "schema": SCHEMA_VERSION, "key": key,
@@ -183,8 +179,8 @@ def _publish(tt: Timetable, key: str) -> bool:
             "columns": columns, "files": files,
         }
         meta["sha256"] = _meta_digest(meta)
-        _write_file(tmp / "meta.json", json.dumps(meta, indent=1, ensure_ascii=False).encode())
-        _fsync_dir(tmp)
+        write_file(tmp / "meta.json", json.dumps(meta, indent=1, ensure_ascii=False).encode())
+        fsync_dir(tmp)
         try:
             os.rename(tmp, final)
         except OSError as exc:
@@ -192,45 +188,11 @@ def _publish(tt: Timetable, key: str) -> bool:
                 shutil.rmtree(tmp, ignore_errors=True)  # another process published first: keep theirs
                 return False
             raise
-        _fsync_dir(root)
+        fsync_dir(root)
         return True
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-def _write_file(path: Path, data: bytes) -> None:
-    with open(path, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def _fsync_dir(path: Path) -> None:
-    # Makes the rename durable; not possible on every platform (Windows), harmless to skip there.
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _sweep(root: Path) -> None:
-    """Remove temp and set-aside folders left by crashed processes (only old ones: others may be live)."""
-    now = time.time()
-    for p in root.glob(".*-*"):
-        if not p.name.startswith((".tmp-", ".bad-")):
-            continue
-        try:
-            if now - p.stat().st_mtime > STALE_TEMP_SECONDS:
-                shutil.rmtree(p, ignore_errors=True)
-        except OSError:
-            pass
 
 
 # ---- read --------------------------------------------------------------------------------------------
@@ -370,11 +332,12 @@ def load_or_build(feed_path: str | Path | FeedSource, game: Game, date: dt.date 
     tt = load(key)
     if tt is not None:
         return _annotate(tt, src, key, "hit", True)
-    with _build_lock(key, progress):
+    with build_lock(cache_root() / "locks", key, progress):
         tt = load(key)  # another process may have built it while we waited for the lock
         if tt is not None:
             return _annotate(tt, src, key, "hit", True)
-        # imported only on a miss: a hit needs none of the CSV machinery
+        # lazy: a hit needs none of the CSV machinery, which adds about 0.45 s to every command's start-up
+        # (pyarrow.csv and the ingest modules; measured with the cache already imported)
         from planner.gtfs.ingest import build_timetable
 
         built = build_timetable(src, game, day, progress=progress)
@@ -395,36 +358,6 @@ def _annotate(tt: Timetable, src: FeedSource, key: str, status: str, saved: bool
         tt.meta["feed"] = src.label  # as a fresh build would say (the entry may come from a copy elsewhere)
     tt.meta["cache"] = {"key": key, "status": status, "path": str(entries_dir() / key), "saved": saved}
     return tt
-
-
-@contextlib.contextmanager
-def _build_lock(key: str, progress: bool | None) -> Iterator[None]:
-    """Exclusive per-key lock (``flock``) so concurrent processes build once; no-op where unavailable.
-
-    The kernel drops the lock when its holder dies, so a crashed builder never blocks the others.
-    """
-    try:
-        import fcntl
-    except ImportError:  # Windows: fall back to the rename race, which is correct, only wasteful
-        yield
-        return
-    try:
-        lockdir = cache_root() / "locks"
-        lockdir.mkdir(parents=True, exist_ok=True)
-        fh = open(lockdir / f"{key}.lock", "a+b")
-    except OSError:
-        yield  # read-only cache: build without it (the save will warn)
-        return
-    try:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if progress or (progress is None and sys.stderr.isatty()):
-                print("waiting for another planner process building this game day ...", file=sys.stderr)
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        yield
-    finally:
-        fh.close()  # closing releases the lock
 
 
 __all__ = ["SCHEMA_VERSION", "cache_key", "entries_dir", "load", "load_or_build", "save"]

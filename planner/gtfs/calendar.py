@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
 import pyarrow.compute as pc
 
-from planner.errors import FeedError, PlannerError
+from planner.errors import FeedError, InputError, PlannerError
 from planner.gtfs.csvio import is_empty, iter_batches, read_table
+from planner.gtfs.schema import DAYS, FILES, Where, convert
 from planner.gtfs.source import FeedSource
-
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def parse_date(text: str) -> dt.date:
@@ -21,8 +21,6 @@ def parse_date(text: str) -> dt.date:
             return dt.datetime.strptime(s, fmt).date()
         except ValueError:
             pass
-    from planner.errors import InputError
-
     raise InputError(f"date {text!r} is not YYYY-MM-DD")
 
 
@@ -31,20 +29,20 @@ def feed_period(src: FeedSource) -> tuple[dt.date | None, dt.date | None, str]:
     start = end = None
     version = ""
     if not is_empty(src, "feed_info.txt"):
-        t = read_table(src, "feed_info.txt", ["feed_start_date", "feed_end_date", "feed_version"], required=[])
+        t = read_table(src, "feed_info.txt", ["feed_start_date", "feed_end_date", "feed_version"])
         if t.num_rows:
             row = {k: (t[k][0].as_py() or "").strip() for k in ("feed_start_date", "feed_end_date", "feed_version")}
             version = row["feed_version"]
             try:
                 start = parse_date(row["feed_start_date"]) if row["feed_start_date"] else None
                 end = parse_date(row["feed_end_date"]) if row["feed_end_date"] else None
-            except Exception:
+            except PlannerError:  # a broken feed_info falls back on the calendar's ranges
                 start = end = None
     if (start is None or end is None) and not is_empty(src, "calendar.txt"):
         t = read_table(src, "calendar.txt", ["start_date", "end_date"])
         if t.num_rows:
-            s = [x.strip() for x in t["start_date"].to_pylist() if x and x.strip()]
-            e = [x.strip() for x in t["end_date"].to_pylist() if x and x.strip()]
+            where = Where(src.label, "calendar.txt", t["_line"].to_numpy())
+            s, e = (convert(t[c], FILES["calendar.txt"], c, where).tolist() for c in ("start_date", "end_date"))
             if s and e:
                 for col, val in (("start_date", min(s)), ("end_date", max(e))):
                     try:
@@ -58,38 +56,31 @@ def feed_period(src: FeedSource) -> tuple[dt.date | None, dt.date | None, str]:
 
 def services_on(src: FeedSource, date: dt.date) -> set[str]:
     """Service ids running on ``date`` (calendar rules, then calendar_dates additions/removals)."""
-    day = _DAYS[date.weekday()]
+    day = DAYS[date.weekday()]
     ymd = date.strftime("%Y%m%d")
     active: set[str] = set()
     has_cal = not is_empty(src, "calendar.txt")
     if has_cal:
         t = read_table(src, "calendar.txt", ["service_id", day, "start_date", "end_date"])
-        for sid, flag, s, e, line in zip(t["service_id"].to_pylist(), t[day].to_pylist(), t["start_date"].to_pylist(),
-                                         t["end_date"].to_pylist(), t["_line"].to_pylist(), strict=True):
-            s, e, flag = (s or "").strip(), (e or "").strip(), (flag or "").strip()
-            if flag not in ("0", "1"):
-                raise FeedError(f"feed {src.label}: calendar.txt line {line} column {day}: {flag!r} is not 0 or 1")
-            if len(s) != 8 or len(e) != 8 or not s.isdigit() or not e.isdigit():
-                raise FeedError(f"feed {src.label}: calendar.txt line {line} column start_date/end_date: "
-                                f"{s!r}/{e!r} is not YYYYMMDD")
-            if flag == "1" and s <= ymd <= e:
+        where = Where(src.label, "calendar.txt", t["_line"].to_numpy())
+        flag, s, e = (convert(t[c], FILES["calendar.txt"], c, where) for c in (day, "start_date", "end_date"))
+        for sid, on in zip(t["service_id"].to_pylist(), (flag == "1") & (s <= ymd) & (e >= ymd), strict=True):
+            if on:
                 active.add(sid.strip())
     if not is_empty(src, "calendar_dates.txt"):
-        for line, batch in iter_batches(src, "calendar_dates.txt", ["service_id", "date", "exception_type"]):
+        for line, batch in iter_batches(src, "calendar_dates.txt"):
             mask = pc.equal(pc.utf8_trim_whitespace(batch.column("date")), ymd)
             if not pc.any(mask).as_py():
                 continue
-            sids = batch.column("service_id").filter(mask).to_pylist()
-            types = batch.column("exception_type").filter(mask).to_pylist()
-            for sid, typ in zip(sids, types, strict=True):
-                typ = (typ or "").strip()
+            rows = np.flatnonzero(mask.to_numpy(zero_copy_only=False))
+            where = Where(src.label, "calendar_dates.txt", line + rows)
+            types = convert(batch.column("exception_type").filter(mask), FILES["calendar_dates.txt"],
+                            "exception_type", where)
+            for sid, typ in zip(batch.column("service_id").filter(mask).to_pylist(), types, strict=True):
                 if typ == "1":
                     active.add(sid.strip())
-                elif typ == "2":
-                    active.discard(sid.strip())
                 else:
-                    raise FeedError(f"feed {src.label}: calendar_dates.txt near line {line} column exception_type: "
-                                    f"{typ!r} is not 1 or 2")
+                    active.discard(sid.strip())
     elif not has_cal:
         raise FeedError(f"feed {src.label}: neither calendar.txt nor calendar_dates.txt present")
     return active

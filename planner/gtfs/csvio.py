@@ -1,6 +1,8 @@
 """Streaming, column-pruned CSV reading with pyarrow (partridge-style: prune while reading).
 
-All columns are read as strings; callers convert. Errors name the file, the line and the column.
+Files and columns come from the one schema table (:mod:`planner.gtfs.schema`): a reader names a file and
+the columns it needs, the table says which of them a feed must have. All columns are read as strings;
+:func:`planner.gtfs.schema.convert` turns them into numbers. Errors name the file, the line and the column.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from planner.errors import FeedError
+from planner.gtfs.schema import FILES
 from planner.gtfs.source import FeedSource
 
 BLOCK = 4 << 20  # 4 MiB blocks: peak memory grows with the block size, throughput hardly does
@@ -46,22 +49,17 @@ def printable(text: str, limit: int = 200) -> str:
     return out if len(out) <= limit else out[:limit] + "..."
 
 
-def header(src: FeedSource, name: str) -> list[str]:
-    """Column names of a member (BOM and quotes removed)."""
-    return _header(src, name)
-
-
-def iter_batches(
-    src: FeedSource, name: str, columns: list[str], required: list[str] | None = None,
-    progress=None,
-) -> Iterator[tuple[int, pa.RecordBatch]]:
-    """Yield ``(first_line_number, batch)`` of the wanted ``columns`` (missing optional ones are null).
+def iter_batches(src: FeedSource, name: str, columns: list[str] | None = None,
+                 progress=None) -> Iterator[tuple[int, pa.RecordBatch]]:
+    """Yield ``(first_line_number, batch)`` of the wanted ``columns`` of the schema's file ``name`` (all
+    its columns by default; missing optional ones are null, a missing required one is a :class:`FeedError`).
 
     ``first_line_number`` is the file line of the batch's first row (header = line 1).
     """
+    spec = FILES[name]
+    columns = spec.names() if columns is None else list(columns)
     cols = _header(src, name)
-    required = required if required is not None else columns
-    for c in required:
+    for c in spec.required(columns):
         if c not in cols:
             raise FeedError(f"feed {src.label}: {name} has no column '{c}' (header: {printable(','.join(cols))})")
     present = [c for c in columns if c in cols]
@@ -123,16 +121,21 @@ def _line_blocks(src: FeedSource, name: str, fh, progress) -> Iterator[bytes]:
             yield block
 
 
-def read_table(src: FeedSource, name: str, columns: list[str], required: list[str] | None = None,
+def read_table(src: FeedSource, name: str, columns: list[str] | None = None,
                optional_file: bool = False) -> pa.Table:
-    """Read a whole (small) member into a table of string columns, with a ``_line`` column."""
+    """Read a whole (small) member of the schema into a table of string columns, with a ``_line`` column.
+
+    ``columns`` as for :func:`iter_batches`; ``optional_file``: a missing member reads as no rows."""
+    columns = FILES[name].names() if columns is None else list(columns)
+    if FILES[name].streamed:
+        raise ValueError(f"{name} is read in blocks (iter_batches), never whole")
     if optional_file and not src.has(name):
         return pa.table({c: pa.array([], pa.string()) for c in columns} | {"_line": pa.array([], pa.int64())})
     if src.has(name) and src.size(name) > MAX_TABLE:  # kept whole in memory: a zip bomb must not be
         raise FeedError(f"feed {src.label}: {name} is {src.size(name) >> 20} MiB uncompressed "
                         f"(at most {MAX_TABLE >> 20} MiB)")
     parts = []
-    for line, batch in iter_batches(src, name, columns, required):
+    for line, batch in iter_batches(src, name, columns):
         t = pa.Table.from_batches([batch])
         t = t.append_column("_line", pa.array(range(line, line + batch.num_rows), pa.int64()))
         parts.append(t)

@@ -18,6 +18,11 @@ import zipfile
 import zlib
 from pathlib import Path
 
+import requests
+import urllib3
+from tqdm import tqdm
+
+from planner.config import feeds_dir
 from planner.errors import PlannerError
 
 CKAN = "https://data.opentransportdata.swiss"
@@ -33,8 +38,6 @@ def dataset_ids(today: dt.date | None = None) -> list[str]:
 
 def find_feed_url(session=None, today: dt.date | None = None) -> str:
     """The URL of the newest official GTFS zip (see module docstring)."""
-    import requests
-
     s = session or requests.Session()
     errors = []
     for ds in dataset_ids(today):
@@ -58,11 +61,6 @@ def download(url: str | None = None, out_dir: str | Path | None = None, progress
     The file appears under its final name only when complete: as long as the server announced and a zip
     whose members all read (``.part`` + check + rename). A damaged final file is refused, never used.
     """
-    import requests
-    import urllib3
-
-    from planner.config import feeds_dir
-
     out = Path(out_dir) if out_dir else feeds_dir()
     out.mkdir(parents=True, exist_ok=True)
     s = requests.Session()
@@ -89,8 +87,6 @@ def download(url: str | None = None, out_dir: str | Path | None = None, progress
                                    f"(at most {MAX_BYTES >> 20} MiB)")
             bar = None
             if progress or (progress is None and sys.stderr.isatty()):
-                from tqdm import tqdm
-
                 bar = tqdm(total=total, initial=have, unit="B", unit_scale=True, desc=name, file=sys.stderr)
             size = _receive(r, part, have, name, bar)
             if bar:

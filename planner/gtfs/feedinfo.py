@@ -10,9 +10,10 @@ import pyarrow.compute as pc
 
 from planner.gtfs.calendar import feed_period, services_on
 from planner.gtfs.csvio import iter_batches, read_table
+from planner.gtfs.ingest import check_date
+from planner.gtfs.schema import FILES, Where, convert
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import read_stops
-from planner.gtfs.times import parse_times
 
 _TIMES = ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"]
 
@@ -23,7 +24,7 @@ def feed_info(src: FeedSource, date: dt.date | None = None) -> dict:
     check_stop_times(src)
     stops = read_stops(src)
     n_routes = sum(b.num_rows for _, b in iter_batches(src, "routes.txt", ["route_id"]))
-    trips = read_table(src, "trips.txt", ["service_id"], required=["service_id"])
+    trips = read_table(src, "trips.txt", ["service_id"])
     info = {
         "feed_version": version,
         "start_date": start.isoformat() if start else None,
@@ -34,8 +35,6 @@ def feed_info(src: FeedSource, date: dt.date | None = None) -> dict:
         "trips": int(trips.num_rows),
     }
     if date is not None:
-        from planner.gtfs.ingest import check_date
-
         check_date(src, date)
         services = services_on(src, date)
         on = pc.is_in(pc.utf8_trim_whitespace(trips["service_id"]), value_set=pa.array(sorted(services), pa.string()))
@@ -49,6 +48,6 @@ def check_stop_times(src: FeedSource) -> None:
     lacks a column, or holds a time that is not H:MM:SS or out of range: a summary of a broken feed
     must not look like a good one."""
     for line0, batch in iter_batches(src, "stop_times.txt", _TIMES):
-        lines = np.arange(line0, line0 + batch.num_rows)
+        where = Where(src.label, "stop_times.txt", np.arange(line0, line0 + batch.num_rows))
         for col in ("arrival_time", "departure_time"):
-            parse_times(batch.column(col), file="stop_times.txt", column=col, lines=lines, label=src.label)
+            convert(batch.column(col), FILES["stop_times.txt"], col, where)

@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 
 from planner.errors import FeedError
 from planner.gtfs.csvio import read_table
+from planner.gtfs.schema import FILES, Where, convert
 from planner.gtfs.source import FeedSource
 
 _SLOID = re.compile(r"^ch:1:sloid:(\d+)")
@@ -56,9 +56,7 @@ class StopTable:
 
 def read_stops(src: FeedSource) -> StopTable:
     """Read stops.txt (any era) and derive one station key per stop."""
-    cols = ["stop_id", "stop_name", "stop_lat", "stop_lon", "location_type", "parent_station",
-            "platform_code", "didok"]
-    t = read_table(src, "stops.txt", cols, required=["stop_id", "stop_name"])
+    t = read_table(src, "stops.txt")
     ids = np.array([s.strip() for s in t["stop_id"].to_pylist()], dtype=object)
     lines = t["_line"].to_numpy()
     if len(ids) == 0:
@@ -71,8 +69,8 @@ def read_stops(src: FeedSource) -> StopTable:
     loc = [x.strip() if x else "" for x in t["location_type"].to_pylist()]
     keys = np.array([station_key(i, p if lt != "1" else "", d) for i, p, d, lt in zip(ids, parents, didok, loc,
                                                                                         strict=True)], dtype=object)
-    lat = _floats(t["stop_lat"], src, "stop_lat", lines)
-    lon = _floats(t["stop_lon"], src, "stop_lon", lines)
+    where = Where(src.label, "stops.txt", lines)
+    lat, lon = (_coordinates(convert(t[c], FILES["stops.txt"], c, where)) for c in ("stop_lat", "stop_lon"))
     plat = []
     for sid, pc_ in zip(ids, t["platform_code"].to_pylist(), strict=True):
         if pc_:
@@ -86,17 +84,7 @@ def read_stops(src: FeedSource) -> StopTable:
                      lat, lon, np.array(plat, dtype=object), is_station)
 
 
-def _floats(col: pa.ChunkedArray, src: FeedSource, name: str, lines: np.ndarray) -> np.ndarray:
-    vals = col.to_pylist()
-    out = np.full(len(vals), np.nan)
-    for i, v in enumerate(vals):
-        if v is None or not v.strip():
-            continue
-        try:
-            out[i] = float(v)
-        except ValueError:
-            raise FeedError(f"feed {src.label}: stops.txt line {int(lines[i])} column {name}: {v!r} is not a number"
-                            ) from None
-    bad = np.isfinite(out) & ((np.abs(out) > 180) | (out == 0))
-    out[bad] = np.nan  # 0/0 and nonsense coordinates count as "no coordinates"
+def _coordinates(out: np.ndarray) -> np.ndarray:
+    """0/0 and nonsense coordinates count as "no coordinates" (NaN)."""
+    out[np.isfinite(out) & ((np.abs(out) > 180) | (out == 0))] = np.nan
     return out

@@ -10,6 +10,7 @@ vendor folder is generated (gitignored): no map needs a CDN or a tile server aft
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -90,6 +91,8 @@ def topo_to_geojson(topo: dict, name: str) -> dict:
 
 
 def _simplify(fc: dict, tolerance: float) -> dict:
+    # lazy: shapely adds about 0.5 s to `planner serve` and every map command, which import this module
+    # for the vendored files; only vendoring (`python -m planner.maps.assets`) simplifies (measured)
     import shapely
     from shapely.geometry import mapping, shape
 
@@ -175,8 +178,6 @@ def leaflet_js() -> str:
 
 def leaflet_css(inline_images: bool) -> str:
     """Leaflet's CSS; with ``inline_images`` its ``url(images/...)`` become data URIs (one-file maps)."""
-    import base64
-
     require()
     css = (LEAFLET_DIR / "leaflet.css").read_text("utf-8")
     if not inline_images:

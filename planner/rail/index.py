@@ -7,11 +7,14 @@ day's cache folder (atomic write), so later queries only read it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 from planner.errors import PlannerError
 from planner.gamefile.game import Game
+from planner.rail.loader import default_rail_csv, load_rail_network
+from planner.rail.trips import crossing_trips
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text
 
@@ -19,10 +22,22 @@ Index = dict[str, list[tuple[int, int, int]]]
 
 
 def _path(tt: Timetable, game: Game) -> Path | None:
+    """The index's file beside the cached day, named by what it is computed from: the game file, the line data
+    (its path, size and modification time) and the code that decides crossings (a change of either is a new
+    file, never a stale answer)."""
     cache = tt.meta.get("cache") if isinstance(tt.meta, dict) else None
     if not cache or not cache.get("path"):
         return None
-    return Path(cache["path"]) / f"crossings-{game.digest[:16]}.json"
+    h = hashlib.sha256(game.digest.encode())
+    csv = default_rail_csv()
+    try:
+        st = csv.stat()
+        h.update(f"{csv.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    except OSError:
+        h.update(b"no line data")
+    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return Path(cache["path"]) / f"crossings-{h.hexdigest()[:16]}.json"
 
 
 def day_crossings(tt: Timetable, game: Game) -> Index | None:
@@ -37,8 +52,6 @@ def day_crossings(tt: Timetable, game: Game) -> Index | None:
         except (OSError, ValueError):
             pass  # unreadable: recompute and rewrite
     try:
-        from planner.rail import crossing_trips, load_rail_network
-
         index = crossing_trips(tt, load_rail_network(), game)
     except PlannerError:
         return None

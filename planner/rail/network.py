@@ -13,11 +13,11 @@ distance. ``planner.rail.loader`` reads the CSV this is built from.
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections.abc import Iterable, Mapping
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 
@@ -155,6 +155,7 @@ class RailNetwork:
         self._station_bare = [fold(_strip_tag(s)) for s in self.station_name]
         self._point_key = [fold(s) for s in self.point_name]
         self._point_bare = [fold(_strip_tag(s)) for s in self.point_name]
+        self.graph = _graph(self.adj)  # the same edges, for networkx's shortest paths
         self._tree_cache: dict[tuple[int, ...], tuple[list[float], list[int]]] = {}
         # memo tables the crossing functions fill (per network): crossing specs, stop patterns
         self.spec_cache: dict = {}
@@ -253,29 +254,24 @@ class RailNetwork:
 
     # ---- shortest paths --------------------------------------------------------------------------
     def tree(self, sources: tuple[int, ...]) -> tuple[list[float], list[int]]:
-        """Dijkstra from a set of sources over the whole graph (about 1400 points: a few ms); cached."""
+        """Shortest distances and predecessors (-1: a source or unreached) from a set of sources over the
+        whole graph (networkx's Dijkstra; about 1400 points: a few ms); cached. On equal lengths the path
+        found first is kept."""
         hit = self._tree_cache.get(sources)
         if hit is not None:
             return hit
-        n = len(self.uics)
-        dist = [math.inf] * n
-        prev = [-1] * n
-        heap: list[tuple[float, int]] = []
-        for s in sources:
-            dist[s] = 0.0
-            heap.append((0.0, s))
-        heapq.heapify(heap)
-        while heap:
-            d, u = heapq.heappop(heap)
-            if d > dist[u]:
-                continue
-            for v, w in self.adj[u].items():
-                nd = d + w
-                # ties: keep the first found (deterministic: heap order is by (distance, index))
-                if nd < dist[v] - 1e-9:
-                    dist[v] = nd
-                    prev[v] = u
-                    heapq.heappush(heap, (nd, v))
+        if len(sources) == 1:
+            pred, found = nx.dijkstra_predecessor_and_distance(self.graph, sources[0])
+            first = {v: p[0] for v, p in pred.items() if p}
+        else:
+            found, paths = nx.multi_source_dijkstra(self.graph, set(sources))
+            first = {v: p[-2] for v, p in paths.items() if len(p) > 1}
+        dist = [math.inf] * len(self.uics)
+        prev = [-1] * len(self.uics)
+        for v, d in found.items():
+            dist[v] = d
+        for v, u in first.items():
+            prev[v] = u
         if len(self._tree_cache) > 1024:
             self._tree_cache.clear()
         self._tree_cache[sources] = (dist, prev)
@@ -309,11 +305,15 @@ class RailNetwork:
         dist, _ = self.tree(src)
         return min(dist[i] for i in dst)
 
-    def edge_weight(self, uic_a: str, uic_b: str) -> float:
-        """Weight of the direct edge between two adjacent points (inf when not adjacent)."""
-        return self.adj[self.node_of[uic_a]].get(self.node_of[uic_b], math.inf)
-
     def edge_lines(self, uic_a: str, uic_b: str) -> frozenset[int]:
         """SBB lines that join two adjacent points directly."""
         a, b = self.node_of[uic_a], self.node_of[uic_b]
         return frozenset(self.edge_line_sets.get((a, b) if a < b else (b, a), ()))
+
+
+def _graph(adj: list[dict[int, float]]) -> nx.Graph:
+    """The weighted undirected graph of an adjacency list (every edge is in it both ways)."""
+    g = nx.Graph()
+    g.add_nodes_from(range(len(adj)))
+    g.add_weighted_edges_from((a, b, w) for a, nbrs in enumerate(adj) for b, w in nbrs.items())
+    return g

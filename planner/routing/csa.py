@@ -91,6 +91,8 @@ def _row_level(t, row, board, c_row, K):
     return K + 1
 
 
+# long: one numba kernel; its label updates factored into inline helpers made the synthetic-day query
+# 3.8 -> 5.8 ms (measured, see the module docstring), so it stays whole
 @nb.njit(cache=True, nogil=True)
 def scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, zero_blocks, start_idx, end_time,
          stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,

@@ -13,6 +13,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from planner.gamefile.game import load_game
+from planner.gtfs.ingest import build_timetable
+from planner.gtfs.source import FeedSource
+from planner.routing import query
+from planner.routing.network import TransitNetwork
+
 _FEED = {
     "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Warm-up,https://example.invalid,Europe/Zurich\n",
     "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\n"
@@ -31,12 +37,6 @@ _FEED = {
 
 def warm_up() -> float:
     """Run every query kind once on a tiny feed; returns the seconds it took (compilation included)."""
-    from planner.gamefile.game import load_game
-    from planner.gtfs.ingest import build_timetable
-    from planner.gtfs.source import FeedSource
-    from planner.routing import query
-    from planner.routing.network import TransitNetwork
-
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="sbb-planner-warmup-") as tmp:
         for name, text in _FEED.items():

@@ -45,13 +45,14 @@ def load_pricing(play: Play, group: str) -> Pricing:
 
 
 def _leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool) -> list[LegStops]:
-    """The stops of each leg the group is at (§7, RULES.md §3 "Being at a station"): every stop after boarding,
-    the one it gets off at included; a group starting seated has not been at the stop it approaches yet."""
+    """The stops of each leg the group is at (§7, RULES.md §3 "Being at a station": its train stops there): every
+    stop after boarding, the one it gets off at included; a group starting seated has not been at the stop it
+    approaches yet."""
     tt = day.timetable
     out = []
     for i, (leg, cr) in enumerate(zip(journey.legs, crossings, strict=True)):
-        if leg.is_walk:
-            stops, times = (tt.station_name[leg.walk_to],), (leg.walk_arr,)
+        if leg.is_walk:  # a walk to a station's bus stop is a change, not a stop of a train (RULES.md §3)
+            stops, times = (), ()
         else:
             first = leg.board_row if (i == 0 and seated) else leg.board_row + 1
             rows = np.arange(first, leg.alight_row + 1)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from planner.errors import InputError
 from planner.game.owners import resolve_owners
-from planner.rail import fee_for, load_rail_network, trip_crossings
+from planner.ledger.crossing_fees import fee_for
+from planner.rail import load_rail_network, trip_crossings
 from planner.service.gameday import GameDay
 from planner.timetable.trips import find_trip
 

@@ -1,4 +1,5 @@
-"""What a group owes for crossing a toll line or tunnel (RULES.md §2 §11-§12); pure."""
+"""What a group owes for crossing a toll line or tunnel (RULES.md §2 §11-§12), at the rates of the ledger's
+rules (:meth:`LedgerRules.toll_fee`, :meth:`LedgerRules.tunnel_multiplier`: the one place they live); pure."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Mapping
 from typing import TypedDict
 
 from planner.gamefile.game import Crossing, Game
+from planner.ledger.rules import ledger_rules
 from planner.rail.crossings import CrossingHit, crossing_kind
 
 
@@ -31,10 +33,9 @@ def fee_for(game: Game, crossing: Crossing | CrossingHit | str, owners: Mapping[
     """The fee for crossing one toll line or tunnel of ``game`` (RULES.md §2 §11-§12).
 
     ``owners`` maps crossing names to their owner (group/player id; missing or None = unowned). Toll
-    line fee: ``game.toll_fees[n - 1]`` where n = number of toll lines that owner has; tunnel fee:
-    ``game.tunnel_multipliers[n - 1] * dice_sum`` (n = tunnels owned, dice_sum = two dice, 2..12);
-    without ``dice_sum`` the fee is the multiplier, shown as ``"80 x dice"``. Counts above the table
-    use its last entry. Raises KeyError for a name that is no crossing of the game.
+    line fee: the ledger's toll fee for n = the toll lines that owner has; tunnel fee: its tunnel
+    multiplier for n = the tunnels owned, times ``dice_sum`` (two dice, 2..12); without ``dice_sum`` the
+    fee is the multiplier, shown as ``"80 x dice"``. Raises KeyError for a name that is no crossing of the game.
     """
     name = crossing if isinstance(crossing, str) else crossing.name
     c = game.crossing(name)
@@ -52,7 +53,8 @@ def fee_for(game: Game, crossing: Crossing | CrossingHit | str, owners: Mapping[
     if not table:
         return Fee(crossing=name, kind=kind, owner=owner, owned_count=count, amount=0, multiplier=None,
                    text="the game has no fee table")
-    rate = int(table[min(count, len(table)) - 1])
+    rules = ledger_rules(game)
+    rate = rules.tunnel_multiplier(count) if is_tunnel else rules.toll_fee(count)
     if not is_tunnel:
         return Fee(crossing=name, kind=kind, owner=owner, owned_count=count, amount=rate, multiplier=None,
                    text=str(rate))

@@ -192,3 +192,32 @@ def assert_feasible(net: TransitNetwork, origin: Origin, journey: Journey) -> No
         pos_station = int(tt.stop_station[pos_stop])
     assert pos_station == journey.target_station, "journey does not end at the target"
     assert journey.departure(tt) <= journey.arrival(tt) == t
+
+
+def mini_timetable(trips: list[tuple[Mode, list[tuple[str, str]]]]) -> Timetable:
+    """A timetable of a few trips given as (mode, [(uic, name), ...]); one stop per station."""
+    stations: dict[str, str] = {}
+    for _, stops in trips:
+        stations.update(dict(stops))
+    ids = list(stations)
+    n_st = len(ids)
+    route_type = {Mode.RAIL: 106, Mode.TRAM: 900, Mode.BUS: 700}
+    st_stop, offsets = [], [0]
+    for _, stops in trips:
+        st_stop += [ids.index(u) for u, _ in stops]
+        offsets.append(len(st_stop))
+    n = len(st_stop)
+    times = np.arange(n, dtype=np.int32) * 120 + 9 * 3600
+    return Timetable(
+        date="2025-06-14", feed_version="test", station_id=ids, station_name=[stations[u] for u in ids],
+        station_lat=np.zeros(n_st), station_lon=np.zeros(n_st), station_change=np.full(n_st, -1, np.int32),
+        stop_id=ids, stop_station=np.arange(n_st, dtype=np.int32), stop_platform=[""] * n_st,
+        route_id=[f"r{i}" for i in range(len(trips))], route_name=[m.label for m, _ in trips],
+        route_type=np.array([route_type[m] for m, _ in trips], np.int32),
+        route_mode=np.array([int(m) for m, _ in trips], np.int8), route_category=["regional"] * len(trips),
+        route_agency=["BLT"] * len(trips), trip_id=[f"t{i}" for i in range(len(trips))],
+        trip_route=np.arange(len(trips), dtype=np.int32), trip_headsign=[""] * len(trips),
+        trip_short_name=[""] * len(trips), trip_offset=np.array(offsets, np.int64),
+        st_stop=np.array(st_stop, np.int32), st_arr=times, st_dep=times,
+        st_pickup=np.ones(n, bool), st_dropoff=np.ones(n, bool),
+    )
