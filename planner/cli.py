@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
@@ -19,6 +21,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         where = self.prog.removeprefix("planner").strip()
+        sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if sub is not None and message.startswith("the following arguments are required") and \
+                str(sub.metavar) in message:
+            message = f"give {'a command' if not where else 'an action'}: {', '.join(sub.choices)}"
         raise PlannerError(f"{message} (see 'planner {where + ' ' if where else ''}--help')")
 
 
@@ -28,9 +34,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     register_all(sub)
     apply_defaults(p)
+    _require_actions(p)
     return p
 
 
+def _require_actions(parser: argparse.ArgumentParser) -> None:
+    """Every command and action must be given: ``planner group`` alone is a one-line error, not the help."""
+    for action in parser._actions:  # argparse has no public walk over its actions
+        if isinstance(action, argparse._SubParsersAction):
+            action.required = True
+            for sub in set(action.choices.values()):
+                _require_actions(sub)
 def handler(ref: str) -> Callable[[argparse.Namespace], int]:
     """The function ``"module:function"`` of :mod:`planner.commands`. Imported here, when its command runs: the
     handlers load the routing kernels, pandas or folium (together about 2.5 s), which ``--help`` and a usage
@@ -40,8 +54,10 @@ def handler(ref: str) -> Callable[[argparse.Namespace], int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code."""
-    argv = sys.argv[1:] if argv is None else argv
+    """Entry point of the console script; returns the exit code. Called without ``argv`` (as a program, not
+    from Python code) it leaves the process itself once the command is done (:func:`_leave`)."""
+    if argv is None:
+        _leave(main(sys.argv[1:]), sys.argv[1:])
     want_json = "--json" in argv
     try:
         parser = build_parser()
@@ -68,6 +84,22 @@ def main(argv: list[str] | None = None) -> int:
             raise
         _report(f"internal error: {type(exc).__name__}: {exc} (set PLANNER_DEBUG=1 for details)", want_json)
         return 3
+
+
+def _leave(rc: int, argv: list[str]) -> NoReturn:
+    """Exit with ``rc`` after flushing the output, without the interpreter's teardown once pyarrow ran: its
+    thread pool can abort the process while it is torn down (apache/arrow#34314, open), which turned a
+    right error line into exit 134. Nothing else is left to do then: files are written atomically and
+    closed, transactions committed. ``serve`` keeps the normal exit (its routing child is stopped by it)."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):  # the reader went away: the exit code still counts
+        pass
+    sys.stderr.flush()
+    if "pyarrow" in sys.modules and "serve" not in argv[:1]:
+        logging.shutdown()
+        os._exit(rc)
+    raise SystemExit(rc)
 
 
 def _report(message: str, want_json: bool) -> None:

@@ -32,3 +32,16 @@ class StationNotFound(PlannerError):
 
 class InputError(PlannerError):
     """A command-line value is out of range or malformed."""
+
+
+class DamagedState(PlannerError):
+    """A row of the state file that no planner wrote (edited by hand, or damaged): named, never a traceback."""
+
+    def __init__(self, message: str, path: object = None):
+        where = f"group state {path}: " if path is not None else "group state: "
+        super().__init__(where + message + " (edited by hand? undo that entry, or move the file aside)")
+        self.detail, self.path = message, path
+
+    def at(self, path: object) -> DamagedState:
+        """The same error naming the state file."""
+        return self if self.path is not None else DamagedState(self.detail, path)

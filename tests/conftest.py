@@ -11,7 +11,7 @@ import pytest
 from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
-from tests.support import DEMO_DATE, ZUG
+from tests.support import CHROMIUM, CHROMIUM_ARGS, DEMO_DATE, ZUG
 
 
 @pytest.fixture(scope="session")
@@ -87,3 +87,15 @@ def nws_tt(nws_feed, nws_date, nws_game):
     from planner.gtfs.source import FeedSource
 
     return build_timetable(FeedSource(nws_feed), nws_game, nws_date, progress=False)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless chromium (Playwright, the system browser: nothing downloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()

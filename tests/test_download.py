@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import functools
 import http.server
@@ -14,39 +13,7 @@ import pytest
 from planner.errors import PlannerError
 from planner.gtfs.download import dataset_ids, download
 from tests.support import IC1_2019
-
-
-class _RangeHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files with HTTP Range support (like the real download server) and counts bytes sent."""
-
-    sent: list[int] = []
-
-    def log_message(self, *args):  # quiet
-        pass
-
-    def do_GET(self):  # noqa: N802 - http.server API
-        path = Path(self.translate_path(self.path))
-        if not path.is_file():
-            self.send_error(404)
-            return
-        data = path.read_bytes()
-        rng = self.headers.get("Range")
-        if rng:
-            start = int(rng.split("=")[1].split("-")[0])
-            if start >= len(data):
-                self.send_response(416)
-                self.end_headers()
-                return
-            body = data[start:]
-            self.send_response(206)
-            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
-        else:
-            body = data
-            self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        _RangeHandler.sent.append(len(body))  # before the body: the client may finish reading first
-        self.wfile.write(body)
+from tests.support.feedserver import RangeHandler, serving
 
 
 @pytest.fixture()
@@ -54,11 +21,11 @@ def server(tmp_path):
     root = tmp_path / "www"
     root.mkdir()
     (root / "GTFS_FP2019_20190118.zip").write_bytes(IC1_2019.read_bytes())
-    handler = functools.partial(_RangeHandler, directory=str(root))
+    handler = functools.partial(RangeHandler, directory=str(root))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     t = threading.Thread(target=httpd.serve_forever, daemon=True)
     t.start()
-    _RangeHandler.sent = []
+    RangeHandler.sent = []
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
 
@@ -71,10 +38,10 @@ def test_download_and_resume(server, tmp_path):
     (out / "GTFS_FP2019_20190118.zip.part").write_bytes(data[:100_000])  # an interrupted download
     path = download(url, out_dir=out, progress=False)
     assert path.name == "GTFS_FP2019_20190118.zip" and path.read_bytes() == data
-    assert _RangeHandler.sent == [len(data) - 100_000]  # only the rest was fetched
+    assert RangeHandler.sent == [len(data) - 100_000]  # only the rest was fetched
     assert not (out / "GTFS_FP2019_20190118.zip.part").exists()
     assert download(url, out_dir=out, progress=False) == path  # already there: nothing fetched
-    assert len(_RangeHandler.sent) == 1
+    assert len(RangeHandler.sent) == 1
 
 
 def test_download_failure_is_one_line(tmp_path):
@@ -88,7 +55,7 @@ def test_dataset_ids_follow_timetable_year():
     assert dataset_ids(dt.date(2026, 12, 20)) == ["timetable-2027-gtfs2020", "timetable-2026-gtfs2020"]
 
 
-class _TruncatingHandler(_RangeHandler):
+class _TruncatingHandler(RangeHandler):
     """Announces the whole file but sends only half of it, then closes (a dropped connection)."""
 
     def do_GET(self):  # noqa: N802 - http.server API
@@ -100,23 +67,9 @@ class _TruncatingHandler(_RangeHandler):
         self.close_connection = True
 
 
-@contextlib.contextmanager
-def _serving(tmp_path, handler_cls, body: bytes):
-    """A loopback server of ``body`` as GTFS_FP2019_20190118.zip; yields its URL."""
-    root = tmp_path / "www"
-    root.mkdir(exist_ok=True)
-    (root / "GTFS_FP2019_20190118.zip").write_bytes(body)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler_cls, directory=str(root)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/GTFS_FP2019_20190118.zip"
-    finally:
-        httpd.shutdown()
-
-
 def test_truncated_download_is_never_published(tmp_path):
     out = tmp_path / "feeds"
-    with _serving(tmp_path, _TruncatingHandler, IC1_2019.read_bytes()) as url, pytest.raises(PlannerError,
+    with serving(tmp_path, _TruncatingHandler, IC1_2019.read_bytes()) as url, pytest.raises(PlannerError,
                                                                                               match="download"):
         download(url, out_dir=out, progress=False)
     assert not (out / "GTFS_FP2019_20190118.zip").exists()  # only the .part, to resume
@@ -126,7 +79,7 @@ def test_complete_download_of_a_damaged_zip_is_refused(tmp_path):
     data = bytearray(IC1_2019.read_bytes())
     data[len(data) // 3] ^= 0xFF  # inside a member's compressed data: its CRC fails
     out = tmp_path / "feeds"
-    with _serving(tmp_path, _RangeHandler, bytes(data)) as url, pytest.raises(PlannerError,
+    with serving(tmp_path, RangeHandler, bytes(data)) as url, pytest.raises(PlannerError,
                                                                                match="not a readable GTFS zip"):
         download(url, out_dir=out, progress=False)
     assert not any(out.iterdir())  # neither published nor kept to resume
@@ -139,4 +92,4 @@ def test_damaged_final_file_is_refused_by_name(server, tmp_path):
     final.write_bytes(IC1_2019.read_bytes()[:50_000])  # what an old planner published after a dropped connection
     with pytest.raises(PlannerError, match=f"{final}.*damaged"):
         download(f"{server}/GTFS_FP2019_20190118.zip", out_dir=out, progress=False)
-    assert _RangeHandler.sent == []
+    assert RangeHandler.sent == []

@@ -119,6 +119,29 @@ def _owners(data: str, *needles: str) -> Case:
                 ("owners file", *needles))
 
 
+INCOME = 'income = "{group} Honorar {amount}"'
+
+
+def _message(template: str, *needles: str, argv: tuple[str, ...] = ("ledger", "income", "--group", "1", "--time",
+                                                                      "11:00")) -> Case:
+    """The game's income message replaced by ``template`` (checked when the ledger rules are read)."""
+    return Case(lambda t: [*argv, *DAY, "--game", game_file(t, INCOME, f'income = "{template}"')],
+                ("game file", "ledger.messages.income", *needles))
+
+
+def _links(make: Callable[[Path], str]) -> Case:
+    return Case(lambda t: ["handout", *DAY, "--links", make(t), "--out", str(t / "out" / "h.pdf")], ("--links",))
+
+
+def _feed_linking_out(tmp: Path) -> list[str]:
+    (tmp / "secret.txt").write_text("root:SECRET:19000:0:99999:7:::\n")
+    feed = tmp / "feed"
+    shutil.copytree(FIXTURES / "blt", feed)
+    (feed / "stops.txt").unlink()
+    (feed / "stops.txt").symlink_to(tmp / "secret.txt")
+    return ["stations", "--feed", str(feed), "--game", "none", "--date", "2026-05-02"]
+
+
 def _route(*extra: str) -> list[str]:
     return ["route", *DAY, "--to", "Luzern", "--time", "10:00", *extra]
 
@@ -242,6 +265,38 @@ CASES: dict[str, Case] = {
     "download --out a FIFO": Case(lambda t: ["feed", "download", "--out", fifo(t)], ("pipe or device",)),
     "map keeps the user's lib/leaflet": Case(_user_site, check=_keeps_user_files),
     "map refuses a foreign assets folder": Case(_foreign_assets, ("not made by the planner",)),
+    # ---- message templates (validated when the game file's ledger rules are read)
+    "message {oops}": _message("{oops}", "unknown field {oops}"),
+    "message {0}": _message("{0}", "unknown field {0}"),
+    "message '{group K'": _message("{group K", "expected '}'"),
+    "message {amount:zz}": _message("{amount:zz}", "Unknown format code"),
+    "message {group.__class__}": _message("{group.__class__}", "unknown field {group.__class__}"),
+    "message {amount:>900000000} x 20": _message("{amount:>900000000}" * 20, "at most 40 wide",
+                                                 argv=("ledger", "status")),
+    # ---- numbers, actions, names
+    "ledger feed --since 10^20": Case(lambda t: ["ledger", "feed", *DAY, "--group", "1", "--since",
+                                                 "99999999999999999999"], ("--since", "expected 0 to")),
+    "planner without a command": Case(lambda t: [], ("give a command",)),
+    "group without an action": Case(lambda t: ["group"], ("give an action", "status")),
+    "ledger without an action": Case(lambda t: ["ledger"], ("give an action", "buy")),
+    "map without an action": Case(lambda t: ["map"], ("give an action", "area")),
+    "feed without an action": Case(lambda t: ["feed"], ("give an action", "download")),
+    "game without an action": Case(lambda t: ["game"], ("give an action", "new")),
+    "game new --name with ESC": Case(lambda t: ["game", "new", "--name", "a\x1bb", "--groups", "Rot"],
+                                     ("--name", "control characters")),
+    "game new --base-url with markup": Case(lambda t: ["game", "new", "--name", "x", "--groups", "Rot",
+                                                       "--base-url", 'http://a b"><script>'], ("--base-url",)),
+    "game new --feed missing": Case(lambda t: ["game", "new", "--name", "x", "--groups", "Rot", "--feed",
+                                               str(t / "nope.zip")], ("nope.zip", "not found")),
+    "batch where every row is bad": _batch("from,to,time\nZugg,Luzern,10:00\nZug,Luzern,99:00\n",
+                                           "none of its 2 rows"),
+    "feed folder linking out (stops.txt -> secret)": Case(_feed_linking_out, ("link out of the feed folder",)),
+    # ---- --links of the handout (checked before anything is drawn)
+    "--links 100k-deep JSON": _links(lambda t: write(t, "game.json", "[" * 100_000)),
+    "--links with a 5,000-character URL": _links(lambda t: write(t, "game.json", json.dumps(
+        {"game": "ab12", "groups": [{"name": "Rot", "url": "https://g.example/" + "a" * 5000}]}))),
+    "--links /dev/zero": _links(lambda t: "/dev/zero"),
+    "--links a FIFO": _links(fifo),
     # ---- feed summaries
     "feed-info without stop_times": Case(
         lambda t: ["feed-info", "--feed", str(_zip_without(t, "stop_times.txt"))], ("stop_times.txt missing",)),

@@ -14,11 +14,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.support import CHROMIUM
 from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.
@@ -33,17 +30,6 @@ def site(tmp_path_factory):
     game = web_game(env, f"Rot,Blau,{EVIL}", base=f"http://127.0.0.1:{port}")
     with serve(env, port=port) as srv:
         yield {"env": env, "game": game, "url": srv.url}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def phone(browser, errors: list):

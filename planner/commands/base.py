@@ -68,7 +68,11 @@ class Context:
         if not f:
             raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
         if str(f).startswith(("http://", "https://")):
-            return str(download(str(f), progress=self.progress))
+            import hashlib
+
+            # into the cache, not feeds/: a feed named for one command must not become every command's default
+            folder = config.cache_root() / "url-feeds" / hashlib.sha256(str(f).encode()).hexdigest()[:16]
+            return str(download(str(f), out_dir=folder, progress=self.progress))
         return str(f)
 
     @cached_property

@@ -317,6 +317,9 @@ def _others(sub) -> None:
     s.add_argument("--realtime-key-env", metavar="NAME", help="environment variable holding the API key")
     s.add_argument("--realtime-interval", type=float, default=30.0, metavar="S",
                    help="seconds between requests (default 30; at least 30: the platform's limit)")
+    s.add_argument("--trusted-proxy", metavar="ADDR", default=None,
+                   help="the reverse proxy's address (e.g. 127.0.0.1): only its X-Forwarded-For is believed "
+                        "(default: none, the peer's address counts)")
     s.set_defaults(handler="web:cmd_serve")
 
 

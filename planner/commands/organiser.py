@@ -129,17 +129,19 @@ def cmd_handout(args: argparse.Namespace) -> int:
     """Write the A4 handout (PDF) and its pages as PNG."""
     from planner.maps import assets
     from planner.maps.handout import make_handout  # lazy: matplotlib adds about 1 s (see _web)
+    from planner.maps.join_codes import read_links
 
     assets.require()
     if not 50 <= args.dpi <= 600:
         raise InputError(f"--dpi {args.dpi}: expected 50 to 600")
+    links = read_links(args.links) if args.links else None  # checked before anything is drawn or written
     ctx = Context(args)
     tt, game = ctx.timetable, ctx.game
     out = Path(args.out) if args.out else output_dir() / f"handout-{_slug(game.name, tt.date)}.pdf"
     res = make_handout(tt, game, out, png_dpi=None if args.no_png else args.dpi)
     info = {"pdf": str(res.pdf), "pages": res.pages, "png": [str(p) for p in res.png], "warnings": res.warnings}
-    if args.links:
-        info["join_pdf"] = _join_pages(args.links, game.title, out)
+    if links:
+        info["join_pdf"] = _join_pages(links, game.title, out)
     if not args.json:
         for w in res.warnings:
             sys.stderr.write(f"planner: warning: {w}\n")
@@ -147,11 +149,11 @@ def cmd_handout(args: argparse.Namespace) -> int:
     return 0
 
 
-def _join_pages(links: str, title: str, handout: Path) -> str:
+def _join_pages(links: tuple[str, list[tuple[str, str]]], title: str, handout: Path) -> str:
     """The join page beside the handout (``<stem>-join.pdf``): one QR code per group."""
-    from planner.maps.join_codes import read_links, write_join_pages  # lazy: matplotlib and segno (see _web)
+    from planner.maps.join_codes import write_join_pages
 
-    game_id, groups = read_links(links)
+    game_id, groups = links
     out = handout.with_name(f"{handout.stem}-join.pdf")
     write_join_pages(f"{title} (game {game_id})", groups, out)
     return str(out)

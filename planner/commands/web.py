@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import sys
 
 import uvicorn
 
 from planner.commands.base import Context, emit
-from planner.errors import InputError
+from planner.errors import InputError, PlannerError
 from planner.service.games import DEFAULT_BASE, create_game
 from planner.web.app import load_app
 
@@ -38,18 +39,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: expected 1 to 65535")
     if not 0.1 <= args.rate_limit <= 1000:
         raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
+    for addr in (args.trusted_proxy or "").split(","):
+        try:
+            if args.trusted_proxy:
+                ipaddress.ip_address(addr.strip())
+        except ValueError:
+            raise InputError(f"--trusted-proxy {addr!r}: expected the proxy's IP address, e.g. 127.0.0.1") from None
     live, realtime = _realtime(args)
     app, worker = load_app(feed=args.feed, rate=args.rate_limit, burst=max(1, int(args.rate_limit * 6)),
                            secure_cookie=args.https, realtime=realtime)
     sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=True,
-                    forwarded_allow_ips="127.0.0.1")
+        # X-Forwarded-For is believed only from the configured proxy: anyone else could rotate it to get past
+        # the per-address limit on guessed tokens
+        server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                                               proxy_headers=bool(args.trusted_proxy),
+                                               forwarded_allow_ips=args.trusted_proxy or ""))
+        worker.on_failed = lambda: setattr(server, "should_exit", True)  # uvicorn's graceful shutdown
+        server.run()
     finally:
         worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
         if live is not None:
             live.stop()
+    if worker.failed:  # a supervisor (systemd Restart=on-failure) starts the server again
+        raise PlannerError(f"serve stopped: {worker.failed}", exit_code=1)
     return 0
 
 

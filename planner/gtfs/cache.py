@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -229,8 +230,28 @@ def _meta_digest(meta: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+MAX_META = 16 << 20  # bytes of meta.json (a few KB)
+MAX_PART = 2 << 30  # bytes of one parquet file (the national game day's stop_times: tens of MB)
+
+
+def _entry_file(path: Path, limit: int) -> bytes:
+    """The bytes of one file of an entry: a regular file of at most ``limit`` bytes, never followed through a
+    link (a member linked to ``/dev/zero`` would fill the memory, a FIFO block for ever)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _BadEntry(f"{path.name}: not a regular file")
+        if st.st_size > limit:
+            raise _BadEntry(f"{path.name}: {st.st_size >> 20} MiB (at most {limit >> 20} MiB)")
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise _BadEntry(f"{path.name}: grew past {limit >> 20} MiB while read")
+    return data
+
+
 def _read(entry: Path, key: str) -> Timetable:
-    meta = json.loads((entry / "meta.json").read_bytes())
+    meta = json.loads(_entry_file(entry / "meta.json", MAX_META))
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise _BadEntry("meta.json is not a timetable cache description")
     if meta.get("sha256") != _meta_digest(meta):
@@ -247,7 +268,7 @@ def _read(entry: Path, key: str) -> Timetable:
     values: dict[str, Any] = {name: meta[name] for name in SCALARS}
     for group, names in GROUPS.items():
         fname = f"{group}.parquet"
-        data = (entry / fname).read_bytes()
+        data = _entry_file(entry / fname, MAX_PART)
         if hashlib.sha256(data).hexdigest() != files[fname]["sha256"]:
             raise _BadEntry(f"{fname}: sha256 mismatch")
         # ParquetFile, not pq.read_table: the latter imports pyarrow.dataset and pandas (~0.4 s cold)

@@ -20,7 +20,7 @@ from planner.gtfs.source import FeedSource
 
 BLOCK = 4 << 20  # 4 MiB blocks: peak memory grows with the block size, throughput hardly does
 MAX_LINE = 4 << 20  # no GTFS row is near this long
-MAX_TABLE = 2 << 30  # bytes of a member read whole (trips.txt of the national feed: about 150 MB)
+MAX_TABLE = 512 << 20  # bytes of a member read whole (national trips.txt: about 150 MB; memory is ~5x this)
 
 
 _WIDE_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16",

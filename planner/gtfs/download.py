@@ -13,11 +13,13 @@ import datetime as dt
 import os
 import re
 import sys
+import time
 import zipfile
 import zlib
 from pathlib import Path
 
 import requests
+import urllib3
 from tqdm import tqdm
 
 from planner.config import feeds_dir
@@ -86,27 +88,45 @@ def download(url: str | None = None, out_dir: str | Path | None = None, progress
             bar = None
             if progress or (progress is None and sys.stderr.isatty()):
                 bar = tqdm(total=total, initial=have, unit="B", unit_scale=True, desc=name, file=sys.stderr)
-            size = have
-            with open(part, "ab" if have else "wb") as fh:
-                for chunk in r.iter_content(1 << 20):
-                    size += len(chunk)
-                    if size > MAX_BYTES:
-                        raise PlannerError(f"download {name}: more than {MAX_BYTES >> 20} MiB")
-                    fh.write(chunk)
-                    if bar:
-                        bar.update(len(chunk))
+            size = _receive(r, part, have, name, bar)
             if bar:
                 bar.close()
         if total is not None and size != total:
             raise PlannerError(f"download {name} incomplete: {size} of {total} bytes (run again to resume)")
         _publish(part, final)
         return final
-    except requests.RequestException as exc:
+    except (requests.RequestException, urllib3.exceptions.HTTPError) as exc:  # urllib3: raised by read1
         raise PlannerError(f"download failed ({type(exc).__name__}); offline? pass --feed PATH to a local zip"
                            ) from None
 
 
 MAX_BYTES = 4 << 30  # the national feed is about 200 MB
+DEADLINE = 3600  # seconds for one transfer: 200 MB in an hour is 0.45 Mbit/s (a server that trickles is cut)
+
+
+def _receive(r, part: Path, have: int, name: str, bar) -> int:
+    """Append the body of ``r`` to ``part`` (after ``have`` bytes); the size reached. Each socket read has
+    :data:`TIMEOUT`; the whole transfer has :data:`DEADLINE` (then the ``.part`` stays, to be resumed). More
+    than :data:`MAX_BYTES` deletes the ``.part``: it is not a feed, and resuming would only grow it."""
+    deadline = time.monotonic() + DEADLINE
+    size = have
+    with open(part, "ab" if have else "wb") as fh:
+        # read1: what one read of the socket gives, so the deadline is looked at even when a server sends a
+        # byte at a time (iter_content waits for a whole chunk)
+        while chunk := r.raw.read1(1 << 20, decode_content=True):
+            size += len(chunk)
+            if size > MAX_BYTES:
+                fh.close()
+                part.unlink(missing_ok=True)
+                raise PlannerError(f"download {name}: more than {MAX_BYTES >> 20} MiB (not a feed; removed "
+                                   "the partial file)")
+            fh.write(chunk)
+            if bar:
+                bar.update(len(chunk))
+            if time.monotonic() > deadline:
+                raise PlannerError(f"download {name}: not finished within {DEADLINE} s ({size >> 20} MiB so far; "
+                                   "the server is too slow; run again to resume)")
+    return size
 
 
 def _expected_size(r, have: int) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import tempfile
 import zipfile
 import zlib
@@ -39,6 +40,7 @@ class FeedSource:
         if p.is_dir():
             if (p / "stops.txt").exists() or (p / "stop_times.txt").exists():
                 self._dir = p
+                _check_members(p)
             else:
                 zips = sorted(p.glob("*.zip"))
                 if len(zips) == 1:
@@ -144,13 +146,27 @@ class FeedSource:
         return h.hexdigest()[:24]
 
 
+def _check_members(folder: Path) -> None:
+    """Refuse a feed folder whose ``*.txt`` members are links out of it (``stops.txt -> /etc/shadow`` would
+    be read, and its first line shown in an error) or are not regular files (a FIFO blocks for ever)."""
+    root = folder.resolve()
+    for f in sorted(folder.glob("*.txt")):
+        if f.is_symlink() and not f.resolve().is_relative_to(root):
+            raise FeedError(f"feed {folder}: {f.name} is a link out of the feed folder (not read)")
+        if file_kind(f) != "file":
+            raise FeedError(f"feed {folder}: {f.name} is not a regular file (not read)")
+
+
 def content_hash(path: Path) -> str:
     """sha256 of a file's bytes, remembered in the cache folder under the file's identity."""
     st = path.stat()
     ident = f"{path.resolve()}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
     memo = cache_root() / "content-hashes" / hashlib.sha256(ident.encode()).hexdigest()[:32]
     with contextlib.suppress(OSError, UnicodeDecodeError):
-        known = memo.read_text("ascii")
+        # at most 65 bytes, never through a link or from a FIFO: a planted /dev/zero is not read for ever
+        fd = os.open(memo, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            known = fh.read(65).decode("ascii") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
         if len(known) == 64:
             return known
     h = hashlib.sha256()

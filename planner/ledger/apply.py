@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from planner.errors import InputError
+from planner.errors import DamagedState, InputError
 from planner.ledger import capital as cap
 from planner.ledger.messages import build_items, late_suffix, render
 from planner.ledger.model import (
@@ -373,6 +373,10 @@ _HANDLERS = {"join": _join, "buy": _buy, "build": _build, "mortgage": _mortgage,
 def replay(rules: LedgerRules, events: list[Event]) -> LedgerState:
     """The state after ``events`` (each already accepted once; a refused one here is a corrupt ledger)."""
     state = LedgerState()
-    for e in events:
-        state = apply(rules, state, e, inplace=True).state
+    for i, e in enumerate(events, start=1):
+        try:
+            state = apply(rules, state, e, inplace=True).state
+        except Refused as exc:
+            raise DamagedState(f"ledger event {i} of the day ({e.kind} of group {e.group}) does not apply: {exc}"
+                               ) from None
     return state

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planner.errors import DamagedState
 from planner.ledger.apply import Outcome, Refused, apply
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import LedgerRules
@@ -41,7 +42,11 @@ def replay_outcomes(rules: LedgerRules, entries: list[Entry]) -> tuple[LedgerSta
     state = LedgerState()
     outcomes: dict[int, Outcome] = {}
     for e in standing(entries):
-        out = apply(rules, state, e.event, inplace=True)
+        try:
+            out = apply(rules, state, e.event, inplace=True)
+        except Refused as exc:  # accepted once: a refusal now means the stored event was changed
+            raise DamagedState(f"ledger event #{e.seq} ({e.event.kind} of group {e.event.group}) does not apply: "
+                               f"{exc}") from None
         state = out.state
         outcomes[e.seq] = out
     return state, outcomes

@@ -47,13 +47,37 @@ class Event:
         return out
 
     @classmethod
-    def from_json(cls, d: dict) -> Event:
-        """Inverse of :meth:`to_json`."""
+    def from_json(cls, d: object) -> Event:
+        """Inverse of :meth:`to_json`; anything :meth:`to_json` cannot have written is a ValueError."""
+        if not isinstance(d, dict) or not {"kind", "group", "time"} <= set(d) or set(d) - set(_FIELD_TYPES):
+            raise ValueError("not an event (its fields are kind, group, time, ...)")
+        for k, v in d.items():
+            if not _FIELD_TYPES[k](v):
+                raise ValueError(f"field {k!r} {str(v)[:30]!r} is not of its kind")
         kw = dict(d)
-        kw["levels"] = tuple((str(a), int(b)) for a, b in kw.get("levels", ()))
-        kw["rolls"] = tuple((str(a), int(b)) for a, b in kw.get("rolls", ()))
-        kw["dice"] = tuple(int(x) for x in kw.get("dice", ()))
+        kw["levels"] = tuple((a, b) for a, b in kw.get("levels", ()))
+        kw["rolls"] = tuple((a, b) for a, b in kw.get("rolls", ()))
+        kw["dice"] = tuple(kw.get("dice", ()))
         return cls(**kw)
+
+
+def _int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and -10**12 < v < 10**12
+
+
+def _pairs(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and _int(p[1])
+                                       for p in v)
+
+
+_FIELD_TYPES = {
+    "kind": lambda v: isinstance(v, str), "group": lambda v: isinstance(v, str), "time": _int,
+    "reported": lambda v: v is None or _int(v), "target": lambda v: isinstance(v, str),
+    "name": lambda v: isinstance(v, str), "price": _int, "letter": lambda v: isinstance(v, str),
+    "levels": _pairs, "dice": lambda v: isinstance(v, list) and all(_int(x) for x in v),
+    "bonus": lambda v: isinstance(v, bool), "reason": lambda v: isinstance(v, str),
+    "card": lambda v: isinstance(v, str), "rolls": _pairs, "voids": _int,
+}
 
 
 @dataclass(frozen=True)

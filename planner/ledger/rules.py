@@ -8,6 +8,8 @@ they depend on the timetable (planner/game/prices.py) and reach the ledger insid
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -16,6 +18,22 @@ from planner.gamefile.game import Game
 
 EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "parking", "parking_empty",
                "card", "diceoff")
+
+# The fields each message may name (what planner/ledger/messages.py fills in), and a value of each one's type.
+MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {
+    "buy": ("group", "time", "name"), "fee": ("group", "time", "name", "amount"),
+    "build": ("group", "time", "items"), "parking": ("group", "time", "amount", "total"),
+    "parking_empty": ("group", "time", "amount"), "mortgage": ("group", "time", "name", "amount"),
+    "redeem": ("group", "time", "name", "amount"), "income": ("group", "time", "amount"),
+    "diceoff": ("group", "time", "name"), "join": ("group", "time", "amount"),
+    "card": ("group", "time", "title", "amount"), "late": ("minutes", "penalty", "to"),
+}
+_SAMPLES: dict[str, tuple[object, ...]] = {
+    "group": ("1",), "time": ("9.10",), "name": ("Zug",), "items": ("H Zug",), "title": ("Chance x",),
+    "to": ("P",), "amount": (4000, ""), "total": (4000,), "minutes": (12,), "penalty": (400,),
+}
+MAX_MESSAGE = 400  # characters of one rendered message (an SMS is 160)
+_WIDTH = re.compile(r"\d+")
 
 DEFAULT_MESSAGES = {
     "buy": "{group}K {time} {name}", "fee": "{group} {name} B {amount}", "build": "{group} {time} {items}",
@@ -89,6 +107,42 @@ class LedgerRules:
         return int(self.tunnel_multipliers[min(owned, len(self.tunnel_multipliers)) - 1])
 
 
+def check_template(kind: str, template: str) -> str | None:
+    """Why the message template for ``kind`` cannot be used (None: it can). Only the documented fields of
+    that message, by name, with a format that fits their values and keeps the message short."""
+    allowed = MESSAGE_FIELDS[kind]
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as exc:  # "{group K", a lone "}"
+        return f"{exc}"
+    for _, field, spec, conv in parts:
+        if field is None:
+            continue
+        if field not in allowed:
+            return f"unknown field {{{field}}} (known here: {', '.join('{' + a + '}' for a in allowed)})"
+        if conv not in (None, "s", "r"):
+            return f"{{{field}!{conv}}}: unknown conversion"
+        if "{" in (spec or "") or any(int(w) > 40 for w in _WIDTH.findall(spec or "")):
+            return f"{{{field}:{spec}}}: at most 40 wide, no nested fields"
+    samples = [dict(zip(allowed, vals, strict=True)) for vals in _sample_rows(allowed)]
+    for values in samples:
+        try:
+            text = template.format(**values)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            return f"{exc}"
+        if len(text) > MAX_MESSAGE:
+            return f"renders {len(text)} characters (at most {MAX_MESSAGE})"
+    return None
+
+
+def _sample_rows(fields: tuple[str, ...]) -> list[tuple[object, ...]]:
+    """Every combination of the sample values of ``fields`` (the card's amount may be a number or empty)."""
+    rows: list[tuple[object, ...]] = [()]
+    for f in fields:
+        rows = [(*r, v) for r in rows for v in _SAMPLES[f]]
+    return rows
+
+
 def _fail(game: Game, key: str, msg: str) -> GameFileError:
     return GameFileError(f"game file {game.source}: key 'ledger.{key}': {msg}")
 
@@ -106,6 +160,9 @@ def ledger_rules(game: Game) -> LedgerRules:
     for k, v in raw.messages.items():
         if k not in DEFAULT_MESSAGES:
             raise _fail(game, f"messages.{k}", f"unknown message (known: {', '.join(DEFAULT_MESSAGES)})")
+        why = check_template(k, v)
+        if why:
+            raise _fail(game, f"messages.{k}", f"template {v[:60]!r}: {why}")
         messages[k] = v
     cards: dict[str, Card] = {}
     for i, c in enumerate(raw.cards):

@@ -18,6 +18,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from planner.errors import InputError
+from planner.util import userfiles
 from planner.util.atomic import atomic_write_bytes
 
 A4_PORTRAIT = (8.27, 11.69)
@@ -25,19 +26,34 @@ PER_PAGE = 6  # 2 columns x 3 rows: a code of ~7 cm, easy to scan from a table
 _RC = {"pdf.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 10}
 
 
+MAX_LINKS_FILE = 1 << 20  # the JSON of 40 groups is about 8 KB
+MAX_URL = 1000  # characters of a join link: its QR code must stay scannable (the planner's are under 100)
+
+
 def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]]]:
-    """``(game id, [(group name, join url), ...])`` from a saved ``planner game new --json`` output."""
-    p = Path(path)
+    """``(game id, [(group name, join url), ...])`` from a saved ``planner game new --json`` output (a
+    bounded regular file; names and links checked before any page is drawn)."""
+    text = userfiles.read_text(path, "--links", limit=MAX_LINKS_FILE)
+    why = "not the JSON of 'planner game new --json'"
     try:
-        doc = json.loads(p.read_text("utf-8"))
-        groups = [(str(g["name"]), str(g["url"])) for g in doc["groups"]]
-        game = str(doc["game"])
-    except FileNotFoundError:
-        raise InputError(f"--links {path}: not found") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise InputError(f"--links {path}: not the JSON of 'planner game new --json' ({exc})") from None
+        doc = json.loads(text)
+        groups = [(g["name"], g["url"]) for g in doc["groups"]]
+        game = doc["game"]
+    except RecursionError:
+        raise InputError(f"--links {path}: {why} (nested too deeply)") from None
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InputError(f"--links {path}: {why} ({' '.join(str(exc).split())[:100]})") from None
+    if not isinstance(game, str) or not game.isprintable() or not 0 < len(game) <= 60:
+        raise InputError(f"--links {path}: {why} (its game id is not a short text)")
     if not groups:
         raise InputError(f"--links {path}: no groups in it")
+    for name, url in groups:
+        if not isinstance(name, str) or not name.isprintable() or not 0 < len(name) <= 60:
+            raise InputError(f"--links {path}: a group name is not a text of 1 to 60 printable characters")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")) or len(url) > MAX_URL \
+                or not url.isprintable() or " " in url:
+            raise InputError(f"--links {path}: group {name!r}: its link is not an http(s) URL of at most "
+                             f"{MAX_URL} characters")
     return game, groups
 
 

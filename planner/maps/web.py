@@ -49,6 +49,7 @@ from planner.maps.web_layers import (
     esc,
     swatch,
 )
+from planner.maps.web_layers import tip as text_tip
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text, system_path
 
@@ -133,7 +134,7 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
     assets.require()
     m = OfflineMap(location=None, tiles=None, control_scale=False, zoom_snap=0.25)
     if title:
-        m.get_root().title = title
+        m.get_root().title = esc(title)  # branca puts it into <title> as it is
     base = assets.load_basemap()
     land = "#f4f1e8" if not tiles else "transparent"
     if tiles:
@@ -212,11 +213,11 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
     for leg in legs:
         tip = f"{leg.number}. {leg.route} {leg.departure} {leg.from_name} → {leg.arrival} {leg.to_name}"
         folium.PolyLine(leg.coords, color="#ffffff", weight=9, opacity=0.9).add_to(m)
-        folium.PolyLine(leg.coords, color=leg.color, weight=6, opacity=1, tooltip=tip,
+        folium.PolyLine(leg.coords, color=leg.color, weight=6, opacity=1, tooltip=text_tip(tip),
                         dash_array="6 6" if leg.is_walk else None).add_to(m)
         for name, lat, lon, t in leg.stops:
             folium.CircleMarker([lat, lon], radius=3, color=leg.color, weight=2, fill=True, fill_color="#ffffff",
-                                fill_opacity=1, tooltip=f"{name} {t}").add_to(m)
+                                fill_opacity=1, tooltip=text_tip(f"{name} {t}")).add_to(m)
     # start, changes, end
     if legs:
         first, last = legs[0], legs[-1]
@@ -278,7 +279,7 @@ def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: 
         color = colors.get(p.band, UNREACHED_COLOR) if p.band is not None else UNREACHED_COLOR
         label = f"{p.name}: " + (f"+{p.minutes:g} min" if p.minutes is not None else f"not within {max(bands)} min")
         feats.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
-                      "properties": {"label": label, "color": color, "r": 6 if p.band is not None else 3}})
+                      "properties": {"label": esc(label), "color": color, "r": 6 if p.band is not None else 3}})
     if feats:
         folium.GeoJson({"type": "FeatureCollection", "features": feats}, name="reach", control=False,
                        marker=folium.CircleMarker(radius=5, fill=True),

@@ -9,6 +9,7 @@ import html
 
 import folium
 from branca.element import MacroElement
+from folium.template import Template as FoliumTemplate
 from jinja2 import Template
 
 from planner.gamefile.game import Game
@@ -36,6 +37,23 @@ def esc(s: object) -> str:
     return html.escape(str(s))
 
 
+class TextTooltip(folium.Tooltip):
+    """A Leaflet tooltip of plain text: its content is a DOM text node, never parsed as HTML (folium's own
+    puts the text into an HTML template literal, so a name holding markup or ``${...}`` would run)."""
+
+    _template = FoliumTemplate("""
+{% macro script(this, kwargs) %}
+{{ this._parent.get_name() }}.bindTooltip(document.createTextNode({{ this.text|tojson }}),
+    {{ this.options|tojavascript }});
+{% endmacro %}
+""")
+
+
+def tip(text: object) -> TextTooltip:
+    """A text tooltip (see :class:`TextTooltip`)."""
+    return TextTooltip(str(text))
+
+
 class ZoomNames(MacroElement):
     """Marks the map container ``pl-zoomed`` from zoom ``NAMES_ZOOM`` on (CSS then shows every station name)."""
 
@@ -60,7 +78,7 @@ def add_ring(m: folium.Map, game: Game, weight: float = 3) -> None:
     pts = ring_coords(game)
     if pts:
         folium.PolyLine(pts, color=RING_COLOR, weight=weight, opacity=0.8, dash_array="8 6",
-                        tooltip=f"game area: {game.title}").add_to(m)
+                        tooltip=tip(f"game area: {game.title}")).add_to(m)
 
 
 def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]:
@@ -75,7 +93,7 @@ def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]
         color = "#b0b0b0" if muted else CATEGORY_COLORS.get(cat, "#616161")
         weight = {"IC": 4, "fast": 3.5}.get(cat, 2.5) if not muted else 2
         folium.PolyLine(by_cat[cat], color=color, weight=weight, opacity=0.9,
-                        tooltip=None if muted else CATEGORY_LABELS.get(cat, cat)).add_to(m)
+                        tooltip=None if muted else tip(CATEGORY_LABELS.get(cat, cat))).add_to(m)
     return sorted(by_cat, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
 
 
@@ -83,7 +101,8 @@ def add_stations(m: folium.Map, tt: Timetable, game: Game, *, muted: bool = Fals
     """Stations as circle markers coloured by category, with name/category/price tooltips."""
     pts = station_points(tt, game)
     feats = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
-              "properties": {"name": p.name, "category": CATEGORY_LABELS.get(p.category, p.category),
+              # GeoJsonTooltip puts property values into innerHTML: the texts go in escaped
+              "properties": {"name": esc(p.name), "category": esc(CATEGORY_LABELS.get(p.category, p.category)),
                              "cat": p.category, "price": p.price, "letter": p.letter,
                              "ring": "on the ring" if p.on_ring else ""}} for p in pts]
     if not feats:
@@ -121,7 +140,7 @@ def add_station_names(m: folium.Map, tt: Timetable, game: Game) -> int:
 
 def badge(m: folium.Map, lat: float, lon: float, text: str, cls: str, tooltip: str, size: int = 22) -> None:
     """A round label (dice number, start/end, change) as a Leaflet ``DivIcon`` marker."""
-    folium.Marker([lat, lon], tooltip=tooltip, icon=folium.DivIcon(
+    folium.Marker([lat, lon], tooltip=tip(tooltip), icon=folium.DivIcon(
         html=f'<div class="pl-badge {cls}">{esc(text)}</div>', icon_size=(size, size),
         icon_anchor=(size // 2, size // 2), class_name="pl-icon")).add_to(m)
 
@@ -147,15 +166,15 @@ def add_crossings(m: folium.Map, shapes: list[CrossingShape], only: set[str] | N
     for c in shapes:
         if only is not None and c.name not in only:
             continue
-        tip = f"{'toll line' if c.kind == 'toll_line' else 'tunnel'} {c.name}" + (
+        label = f"{'toll line' if c.kind == 'toll_line' else 'tunnel'} {c.name}" + (
             " (straight line: physical path unknown)" if c.method == "straight" else "")
         if c.kind == "toll_line":
             folium.PolyLine(c.coords, color="#5a4300", weight=11, opacity=0.9).add_to(m)
-            folium.PolyLine(c.coords, color=TOLL_COLOR, weight=7, opacity=1, tooltip=tip).add_to(m)
+            folium.PolyLine(c.coords, color=TOLL_COLOR, weight=7, opacity=1, tooltip=tip(label)).add_to(m)
         else:
             folium.PolyLine(c.coords, color="#ffffff", weight=10, opacity=0.9).add_to(m)
             folium.PolyLine(c.coords, color=TUNNEL_COLOR, weight=6, opacity=1, dash_array="10 6",
-                            tooltip=tip).add_to(m)
+                            tooltip=tip(label)).add_to(m)
         mid = c.coords[len(c.coords) // 2]
         folium.Marker(mid, icon=folium.DivIcon(html=f'<div class="pl-label">{esc(c.name)}</div>',
                                                icon_size=(160, 14), icon_anchor=(-8, 16),

@@ -49,9 +49,10 @@ def position_from(day: GameDay, d: dict | None) -> Position | None:
     if s is None:
         return None
     trip = tt.trip_index.get(d.get("trip_id") or "", -1)
-    if trip < 0:
+    rows = tt.trip_stop_times(trip) if trip >= 0 else range(0)
+    if trip < 0 or not 0 <= int(d.get("offset") or 0) < len(rows):  # a stored offset past the trip: standing
         return Position(s, int(d["since"]))
-    return Position(s, int(d["since"]), trip, tt.trip_stop_times(trip).start + int(d["offset"]))
+    return Position(s, int(d["since"]), trip, rows.start + int(d["offset"] or 0))
 
 
 def plan_json(day: GameDay, plan_from: int, origin: Position, journey: Journey | None, arrival: int | None,
@@ -82,7 +83,7 @@ def _legs(tt: Timetable, stored: list) -> tuple[Leg, ...]:
             out.append(Leg(-1, -1, -1, a, b, int(item[3]), int(item[4])))
             continue
         trip = tt.trip_index.get(item[0])
-        if trip is None:
+        if trip is None or not 0 <= int(item[1]) <= int(item[2]) < len(tt.trip_stop_times(trip)):
             break
         start = tt.trip_stop_times(trip).start
         out.append(Leg(trip, start + int(item[1]), start + int(item[2])))

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from planner.errors import InputError
 from planner.gamefile.game import load_game
 from planner.gtfs.calendar import parse_date
+from planner.gtfs.source import FeedSource
+from planner.ledger.rules import ledger_rules
 from planner.store.games import NewGame, check_name, parse_group_names
 from planner.store.state import State
 
@@ -44,8 +46,10 @@ def create_game(state: State, name: str, groups: str, *, feed: str | None, game:
     with the groups named in ``groups`` (``"Rot,Blau,Gelb"``); returns its links."""
     names = parse_group_names(groups)
     check_name(str(name).strip(), "--name")
-    load_game(game)  # a misspelt game file is an error now, not when the server starts
+    ledger_rules(load_game(game))  # a misspelt game file (or message template) is an error now, not when played
     parse_date(date)
+    if feed and not feed.startswith(("http://", "https://")):
+        FeedSource(feed)  # a feed that is not there (or not a feed) is an error now, too
     base = base_url(base)
     new: NewGame = state.games.create(name, names, feed=feed, game=game, date=date)
     return Links(new.game.id, {"url": f"{base}/join?t={new.organiser_token}", "token": new.organiser_token},

@@ -4,19 +4,22 @@ One file holds every game's state (:mod:`planner.store.schema`: games, groups, t
 registers its tables with :func:`ensure_part` under a name and version; a file of an older planner is migrated once
 (:mod:`planner.store.migrate`). Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers
-queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path.
+queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path. A
+file of another program is refused before its journal mode is touched.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from planner import config
-from planner.errors import PlannerError
+from planner.errors import DamagedState, PlannerError
 from planner.store.migrate import migrate_to_3
 
 FILE_VERSION = 3  # PRAGMA user_version: 2 = parts by game file and date, 3 = every row names its game
@@ -111,6 +114,11 @@ class StateDB:
                             "set PLANNER_STATE to another file")
 
     def _setup(self, conn: sqlite3.Connection) -> None:
+        # Another program's database is refused before anything in it changes (the WAL switch below
+        # rewrites its header): ours carries our application_id, a new one is empty.
+        version, app = _versions(conn)
+        if app != APPLICATION_ID and (app != 0 or version != 0 or _has_tables(conn)):
+            raise self._other_program()
         # journal_mode is persistent in the file; switching needs a moment of exclusive access, which
         # the busy handler waits for. FULL sync: a committed roll survives a power cut, too.
         if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
@@ -154,10 +162,7 @@ class StateDB:
         building a game day never keeps the lock.
         """
         conn = self.connect()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise self.fail(exc) from None
+        self._begin(conn)
         try:
             yield conn
         except BaseException as exc:
@@ -167,6 +172,8 @@ class StateDB:
                 pass  # the original error matters more
             if isinstance(exc, sqlite3.Error):
                 raise self.fail(exc) from None
+            if isinstance(exc, DamagedState):
+                raise exc.at(self.path) from None
             raise
         try:
             conn.execute("COMMIT")
@@ -177,6 +184,23 @@ class StateDB:
                 pass
             raise self.fail(exc) from None
 
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE``, retried with backoff while another process holds the lock, until
+        :attr:`timeout` has passed: SQLite's busy handler alone can give up early (a WAL file being
+        reset or checkpointed answers "locked" at once)."""
+        deadline = time.monotonic() + self.timeout
+        pause = 0.02
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.Error as exc:
+                msg = str(exc).lower()
+                if ("locked" not in msg and "busy" not in msg) or time.monotonic() + pause > deadline:
+                    raise self.fail(exc) from None
+            time.sleep(pause * random.uniform(0.5, 1.5))  # jitter: waiting processes do not retry in step
+            pause = min(pause * 2, 0.5)
+
     def read(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Rows of one read query (WAL: never waits for a writer)."""
         conn = self.connect()
@@ -184,6 +208,10 @@ class StateDB:
             return conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise self.fail(exc) from None
+
+
+def _has_tables(conn: sqlite3.Connection) -> bool:
+    return bool(conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0])
 
 
 def _versions(conn: sqlite3.Connection) -> tuple[int, int]:

@@ -18,7 +18,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from planner.errors import InputError
+from planner.errors import DamagedState, InputError
 from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import (
@@ -29,6 +29,7 @@ from planner.store.records import (
     Roll,
     RollRecord,
     StaleGroup,
+    group_numbers,
     position_from_row,
     replay,
     roll_from_row,
@@ -124,7 +125,7 @@ class GroupStore:
             try:
                 row = conn.execute("SELECT version, number FROM groups WHERE game_id = ? AND grp = ?",
                                    (game_id, key)).fetchone()
-                version, number = (int(row[0]), int(row[1])) if row else (0, 0)
+                version, number = group_numbers(row) if row else (0, 0)
                 rolls = [roll_from_row(r) for r in conn.execute(
                     f"SELECT {ROLL_COLUMNS} FROM rolls WHERE game_id = ? AND grp = ? ORDER BY seq",
                     (game_id, key)).fetchall()]
@@ -146,6 +147,8 @@ class GroupStore:
             return fn(conn)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.db.path) from None
 
 
 def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> str:
@@ -165,8 +168,8 @@ def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> 
 
 
 def _version(conn: sqlite3.Connection, game_id: str, key: str) -> int:
-    row = conn.execute("SELECT version FROM groups WHERE game_id = ? AND grp = ?", (game_id, key)).fetchone()
-    return 0 if row is None else int(row[0])
+    row = conn.execute("SELECT version, number FROM groups WHERE game_id = ? AND grp = ?", (game_id, key)).fetchone()
+    return 0 if row is None else group_numbers(row)[0]
 
 
 def _bump(conn: sqlite3.Connection, game_id: str, key: str) -> None:

@@ -1,8 +1,9 @@
 """The ledger's events in the state database (part ``ledger``, :mod:`planner.store.schema`): append-only, one
 transaction each.
 
-Every event is recorded under the write lock: the game's events are read and replayed, the new event is checked
-against that state, and it is inserted in the same transaction. Two processes buying one station therefore never
+Every event is recorded under the write lock: the game's events are read and replayed, the new event is checked by
+the rules against that state, and it is inserted in the same transaction (the position check, which routes, runs
+before the lock on the same events, and again when they changed). Two processes buying one station therefore never
 both see it unowned: the second is refused with the owner named, or, in the same minute (§7.2), recorded as a
 pending dice-off. Triggers make the table append-only; a mistake is corrected by a void
 (:mod:`planner.ledger.corrections`). An event id belongs to its group: a retry with the same inputs returns the
@@ -17,7 +18,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from planner.errors import InputError, PlannerError
+from planner.errors import DamagedState, InputError
 from planner.ledger.apply import Outcome, apply
 from planner.ledger.corrections import VOID, Entry, check_void, replay_outcomes, standing
 from planner.ledger.model import Event, LedgerState
@@ -51,6 +52,9 @@ class Recorded:
 Check = Callable[[LedgerState, list[Event]], None]
 
 
+MAX_RECHECK = 4  # position checks repeated when other events came in meanwhile; then one under the lock
+
+
 class LedgerStore:
     """The ledger of every game on one state database connection (see module docstring)."""
 
@@ -63,36 +67,68 @@ class LedgerStore:
                check: Check | None = None, event_id: str | None = None) -> tuple[Recorded, ...]:
         """Check and record ``event`` of ``group`` (and the group's joining, on first use) in one transaction.
 
-        ``check(state, events)`` runs under the write lock before the rules, to refuse what contradicts what else
-        is known (the group's position). Returns the rows written, the event last. A repeated ``event_id`` of the
-        group with the same inputs writes nothing and returns the first record; with other inputs it is refused.
+        ``check(state, events)`` refuses what contradicts what else is known (the group's position). It routes,
+        so it runs before the write lock is taken, on the game's events as read then; under the lock the event is
+        recorded only if no other event came in meanwhile (else it is checked again; after :data:`MAX_RECHECK`
+        tries, and for a known event id, under the lock). Returns the rows written, the event last. A repeated
+        ``event_id`` of the group with the same inputs writes nothing and returns the first record; with other
+        inputs it is refused.
         """
         self._ready()
         request = json.dumps(event.to_json(), sort_keys=True, ensure_ascii=False)
+        try:
+            for attempt in range(MAX_RECHECK + 1):
+                locked = check is None or attempt == MAX_RECHECK or (
+                    event_id is not None and _id_known(self.db.connect(), game.id, event_id))
+                seen = None if locked else self._checked(rules, game.id, event, check)
+                with self.db.write() as conn:
+                    entries = _entries(conn, game.id)
+                    if seen is not None and (entries[-1].seq if entries else 0) != seen:
+                        continue  # recorded meanwhile by another process: check again on the new day
+                    return self._insert_event(conn, rules, game, group, event, entries,
+                                              check if locked else None, event_id, request)
+        except DamagedState as exc:
+            raise exc.at(self.db.path) from None
+        raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _checked(self, rules: LedgerRules, game_id: str, event: Event, check: Check) -> int:
+        """Run ``check`` on the game's events as recorded now (no lock); the number of the last one seen."""
+        try:
+            entries = _entries(self.db.connect(), game_id)
+        except sqlite3.Error as exc:
+            raise self.db.fail(exc) from None
+        state, _ = replay_outcomes(rules, entries)
+        if event.group not in state.cash:
+            state = apply(rules, state, Event("join", event.group, rules.start)).state
+        check(state, [e.event for e in standing(entries)])
+        return entries[-1].seq if entries else 0
+
+    def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, game: GameRecord, group: GameGroup,
+                      event: Event, entries: list[Entry], check: Check | None, event_id: str | None,
+                      request: str) -> tuple[Recorded, ...]:
+        """Under the write lock: replay the event id's first record, or check (``check`` given) and insert."""
         game_id = game.id
-        with self.db.write() as conn:
-            key = join_group(conn, game, group)
-            if event_id is not None:
-                old = _rows(conn, "WHERE game_id = ? AND grp = ? AND event_id = ?", (game_id, key, event_id))
-                if old:
-                    first = _request(conn, game_id, old[-1].seq)
-                    if first is not None and first != request:
-                        raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
-                                         f"group {group.name} ({old[-1].message}); use a new id for a new event")
-                    return tuple(old)
-            entries = _entries(conn, game_id)
-            state, _ = replay_outcomes(rules, entries)
-            seq = entries[-1].seq if entries else 0
-            written = []
-            if event.group not in state.cash:
-                join = apply(rules, state, Event("join", event.group, rules.start))
-                seq += 1
-                written.append(_insert(conn, game_id, key, seq, join, None, None))
-                state = join.state
-            if check is not None:
-                check(state, [e.event for e in standing(entries)])
-            out = apply(rules, state, event)
-            written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
+        key = join_group(conn, game, group)
+        if event_id is not None:
+            old = _rows(conn, "WHERE game_id = ? AND grp = ? AND event_id = ?", (game_id, key, event_id))
+            if old:
+                first = _request(conn, game_id, old[-1].seq)
+                if first is not None and first != request:
+                    raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
+                                     f"group {group.name} ({old[-1].message}); use a new id for a new event")
+                return tuple(old)
+        state, _ = replay_outcomes(rules, entries)
+        seq = entries[-1].seq if entries else 0
+        written = []
+        if event.group not in state.cash:
+            join = apply(rules, state, Event("join", event.group, rules.start))
+            seq += 1
+            written.append(_insert(conn, game_id, key, seq, join, None, None))
+            state = join.state
+        if check is not None:
+            check(state, [e.event for e in standing(entries)])
+        out = apply(rules, state, event)
+        written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
         return tuple(written)
 
     def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
@@ -147,6 +183,8 @@ class LedgerStore:
             return fn(conn)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.db.path) from None
 
 
 _COLS = "seq, event, amount, message, tell, pending, transfers"
@@ -154,15 +192,37 @@ _COLS = "seq, event, amount, message, tell, pending, transfers"
 
 def _rows(conn: sqlite3.Connection, where: str, params: tuple) -> list[Recorded]:
     rows = conn.execute(f"SELECT {_COLS} FROM ledger_events {where} ORDER BY seq", params).fetchall()
-    out = []
-    for seq, ev, amount, msg, tell, pending, tr in rows:
-        try:
-            event = Event.from_json(json.loads(ev))
-            transfers = tuple((str(a), str(b), int(c)) for a, b, c in json.loads(tr))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise PlannerError(f"ledger event #{seq} is damaged in the state file ({exc}); restore a backup") from None
-        out.append(Recorded(int(seq), event, int(amount), msg, tell, bool(pending), transfers))
-    return out
+    return [_recorded(row) for row in rows]
+
+
+def _recorded(row: tuple) -> Recorded:
+    """A stored event, every column checked (a row edited by hand is a :class:`DamagedState`, not a traceback)."""
+    seq, ev, amount, msg, tell, pending, tr = row
+    try:
+        event = Event.from_json(_json(ev, "event"))
+        transfers = _json(tr, "transfers")
+        if not (isinstance(transfers, list) and all(
+                isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and isinstance(t[1], str)
+                and isinstance(t[2], int) for t in transfers)):
+            raise ValueError("transfers is not a list of [payer, payee, amount]")
+        if not (isinstance(seq, int) and isinstance(amount, int) and isinstance(msg, str) and isinstance(tell, str)
+                and pending in (0, 1)):
+            raise ValueError("seq, amount, message, tell or pending is not of its kind")
+    except (TypeError, ValueError) as exc:
+        raise DamagedState(f"ledger event #{str(seq)[:20]} is damaged: {' '.join(str(exc).split())[:120]}") from None
+    return Recorded(seq, event, amount, msg, tell, bool(pending), tuple((a, b, c) for a, b, c in transfers))
+
+
+def _json(text: object, column: str) -> object:
+    try:
+        return json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError(f"{column} {str(text)[:40]!r} is not JSON") from None
+
+
+def _id_known(conn: sqlite3.Connection, game_id: str, event_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM ledger_events WHERE game_id = ? AND event_id = ? LIMIT 1",
+                        (game_id, event_id)).fetchone() is not None
 
 
 def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:

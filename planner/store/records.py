@@ -11,7 +11,7 @@ import json
 import operator
 from dataclasses import dataclass
 
-from planner.errors import InputError, PlannerError
+from planner.errors import DamagedState, InputError, PlannerError
 from planner.util.text import fold
 
 KINDS = ("target", "free")
@@ -127,25 +127,99 @@ POSITION_COLUMNS = "id, time_s, since_s, station, trip_id, stop_offset, label, c
 
 
 def roll_from_row(row: tuple) -> RollRecord:
-    """A rolls row as a record (a row edited into nonsense is a one-line error naming it)."""
+    """A rolls row as a record, every column checked (a row edited by hand is a :class:`DamagedState` naming it,
+    never a traceback further down)."""
     game_id, grp, seq, time_s, dice, kind, target, free_until, position, created_at, roll_id, *rest = row
-    try:
-        return RollRecord(game_id, grp, int(seq), int(time_s), tuple(int(d) for d in json.loads(dice)), kind,
-                          target, None if free_until is None else int(free_until), position, created_at, roll_id,
-                          *rest)
-    except (ValueError, TypeError) as exc:
-        raise PlannerError(f"roll #{seq} of group {grp} is damaged in the state file ({exc}); restore a backup "
-                           "or undo it") from None
+    where = f"roll #{str(seq)[:20]} of group {str(grp)[:40]}"
+    for name, v in (("game_id", game_id), ("grp", grp), ("created_at", created_at)):
+        _check(isinstance(v, str), where, name, v, "is not text")
+    for name, v in (("target", target), ("position", position), ("roll_id", roll_id),
+                    *zip(("request", "answer", "plan"), rest, strict=False)):
+        _check(v is None or isinstance(v, str), where, name, v, "is not text")
+    _check(_whole(seq) and seq >= 1, where, "seq", seq, "is not a whole number >= 1")
+    _check(_clock(time_s), where, "time_s", time_s, "is not a time of day in seconds")
+    _check(free_until is None or _clock(free_until), where, "free_until", free_until, "is not a time in seconds")
+    _check(kind in KINDS and (kind == "free" or target) and (kind == "target" or free_until is not None),
+           where, "kind", kind, "does not fit its target / free_until")
+    faces = _json(dice, where, "dice")
+    _check(isinstance(faces, list) and 1 <= len(faces) <= 2 and all(_whole(d) and 1 <= d <= 6 for d in faces),
+           where, "dice", dice, "is not one or two dice 1-6")
+    answer, plan = ([*rest, None, None, None])[1:3]
+    if answer is not None:
+        _check(isinstance(_json(answer, where, "answer"), dict), where, "answer", answer, "is not a JSON object")
+    if plan is not None:
+        _check(_plan_ok(_json(plan, where, "plan")), where, "plan", plan, "is not a roll's itinerary")
+    return RollRecord(game_id, grp, seq, time_s, tuple(faces), kind, target, free_until, position, created_at,
+                      roll_id, *rest)
 
 
 def position_from_row(row: tuple) -> PositionRecord:
-    """A positions row as a record."""
+    """A positions row as a record, every column checked."""
     pid, t, since, station, trip_id, off, label, created = row
+    where = f"position report {str(pid)[:20]}"
+    _check(_whole(pid), where, "id", pid, "is not a whole number")
+    _check(_clock(t), where, "time_s", t, "is not a time of day in seconds")
+    _check(_clock(since), where, "since_s", since, "is not a time of day in seconds")
+    _check(isinstance(station, str) and bool(station), where, "station", station, "is not a station id")
+    for name, v in (("trip_id", trip_id), ("label", label)):
+        _check(v is None or isinstance(v, str), where, name, v, "is not text")
+    _check(isinstance(created, str), where, "created_at", created, "is not text")
+    _check(off is None or (_whole(off) and off >= 0), where, "stop_offset", off, "is not a stop number")
+    return PositionRecord(pid, t, since, station, trip_id, off, label, created)
+
+
+def group_numbers(row: tuple) -> tuple[int, int]:
+    """(version, number) of a stored group, checked."""
+    version, number = row
+    _check(_whole(version) and version >= 0, "a groups row", "version", version, "is not a whole number")
+    _check(_whole(number) and number >= 0, "a groups row", "number", number, "is not a whole number")
+    return version, number
+
+
+def _whole(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _clock(v: object) -> bool:
+    return _whole(v) and 0 <= v <= 72 * 3600  # type: ignore[operator]
+
+
+def _check(ok: object, where: str, column: str, value: object, why: str) -> None:
+    if not ok:
+        raise DamagedState(f"{where} is damaged: {column} {str(value)[:40]!r} {why}")
+
+
+def _json(text: object, where: str, column: str) -> object:
     try:
-        return PositionRecord(int(pid), int(t), int(since), station, trip_id, None if off is None else int(off),
-                              label, created)
-    except (ValueError, TypeError) as exc:
-        raise PlannerError(f"position report {pid} is damaged in the state file ({exc}); restore a backup") from None
+        return json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedState(f"{where} is damaged: {column} {str(text)[:40]!r} is not JSON") from None
+
+
+def _leg_ok(item: object) -> bool:
+    """A stored leg: ``[trip id, board, alight]`` (stop numbers) or ``["walk", from, to, departure, arrival]``."""
+    if not isinstance(item, list):
+        return False
+    if len(item) == 5 and item[0] == "walk":
+        return isinstance(item[1], str) and isinstance(item[2], str) and _clock(item[3]) and _clock(item[4])
+    return (len(item) == 3 and isinstance(item[0], str) and _whole(item[1]) and _whole(item[2])
+            and 0 <= item[1] <= item[2])
+
+
+def _plan_ok(plan: object) -> bool:
+    """The shape :func:`planner.service.day_model.plan_json` stores (``rides``: planner 0.1's trips only)."""
+    if not isinstance(plan, dict):
+        return False
+    legs = plan.get("legs", plan.get("rides", []))
+    origin = plan.get("origin")
+    return (isinstance(legs, list) and all(_leg_ok(x) for x in legs)
+            and all(plan.get(k) is None or _clock(plan[k]) for k in ("plan_from", "arrival", "reroll_at"))
+            and (plan.get("target_station") is None or isinstance(plan["target_station"], str))
+            and (origin is None or (isinstance(origin, dict) and isinstance(origin.get("station"), str)
+                                    and _clock(origin.get("since"))
+                                    and (origin.get("trip_id") is None or isinstance(origin["trip_id"], str))
+                                    and (origin.get("offset") is None or (_whole(origin["offset"])
+                                                                          and origin["offset"] >= 0)))))
 
 
 def utc_now() -> str:

@@ -8,8 +8,10 @@ served at once, its day loaded on its first request.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,7 @@ from planner.web.security import (
     check_state_change,
     json_body,
 )
-from planner.web.worker import ROUTED, RoutingWorker
+from planner.web.worker import ROUTED, RoutingWorker, WorkerFailed
 
 HERE = Path(__file__).resolve().parent
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -47,6 +49,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
        "form-action 'self'")
 DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                 "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
 POSITION_FIELDS = {"at", "time", "trip", "since"}
 ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id"}
 LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip"}
@@ -119,6 +122,8 @@ class WebApp:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
             except PlannerError as exc:
                 return json_response({"error": " ".join(str(exc).split())}, 422)
+            except (WorkerFailed, BrokenProcessPool) as exc:
+                return self.worker_down(exc)
 
         return endpoint
 
@@ -199,6 +204,29 @@ class WebApp:
 
         return endpoint
 
+    def worker_down(self, exc: BaseException) -> Response:
+        """503 for a request the routing process could not answer (when no new one starts, the worker has
+        told ``planner serve`` to stop: it exits non-zero, and a supervisor starts it again)."""
+        if isinstance(exc, WorkerFailed):
+            return json_response({"error": str(exc)}, 503)
+        return json_response({"error": "the routing process died again; send it again"}, 503, {"Retry-After": "1"})
+
+    async def health(self, request: Request) -> Response:
+        """200 when the routing process answers (a dead one is replaced first), else 503: for supervisors."""
+        try:
+            self.limiter.hit("ip:" + (request.client.host if request.client else "?"))
+        except HttpError as exc:
+            return json_response({"error": exc.message}, exc.status, exc.headers)
+        if self.worker is None:
+            return json_response({"ok": True, "worker": None})
+        try:
+            await asyncio.wait_for(self.worker.ping(), HEALTH_TIMEOUT)
+        except (WorkerFailed, BrokenProcessPool) as exc:
+            return self.worker_down(exc)
+        except TimeoutError:
+            return json_response({"error": f"the routing process did not answer within {HEALTH_TIMEOUT} s"}, 503)
+        return json_response({"ok": True, "worker": {"restarts": self.worker.restarts}})
+
     async def home(self, request: Request) -> Response:
         """The start page: where to find the join link."""
         return self.page("home.html", {})
@@ -215,6 +243,7 @@ class WebApp:
         routes = [
             Route("/", self.home),
             Route("/join", self.join),
+            Route("/health", self.health),
             Route("/sw.js", lambda r: Response(sw, media_type="text/javascript", headers={
                 "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", **security_headers()})),
             Route("/favicon.ico", lambda r: FileResponse(HERE / "static" / "icon.svg", media_type="image/svg+xml")),

@@ -132,6 +132,8 @@ async def json_body(request: Request, allowed: set[str]) -> dict:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise HttpError(422, f"body is not valid JSON: {exc}") from None
+    except RecursionError:  # 4 KiB of "[[[[..." nests deeper than the parser's stack
+        raise HttpError(422, "body is nested too deeply (a roll or position is one flat object)") from None
     if not isinstance(body, dict):
         raise HttpError(422, "body must be a JSON object")
     extra = sorted(set(body) - allowed)

@@ -11,16 +11,23 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from planner.store.state import State
 from planner.web.answers import Answers
 from planner.web.days import Days
+from planner.web.security import HttpError
 
 ROUTED = ("roll", "position", "undo", "next_step", "next_trains", "ledger_event")  # Answers methods the child computes
+# sent again after a crash, as they record nothing twice: reads, rolls (under their roll id) and ledger events
+# that carry an event id
+RESENDABLE = ("roll", "next_step", "next_trains")
 
 _answers = None  # the child's Answers
 
@@ -51,17 +58,87 @@ def _call(name: str, *args):
     return getattr(_answers, name)(*args)
 
 
+class WorkerFailed(Exception):
+    """The routing child died and a new one could not be started: the server must stop (exit non-zero)."""
+
+
 class RoutingWorker:
-    """The child process (started with ``spawn``: no threads or locks inherited from the server)."""
+    """The child process (started with ``spawn``: no threads or locks inherited from the server).
+
+    A child that dies (``kill -9``, the OOM killer) is replaced by a new one on the next request. A request that
+    never reached the dead child is sent to the new one; one that may have been running in it is sent again
+    only when that cannot record anything twice (reads; rolls, each carrying a roll id, so a second send replays
+    the first; ledger events that carry an event id), else it is answered 503 "send it again". When no new child starts, :attr:`failed`
+    says why, :attr:`on_failed` is called and :class:`WorkerFailed` is raised (the server then stops, exit 1).
+    """
 
     def __init__(self, state: str | Path | None, *, feed: str | None, realtime: str | None = None):
-        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
-                                         initargs=(None if state is None else str(state), feed, realtime))
-        self._pool.submit(_ready).result()  # loaded (or its error surfaces here, at start-up)
+        self._initargs = (None if state is None else str(state), feed, realtime)
+        self._lock = threading.Lock()
+        self.restarts = 0
+        self.failed: str | None = None
+        self.on_failed: Callable[[], None] | None = None  # called once when no new child starts (stop the server)
+        self._pool = self._new_pool()  # loaded (or its error surfaces here, at start-up)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
+                                   initargs=self._initargs)
+        try:
+            pool.submit(_ready).result()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        return pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        """The pool after ``broken``: a new child, started once whoever notices first (blocking: a thread)."""
+        with self._lock:
+            if self.failed is not None:
+                raise WorkerFailed(self.failed)
+            if self._pool is broken:
+                broken.shutdown(wait=False, cancel_futures=True)
+                try:
+                    self._pool = self._new_pool()
+                except Exception as exc:  # noqa: BLE001 - whatever stops the child from loading the days
+                    self.failed = f"the routing process died and could not be restarted ({type(exc).__name__}: {exc})"
+                    if self.on_failed is not None:
+                        self.on_failed()
+                    raise WorkerFailed(self.failed) from None
+                self.restarts += 1
+            return self._pool
 
     async def call(self, name: str, *args):
-        """``Answers.<name>(*args)`` computed in the child."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, _call, name, *args)
+        """``Answers.<name>(*args)`` computed in the child (see the class docstring); a group's request has its
+        input last."""
+        inp = args[-1] if args and isinstance(args[-1], dict) else {}
+        if name == "roll" and not inp.get("roll_id"):  # a second send replays the first
+            args = (*args[:-1], {**inp, "roll_id": "srv-" + secrets.token_urlsafe(12)})
+        resend = name in RESENDABLE or (name == "ledger_event" and bool(inp.get("event_id")))
+        loop = asyncio.get_running_loop()
+        pool = self._pool
+        try:
+            fut = loop.run_in_executor(pool, _call, name, *args)
+        except (BrokenProcessPool, RuntimeError):  # broken (or shut down) before this request: it never ran
+            pool = await asyncio.to_thread(self._replace, pool)
+            return await loop.run_in_executor(pool, _call, name, *args)
+        try:
+            return await fut
+        except BrokenProcessPool:
+            pool = await asyncio.to_thread(self._replace, pool)
+            if not resend:
+                raise HttpError(503, "the routing process restarted while this was computed; send it again",
+                                {"Retry-After": "1"}) from None
+            return await loop.run_in_executor(pool, _call, name, *args)
+
+    async def ping(self) -> None:
+        """Return once the child answers (a dead one is replaced first)."""
+        loop = asyncio.get_running_loop()
+        pool = self._pool
+        try:
+            await loop.run_in_executor(pool, _ready)
+        except (BrokenProcessPool, RuntimeError):
+            pool = await asyncio.to_thread(self._replace, pool)
+            await loop.run_in_executor(pool, _ready)
 
     def close(self) -> None:
         """Stop the child."""

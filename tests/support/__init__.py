@@ -24,6 +24,8 @@ DEMO_DATE = dt.date(2021, 9, 11)  # a Saturday in the Zug extract
 DAY = ["--feed", str(ZUG), "--date", DEMO_DATE.isoformat()]
 # the browser `make system-deps` installs and checks: the `chromium` command on PATH
 CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 
 
 def assert_one_line_error(rc: int, err: str, *needles: str, code: int = 2) -> None:

@@ -93,3 +93,27 @@ def serve(env: dict, *args: str, port: int | None = None):
             proc.kill()
             proc.wait()
         log.close()
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def routing_child(pid: int) -> int:
+    """The routing process of the server ``pid`` (multiprocessing's spawned child, not its resource tracker)."""
+    for child in _children(pid):
+        cmd = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+        if b"spawn_main" in cmd and b"resource_tracker" not in cmd:
+            return child
+    raise AssertionError(f"no routing child under {pid}: {_children(pid)}")
+
+
+def process_gone(pid: int) -> bool:
+    """True once ``pid`` has exited (a zombie counts: it runs no more)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except FileNotFoundError:
+        return True

@@ -34,7 +34,8 @@ async function refresh() {
   for (const g of data.groups) {
     const here = g.status.position && coords.get(g.status.position.station);
     const there = g.last && g.last.target && coords.get(g.last.target);
-    if (here) L.circleMarker(here, {radius: 7, color: "#c60018"}).bindTooltip(g.group.name).addTo(layer);
+    // a DOM node, not a string: Leaflet inserts a string as HTML (a group's name is the organiser's text)
+    if (here) L.circleMarker(here, {radius: 7, color: "#c60018"}).bindTooltip(h("span", {}, g.group.name)).addTo(layer);
     if (here && there) L.polyline([here, there], {color: "#c60018", dashArray: "4 6"}).addTo(layer);
   }
 }
