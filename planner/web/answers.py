@@ -27,6 +27,7 @@ from planner.web.days import Day, Days
 from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, text_field
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
+EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
 LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem"}
 
 
@@ -191,10 +192,13 @@ class Answers:
 
     # ---- the organiser's answers (each gets the game id and the request's input) ---------------------------
     def overview(self, game_id: str, _query: dict | None = None) -> dict:
-        """Every group's state, cash and capital (the organiser's table and map), and the ranking."""
+        """Every group's state, cash and capital (the organiser's table and map), the ranking, and the game's latest
+        ledger events with their numbers (to void one)."""
         play, _day = self.play(game_id)
         groups = [self.group_state(game_id, g.number) for g in play.game.groups]
-        return {"game": self.game_info(play), "groups": groups, "ranking": end(play)}
+        events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e["seq"])
+        return {"game": self.game_info(play), "groups": groups, "ranking": end(play),
+                "events": events[-EVENTS_SHOWN:]}
 
     def void_event(self, game_id: str, body: dict) -> dict:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
