@@ -68,7 +68,9 @@ class LedgerStore:
         group with the same inputs writes nothing and returns the first record; with other inputs it is refused.
         """
         self._ready()
-        request = json.dumps(event.to_json(), sort_keys=True, ensure_ascii=False)
+        # What the event is, without when it was reported: a phone's retry comes later, and is the same event.
+        request = json.dumps({k: v for k, v in event.to_json().items() if k != "reported"}, sort_keys=True,
+                             ensure_ascii=False)
         game_id = game.id
         with self.db.write() as conn:
             key = join_group(conn, game, group)
