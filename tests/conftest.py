@@ -89,3 +89,19 @@ def nws_tt(nws_feed, nws_date, nws_game):
     from planner.gtfs.source import FeedSource
 
     return build_timetable(FeedSource(nws_feed), nws_game, nws_date, progress=False)
+
+
+# ---- the browser of the phone app's tests (tests/browser.py has the phone helpers) -------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless chromium through Playwright (nothing downloaded), one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import ARGS
+
+    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
