@@ -129,7 +129,8 @@ class Answers:
 
     def next_trains(self, game_id: str, number: int, q: dict) -> dict:
         """The trains the change window lets the group take next (``planner zugzwang --json``): where the query
-        says, else from where the group's day has it (standing since it got off; seated: at the next stop)."""
+        says, else from where the group's day has it at the phone's time (``?time=HH:MM``; standing since it got
+        off; seated: at the next stop)."""
         play, day = self.play(game_id)
         g = self.group(game_id, number)
         gd = play.day
@@ -139,7 +140,7 @@ class Answers:
                 s = gd.station(at)
                 t = self._time(play, q, "time")
                 return trains_after_getting_off(gd, s, t, find_trip(gd.timetable, trip, s) if trip else -1)
-            pos = status(play, g.key, gd.status_time(None)).state.position
+            pos = status(play, g.key, self._status_time(play, q)).state.position  # at the phone's time
             if pos is None:
                 raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
             if pos.seated:  # the trains after getting off at the stop it approaches
