@@ -4,8 +4,9 @@
 Morning: Blau's position is set on the command line and is its phone's; Blau buys the station it stands at on its
 phone, Rot buys Zug on its phone and (by mistake) Baar on the command line; a purchase the group's day rules out is
 refused as the server words it. Afternoon: Rot rolls with the phone's own time, sees the trains the 29-minute rule
-allows, pays the fee at Blau's Rotkreuz from its itinerary and buys the toll line while crossing it; Blau rolls
-on the command line and its phone shows it. The organiser voids the mistaken purchase. Then Blau's phone, Rot's
+allows, pays the fee at Blau's Rotkreuz from its itinerary, buys the toll line while crossing it, records the
+full-hour income with the bonus its train earns (a claim without a train is refused), mortgages and redeems Zug;
+Blau rolls on the command line and its phone shows it. The organiser voids the mistaken purchase. Then Blau's phone, Rot's
 phone, the organiser's page and ``planner ledger status --json`` agree on every amount. No page request fails
 with 404, no page is wider than the phone, and screenshots of both pages are written (``$PLANNER_SCREENSHOTS``,
 else a temporary folder).
@@ -129,6 +130,25 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     offer.click()
     money_ok(rot, "RotK 13.15 Luzern–Rotkreuz")
     expect(offer).to_have_count(0)  # its own now: no longer offered
+    # in the train at the phone's time: the trains list is for getting off at its next stop
+    expect(rot.locator("#trains-rule")).to_contain_text("Seated: nothing binds until you get off", timeout=POLL_MS)
+    rot.fill("#income-hour", "13:00")  # the S1 stops at Hünenberg Zythus at 13:00: the bonus, checked on it
+    rot.check("#income-bonus")
+    rot.click("#income-form button")
+    money_ok(rot, "Rot Honorar 8000")
+    rot.fill("#income-hour", "14:00")  # standing at Emmenbrücke then: the claim is refused
+    rot.check("#income-bonus")
+    rot.click("#income-form button")
+    expect(rot.locator("#money-message")).to_contain_text("Not recorded: the bonus at 14:00 needs the train")
+    zug = rot.locator("#owned tbody tr", has_text="Zug")
+    zug.locator("button", has_text="Mortgage").click()
+    money_ok(rot, "RotV Zug")
+    expect(zug).to_contain_text("mortgaged")
+    zug.locator("button", has_text="Redeem").click()
+    money_ok(rot, "Rot Zug zurück")
+    rot.select_option("#build-station", "Zug")
+    rot.click("#build-form button")
+    expect(rot.locator("#money-message")).to_contain_text("Not recorded: Zug is not in a complete letter group")
 
     blau_roll = cli(site, "roll", "--group", "Blau", "--dice", "2", "--at", "Rotkreuz", "--time", "12:50")
     expect(blau.locator("#target")).to_have_text(blau_roll["target"], timeout=POLL_MS)  # the command line's roll

@@ -128,7 +128,7 @@ let boardBy = null;  // the group model's board-by time wins over the trains ans
 /* The trains the rule allows from the group's position, and what next (the itinerary's fees, for money.js). */
 async function refreshNext(where) {
   try {
-    const z = await api(BASE + "/trains");
+    const z = await api(`${BASE}/trains?time=${encodeURIComponent(currentTime())}`);
     nextFor = where;
     renderTrains(z);
     if (!boardBy) setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);

@@ -141,16 +141,13 @@ function shareLinks(text) {
   return box;
 }
 
-function tellText(tell) {
-  if (!tell) return "nobody";
-  return tell === "*" ? "all groups" : tell;
-}
+function tellText(tell) { return tell === "*" ? "all groups" : tell; }
 
 function renderOwnMessages() {
   const own = ((ledgerData && ledgerData.messages) || []).slice().reverse();
   document.getElementById("own-messages").replaceChildren(...(own.length ? own.map((e) => h("li", {
     class: e.voided ? "voided" : ""}, h("b", {}, `#${e.seq}`), " ", h("span", {class: "sms-text"}, e.message),
-  e.voided ? h("small", {}, " voided") : h("small", {}, ` to ${tellText(e.tell)} `),
+  e.voided ? h("small", {}, " voided") : h("small", {}, e.tell ? ` to ${tellText(e.tell)} ` : " (nobody to tell)"),
   e.voided || !e.tell ? null : shareLinks(e.message))) : [h("li", {}, "none yet")]));
 }
 
