@@ -11,7 +11,7 @@ import pytest
 from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
-from tests.support import CHROMIUM, CHROMIUM_ARGS, DEMO_DATE, ZUG
+from tests.support import CHROMIUM, DEMO_DATE, ZUG
 
 
 @pytest.fixture(scope="session")
@@ -89,13 +89,17 @@ def nws_tt(nws_feed, nws_date, nws_game):
     return build_timetable(FeedSource(nws_feed), nws_game, nws_date, progress=False)
 
 
+# ---- the browser of the phone app's tests (tests/support/browser.py has the phone helpers) -------------------------
+
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's headless chromium (Playwright, the system browser: nothing downloaded)."""
+    """Debian's headless chromium through Playwright (nothing downloaded), one per test module."""
     from playwright.sync_api import sync_playwright
+
+    from tests.support.browser import ARGS
 
     assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b
         b.close()

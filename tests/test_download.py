@@ -13,7 +13,7 @@ import pytest
 from planner.errors import PlannerError
 from planner.gtfs.download import dataset_ids, download
 from tests.support import IC1_2019
-from tests.support.feedserver import RangeHandler, serving
+from tests.support.download_server import RangeHandler, serving
 
 
 @pytest.fixture()

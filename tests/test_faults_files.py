@@ -20,7 +20,7 @@ from planner.cli import main
 from planner.errors import PlannerError
 from planner.gtfs import download as dl
 from tests.support import FIXTURES, IC1_2019, ROOT, ZUG, assert_one_line_error
-from tests.support.feedserver import RangeHandler, serving
+from tests.support.download_server import RangeHandler, serving
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 

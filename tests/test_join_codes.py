@@ -58,3 +58,28 @@ def test_handout_links_option(tmp_path, capsys):
     (tmp_path / "bad.json").write_text("{}")
     assert main(["handout", *DAY, "--no-png", "--out", str(out), "--links", str(tmp_path / "bad.json")]) == 2
     assert capsys.readouterr().err.startswith("planner: error: --links ")
+
+
+def test_long_titles_and_names_fit_on_the_page(tmp_path):
+    """The heading (game title and id) and each group's name stay inside the page and do not overlap: shrunk,
+    then wrapped (the title was once cut at both edges)."""
+    import html as html_lib
+    import re
+
+    title = "Samstag der grossen Reise durch die ganze Nordwestschweiz mit allen Freunden 2026 (game ab12cd34)"
+    links = [("Rot", "https://game.example/join?t=a"), ("Die sehr lange Gruppe mit einem Namen von 60 Zeichen!!" +
+                                                        "x" * 6, "https://game.example/join?t=b")]
+    pdf = tmp_path / "join.pdf"
+    write_join_pages(title, links, pdf)
+    html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    width = float(re.search(r'<page width="([\d.]+)"', html).group(1))
+    words = [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in
+             re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', html)]
+    assert words and all(0.05 * width <= x0 and x1 <= 0.95 * width for x0, _y0, x1, _y1, _w in words)
+    text = html_lib.unescape(" ".join(w for *_, w in words))
+    assert title in text and links[1][0] in text and "Scan your group's code" in text
+    boxes = [b[:4] for b in words]
+    overlapping = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                   if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+    assert overlapping == []
+    assert decode_pages(pdf, tmp_path) == [{u for _, u in links}]

@@ -74,6 +74,10 @@ def test_store_is_append_only_and_a_retried_event_is_recorded_once(tmp_path):
         first = state.ledger.record(A, game, one, buy("1", "Zug", 4000), event_id="phone-1-0001")
         again = state.ledger.record(A, game, one, buy("1", "Zug", 4000), event_id="phone-1-0001")
         assert [r.seq for r in again] == [first[-1].seq]
+        # a retry reported minutes later (the phone was in a tunnel) is the same event, recorded once
+        later = state.ledger.record(A, game, one, buy("1", "Zug", 4000, reported=9 * 3600 + 1200),
+                                    event_id="phone-1-0001")
+        assert [r.seq for r in later] == [first[-1].seq]
         assert state.ledger.state(A, game.id).cash == {"1": 16000}
         assert [r.event.kind for r in state.ledger.events(A, game.id)] == ["join", "buy"]
         # the same id with other content is refused naming the first event; another group's ids are its own

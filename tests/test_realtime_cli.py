@@ -11,7 +11,7 @@ import pytest
 from planner.cli import main
 from planner.realtime.feed import RealtimeUnavailable, fetch_url
 from tests.support import ZUG, assert_one_line_error
-from tests.support.feed_server import FeedHandler, feed_server
+from tests.support.realtime_server import FeedHandler, feed_server
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 ROUTE = ["route", *DAY, "--from", "Zug", "--to", "Wohlen AG", "--time", "12:40"]

@@ -11,7 +11,7 @@ import requests
 
 from planner.realtime.live import LiveFeed, read_status
 from tests.support import CHROMIUM
-from tests.support.feed_server import FeedHandler, feed_server
+from tests.support.realtime_server import FeedHandler, feed_server
 from tests.support.webserver import serve, web_env, web_game
 
 

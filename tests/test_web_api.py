@@ -397,6 +397,13 @@ def test_position_in_a_train_by_its_name_alone(site):
     ans = requests.post(api + "/rolls", json={"dice": 3, "time": "12:30"}, headers=bearer(tok)).json()
     first = ans["legs"][0]
     assert first["from"] == "Zug"
+    # the trains the group may take next, at the phone's time: standing at Zug before its train, seated after
+    before = requests.get(api + "/trains?time=12:30", headers=bearer(tok)).json()
+    assert before["seated"] is False and before["station"] == "Zug"
+    h, m = map(int, first["departure"].split(":"))
+    riding = requests.get(api + f"/trains?time={h:02d}:{m + 1:02d}" if m < 59 else api + f"/trains?time={h + 1:02d}:00",
+                          headers=bearer(tok)).json()
+    assert riding["seated"] is True
     r = requests.post(api + "/position", json={"trip": f"{first['route']} {first['departure']}", "time": "12:50"},
                       headers=bearer(tok))
     assert r.status_code == 200, r.text

@@ -14,11 +14,13 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from tests.support.browser import joined_phone as browser_joined
+from tests.support.browser import phone
 from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.
+POLL_WAIT_MS = 4500  # one poll of the page (every 4 s) and a little
 OFFLINE_NOISE = re.compile(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource")
 
 
@@ -30,15 +32,6 @@ def site(tmp_path_factory):
     game = web_game(env, f"Rot,Blau,{EVIL}", base=f"http://127.0.0.1:{port}")
     with serve(env, port=port) as srv:
         yield {"env": env, "game": game, "url": srv.url}
-
-
-def phone(browser, errors: list):
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
-    return ctx, page
 
 
 def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -> None:
@@ -122,10 +115,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
 
 def joined_phone(browser, errors: list, url: str, number: int):
     """A phone that opened a group's join link and landed on the group's page."""
-    ctx, p = phone(browser, errors)
-    p.goto(url)
-    p.wait_for_url(re.compile(rf"/groups/{number}$"))
-    return ctx, p
+    return browser_joined(browser, errors, url, f"/groups/{number}")
 
 
 def test_undo_on_the_page(site, browser):
@@ -134,7 +124,14 @@ def test_undo_on_the_page(site, browser):
     ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
     set_position_and_roll(p, "Baar", "13:00", "1", shown="Baar 13:00")
     expect(p.locator("#history tbody tr")).to_have_count(1)
+    p.click("#undo")  # one tap never deletes a roll: the page asks, naming it
+    expect(p.locator("#undo-question")).to_contain_text("Remove roll #1 (1 at 13:00")
+    p.click("#undo-no")
+    expect(p.locator("#undo-confirm")).to_be_hidden()
+    p.wait_for_timeout(POLL_WAIT_MS)
+    expect(p.locator("#history tbody tr")).to_have_count(1)
     p.click("#undo")
+    p.click("#undo-yes")
     expect(p.locator("#history tbody tr")).to_have_count(0)
     expect(p.locator("#message")).to_contain_text("removed")
     assert errors == []
@@ -148,7 +145,11 @@ def test_group_name_with_markup_is_shown_as_text(site, browser):
     assert p.inner_text("#group-name") == EVIL
     assert p.locator("header img").count() == 0
     assert p.title().startswith(EVIL)
-    # the organiser's table shows it as text, too
+    p.fill("#at", "Zug")
+    p.fill("#time", "11:00")
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text("Zug 11:00")
+    # the organiser's table and the label on its map show it as text, too
     org = ctx.new_page()
     org.on("dialog", lambda d: (errors.append("dialog: " + d.message), d.dismiss()))
     org.goto(game["organiser"]["url"])
@@ -156,6 +157,9 @@ def test_group_name_with_markup_is_shown_as_text(site, browser):
     expect(org.locator("#groups tbody tr")).to_have_count(3)
     assert org.locator("#groups tbody tr").nth(2).locator("td").nth(0).inner_text() == EVIL
     assert org.locator("#groups img").count() == 0
+    label = org.locator("#map .leaflet-tooltip.group-name", has_text="Zug")
+    expect(label).to_have_count(1)
+    assert label.inner_text() == f"{EVIL}: Zug" and org.locator("#map img").count() == 0
     assert errors == []
     ctx.close()
 
@@ -198,6 +202,8 @@ def test_undo_of_a_position_says_so(site, browser):
     p.click("#position-form button")
     expect(p.locator("#position")).to_have_text("Baar 15:00")
     p.click("#undo")
+    expect(p.locator("#undo-question")).to_contain_text('the position report "at Baar" at 15:00')
+    p.click("#undo-yes")
     expect(p.locator("#message")).to_have_text(re.compile(r"^Position at Baar at 15:00 removed"))
     assert errors == []
     ctx.close()

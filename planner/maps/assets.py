@@ -192,6 +192,22 @@ def leaflet_css(inline_images: bool) -> str:
     return re.sub(r"url\(\s*['\"]?images/([^'\")]+)['\"]?\s*\)", data_uri, css)
 
 
+def leaflet_icons_js() -> str:
+    """JavaScript giving Leaflet's default marker its images as data URIs (for one-file maps). Leaflet finds them
+    by a folder read from its CSS; an inlined CSS names none, so a default marker (folium makes one before it
+    sets a label's ``DivIcon``) asked the page's own folder for ``marker-icon.png`` (404)."""
+    import base64
+
+    require()
+
+    def uri(name: str) -> str:
+        return "data:image/png;base64," + base64.b64encode((LEAFLET_DIR / "images" / name).read_bytes()).decode()
+
+    icons = {"iconUrl": uri("marker-icon.png"), "iconRetinaUrl": uri("marker-icon-2x.png"),
+             "shadowUrl": uri("marker-shadow.png")}
+    return f"L.Icon.Default.imagePath = '';L.Icon.Default.mergeOptions({json.dumps(icons)});"
+
+
 def versions() -> dict:
     """Versions of the vendored packages (empty when not vendored)."""
     return json.loads(VERSIONS.read_text("utf-8")) if VERSIONS.is_file() else {}

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import io
 import json
+import textwrap
 from pathlib import Path
 
 import numpy as np
 import segno
 from matplotlib import rc_context
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
@@ -22,6 +24,7 @@ from planner.util import userfiles
 from planner.util.atomic import atomic_write_bytes
 
 A4_PORTRAIT = (8.27, 11.69)
+MARGIN = 0.06  # of the page width, left and right: a heading stays inside what printers print
 PER_PAGE = 6  # 2 columns x 3 rows: a code of ~7 cm, easy to scan from a table
 _RC = {"pdf.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 10}
 
@@ -63,6 +66,27 @@ def qr_matrix(url: str) -> np.ndarray:
     return np.array([list(row) for row in qr.matrix_iter(scale=1, border=4)], dtype=np.uint8)
 
 
+def fit_text(fig: Figure, y: float, text: str, size: float, *, x: float = 0.5, span: float = 1 - 2 * MARGIN,
+             weight: str = "normal", va: str = "top", smallest: float = 8) -> float:
+    """Text centred at ``x`` and at height ``y`` (figure fractions; ``va`` says which edge ``y`` is) that fits
+    into ``span`` of the page width: shrunk down to ``smallest`` points, then wrapped onto more lines. Returns the
+    height (figure fraction) of its far edge (the bottom of a top-aligned text)."""
+    width = fig.get_figwidth() * fig.dpi * span
+    renderer = fig.canvas.get_renderer()
+    lines = [text]
+    t = fig.text(x, y, text, ha="center", va=va, fontsize=size, weight=weight)
+    while t.get_window_extent(renderer).width > width:
+        if size > smallest:
+            size = max(smallest, size - 0.5)
+        else:  # wrap: each line as long as fits (a word longer than the line is cut by textwrap too)
+            chars = max(8, int(len(max(lines, key=len)) * width / t.get_window_extent(renderer).width))
+            lines = textwrap.wrap(text, chars, break_long_words=True)
+        t.set_fontsize(size)
+        t.set_text("\n".join(lines))
+    height = t.get_window_extent(renderer).height / (fig.get_figheight() * fig.dpi)
+    return y - height if va == "top" else y + height
+
+
 def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | Path) -> int:
     """Write the A4 pages with one QR code per group to ``pdf_path``; returns the number of pages."""
     pages = 0
@@ -70,14 +94,16 @@ def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | P
     with rc_context(_RC), PdfPages(buf) as pdf:
         for start in range(0, len(links), PER_PAGE):
             fig = Figure(figsize=A4_PORTRAIT)
-            fig.text(0.5, 0.965, f"{title}: scan your group's code to open the game on your phone",
-                     ha="center", va="top", fontsize=12, weight="bold")
+            FigureCanvasAgg(fig)  # a renderer to measure the headings with
+            y = fit_text(fig, 0.975, title, 16, weight="bold", smallest=11)
+            fit_text(fig, y - 0.006, "Scan your group's code to open the game on your phone.", 11)
             for k, (name, url) in enumerate(links[start:start + PER_PAGE]):
                 col, row = k % 2, k // 2
-                ax = fig.add_axes((0.09 + col * 0.45, 0.66 - row * 0.3, 0.37, 0.26))
+                ax = fig.add_axes((0.09 + col * 0.45, 0.64 - row * 0.3, 0.37, 0.24))
                 ax.imshow(qr_matrix(url), cmap="gray_r", interpolation="nearest", vmin=0, vmax=1)
                 ax.set_axis_off()
-                ax.set_title(name, fontsize=14, weight="bold")
+                fit_text(fig, 0.64 - row * 0.3 + 0.242, name, 14, x=0.09 + col * 0.45 + 0.185, span=0.42,
+                         weight="bold", va="bottom", smallest=9)
             fig.text(0.5, 0.02, "Each code opens one group's page; keep it to your group. "
                      "Source: opentransportdata.swiss", ha="center", fontsize=7, color="#555")
             pdf.savefig(fig)

@@ -95,6 +95,7 @@ class OfflineMap(folium.Map):
             figure.header.add_child(Element(f"<style>{assets.leaflet_css(inline_images=True)}</style>"),
                                     name="leaflet_css")
             figure.header.add_child(Element(f"<script>{assets.leaflet_js()}</script>"), name="leaflet")
+            figure.header.add_child(Element(f"<script>{assets.leaflet_icons_js()}</script>"), name="leaflet_icons")
         else:
             figure.header.add_child(CssLink(f"{assets.lib_dir()}/leaflet.css"), name="leaflet_css")
             figure.header.add_child(JavascriptLink(f"{assets.lib_dir()}/leaflet.js"), name="leaflet")

@@ -75,7 +75,9 @@ class LedgerStore:
         inputs it is refused.
         """
         self._ready()
-        request = json.dumps(event.to_json(), sort_keys=True, ensure_ascii=False)
+        # What the event is, without when it was reported: a phone's retry comes later, and is the same event.
+        request = json.dumps({k: v for k, v in event.to_json().items() if k != "reported"}, sort_keys=True,
+                             ensure_ascii=False)
         try:
             for attempt in range(MAX_RECHECK + 1):
                 locked = check is None or attempt == MAX_RECHECK or (

@@ -27,6 +27,7 @@ from planner.web.days import Day, Days, realtime_banner
 from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, text_field
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
+EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
 LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem"}
 
 
@@ -129,7 +130,8 @@ class Answers:
 
     def next_trains(self, game_id: str, number: int, q: dict) -> dict:
         """The trains the change window lets the group take next (``planner zugzwang --json``): where the query
-        says, else from where the group's day has it (standing since it got off; seated: at the next stop)."""
+        says, else from where the group's day has it at the phone's time (``?time=HH:MM``; standing since it got
+        off; seated: at the next stop)."""
         play, day = self.play(game_id)
         g = self.group(game_id, number)
         gd = play.day
@@ -139,7 +141,7 @@ class Answers:
                 s = gd.station(at)
                 t = self._time(play, q, "time")
                 return trains_after_getting_off(gd, s, t, find_trip(gd.timetable, trip, s) if trip else -1)
-            pos = status(play, g.key, gd.status_time(None)).state.position
+            pos = status(play, g.key, self._status_time(play, q)).state.position  # at the phone's time
             if pos is None:
                 raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
             if pos.seated:  # the trains after getting off at the stop it approaches
@@ -192,10 +194,13 @@ class Answers:
 
     # ---- the organiser's answers (each gets the game id and the request's input) ---------------------------
     def overview(self, game_id: str, _query: dict | None = None) -> dict:
-        """Every group's state, cash and capital (the organiser's table and map), and the ranking."""
+        """Every group's state, cash and capital (the organiser's table and map), the ranking, and the game's latest
+        ledger events with their numbers (to void one)."""
         play, _day = self.play(game_id)
         groups = [self.group_state(game_id, g.number) for g in play.game.groups]
-        return {"game": self.game_info(play), "groups": groups, "ranking": end(play)}
+        events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e["seq"])
+        return {"game": self.game_info(play), "groups": groups, "ranking": end(play),
+                "events": events[-EVENTS_SHOWN:]}
 
     def void_event(self, game_id: str, body: dict) -> dict:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""

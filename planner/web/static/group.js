@@ -1,6 +1,7 @@
-/* The group's phone page: state now, set position, roll, the answer with its map, history with undo.
-   Polls the group's state every 4 s (a roll on another phone shows within 10 s), keeps the last state in
-   localStorage (readable offline) and queues a roll tried offline, sent once (same roll_id) when back online. */
+/* The group's phone page: state now, set position, roll, history with undo (answer.js draws the answers and the
+   trains the rule allows, money.js the ledger). Polls the group's state every 4 s (a roll on another phone shows
+   within 10 s), keeps the last state in localStorage (readable offline) and queues a roll tried offline, sent
+   once (same roll_id) when back online. */
 "use strict";
 
 const GAME = document.body.dataset.game;
@@ -10,9 +11,7 @@ const BASE = `/api/games/${encodeURIComponent(GAME)}/groups/${encodeURIComponent
 const KEY = `planner:${GAME}:${GROUP}`;
 const POLL_MS = 4000;
 
-let map = null;
-let routeLayer = null;
-let shownSeq = null;
+const view = {state: null, next: null};  // the latest state and next answer (money.js reads them)
 
 function newRollId() {
   const b = new Uint8Array(16);
@@ -61,6 +60,7 @@ function currentTime() {
 }
 
 function renderState(state) {
+  view.state = state;
   // where the group's day has it (it moves along its itinerary): the one place a group's position is kept
   const modelPos = state.status && state.status.position;
   setText("position", modelPos && modelPos.station
@@ -72,6 +72,7 @@ function renderState(state) {
   else if (modelPos && modelPos.seated) boardBy = "seated: nothing binds until you get off";
   else boardBy = null;
   if (boardBy) setText("deadline", boardBy);
+  if (state.cash !== undefined) { setText("cash", chf(state.cash)); setText("capital", chf(state.capital)); }
   const last = state.last;
   setText("target", last ? (last.kind === "free" ? "free movement" : last.target) : null);
   setText("arrival", last ? last.arrival : null);
@@ -81,8 +82,7 @@ function renderState(state) {
   tbody.replaceChildren(...state.status.rolls.slice().reverse().map((r) => h("tr", {},
     h("td", {}, r.seq), h("td", {}, r.time), h("td", {}, r.dice),
     h("td", {}, r.kind === "free" ? `free until ${r.free_until}` : r.target))));
-  document.getElementById("undo").disabled = state.status.rolls.length === 0
-    && (state.status.positions || []).length === 0;
+  document.getElementById("undo").disabled = !latestEntry(state);
   const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
   if (last && lastSeq !== shownSeq) renderAnswer(last);
   if (!last) { document.getElementById("answer").hidden = true; shownSeq = null; }
@@ -128,70 +128,9 @@ async function refreshLive() {
 }
 
 function renderMessages(events) {
-  const items = events.slice().reverse().map((e) => h("li", {}, h("b", {}, e.time), " ", e.message));
+  const items = events.slice().reverse().map((e) => h("li", {class: e.voided ? "voided" : ""},
+    h("b", {}, e.time), " ", e.message, e.voided ? h("small", {}, " (voided)") : null));
   document.getElementById("messages").replaceChildren(...(items.length ? items : [h("li", {}, "none yet")]));
-}
-
-function renderAnswer(ans) {
-  shownSeq = ans.seq;
-  document.getElementById("answer").hidden = false;
-  setText("answer-roll", `roll ${ans.roll} (#${ans.seq})`);
-  let text;
-  if (ans.kind === "free") text = `Free movement until ${ans.free_until}.`;
-  else if (!ans.arrival) text = `Target ${ans.target}: not reachable from here today.`;
-  else text = `Go to ${ans.target}: leave ${ans.departure}, arrive ${ans.arrival}, ${ans.changes} change(s).`;
-  document.getElementById("answer-text").textContent = text;
-  document.querySelector("#legs tbody").replaceChildren(...(ans.legs || []).map((l) => h("tr", {},
-    h("td", {}, l.route, h("br"), h("small", {}, l.headsign || "")),
-    h("td", {}, l.from, l.from_platform ? h("small", {}, ` Gl. ${l.from_platform}`) : null),
-    h("td", {}, l.departure),
-    h("td", {}, l.to, l.to_platform ? h("small", {}, ` Gl. ${l.to_platform}`) : null),
-    h("td", {}, l.arrival))));
-  changeDeadlines(ans);
-  const extras = [];
-  for (const b of ans.bonus || []) extras.push(`full-hour bonus: ${b.event} at ${b.station} ${b.time} (fee ${b.fee})`);
-  for (const c of ans.crossings || []) extras.push(`toll/tunnel: ${c.name}${c.fee_text ? " - " + c.fee_text : ""}`);
-  for (const w of ans.warnings || []) extras.push(`note: ${w}`);
-  document.getElementById("extras").replaceChildren(...extras.map((t) => h("li", {}, t)));
-  drawRoute(ans);
-}
-
-/* The 29-minute rule at each change: what the trains endpoint (planner zugzwang) answers for getting off there. */
-async function changeDeadlines(ans) {
-  const legs = ans.legs || [];
-  const rows = document.querySelectorAll("#legs tbody tr");
-  for (let i = 0; i < legs.length - 1; i++) {
-    const l = legs[i];
-    const q = new URLSearchParams({at: l.to, time: l.arrival});
-    if (l.trip_id) q.set("trip", l.trip_id);
-    let z;
-    try { z = await api(`${BASE}/trains?${q}`); } catch (e) {
-      if (!(e instanceof OfflineCopy)) continue;
-      z = e.data;
-    }
-    if (rows[i]) rows[i].lastElementChild.append(h("br"), h("small", {class: "deadline"}, `next train by ${z.deadline}`));
-  }
-}
-
-async function drawRoute(ans) {
-  if (!map) map = makeMap("map");
-  if (!map) return;
-  let coords;
-  try { coords = await stations(GAME); } catch (e) { return; }
-  const pts = [];
-  for (const l of ans.legs || []) {
-    for (const name of [l.from, l.to]) {
-      const c = coords.get(name);
-      if (c && !(pts.length && pts[pts.length - 1] === c)) pts.push(c);
-    }
-  }
-  if (routeLayer) routeLayer.remove();
-  routeLayer = L.layerGroup().addTo(map);
-  if (pts.length) {
-    L.polyline(pts, {color: "#c60018", weight: 4, className: "route"}).addTo(routeLayer);
-    for (const p of pts) L.circleMarker(p, {radius: 4, color: "#333"}).addTo(routeLayer);
-    map.fitBounds(L.latLngBounds(pts).pad(0.2));
-  }
 }
 
 // ---- state, polling, offline ------------------------------------------------------------------
@@ -210,8 +149,10 @@ async function refresh() {
     netStatus("");
     saveState(state);
     renderState(state);
-    const where = state.status.position ? JSON.stringify(state.status.position) : null;
-    if (where && where !== nextFor) refreshNext(where);  // only when the position changed: it is routed
+    const rolls = state.status.rolls;
+    const where = JSON.stringify([state.status.position, rolls.length ? rolls[rolls.length - 1].seq : null]);
+    if (state.status.position && where !== nextFor) refreshNext(where);  // routed: only when something moved
+    refreshMoney();
     await flushQueue();
   } catch (e) {
     if (e instanceof ApiError) { netStatus(e.message); return; }
@@ -223,12 +164,22 @@ async function refresh() {
 let nextFor = null;
 let boardBy = null;  // the group model's board-by time wins over the trains answer for the set position
 
+/* The trains the rule allows from the group's position, and what next (the itinerary's fees, for money.js). */
 async function refreshNext(where) {
   try {
-    const z = await api(BASE + "/trains");
+    const z = await api(`${BASE}/trains?time=${encodeURIComponent(currentTime())}`);
     nextFor = where;
+    renderTrains(z);
     if (!boardBy) setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
-  } catch (e) { /* keeps the last value */ }
+  } catch (e) {
+    if (e instanceof OfflineCopy) renderTrains(e.data);
+  }
+  try {
+    view.next = await api(`${BASE}/next?time=${encodeURIComponent(currentTime())}`);
+  } catch (e) {
+    if (e instanceof OfflineCopy) view.next = e.data;
+  }
+  renderMoney();
 }
 
 function queue() {
@@ -254,12 +205,18 @@ async function flushQueue() {
   }
 }
 
+/* "We have stood here since": optional, sent with a position or a roll (the 29-minute rule counts from it). */
+function sinceValue() {
+  return document.getElementById("since").value || null;
+}
+
 async function submitRoll(ev) {
   ev.preventDefault();
   const dice = DICE === 2
     ? Number(document.getElementById("die-white").value) * 10 + Number(document.getElementById("die-colour").value)
     : Number(document.getElementById("die").value);
   const body = {dice, time: currentTime(), roll_id: newRollId()};
+  if (sinceValue()) body.since = sinceValue();
   const queueIt = () => {
     setQueue([...queue(), body]);
     message(`No connection: roll ${dice} is queued and will be sent once when the phone is back online.`);
@@ -286,6 +243,7 @@ async function submitPosition(ev) {
   if (at) body.at = at;
   if (time) body.time = time;
   if (trip) body.trip = trip;
+  if (sinceValue()) body.since = sinceValue();
   try {
     const st = await api(BASE + "/position", "POST", body);
     const pos = st.position;
@@ -296,13 +254,42 @@ async function submitPosition(ev) {
   }
 }
 
+/* The entry undo would remove: the latest roll or position report. In the same minute the server takes the one
+   recorded last, which the state does not say: the roll is taken (a group reports, then rolls), and the answer
+   of the undo names what was removed. */
+function latestEntry(state) {
+  const rolls = (state && state.status && state.status.rolls) || [];
+  const positions = (state && state.status && state.status.positions) || [];
+  const r = rolls.length ? rolls[rolls.length - 1] : null;
+  const p = positions.reduce((a, b) => (!a || b.time >= a.time ? b : a), null);
+  if (p && (!r || p.time > r.time)) return `the position report "${p.label || p.station}" at ${p.time}`;
+  if (r) return `roll #${r.seq} (${r.dice} at ${r.time}: ${r.kind === "free" ? "free movement" : r.target})`;
+  return null;
+}
+
+/* Undo asks first: one tap never deletes a roll. */
+function askUndo() {
+  const what = latestEntry(view.state);
+  if (!what) { message("Nothing to undo."); return; }
+  document.getElementById("undo-question").textContent = `Remove ${what}? Every phone of the group and the command line will no longer have it.`;
+  document.getElementById("undo-confirm").hidden = false;
+  document.getElementById("undo").hidden = true;
+}
+
+function closeUndo() {
+  document.getElementById("undo-confirm").hidden = true;
+  document.getElementById("undo").hidden = false;
+}
+
 async function undo() {
+  closeUndo();
   try {
     const out = await api(BASE + "/undo", "POST", {});
     // undo removes the latest entry, a roll or a position report: say which
     message(out.removed ? `Roll #${out.removed} removed.`
       : out.removed_position ? `Position ${out.removed_position} removed.` : "Nothing to undo.");
     shownSeq = null;
+    nextFor = null;
     refresh();
   } catch (e) {
     message(e instanceof ApiError ? e.message : "No connection: nothing was undone.", true);
@@ -318,7 +305,9 @@ async function fillStations() {
 
 document.getElementById("roll-form").addEventListener("submit", submitRoll);
 document.getElementById("position-form").addEventListener("submit", submitPosition);
-document.getElementById("undo").addEventListener("click", undo);
+document.getElementById("undo").addEventListener("click", askUndo);
+document.getElementById("undo-yes").addEventListener("click", undo);
+document.getElementById("undo-no").addEventListener("click", closeUndo);
 document.getElementById("time").addEventListener("input", (ev) => {
   timeEdited = Boolean(ev.target.value);
   if (timeEdited) localStorage.setItem(KEY + ":time", ev.target.value); else localStorage.removeItem(KEY + ":time");

@@ -5,9 +5,9 @@
 
 const SHELL = "planner-shell-__VERSION__";  // the server puts a hash of the static files here: new files, new cache
 const DATA = "planner-data-v1";
-const ASSETS = ["/static/style.css", "/static/common.js", "/static/group.js", "/static/organiser.js",
-  "/static/icon.svg", "/manifest.webmanifest", "/vendor/leaflet/leaflet.js", "/vendor/leaflet/leaflet.css",
-  "/vendor/basemap.json"];
+const ASSETS = ["/static/style.css", "/static/common.js", "/static/answer.js", "/static/money.js", "/static/group.js",
+  "/static/organiser.js", "/static/icon.svg", "/manifest.webmanifest", "/vendor/leaflet/leaflet.js",
+  "/vendor/leaflet/leaflet.css", "/vendor/basemap.json"];
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil(caches.open(SHELL).then((c) => Promise.all(ASSETS.map((a) => c.add(a).catch(() => null))))

@@ -1,0 +1,214 @@
+"""One game on two phones, the command line and the organiser's page (issue 19), in Debian's headless chromium at
+390 x 844 on the real Zug day (sbb-monopoly, 2021-09-11).
+
+Morning: Blau's position is set on the command line and is its phone's; Blau buys the station it stands at on its
+phone, Rot buys Zug on its phone and (by mistake) Baar on the command line; a purchase the group's day rules out is
+refused as the server words it. Afternoon: Rot rolls with the phone's own time, sees the trains the 29-minute rule
+allows, pays the fee at Blau's Rotkreuz from its itinerary, buys the toll line while crossing it, records the
+full-hour income with the bonus its train earns (a claim without a train is refused), mortgages and redeems Zug;
+Blau rolls on the command line and its phone shows it. The organiser voids the mistaken purchase. Then Blau's phone, Rot's
+phone, the organiser's page and ``planner ledger status --json`` agree on every amount. No page request fails
+with 404, no page is wider than the phone, and screenshots of both pages are written (``$PLANNER_SCREENSHOTS``,
+else a temporary folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.parse
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import joined_phone, page_width
+from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
+
+POLL_MS = 12000  # a page polls every 4-5 s: what another interface did shows within this
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gameday")
+    env = web_env(folder)
+    port = free_port()
+    game = web_game(env, "Rot,Blau", name="Samstag", base=f"http://127.0.0.1:{port}")
+    with serve(env, port=port) as srv:
+        yield {"env": env, "game": game, "url": srv.url, "folder": folder}
+
+
+def cli(site, *args: str) -> dict:
+    """A ``planner ... --json`` command on the server's state file, for this game (its answer)."""
+    p = planner(site["env"], *args, "--game-id", site["game"]["game"], *DAY, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def amount(text: str) -> int:
+    """A number as the pages write it (de-CH: 18'500)."""
+    return int(re.sub(r"[^\d-]", "", text))
+
+
+def money_ok(p, text: str) -> None:
+    expect(p.locator("#money-message")).to_contain_text(text, timeout=15000)
+
+
+def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organiser(site, browser, tmp_path):
+    game = site["game"]
+    errors: list = []
+    failed: list = []
+    ctx1, rot = joined_phone(browser, errors, game["groups"][0]["url"], "/groups/1", failed)
+    ctx2, blau = joined_phone(browser, errors, game["groups"][1]["url"], "/groups/2", failed)
+    ctx3, org = joined_phone(browser, errors, game["organiser"]["url"], f"/games/{game['game']}", failed)
+
+    # ---- morning --------------------------------------------------------------------------------------
+    cli(site, "group", "position", "--group", "Blau", "--at", "Rotkreuz", "--time", "09:20")
+    expect(blau.locator("#position")).to_have_text("Rotkreuz 09:20", timeout=POLL_MS)  # the command line's
+    blau.fill("#time", "09:25")
+    expect(blau.locator("#buy-offers button")).to_have_text(["Buy Rotkreuz"])  # the station it stands at
+    blau.click("#buy-offers button")
+    money_ok(blau, "BlauK 9.25 Rotkreuz")
+    sent = blau.locator("#own-messages li").first
+    expect(sent.locator(".sms-text")).to_have_text("BlauK 9.25 Rotkreuz")
+    body = urllib.parse.quote("BlauK 9.25 Rotkreuz", safe="")
+    assert sent.locator("a.sms").get_attribute("href") == f"sms:?body={body}"  # §19 in two taps
+    assert sent.locator("a.whatsapp").get_attribute("href") == f"https://wa.me/?text={body}"
+    expect(sent).to_contain_text("to all groups")
+
+    rot.fill("#time", "09:10")
+    rot.fill("#at", "zug")
+    rot.click("#position-form button")
+    expect(rot.locator("#position")).to_have_text("Zug 09:10")
+    rot.fill("#time", "09:12")
+    expect(rot.locator("#buy-offers button")).to_have_text(["Buy Zug"])
+    rot.click("#buy-offers button")
+    money_ok(rot, "RotK 9.12 Zug")
+    mistake = cli(site, "ledger", "buy", "--group", "Rot", "--station", "Baar", "--time", "09:40")
+    expect(rot.locator("#owned tbody tr")).to_have_count(2, timeout=POLL_MS)  # bought on the command line
+    expect(rot.locator("#owned")).to_contain_text("Baar")
+    # a purchase the group's day rules out (Cham one minute after Baar) is refused, as the server words it
+    rot.fill("#time", "09:41")
+    rot.select_option("#buy-kind", "station")
+    rot.fill("#buy-name", "Cham")
+    rot.click("#buy-form button")
+    expect(rot.locator("#money-message")).to_have_text(re.compile(r"^Not recorded: group Rot at Cham at 09:41\?"))
+    expect(blau.locator("#messages")).to_contain_text("RotK 9.12 Zug", timeout=POLL_MS)  # §13: told
+
+    # ---- afternoon --------------------------------------------------------------------------------------
+    rot.fill("#time", "12:40")
+    rot.fill("#since", "12:31")  # "we have stood here since": the 29-minute rule counts from it
+    rot.fill("#at", "Zug")
+    rot.click("#position-form button")
+    expect(rot.locator("#position")).to_have_text("Zug 12:31")
+    zz = json.loads(planner(site["env"], "zugzwang", "--at", "Zug", "--time", "12:31", *DAY, "--json").stdout)
+    expect(rot.locator("#deadline")).to_have_text(zz["deadline"])
+    expect(rot.locator("#trains-rule")).to_contain_text(f"board by {zz['deadline']}")
+    rows = rot.locator("#trains tbody tr")
+    expect(rows).to_have_count(len(zz["departures"]))
+    for i, d in enumerate(zz["departures"][:3]):
+        cells = rows.nth(i).locator("td")
+        assert (cells.nth(0).inner_text(), cells.nth(1).inner_text().split()[0]) == (d["departure"], d["route"])
+
+    rot.fill("#time", "12:45")  # the phone's own clock, later than the position report
+    rot.select_option("#die", "3")
+    rot.click("#roll-button")
+    expect(rot.locator("#target")).to_have_text("Emmenbrücke")
+    expect(rot.locator("#answer-roll")).to_contain_text("at 12:45")
+    status = cli(site, "group", "status", "--group", "Rot")
+    assert [(r["time"], r["dice"], r["target"]) for r in status["rolls"]] == [("12:45", "3", "Emmenbrücke")]
+    assert status["position"]["station"] == "Zug"  # the phone's position is the command line's
+    expect(rot.locator("#candidates li")).to_have_count(3)  # the other targets of a 3, each with why not
+    expect(rot.locator("#map .leaflet-tooltip")).to_contain_text(["Zug", "Emmenbrücke"])  # station names
+
+    fee = rot.locator("#fees li").first  # the itinerary stops at Rotkreuz, Blau's: its fee, one tap
+    expect(fee).to_contain_text("Rotkreuz to Blau: 500 at 13:07")
+    fee.locator("button.pay").click()
+    money_ok(rot, "Rot Rotkreuz B 500")
+    expect(fee).to_contain_text("paid (#")
+    rot.fill("#time", "13:15")  # in the S1 between Rotkreuz and Emmenbrücke
+    offer = rot.locator("#buy-offers button", has_text="toll line Luzern–Rotkreuz")
+    offer.click()
+    money_ok(rot, "RotK 13.15 Luzern–Rotkreuz")
+    expect(offer).to_have_count(0)  # its own now: no longer offered
+    # in the train at the phone's time: the trains list is for getting off at its next stop
+    expect(rot.locator("#trains-rule")).to_contain_text("Seated: nothing binds until you get off", timeout=POLL_MS)
+    rot.fill("#income-hour", "13:00")  # the S1 stops at Hünenberg Zythus at 13:00: the bonus, checked on it
+    rot.check("#income-bonus")
+    rot.click("#income-form button")
+    money_ok(rot, "Rot Honorar 8000")
+    rot.fill("#income-hour", "14:00")  # standing at Emmenbrücke then: the claim is refused
+    rot.check("#income-bonus")
+    rot.click("#income-form button")
+    expect(rot.locator("#money-message")).to_contain_text("Not recorded: the bonus at 14:00 needs the train")
+    zug = rot.locator("#owned tbody tr", has_text="Zug")
+    zug.locator("button", has_text="Mortgage").click()
+    money_ok(rot, "RotV Zug")
+    expect(zug).to_contain_text("mortgaged")
+    zug.locator("button", has_text="Redeem").click()
+    money_ok(rot, "Rot Zug zurück")
+    rot.select_option("#build-station", "Zug")
+    rot.click("#build-form button")
+    expect(rot.locator("#money-message")).to_contain_text("Not recorded: Zug is not in a complete letter group")
+
+    blau_roll = cli(site, "roll", "--group", "Blau", "--dice", "2", "--at", "Rotkreuz", "--time", "12:50")
+    expect(blau.locator("#target")).to_have_text(blau_roll["target"], timeout=POLL_MS)  # the command line's roll
+    expect(blau.locator("#messages")).to_contain_text("Rot Rotkreuz B 500", timeout=POLL_MS)
+
+    # ---- the organiser voids the mistaken purchase ----------------------------------------------------------
+    before = cli(site, "ledger", "status", "--group", "Rot")
+    row = org.locator("#events tbody tr", has_text="Baar")
+    expect(row).to_have_count(1, timeout=POLL_MS)
+    row.click()
+    expect(org.locator("#void-seq")).to_have_value(str(mistake["seq"]))
+    org.fill("#void-reason", "bought by mistake")
+    org.fill("#void-time", "13:20")
+    org.click("#void-form button")
+    expect(org.locator("#void-message")).to_contain_text(f"Voided #{mistake['seq']}")
+    after = cli(site, "ledger", "status", "--group", "Rot")
+    assert after["cash"] == before["cash"] + mistake["amount"] and "Baar" not in [s["name"] for s in after["stations"]]
+    expect(blau.locator("#messages")).to_contain_text("correction", timeout=POLL_MS)  # every group is told
+    expect(org.locator("#events tbody tr.voided", has_text="Baar")).to_have_count(1)
+
+    # ---- every interface agrees on every amount ---------------------------------------------------------------
+    ledger = cli(site, "ledger", "status")
+    by = {g["group"]: g for g in ledger["groups"]}
+    assert by["Blau"]["cash"] == 20000 - 2000 + 500 and by["Blau"]["capital"] == by["Blau"]["cash"] + 2000
+    for p, name in ((blau, "Blau"), (rot, "Rot")):
+        expect(p.locator("#cash")).to_have_text(f"{by[name]['cash']:,}".replace(",", "'"), timeout=POLL_MS)
+        expect(p.locator("#capital")).to_have_text(f"{by[name]['capital']:,}".replace(",", "'"))
+    owned = blau.locator("#owned tbody tr")
+    expect(owned).to_have_count(1)
+    station = by["Blau"]["stations"][0]
+    assert [amount(c) for c in owned.nth(0).locator("td").all_inner_texts()[1:3]] == [station["value"], station["fee"]]
+    expect(rot.locator("#owned tbody tr")).to_have_count(len(by["Rot"]["stations"]) + len(by["Rot"]["toll_lines"]))
+    expect(org.locator("#groups tbody tr")).to_have_count(2)
+    for i, name in enumerate(("Rot", "Blau")):
+        cells = org.locator("#groups tbody tr").nth(i).locator("td")
+        expect(cells.nth(2)).to_have_text(f"{by[name]['capital']:,}".replace(",", "'"), timeout=POLL_MS)
+        assert cells.nth(0).inner_text() == name and amount(cells.nth(1).inner_text()) == by[name]["cash"]
+    ranking = cli(site, "ledger", "end")["ranking"]
+    assert [amount(t) for t in org.locator("#ranking tbody td:nth-child(4)").all_inner_texts()] == \
+        [r["capital"] for r in ranking]
+    expect(org.locator("#map .leaflet-tooltip.group-name")).to_have_count(2)
+    expect(org.locator("#map .leaflet-tooltip.group-name")).to_contain_text(["Rot: Zug", "Blau: Rotkreuz"])
+
+    # ---- the pages themselves --------------------------------------------------------------------------------
+    for p in (rot, blau, org):
+        assert page_width(p) <= 390, p.url
+    area = ctx3.new_page()
+    area.on("response", lambda r: r.status >= 400 and failed.append((r.request.method, r.status, r.url)))
+    area.goto(site["url"] + org.locator("#map-link").get_attribute("href"))
+    expect(area.locator(".leaflet-container")).to_have_count(1)
+    area.wait_for_load_state("networkidle")
+    assert [f for f in failed if f[1] == 404] == []  # Leaflet's images and every asset are there
+    assert [f for f in failed if f != ("POST", 422, f"/api/games/{game['game']}/groups/1/ledger")] == []
+    assert [e for e in errors if "status of 422" not in e] == []
+    shots = Path(os.environ.get("PLANNER_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    rot.screenshot(path=str(shots / "phone-group.png"), full_page=True, scale="css")
+    org.screenshot(path=str(shots / "phone-organiser.png"), full_page=True, scale="css")
+    assert all(0 < (shots / n).stat().st_size < 1_000_000 for n in ("phone-group.png", "phone-organiser.png"))
+    for c in (ctx1, ctx2, ctx3):
+        c.close()

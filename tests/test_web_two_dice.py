@@ -1,0 +1,72 @@
+"""Variant B's two dice on the phone (issue 18 item 7), in Debian's headless chromium at 390 x 844, on the
+SYNTHETIC Nordwestschweiz day (tests/fixtures/nws_synthetic.py; game nordwestschweiz, 2026-06-13).
+
+A game created on that day, two groups join; white and coloured dice: 5 and 1 name the toll line
+Zwingen–Grellingen (a target reached by travelling through it), 2 and 1 a village. Each answer shows the target,
+the re-roll time (5 minutes before arriving) and every admissible way (at most 20 minutes longer than the
+fastest), as ``planner target`` answers them; the game has no change window, and the trains list says so.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import joined_phone, page_width
+from tests.support.webserver import free_port, planner, serve, web_env
+
+
+@pytest.fixture(scope="module")
+def nws_site(tmp_path_factory, nws_feed, nws_date):
+    folder = tmp_path_factory.mktemp("twodice")
+    env = web_env(folder)
+    port = free_port()
+    day = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
+    p = planner(env, "game", "new", "--name", "Nordwestschweiz", "--groups", "Rot,Blau", *day,
+                "--base-url", f"http://127.0.0.1:{port}", "--json")
+    assert p.returncode == 0, p.stderr
+    with serve(env, port=port) as srv:
+        yield {"env": env, "game": json.loads(p.stdout), "url": srv.url, "day": day}
+
+
+def expected(site, roll: int) -> dict:
+    p = planner(site["env"], "target", *site["day"], "--at", "Basel SBB", "--time", "11:30", "--roll", str(roll),
+                "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+@pytest.mark.parametrize(("group", "white", "colour"), [(0, "5", "1"), (1, "2", "1")])
+def test_two_dice_target_admissible_ways_and_reroll(nws_site, browser, group, white, colour):
+    game = nws_site["game"]
+    want = expected(nws_site, int(white + colour))
+    errors: list = []
+    failed: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][group]["url"], f"/groups/{group + 1}", failed)
+    assert p.locator("#die").count() == 0  # two dice, not one
+    p.fill("#time", "11:30")
+    p.fill("#at", "Basel SBB")
+    p.click("#position-form button")
+    expect(p.locator("#position")).to_have_text("Basel SBB 11:30")
+    expect(p.locator("#trains-rule")).to_contain_text("no change window in this game")
+    p.select_option("#die-white", white)
+    p.select_option("#die-colour", colour)
+    p.click("#roll-button")
+    expect(p.locator("#target")).to_have_text(want["target"])
+    expect(p.locator("#answer-roll")).to_contain_text(f"roll {white}{colour} at 11:30")
+    expect(p.locator("#reroll")).to_have_text(want["reroll_at"])
+    expect(p.locator("#arrival")).to_have_text(want["arrival"])
+    assert want["admissible"] and want["reroll_at"]
+    ways = p.locator("#admissible li")
+    expect(ways).to_have_count(len(want["admissible"]))
+    expect(p.locator("#admissible-minutes")).to_have_text("20")
+    for i, w in enumerate(want["admissible"]):
+        assert ways.nth(i).locator("b").inner_text() == f"{w['departure']} → {w['arrival']}"
+    expect(p.locator("#admissible li.fastest")).to_have_count(1)
+    if want["target"] == "Zwingen–Grellingen":  # a toll line: reached by travelling through it
+        expect(p.locator("#extras")).to_contain_text("toll line: Zwingen–Grellingen")
+    assert page_width(p) <= 390
+    assert errors == [] and failed == []
+    ctx.close()
