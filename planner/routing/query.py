@@ -41,7 +41,7 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
             end = min(end, int(arrive_by))  # (nor by then)
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
-        o_arr = int(tt.st_arr[origin.row])
+        o_arr = max(int(tt.st_arr[origin.row]), int(origin.time))  # a train standing there: get off now
         o_drop = bool(tt.st_dropoff[origin.row])
         o_station = -1
     else:
