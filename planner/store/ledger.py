@@ -51,12 +51,48 @@ class Recorded:
 Check = Callable[[LedgerState, list[Event]], None]
 
 
+@dataclass
+class _Replayed:
+    """A game's log as read and replayed, valid while the log ends with the row ``key`` = (row id, seq) on the
+    connection ``opened`` (the log is append-only, so that row names everything before it)."""
+
+    key: tuple[int, int]
+    opened: int
+    rules: LedgerRules
+    rows: list[Recorded]
+    state: LedgerState
+    outcomes: dict[int, Outcome]
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The log as the replay reads it."""
+        return [Entry(r.seq, r.event) for r in self.rows]
+
+
 class LedgerStore:
-    """The ledger of every game on one state database connection (see module docstring)."""
+    """The ledger of every game on one state database connection (see module docstring).
+
+    Each game's replayed log is kept (:class:`_Replayed`) and used again while the game's last row is the same:
+    a read then costs one indexed look-up instead of a replay of the day (a simulated day records hundreds of
+    events). Reads return copies; a write extends the kept replay after its commit.
+    """
 
     def __init__(self, db: StateDB, ready):
         self.db = db
         self._ready = ready
+        self._replays: dict[str, _Replayed] = {}
+
+    def _replayed(self, conn: sqlite3.Connection, rules: LedgerRules, game_id: str) -> _Replayed:
+        """The game's log replayed, from the kept replay when the log has not changed since."""
+        key = _last_row(conn, game_id)
+        kept = self._replays.get(game_id)
+        if kept is not None and kept.key == key and kept.opened == self.db.opened and kept.rules is rules:
+            return kept
+        rows = _rows(conn, "WHERE game_id = ?", (game_id,))
+        state, outcomes = replay_outcomes(rules, [Entry(r.seq, r.event) for r in rows])
+        rep = _Replayed(key, self.db.opened, rules, rows, state, outcomes)
+        self._replays[game_id] = rep
+        return rep
 
     # ---- writes ------------------------------------------------------------------------------------
     def record(self, rules: LedgerRules, game: GameRecord, group: GameGroup, event: Event, *,
@@ -80,19 +116,26 @@ class LedgerStore:
                         raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
                                          f"group {group.name} ({old[-1].message}); use a new id for a new event")
                     return tuple(old)
-            entries = _entries(conn, game_id)
-            state, _ = replay_outcomes(rules, entries)
+            rep = self._replayed(conn, rules, game_id)
+            entries = rep.entries
+            state = rep.state
             seq = entries[-1].seq if entries else 0
-            written = []
+            written, outcomes = [], []
             if event.group not in state.cash:
                 join = apply(rules, state, Event("join", event.group, rules.start))
                 seq += 1
                 written.append(_insert(conn, game_id, key, seq, join, None, None))
+                outcomes.append(join)
                 state = join.state
             if check is not None:
                 check(state, [e.event for e in standing(entries)])
             out = apply(rules, state, event)
             written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
+            outcomes.append(out)
+            last = _last_row(conn, game_id)
+        # committed: the kept replay goes on with what was written (a failed commit never gets here)
+        self._replays[game_id] = _Replayed(last, self.db.opened, rules, [*rep.rows, *written], out.state,
+                                           rep.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)})
         return tuple(written)
 
     def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
@@ -113,8 +156,8 @@ class LedgerStore:
     def events(self, rules: LedgerRules, game_id: str, since: int = 0) -> list[Recorded]:
         """The game's events after number ``since``, in order, voided ones marked, amounts as they stand."""
         def read(conn: sqlite3.Connection) -> list[Recorded]:
-            rows = _rows(conn, "WHERE game_id = ?", (game_id,))
-            _, outcomes = replay_outcomes(rules, [Entry(r.seq, r.event) for r in rows])
+            rep = self._replayed(conn, rules, game_id)
+            rows, outcomes = rep.rows, rep.outcomes
             gone = {r.event.voids for r in rows if r.event.kind == VOID}
             out = []
             for r in rows:
@@ -130,7 +173,7 @@ class LedgerStore:
 
     def state(self, rules: LedgerRules, game_id: str) -> LedgerState:
         """The ledger state of the game (a replay of its standing events)."""
-        return self._read(lambda c: replay_outcomes(rules, _entries(c, game_id))[0], LedgerState())
+        return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState())
 
     def feed(self, rules: LedgerRules, game_id: str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` (its name) must be told of (§13) since number ``since``: others' events told to
@@ -163,6 +206,13 @@ def _rows(conn: sqlite3.Connection, where: str, params: tuple) -> list[Recorded]
             raise PlannerError(f"ledger event #{seq} is damaged in the state file ({exc}); restore a backup") from None
         out.append(Recorded(int(seq), event, int(amount), msg, tell, bool(pending), transfers))
     return out
+
+
+def _last_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
+    """(row id, seq) of the game's last event, (0, 0) for none: with an append-only log, its whole content."""
+    row = conn.execute("SELECT id, seq FROM ledger_events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                       (game_id,)).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
 def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:
