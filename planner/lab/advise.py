@@ -21,7 +21,7 @@ import numpy as np
 from planner import config
 from planner.lab.moves import Board, along, rides_from
 from planner.ledger.model import STATION
-from planner.service import Play
+from planner.service import Play, next_json, next_step
 from planner.service.gameday import GameDay
 from planner.service.group import status_and_model
 from planner.util.atomic import atomic_write_text
@@ -207,3 +207,10 @@ def top_advice(play: Play, group: str, t: int) -> dict | None:
         return None
     ans = advise(play, group, t, top=1)
     return advice_json(ans.stations[0]) if ans.stations else None
+
+
+def next_with_advice(play: Play, group: str, t: int) -> dict:
+    """``planner next --json`` (the phone's ``next`` too): the service's answer plus ``buy_advice``, the best
+    station to buy now."""
+    ans = next_step(play, group, t)
+    return next_json(play.day, ans) | {"buy_advice": top_advice(play, group, ans.status.state.time)}
