@@ -53,3 +53,18 @@ def test_advise_for_an_unknown_group_of_a_created_game_is_one_line(capsys, tmp_p
     rc = main(["advise", *DAY, "--group", "Lila", "--time", "12:40"])
     err = capsys.readouterr().err
     assert rc == 2 and err.startswith("planner: error: ") and err.count("\n") == 1, err
+
+
+def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_beside(capsys, tmp_path):
+    out = tmp_path / "area.html"
+    rc = main(["check-area", *DAY, "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 1  # the Zug extract lacks most targets
+    assert "game lab" in text and "planner simulate --game sbb-monopoly --date 2021-09-11" in text
+    assert "planner simulate" in out.read_text("utf-8") and "href='lab-" not in out.read_text("utf-8")
+    lab = tmp_path / "lab-sbb-monopoly-2021-09-11.html"
+    js(capsys, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial", "--out", str(lab))
+    rc = main(["check-area", *DAY, "--out", str(out), "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["lab"]["report"] == lab.name
+    assert f"href='{lab.name}'" in out.read_text("utf-8")
