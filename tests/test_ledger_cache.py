@@ -80,3 +80,26 @@ def test_clone_is_a_deep_copy():
             assert getattr(c, name) is not v, name
     assert all(c.holdings[k] is not h for k, h in st.holdings.items())
     assert all(c.visits[k] is not v for k, v in st.visits.items())
+
+
+def test_kept_group_snapshot_and_model_follow_every_change(tmp_path, sbb_game):
+    from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position, status, undo
+    from planner.service.day_model import group_day
+    from tests.conftest import DEMO_DATE, ZUG
+
+    day = GameDay(str(ZUG), sbb_game, DEMO_DATE)
+    path = tmp_path / "s.sqlite"
+    with State(path) as a, State(path) as b:
+        pa = Play(day, implicit_record(a, day, sbb_game.name), a)
+        set_position(pa, "Rot", PlaceRequest("Zug"), T("10:00"))
+        pa = pa.refresh()
+        g = pa.group("Rot")
+        s1 = a.groups.snapshot(pa.id, g)
+        assert a.groups.snapshot(pa.id, g) is s1 and group_day(day, s1) is group_day(day, s1)  # unchanged: kept
+        pb = Play(day, implicit_record(b, day, sbb_game.name), b)
+        set_position(pb, "Rot", PlaceRequest("Baar"), T("10:30"))  # another connection changes the group
+        s2 = a.groups.snapshot(pa.id, g)
+        assert s2 is not s1 and len(s2.positions) == 2
+        assert status(pa, "Rot", T("10:31")).state.position.station == day.station("Baar")
+        undo(pb, "Rot")
+        assert status(pa, "Rot", T("10:31")).state.position.station == day.station("Zug")

@@ -247,7 +247,7 @@ class SimDay:
             seen = self.result.visitors.setdefault(a.name, [])
             if g.name not in seen:
                 seen.append(g.name)
-        ledger = self.state.ledger.state(self.rules, self.play.id)
+        ledger = self.state.ledger.view(self.rules, self.play.id)
         h = ledger.holding(a.kind, a.name)
         if h is None:
             if a.name in ledger.disputes:
@@ -274,12 +274,12 @@ class SimDay:
 
     def _cover(self, t: int, g: Sim) -> None:
         """A group whose cash went negative mortgages its holdings, latest first, until it is covered (§10)."""
-        ledger = self.state.ledger.state(self.rules, self.play.id)
+        ledger = self.state.ledger.view(self.rules, self.play.id)
         if g.name in ledger.out:
             g.out = True
             return
         for h in reversed(ledger.owned(g.name)):
-            if self.state.ledger.state(self.rules, self.play.id).cash.get(g.name, 0) >= 0:
+            if self.state.ledger.view(self.rules, self.play.id).cash.get(g.name, 0) >= 0:
                 return
             if not h.mortgaged:
                 self._record(LedgerRequest(g.name, "mortgage", t, **{h.kind: h.name}))
@@ -331,7 +331,7 @@ class SimDay:
 
     def _finish(self) -> None:
         """The day's end: the ledger's ranking (§5), the money check, each group's log."""
-        ledger = self.state.ledger.state(self.rules, self.play.id)
+        ledger = self.state.ledger.view(self.rules, self.play.id)
         self.result.conserved = sum(ledger.cash.values()) + ledger.parking + ledger.bank == 0
         ranking = {r["group"]: r for r in end(self.play)["ranking"]}
         tt = self.day.timetable

@@ -41,7 +41,7 @@ class Pricing:
 def load_pricing(play: Play, group: str) -> Pricing:
     """The ledger of ``play``'s game as ``group`` (its name) sees it now."""
     rules = play.day.ledger_rules
-    return Pricing(group, rules, play.state.ledger.state(rules, play.id))
+    return Pricing(group, rules, play.state.ledger.view(rules, play.id))  # read only: no copy
 
 
 def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool) -> list[LegStops]:

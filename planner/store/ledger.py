@@ -60,13 +60,17 @@ class _Replayed:
     opened: int
     rules: LedgerRules
     rows: list[Recorded]
+    entries: list[Entry]  # the log as the replay reads it
+    standing: list[Event]  # the events that count (neither voids nor voided)
     state: LedgerState
     outcomes: dict[int, Outcome]
 
-    @property
-    def entries(self) -> list[Entry]:
-        """The log as the replay reads it."""
-        return [Entry(r.seq, r.event) for r in self.rows]
+    def extended(self, key: tuple[int, int], written: list[Recorded], outcomes: list[Outcome]) -> _Replayed:
+        """This replay with ``written`` appended (plain events, never voids: they count as they are)."""
+        new = [Entry(r.seq, r.event) for r in written]
+        return _Replayed(key, self.opened, self.rules, [*self.rows, *written], [*self.entries, *new],
+                         [*self.standing, *(e.event for e in new)], outcomes[-1].state,
+                         self.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)})
 
 
 class LedgerStore:
@@ -89,8 +93,10 @@ class LedgerStore:
         if kept is not None and kept.key == key and kept.opened == self.db.opened and kept.rules is rules:
             return kept
         rows = _rows(conn, "WHERE game_id = ?", (game_id,))
-        state, outcomes = replay_outcomes(rules, [Entry(r.seq, r.event) for r in rows])
-        rep = _Replayed(key, self.db.opened, rules, rows, state, outcomes)
+        entries = [Entry(r.seq, r.event) for r in rows]
+        state, outcomes = replay_outcomes(rules, entries)
+        rep = _Replayed(key, self.db.opened, rules, rows, entries, [e.event for e in standing(entries)], state,
+                        outcomes)
         self._replays[game_id] = rep
         return rep
 
@@ -128,14 +134,13 @@ class LedgerStore:
                 outcomes.append(join)
                 state = join.state
             if check is not None:
-                check(state, [e.event for e in standing(entries)])
+                check(state, list(rep.standing))
             out = apply(rules, state, event)
             written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
             outcomes.append(out)
             last = _last_row(conn, game_id)
         # committed: the kept replay goes on with what was written (a failed commit never gets here)
-        self._replays[game_id] = _Replayed(last, self.db.opened, rules, [*rep.rows, *written], out.state,
-                                           rep.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)})
+        self._replays[game_id] = rep.extended(last, written, outcomes)
         return tuple(written)
 
     def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
@@ -172,8 +177,12 @@ class LedgerStore:
         return self._read(read, [])
 
     def state(self, rules: LedgerRules, game_id: str) -> LedgerState:
-        """The ledger state of the game (a replay of its standing events)."""
+        """The ledger state of the game (a replay of its standing events): the caller's own copy."""
         return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState())
+
+    def view(self, rules: LedgerRules, game_id: str) -> LedgerState:
+        """The ledger state of the game, shared with the kept replay: for reading only (no copy made)."""
+        return self._read(lambda c: self._replayed(c, rules, game_id).state, LedgerState())
 
     def feed(self, rules: LedgerRules, game_id: str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` (its name) must be told of (§13) since number ``since``: others' events told to
