@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Bottom to top. A package may import its own modules and any package to its left, never one to its right.
 # web sits below commands because `planner serve` (an adapter of the command line) starts the web app.
 LAYERS = ("errors", "util", "config", "gamefile", "timetable", "gtfs", "routing", "rail", "game", "ledger",
-          "store", "organiser", "maps", "service", "web", "commands", "cli", "__main__")
+          "store", "organiser", "maps", "service", "lab", "web", "commands", "cli", "__main__")
 # The core never imports an adapter or the use cases, whatever the order above says.
 CORE = ("timetable", "gtfs", "routing", "game", "rail", "ledger")
 ABOVE_CORE = ("service", "commands", "web", "maps")

@@ -323,7 +323,35 @@ def _others(sub) -> None:
     s.set_defaults(handler="web:cmd_serve")
 
 
-SECTIONS = (_feed, _route, _rules, _group, _organiser, _ledger, _others)  # order = order in --help
+def _lab(sub) -> None:
+    p = sub.add_parser("simulate", help="the game lab: play whole simulated game days and judge the game")
+    p.add_argument("--groups", type=argtypes.integer(1, 12, "groups"), default=6, help="groups per day (default 6)")
+    p.add_argument("--days", type=argtypes.integer(1, 1_000_000, "days"), default=100,
+                   help="simulated days (default 100)")
+    p.add_argument("--seed", type=argtypes.integer(0, 2**31 - 1, "seed"), default=0,
+                   help="random seed: the same seed gives the same output (default 0)")
+    p.add_argument("--strategy", default="mix", help="random, ic, greedy, fast, or mix (the groups in turn; default)")
+    p.add_argument("--trace", type=argtypes.out_file, metavar="FILE",
+                   help="write one JSON line per roll and per ledger event (and each group's legs)")
+    p.add_argument("--out", type=argtypes.out_file, metavar="REPORT.html", help="write the report page (HTML)")
+    p.add_argument("--executor", default="process", choices=("process", "serial", "dask"),
+                   help="how days run: a process pool (default), one after another, or Dask distributed")
+    p.add_argument("--workers", type=argtypes.integer(1, 256, "workers"), help="worker processes (default: CPUs)")
+    p.add_argument("--scheduler", help="a Dask scheduler address (with --executor dask; default a LocalCluster)")
+    add_common(p)
+    add_routing(p)
+    p.set_defaults(handler="lab:cmd_simulate")
+    p = sub.add_parser("advise", help="which stations on or near the group's way are worth buying now")
+    p.add_argument("--group", required=True, help="the group (name or number)")
+    p.add_argument("--time", help="HH:MM (default: now on the game day)")
+    p.add_argument("--top", type=argtypes.integer(1, 100, "top"), default=5, help="stations listed (default 5)")
+    add_game_id(p)
+    add_common(p)
+    add_routing(p)
+    p.set_defaults(handler="lab:cmd_advise")
+
+
+SECTIONS = (_feed, _route, _rules, _group, _organiser, _ledger, _lab, _others)  # order = order in --help
 
 
 def register_all(sub: argparse._SubParsersAction) -> None:

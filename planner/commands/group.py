@@ -13,12 +13,11 @@ from planner.commands.base import Context, emit
 from planner.commands.route import render
 from planner.commands.rules import render_dice
 from planner.errors import InputError
+from planner.lab.advise import next_with_advice
 from planner.service import (
     PlaceRequest,
     RollRequest,
     list_groups,
-    next_json,
-    next_step,
     roll,
     set_position,
     status,
@@ -74,8 +73,12 @@ def _state_lines(st: dict) -> list[str]:
 def cmd_next(args: argparse.Namespace) -> int:
     """What now, for one group."""
     ctx = Context(args, game_scope=True)
-    out = next_json(ctx.day, next_step(ctx.play, str(args.group), ctx.day.status_time(args.time)))
+    out = next_with_advice(ctx.play, str(args.group), ctx.day.status_time(args.time))
     lines = _state_lines(out) + [f"now: {out['advice']}"]
+    if out["buy_advice"]:
+        b = out["buy_advice"]
+        lines.append(f"worth buying: {b['name']} ({b['price']}, expected fees {b['expected_income']} by the end; "
+                     f"{b['why']})")
     if out["itinerary"] and out["itinerary"].get("legs"):
         lines.append(render({**out["itinerary"], "alternatives": []}))
     if out["bonus"]:

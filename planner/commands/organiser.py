@@ -49,6 +49,7 @@ def cmd_check_area(args: argparse.Namespace) -> int:
     """Validate the area; exit 1 with every problem listed when a target, toll line or tunnel fails."""
     ctx = Context(args)
     rep = check_area(ctx.timetable, ctx.game, ctx.network, FeedSource(ctx.feed), progress=ctx.progress)
+    rep["lab"] = lab_pointer(ctx, Path(args.out).parent if args.out else Path.cwd())
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -57,6 +58,15 @@ def cmd_check_area(args: argparse.Namespace) -> int:
     text = render_text(rep) + (f"\nreport: {rep['html']}" if args.out else "")
     emit(args, rep, text)
     return 0 if rep["valid"] else 1
+
+
+def lab_pointer(ctx: Context, folder: Path) -> dict:
+    """How to judge the game itself (the game lab, issue 21): the command that makes its report, and that report
+    when it lies in ``folder`` under its usual name."""
+    name = f"lab-{_slug(ctx.game.name, ctx.date.isoformat())}.html"
+    command = (f"planner simulate --game {ctx.game_spec} --date {ctx.date.isoformat()} --days 1000 --groups 6 "
+               f"--out {name}")
+    return {"command": command, "report": name if (folder / name).is_file() else None}
 
 
 # ---- maps ----------------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ exit 2) naming the reason, e.g. the owner of a station already bought.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from planner.errors import DamagedState, InputError
@@ -104,7 +103,7 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
         if not rules.start <= e.time <= rules.end:
             raise Refused(f"time {fmt_clock(e.time)} is outside the game ({fmt_clock(rules.start)}-"
                           f"{fmt_clock(rules.end)})")
-    new = state if inplace else copy.deepcopy(state)
+    new = state if inplace else state.clone()
     out = Outcome(event=e, state=new, tell=_tell(rules.audience.get(e.kind, "none")))
     late = _lateness(rules, e)
     _HANDLERS[e.kind](rules, new, e, out)

@@ -104,6 +104,11 @@ class Holding:
     mortgaged: bool = False
     paid: int = 0  # what the buyer paid (0 with a "next station free" card); refunded if a dice-off is lost
 
+    def copy(self) -> Holding:
+        """An independent copy."""
+        return Holding(self.kind, self.name, self.owner, self.price, self.time, self.order, self.letter, self.level,
+                       self.mortgaged, self.paid)
+
     @property
     def value(self) -> int:
         """§5 purchase value: the station or line plus its houses (a house costs the station's price)."""
@@ -134,6 +139,16 @@ class LedgerState:
     visits: dict[str, list[str]] = field(default_factory=dict)  # group -> stations of unused virtual visits
     out: dict[str, int] = field(default_factory=dict)  # group -> time it went bankrupt (§6 "Schulden")
     orders: int = 0
+
+    def clone(self) -> LedgerState:
+        """An independent copy (what ``copy.deepcopy`` gives, without its cost: every container is new, every
+        mutable value in it copied; events, strings and numbers are immutable and shared)."""
+        return LedgerState(
+            cash=dict(self.cash), parking=self.parking, bank=self.bank,
+            holdings={k: h.copy() for k, h in self.holdings.items()}, incomes=set(self.incomes),
+            disputes={k: Dispute(d.name, d.time, d.holder, list(d.challengers)) for k, d in self.disputes.items()},
+            free_station=dict(self.free_station), visits={k: list(v) for k, v in self.visits.items()},
+            out=dict(self.out), orders=self.orders)
 
     def owned(self, group: str, kind: str | None = None) -> list[Holding]:
         """The group's holdings (of one kind), in purchase order."""

@@ -72,13 +72,23 @@ def by_trip(index: Index) -> dict[int, list[tuple[str, int, int]]]:
     return out
 
 
-def leg_crossings(trips: dict[int, list[tuple[str, int, int]]], game: Game, trip: int, board_row: int,
-                  alight_row: int) -> list[dict]:
-    """Crossings travelled in full while riding ``trip`` from ``board_row`` to ``alight_row``."""
+def leg_stretches(trips: dict[int, list[tuple[str, int, int]]], trip: int, board_row: int,
+                  alight_row: int) -> list[tuple[str, int, int]]:
+    """``(name, first_row, last_row)`` of each crossing travelled in full while riding ``trip`` from ``board_row``
+    to ``alight_row`` (the first stretch of each name)."""
     out, seen = [], set()
     for name, first, last in trips.get(trip, ()):
         if first >= board_row and last <= alight_row and name not in seen:
             seen.add(name)
-            c = game.crossing(name)
-            out.append({"name": name, "kind": c.kind if c else "", "between": list(c.between) if c else []})
+            out.append((name, first, last))
+    return out
+
+
+def leg_crossings(trips: dict[int, list[tuple[str, int, int]]], game: Game, trip: int, board_row: int,
+                  alight_row: int) -> list[dict]:
+    """Crossings travelled in full while riding ``trip`` from ``board_row`` to ``alight_row``."""
+    out = []
+    for name, _first, _last in leg_stretches(trips, trip, board_row, alight_row):
+        c = game.crossing(name)
+        out.append({"name": name, "kind": c.kind if c else "", "between": list(c.between) if c else []})
     return out

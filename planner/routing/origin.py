@@ -68,12 +68,15 @@ def station_origin(station: int, time: int, *, since: int | None = None, window:
                   window=None if window is None else int(window))
 
 
-def trip_origin(net: TransitNetwork, trip: int, row: int, *, window: int | None = None) -> Origin:
+def trip_origin(net: TransitNetwork, trip: int, row: int, *, window: int | None = None,
+                time: int | None = None) -> Origin:
     """A group seated in ``trip``, at or approaching the stop of stop-time ``row`` (bound by ``window``
-    from the moment it gets off)."""
+    from the moment it gets off). ``time``: asked then; a train standing at that stop (arrived before ``time``)
+    lets the group get off there only now, not at its arrival."""
     tt = net.tt
     rng = tt.trip_stop_times(trip)
     if row not in rng:
         raise InputError(f"row {row} is not a stop of trip {tt.trip_id[trip]}")
-    return Origin(station=int(tt.stop_station[tt.st_stop[row]]), time=int(tt.st_arr[row]), trip=int(trip),
+    at = int(tt.st_arr[row]) if time is None else max(int(tt.st_arr[row]), int(time))
+    return Origin(station=int(tt.stop_station[tt.st_stop[row]]), time=at, trip=int(trip),
                   row=int(row), window=None if window is None else int(window))

@@ -41,7 +41,7 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
             end = min(end, int(arrive_by))  # (nor by then)
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
-        o_arr = int(tt.st_arr[origin.row])
+        o_arr = max(int(tt.st_arr[origin.row]), int(origin.time))  # a train standing there: get off now
         o_drop = bool(tt.st_dropoff[origin.row])
         o_station = -1
     else:
@@ -92,9 +92,21 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest
     departure; legal under the origin's change window when it has one (every proposal goes through here).
     ``reached``: a scan from this same origin whose labels at ``target`` are final (a one-to-many scan, or one
-    towards several targets including this one): it saves the first scan."""
+    towards several targets including this one): it saves the first scan. Answers are remembered per
+    (origin, target, end, legs) on the network: the timetable never changes, and groups ask again and again."""
     if not net.station_reach[origin.station, target]:
         return None  # not even the static network connects them
+    if reached is not None:
+        return _best_journey_of(net, origin, target, end_time, max_legs, reached)
+    memo = net.memo("best_journey")
+    key = (origin, int(target), end_time, int(max_legs))
+    if key not in memo:
+        memo[key] = _best_journey_of(net, origin, target, end_time, max_legs, None)
+    return memo[key]
+
+
+def _best_journey_of(net: TransitNetwork, origin: Origin, target: int, end_time: int | None, max_legs: int,
+                     reached: ReachResult | None) -> Journey | None:
     if origin.window is not None and (reached is None or reached.origin.window is None):
         # The plain answer first (a plain scan is cheaper): if the timetable's best journey obeys the window,
         # it is the rule's best journey too (a legal journey best among all is best among the legal ones:

@@ -91,7 +91,19 @@ def _legs(tt: Timetable, stored: list) -> tuple[Leg, ...]:
 
 
 def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
-    """The model of a recorded group day on this game day's timetable."""
+    """The model of a recorded group day on this game day's timetable (shared: built once per snapshot, which the
+    group store keeps while the group is unchanged; nothing changes a model once built)."""
+    kept = day.models.get(id(snap))
+    if kept is not None and kept[0] is snap:
+        return kept[1]
+    model = _group_day(day, snap)
+    if len(day.models) > 1024:
+        day.models.clear()
+    day.models[id(snap)] = (snap, model)  # the snapshot is kept with it, so its id is not reused meanwhile
+    return model
+
+
+def _group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
     tt = day.timetable
     rolls = []
     for r in snap.rolls:

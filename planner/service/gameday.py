@@ -44,6 +44,8 @@ class GameDay:
         self.realtime_source, self.realtime_key = realtime, realtime_key
         self.realtime_warnings: list[str] = []
         self._deadlines: dict[tuple[int, int], Deadline | None] = {}
+        self._stations: dict[str, int] = {}  # names as typed -> station (the timetable never changes)
+        self.models: dict[int, tuple] = {}  # group snapshot id -> (snapshot, its GroupDay): planner.service.day_model
 
     @property
     def window(self) -> ChangeWindow | None:
@@ -166,7 +168,13 @@ class GameDay:
 
     def station(self, name: str) -> int:
         """Resolve a station name as users type it (error with suggestions)."""
-        return find_station(self.timetable, name)
+        s = self._stations.get(name)
+        if s is None:
+            s = find_station(self.timetable, name)
+            if len(self._stations) > 4096:
+                self._stations.clear()
+            self._stations[name] = s
+        return s
 
     def stations(self, text: str | list[str], what: str = "station list") -> list[int]:
         """Resolve a ``;``-separated list (or a list) of names, every one like :meth:`station`; an unknown

@@ -121,6 +121,6 @@ def origin_of(day: GameDay, pos: Position, time: int | None = None):
     day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary")."""
     window = day.window_seconds
     if pos.seated:
-        return trip_origin(day.network, pos.trip, pos.row, window=window)
+        return trip_origin(day.network, pos.trip, pos.row, window=window, time=time)
     t = pos.since if time is None else max(int(time), pos.since)
     return station_origin(pos.station, t, since=pos.since, window=window)

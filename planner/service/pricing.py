@@ -41,10 +41,10 @@ class Pricing:
 def load_pricing(play: Play, group: str) -> Pricing:
     """The ledger of ``play``'s game as ``group`` (its name) sees it now."""
     rules = play.day.ledger_rules
-    return Pricing(group, rules, play.state.ledger.state(rules, play.id))
+    return Pricing(group, rules, play.state.ledger.view(rules, play.id))  # read only: no copy
 
 
-def _leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool) -> list[LegStops]:
+def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool) -> list[LegStops]:
     """The stops of each leg the group is at (§7, RULES.md §3 "Being at a station": its train stops there): every
     stop after boarding, the one it gets off at included; a group starting seated has not been at the stop it
     approaches yet."""
@@ -69,7 +69,7 @@ def price(day: GameDay, pricing: Pricing, journey: Journey, crossings: list[list
           seated: bool = False) -> dict:
     """``{fees, fees_total, fees_min, fees_max}`` of ``journey`` (``crossings``: per leg, as annotated; ``seated``:
     it starts in a train, at the stop it approaches)."""
-    out = itinerary_fees(pricing.rules, pricing.state, pricing.group, _leg_stops(day, journey, crossings, seated))
+    out = itinerary_fees(pricing.rules, pricing.state, pricing.group, leg_stops(day, journey, crossings, seated))
     for f in out["fees"]:
         if "time" in f:
             f["time"] = fmt_clock(f["time"])

@@ -48,6 +48,7 @@ class StateDB:
         self.path = Path(path).expanduser() if path is not None else default_state_path()
         self.timeout = float(timeout)
         self._conn: sqlite3.Connection | None = None
+        self.opened = 0  # connections opened so far: what a cache of this connection's reads is valid for
 
     def exists(self) -> bool:
         """True when the state file exists (a read of a missing file creates nothing)."""
@@ -84,6 +85,7 @@ class StateDB:
             conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
             conn.execute("CREATE TABLE planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
             self._conn = conn
+            self.opened += 1
             return conn
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -107,6 +109,7 @@ class StateDB:
             conn.close()
             raise
         self._conn = conn
+        self.opened += 1
         return conn
 
     def _other_program(self) -> PlannerError:

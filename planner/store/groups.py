@@ -43,6 +43,9 @@ class GroupStore:
     def __init__(self, db: StateDB, ready):
         self.db = db
         self._ready = ready
+        # the last snapshot read of each group, used again while its version (bumped by every change) and number
+        # are the same on the same connection: a read is then one indexed look-up
+        self._snaps: dict[tuple[str, str, str], tuple[int, tuple[int, int], GroupSnapshot]] = {}
 
     # ---- writes ------------------------------------------------------------------------------------
     def commit_roll(self, game: GameRecord, group: GameGroup, roll: Roll, expected_version: int) -> RollRecord:
@@ -126,6 +129,9 @@ class GroupStore:
                 row = conn.execute("SELECT version, number FROM groups WHERE game_id = ? AND grp = ?",
                                    (game_id, key)).fetchone()
                 version, number = group_numbers(row) if row else (0, 0)
+                kept = self._snaps.get((game_id, key, group.name))
+                if kept is not None and kept[0] == self.db.opened and kept[1] == (version, number):
+                    return kept[2]
                 rolls = [roll_from_row(r) for r in conn.execute(
                     f"SELECT {ROLL_COLUMNS} FROM rolls WHERE game_id = ? AND grp = ? ORDER BY seq",
                     (game_id, key)).fetchall()]
@@ -135,7 +141,11 @@ class GroupStore:
             finally:
                 if own:
                     conn.execute("COMMIT")
-            return GroupSnapshot(key, group.name, version, tuple(rolls), tuple(pos), number)
+            snap = GroupSnapshot(key, group.name, version, tuple(rolls), tuple(pos), number)
+            if len(self._snaps) > 4096:
+                self._snaps.clear()
+            self._snaps[(game_id, key, group.name)] = (self.db.opened, (version, number), snap)
+            return snap
 
         return self._read(read, GroupSnapshot(key, group.name, 0, (), ()))
 

@@ -55,12 +55,54 @@ Check = Callable[[LedgerState, list[Event]], None]
 MAX_RECHECK = 4  # position checks repeated when other events came in meanwhile; then one under the lock
 
 
+@dataclass
+class _Replayed:
+    """A game's log as read and replayed, valid while the log ends with the row ``key`` = (row id, seq) on the
+    connection ``opened`` (the log is append-only, so that row names everything before it)."""
+
+    key: tuple[int, int]
+    opened: int
+    rules: LedgerRules
+    rows: list[Recorded]
+    entries: list[Entry]  # the log as the replay reads it
+    standing: list[Event]  # the events that count (neither voids nor voided)
+    state: LedgerState
+    outcomes: dict[int, Outcome]
+
+    def extended(self, key: tuple[int, int], written: list[Recorded], outcomes: list[Outcome]) -> _Replayed:
+        """This replay with ``written`` appended (plain events, never voids: they count as they are)."""
+        new = [Entry(r.seq, r.event) for r in written]
+        return _Replayed(key, self.opened, self.rules, [*self.rows, *written], [*self.entries, *new],
+                         [*self.standing, *(e.event for e in new)], outcomes[-1].state,
+                         self.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)})
+
+
 class LedgerStore:
-    """The ledger of every game on one state database connection (see module docstring)."""
+    """The ledger of every game on one state database connection (see module docstring).
+
+    Each game's replayed log is kept (:class:`_Replayed`) and used again while the game's last row is the same:
+    a read then costs one indexed look-up instead of a replay of the day (a simulated day records hundreds of
+    events). :meth:`state` returns a copy; a write extends the kept replay after its commit.
+    """
 
     def __init__(self, db: StateDB, ready):
         self.db = db
         self._ready = ready
+        self._replays: dict[str, _Replayed] = {}
+
+    def _replayed(self, conn: sqlite3.Connection, rules: LedgerRules, game_id: str) -> _Replayed:
+        """The game's log replayed, from the kept replay when the log has not changed since."""
+        key = _last_row(conn, game_id)
+        kept = self._replays.get(game_id)
+        if kept is not None and kept.key == key and kept.opened == self.db.opened and kept.rules is rules:
+            return kept
+        rows = _rows(conn, "WHERE game_id = ?", (game_id,))
+        entries = [Entry(r.seq, r.event) for r in rows]
+        state, outcomes = replay_outcomes(rules, entries)
+        rep = _Replayed(key, self.db.opened, rules, rows, entries, [e.event for e in standing(entries)], state,
+                        outcomes)
+        self._replays[game_id] = rep
+        return rep
 
     # ---- writes ------------------------------------------------------------------------------------
     def record(self, rules: LedgerRules, game: GameRecord, group: GameGroup, event: Event, *,
@@ -84,11 +126,15 @@ class LedgerStore:
                     event_id is not None and _id_known(self.db.connect(), game.id, event_id))
                 seen = None if locked else self._checked(rules, game.id, event, check)
                 with self.db.write() as conn:
-                    entries = _entries(conn, game.id)
-                    if seen is not None and (entries[-1].seq if entries else 0) != seen:
+                    rep = self._replayed(conn, rules, game.id)
+                    if seen is not None and rep.key[1] != seen:
                         continue  # recorded meanwhile by another process: check again on the new day
-                    return self._insert_event(conn, rules, game, group, event, entries,
-                                              check if locked else None, event_id, request)
+                    written, outcomes = self._insert_event(conn, rules, game, group, event, rep,
+                                                           check if locked else None, event_id, request)
+                    last = _last_row(conn, game.id)
+                if outcomes:  # committed: the kept replay goes on with what was written
+                    self._replays[game.id] = rep.extended(last, list(written), outcomes)
+                return written
         except DamagedState as exc:
             raise exc.at(self.db.path) from None
         raise AssertionError("unreachable")  # the last attempt returns or raises
@@ -96,19 +142,20 @@ class LedgerStore:
     def _checked(self, rules: LedgerRules, game_id: str, event: Event, check: Check) -> int:
         """Run ``check`` on the game's events as recorded now (no lock); the number of the last one seen."""
         try:
-            entries = _entries(self.db.connect(), game_id)
+            rep = self._replayed(self.db.connect(), rules, game_id)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
-        state, _ = replay_outcomes(rules, entries)
+        state = rep.state
         if event.group not in state.cash:
             state = apply(rules, state, Event("join", event.group, rules.start)).state
-        check(state, [e.event for e in standing(entries)])
-        return entries[-1].seq if entries else 0
+        check(state, list(rep.standing))
+        return rep.key[1]
 
     def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, game: GameRecord, group: GameGroup,
-                      event: Event, entries: list[Entry], check: Check | None, event_id: str | None,
-                      request: str) -> tuple[Recorded, ...]:
-        """Under the write lock: replay the event id's first record, or check (``check`` given) and insert."""
+                      event: Event, rep: _Replayed, check: Check | None, event_id: str | None,
+                      request: str) -> tuple[tuple[Recorded, ...], list[Outcome]]:
+        """Under the write lock: replay the event id's first record (no outcomes: nothing written), or check
+        (``check`` given) and insert. Returns the rows and what each did."""
         game_id = game.id
         key = join_group(conn, game, group)
         if event_id is not None:
@@ -118,20 +165,22 @@ class LedgerStore:
                 if first is not None and first != request:
                     raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
                                      f"group {group.name} ({old[-1].message}); use a new id for a new event")
-                return tuple(old)
-        state, _ = replay_outcomes(rules, entries)
-        seq = entries[-1].seq if entries else 0
-        written = []
+                return tuple(old), []
+        state = rep.state
+        seq = rep.key[1]
+        written, outcomes = [], []
         if event.group not in state.cash:
             join = apply(rules, state, Event("join", event.group, rules.start))
             seq += 1
             written.append(_insert(conn, game_id, key, seq, join, None, None))
+            outcomes.append(join)
             state = join.state
         if check is not None:
-            check(state, [e.event for e in standing(entries)])
+            check(state, list(rep.standing))
         out = apply(rules, state, event)
         written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
-        return tuple(written)
+        outcomes.append(out)
+        return tuple(written), outcomes
 
     def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
              message: Callable[[Event, list[tuple[int, int, int]]], str]) -> Recorded:
@@ -151,8 +200,8 @@ class LedgerStore:
     def events(self, rules: LedgerRules, game_id: str, since: int = 0) -> list[Recorded]:
         """The game's events after number ``since``, in order, voided ones marked, amounts as they stand."""
         def read(conn: sqlite3.Connection) -> list[Recorded]:
-            rows = _rows(conn, "WHERE game_id = ?", (game_id,))
-            _, outcomes = replay_outcomes(rules, [Entry(r.seq, r.event) for r in rows])
+            rep = self._replayed(conn, rules, game_id)
+            rows, outcomes = rep.rows, rep.outcomes
             gone = {r.event.voids for r in rows if r.event.kind == VOID}
             out = []
             for r in rows:
@@ -167,8 +216,12 @@ class LedgerStore:
         return self._read(read, [])
 
     def state(self, rules: LedgerRules, game_id: str) -> LedgerState:
-        """The ledger state of the game (a replay of its standing events)."""
-        return self._read(lambda c: replay_outcomes(rules, _entries(c, game_id))[0], LedgerState())
+        """The ledger state of the game (a replay of its standing events): the caller's own copy."""
+        return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState())
+
+    def view(self, rules: LedgerRules, game_id: str) -> LedgerState:
+        """The ledger state of the game, shared with the kept replay: for reading only (no copy made)."""
+        return self._read(lambda c: self._replayed(c, rules, game_id).state, LedgerState())
 
     def feed(self, rules: LedgerRules, game_id: str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` (its name) must be told of (§13) since number ``since``: others' events told to
@@ -225,6 +278,13 @@ def _json(text: object, column: str) -> object:
 def _id_known(conn: sqlite3.Connection, game_id: str, event_id: str) -> bool:
     return conn.execute("SELECT 1 FROM ledger_events WHERE game_id = ? AND event_id = ? LIMIT 1",
                         (game_id, event_id)).fetchone() is not None
+
+
+def _last_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
+    """(row id, seq) of the game's last event, (0, 0) for none: with an append-only log, its whole content."""
+    row = conn.execute("SELECT id, seq FROM ledger_events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                       (game_id,)).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
 def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:

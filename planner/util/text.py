@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _UMLAUT = {"ä": "a", "ö": "o", "ü": "u", "ae": "a", "oe": "o", "ue": "u"}
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and asked for the same few names all day
 def fold(name: str) -> str:
     """Fold a station name for matching: lower case, no accents, ``ue``=``ü``, punctuation as spaces."""
     s = name.lower().strip()

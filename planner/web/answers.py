@@ -13,7 +13,8 @@ import threading
 from pathlib import Path
 
 from planner.errors import PlannerError
-from planner.service import PlaceRequest, Play, RollRequest, next_json, next_step, roll, set_position, status
+from planner.lab.advise import next_with_advice, top_advice
+from planner.service import PlaceRequest, Play, RollRequest, roll, set_position, status
 from planner.service import status_json as group_status_json
 from planner.service import undo as undo_entry
 from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
@@ -74,6 +75,7 @@ class Answers:
         g = self.group(game_id, number)
         with day.lock:
             st = status(play, g.key, self._status_time(play, query or {}))
+            buy = top_advice(play, g.key, st.state.time)  # the game lab's best station to buy now
         out = group_status_json(play.day, st)
         last = None
         if st.rolls and st.rolls[-1].answer:
@@ -81,7 +83,7 @@ class Answers:
         money = ledger_status(play, g.key)
         return {"game": self.game_info(play), "group": {"number": g.number, "name": g.name},
                 "status": out, "last": last, "cash": money["cash"], "capital": money["capital"],
-                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:],
+                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:], "buy_advice": buy,
                 **({"realtime": rt} if (rt := realtime_banner(day)) is not None else {})}
 
     def position(self, game_id: str, number: int, body: dict) -> dict:
@@ -126,7 +128,7 @@ class Answers:
         play, day = self.play(game_id)
         g = self.group(game_id, number)
         with day.lock:
-            return next_json(play.day, next_step(play, g.key, self._status_time(play, query)))
+            return next_with_advice(play, g.key, self._status_time(play, query))
 
     def next_trains(self, game_id: str, number: int, q: dict) -> dict:
         """The trains the change window lets the group take next (``planner zugzwang --json``): where the query

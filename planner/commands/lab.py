@@ -1,0 +1,103 @@
+"""The game lab's commands: ``simulate`` (whole simulated game days, the report on the game) and ``advise``
+(which stations a group of a real game should buy now). Adapters of :mod:`planner.lab`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from planner.commands.base import Context, emit
+from planner.lab import report
+from planner.lab.advise import advise, advise_json, save_rates
+from planner.lab.day import DayConfig
+from planner.lab.render import render_html
+from planner.lab.run import RunSpec, keep, run_days
+from planner.lab.strategies import assign
+from planner.util.atomic import atomic_write_text
+from planner.util.table import format_table
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play ``--days`` simulated days of ``--groups`` groups and print (or write) the report."""
+    ctx = Context(args)
+    assign(args.strategy, args.groups)  # an unknown strategy fails before the day is loaded
+    cfg = DayConfig(args.groups, args.strategy, args.seed, trace=bool(args.trace))
+    spec = RunSpec(ctx.feed, ctx.game_spec, ctx.date.isoformat(), args.min_transfer, cfg, bool(args.no_zugzwang))
+    board = keep(spec, ctx.day.warm())
+    results = run_days(spec, args.days, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
+                       progress=_bar(ctx, args.days))
+    rep = report.build(results, board, cfg)
+    save_rates(ctx.day, rep)  # what advise expects of this day from now on
+    if args.trace:
+        lines = [json.dumps(line, ensure_ascii=False, sort_keys=True) for r in results for line in r.trace]
+        atomic_write_text(Path(args.trace), "".join(line + "\n" for line in lines))
+    if args.out:
+        atomic_write_text(Path(args.out), render_html(rep, board))
+    emit(args, rep, _text(rep, args))
+    return 0
+
+
+def _bar(ctx: Context, days: int):
+    progress = ctx.progress
+
+    def wrap(it):
+        if progress is False:
+            return it
+        from tqdm import tqdm
+
+        return tqdm(it, total=days, desc="days", unit="day", file=sys.stderr, leave=False,
+                    disable=None if progress is None else False)
+
+    return wrap
+
+
+def _text(rep: dict, args: argparse.Namespace) -> str:
+    m, v = rep["meta"], rep["verdict"]
+    lines = [f"{m['title']} {m['date']}: {m['days']} simulated days, {m['groups']} groups ({', '.join(m['strategies'])}),"
+             f" seed {m['seed']}: {m['rolls']} rolls, {m['ledger_events']} ledger events, money conserved: "
+             f"{'yes' if m['money_conserved'] else 'NO'}",
+             "dice table: " + ("fair" if v["fair"] else "not fair"), *(f"  - {r}" for r in v["reasons"]), "",
+             "stations that pay back best (fee income per day if owned, against the price):"]
+    rows = [[s["rank"], s["name"], s["category"], s["price"], s["stops_per_day"], s["groups_per_day"],
+             s["fee_income_per_day"], s["payback_minutes"] if s["payback_minutes"] is not None else "-"]
+            for s in rep["stations"][:12]]
+    lines.append(_table(["#", "station", "class", "price", "stops/day", "groups/day", "fees/day",
+                               "payback min"], rows))
+    lines += ["", "dice numbers (travel minutes to the target: median, p90; share not reached by the end):"]
+    rows = [[n, d["rolls"], d["travel"]["median"], d["travel"]["p90"], d["travel"]["unreached"], d["as_free"],
+             ", ".join(f"{k} {c}" for k, c in d["targets"].items())] for n, d in rep["dice"]["numbers"].items()]
+    lines.append(_table(["no.", "rolls", "median", "p90", "unreached", "as free", "targets chosen"], rows))
+    if rep["dice"]["never_fastest"]:
+        lines.append("never the fastest: " + ", ".join(rep["dice"]["never_fastest"]))
+    c = rep["capital"]
+    lines += ["", "final capital by strategy: " + "; ".join(f"{k} {v['mean']:.0f} (wins {v['wins']:.0%})"
+                                                           for k, v in c["by_strategy"].items()),
+              "final capital by start region: " + "; ".join(f"{k} {v['mean']:.0f}" for k, v in c["by_region"].items()),
+              f"is the start decisive? {'yes' if c['start_decisive'] else 'no'} (best vs worst region: z = "
+              f"{c['start_z']})"]
+    if args.out:
+        lines.append(f"report: {args.out}")
+    if args.trace:
+        lines.append(f"trace: {args.trace}")
+    return "\n".join(lines)
+
+
+def _table(head: list[str], rows: list[list]) -> str:
+    return format_table([dict(zip(head, r, strict=True)) for r in rows], head, width=120)
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    """The stations worth buying now for ``--group`` in its real game."""
+    ctx = Context(args, game_scope=True)
+    t = ctx.day.status_time(args.time) if args.time else ctx.clock(None, within_game=False)
+    ans = advise(ctx.play, str(args.group), t, top=args.top)
+    out = advise_json(ans)
+    rows = [[i, s["name"], s["price"], s["expected_income"], s["net"], s["why"]]
+            for i, s in enumerate(out["stations"], 1)]
+    head = f"group {out['group']} at {out['time']}: cash {out['cash']}; worth buying now ({out['basis']}):"
+    table = head + "\n" + (_table(["#", "station", "price", "expected income", "net", "why"], rows)
+                           if rows else "nothing on or near its way pays back before the end")
+    emit(args, out, table)
+    return 0

@@ -1,0 +1,181 @@
+"""The numbers of a lab run (pure): what the simulated days say about the stations, the dice table and the start.
+
+``stations``: per station, the stops groups made per day, the distinct groups per day, its price, the fee it
+charges unbuilt and the fee income per day if one group owned it (the other groups' stops), the payback time in
+game minutes, ranked by fee income against price. ``dice``: per number, the travel time to its target (median,
+p90, share never reached before the end), by part of the area and by hour, the targets chosen and those never the
+fastest. ``capital``: final capital by start region and strategy, and whether the start decides. ``verdict``: the
+dice table judged, with the numbers behind it. Everything is sorted and rounded: equal runs give equal bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from statistics import mean, median, pstdev
+
+from planner.lab.day import DayConfig, DayResult
+from planner.lab.moves import Board
+from planner.lab.strategies import assign
+from planner.util.timefmt import fmt_clock, parse_clock
+
+FAIR_UNREACHED = 0.10  # a number whose target is missed this often before the end is not fair
+FAIR_SPREAD_MIN = 30  # nor one whose median travel time differs by more between parts of the area
+DECISIVE_Z = 2.0  # a difference between start regions this many standard errors wide is not chance
+
+
+def _r(x: float, nd: int = 2) -> float:
+    return round(float(x), nd)
+
+
+def _quantile(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
+
+
+def travel(rows: list[dict], end: int) -> dict:
+    """Median and p90 travel minutes of target rolls, and the share of them that never get there by the end."""
+    mins, missed = [], 0
+    for r in rows:
+        arr = parse_clock(r["arrival"]) if r["arrival"] else None
+        if arr is None or arr > end:
+            missed += 1
+        else:
+            mins.append((arr - parse_clock(r["time"])) / 60)
+    n = len(rows)
+    return {"n": n, "median": _r(median(mins), 1) if mins else None, "p90": _r(_quantile(mins, 0.9), 1) if mins else None,
+            "unreached": _r(missed / n, 3) if n else None}
+
+
+def stations(results: list[DayResult], board: Board, groups: int, fee_of, game_minutes: int) -> list[dict]:
+    """The station table (see module docstring), best payback first."""
+    days = max(1, len(results))
+    stops: Counter = Counter()
+    by_hour: dict[str, list[int]] = defaultdict(lambda: [0] * 24)
+    visitors: Counter = Counter()
+    for res in results:
+        for name, hours in res.stops.items():
+            stops[name] += sum(hours)
+            acc = by_hour[name]
+            for h, n in enumerate(hours):
+                acc[h] += n
+        for name, gs in res.visitors.items():
+            visitors[name] += len(gs)
+    out = []
+    tt = board.day.timetable
+    share = (groups - 1) / groups if groups else 0.0
+    for s, name in enumerate(board.names):
+        price = board.price[s]
+        fee = fee_of(price)
+        per_day = stops[name] / days
+        income = per_day * share * fee
+        payback = price / income * game_minutes if income else None
+        out.append({"name": name, "category": board.category[s], "region": board.region[s], "price": price,
+                    "fee": fee, "stops_per_day": _r(per_day), "groups_per_day": _r(visitors[name] / days),
+                    "fee_income_per_day": _r(income), "payback_minutes": _r(payback, 0) if payback else None,
+                    "pays_back": bool(payback is not None and payback <= game_minutes),
+                    "stops_by_hour": {f"{h:02d}": _r(n / days, 3) for h, n in enumerate(by_hour[name]) if n},
+                    "lat": _r(tt.station_lat[s], 5), "lon": _r(tt.station_lon[s], 5)})
+    out.sort(key=lambda d: (-(d["fee_income_per_day"] / d["price"] if d["price"] else 0), d["name"]))
+    for i, d in enumerate(out, 1):
+        d["rank"] = i
+    return out
+
+
+def dice(results: list[DayResult], game, end: int) -> dict:
+    """Per dice number: rolls, what they gave, travel times overall, by region and by hour; never-fastest targets."""
+    rolls = [r for res in results for r in res.rolls]
+    out: dict[str, dict] = {}
+    chosen: Counter = Counter()
+    available: Counter = Counter()
+    for entry in game.dice.targets:
+        mine = [r for r in rolls if r["roll"] == entry.number]
+        hits = [r for r in mine if r["kind"] == "target"]
+        targets = Counter(r["target"] for r in hits)
+        chosen.update(targets)
+        for r in mine:
+            available.update(c[0] for c in r["candidates"] if c[1] is not None)
+        regions = defaultdict(list)
+        hours = defaultdict(list)
+        for r in hits:
+            regions[r["region"]].append(r)
+            hours[r["time"][:2]].append(r)
+        out[str(entry.number)] = {
+            "rolls": len(mine), "as_free": _r((len(mine) - len(hits)) / len(mine), 3) if mine else None,
+            "targets": dict(sorted(targets.items())), "travel": travel(hits, end),
+            "by_region": {k: travel(v, end) for k, v in sorted(regions.items())},
+            "by_hour": {k: travel(v, end) for k, v in sorted(hours.items())}}
+    names = sorted({n for t in game.dice.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n})
+    return {"numbers": out, "never_fastest": [n for n in names if not chosen[n]],
+            "never_available": [n for n in names if not available[n] and not chosen[n]],
+            "free_numbers": sorted(game.dice.free_numbers)}
+
+
+def capital(results: list[DayResult]) -> dict:
+    """Final capital by start region and by strategy (mean, median, share of wins), and whether the start decides
+    (the best and the worst region's mean capital ``z`` standard errors apart)."""
+    rows = [g for res in results for g in res.groups]
+
+    def table(key: str) -> dict:
+        groups = defaultdict(list)
+        for g in rows:
+            groups[g[key]].append(g)
+        return {k: {"n": len(v), "mean": _r(mean(x["capital"] for x in v), 0),
+                    "median": _r(median(x["capital"] for x in v), 0),
+                    "sd": _r(pstdev([x["capital"] for x in v]), 0),
+                    "wins": _r(sum(1 for x in v if x["rank"] == 1) / len(v), 3)} for k, v in sorted(groups.items())}
+
+    regions, strategies = table("region"), table("strategy")
+    big = {k: v for k, v in regions.items() if v["n"] >= 5}
+    z = None
+    if len(big) >= 2:
+        best = max(big, key=lambda k: big[k]["mean"])
+        worst = min(big, key=lambda k: big[k]["mean"])
+        se = math.sqrt(sum(big[k]["sd"] ** 2 / big[k]["n"] for k in (best, worst)))
+        z = _r((big[best]["mean"] - big[worst]["mean"]) / se, 2) if se else None
+    cross = defaultdict(dict)
+    for g in rows:
+        cross[g["region"]].setdefault(g["strategy"], []).append(g["capital"])
+    return {"by_region": regions, "by_strategy": strategies,
+            "by_region_strategy": {r: {s: _r(mean(v), 0) for s, v in sorted(d.items())} for r, d in sorted(cross.items())},
+            "start_z": z, "start_decisive": bool(z is not None and z >= DECISIVE_Z)}
+
+
+def verdict(d: dict) -> dict:
+    """The dice table judged: fair when every target can be had, no number is missed often before the end, and no
+    part of the area waits much longer than another for its target; with the numbers behind it."""
+    reasons = []
+    if d["never_available"]:
+        reasons.append(f"{len(d['never_available'])} targets are never reachable in the simulated days: "
+                       + ", ".join(d["never_available"]))
+    for num, v in d["numbers"].items():
+        t = v["travel"]
+        if t["unreached"] is not None and t["unreached"] > FAIR_UNREACHED:
+            reasons.append(f"{num}: {t['unreached']:.0%} of its targets are not reached before the end")
+        if v["as_free"] and v["as_free"] > FAIR_UNREACHED:
+            reasons.append(f"{num}: {v['as_free']:.0%} of its rolls count as free (no target left or reachable)")
+        meds = [r["median"] for r in v["by_region"].values() if r["median"] is not None and r["n"] >= 5]
+        if len(meds) >= 2 and max(meds) - min(meds) > FAIR_SPREAD_MIN:
+            reasons.append(f"{num}: median travel {min(meds):.0f}-{max(meds):.0f} min depending on the part of the area")
+    return {"fair": not reasons, "reasons": reasons,
+            "thresholds": {"unreached": FAIR_UNREACHED, "spread_minutes": FAIR_SPREAD_MIN}}
+
+
+def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
+    """The whole report (JSON: ``meta``, ``stations``, ``dice``, ``capital``, ``verdict``)."""
+    day = board.day
+    game, rules, clock = day.game, day.ledger_rules, day.game.clock
+    d = dice(results, game, clock.end)
+    rolls = sum(len(r.rolls) for r in results)
+    return {
+        "meta": {"game": game.name, "title": game.title, "date": day.date.isoformat(), "days": len(results),
+                 "groups": cfg.groups, "strategy": cfg.strategy, "seed": cfg.seed,
+                 "strategies": [s.name for s in assign(cfg.strategy, cfg.groups)],
+                 "min_transfer": day.min_transfer_minutes, "start": fmt_clock(clock.start),
+                 "dice_from": fmt_clock(clock.dice_from), "end": fmt_clock(clock.end), "rolls": rolls,
+                 "ledger_events": sum(r.events for r in results),
+                 "money_conserved": all(r.conserved for r in results),
+                 "errors": sum(len(r.errors) for r in results)},
+        "stations": stations(results, board, cfg.groups, lambda p: rules.station_fee(p, 0),
+                             (clock.end - clock.start) // 60),
+        "dice": d, "capital": capital(results), "verdict": verdict(d)}

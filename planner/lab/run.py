@@ -1,0 +1,119 @@
+"""Many simulated days: each day is one unit of work, independent of the others, run through a pluggable executor.
+
+* ``serial``: one after another in this process;
+* ``process`` (default): a pool of worker processes (``workers``, default the CPU count); on Linux the workers are
+  forked from a process that has the day loaded already, elsewhere each loads it once from the cache;
+* ``dask``: a Dask distributed cluster (``scheduler`` address, else a ``LocalCluster`` of ``workers`` processes), for
+  organisers comparing many game designs; each worker loads the day once (the optional extra ``lab``).
+
+Results come back in day order whatever the executor, so a run's output depends on its inputs only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import multiprocessing as mp
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from planner.errors import InputError
+from planner.lab.day import DayConfig, DayResult, simulate_day
+from planner.lab.moves import Board
+from planner.service.gameday import GameDay
+
+EXECUTORS = ("process", "serial", "dask")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a worker needs to play a day anywhere: the game day (feed path, game file, date, uniform change
+    time) and the days' config. Plain values: it is pickled to the workers."""
+
+    feed: str
+    game: str
+    date: str
+    min_transfer: float | None
+    config: DayConfig
+    plain: bool = False  # --no-zugzwang: plain timetable routing
+
+    def day(self) -> tuple[GameDay, Board]:
+        """This process's loaded day (loaded on first use, then kept)."""
+        key = self.key
+        if key not in _LOADED:
+            from planner.gamefile.game import load_game
+
+            day = GameDay(self.feed, load_game(self.game), dt.date.fromisoformat(self.date),
+                          min_transfer_minutes=self.min_transfer, plain_timetable=self.plain).warm()
+            keep(self, day)
+        return _LOADED[key]
+
+    @property
+    def key(self) -> tuple:
+        """What identifies the loaded day."""
+        return (self.feed, self.game, self.date, self.min_transfer, self.plain)
+
+
+_LOADED: dict[tuple, tuple[GameDay, Board]] = {}
+
+
+def keep(spec: RunSpec, day: GameDay) -> Board:
+    """Remember ``day`` as this process's day of ``spec`` (a forked worker finds it there)."""
+    board = Board(day)
+    _ = board.starts, board.region  # built before a fork, so that no worker builds them again
+    _LOADED[spec.key] = (day, board)
+    return board
+
+
+def play_day(spec: RunSpec, index: int) -> DayResult:
+    """Play day ``index`` of the run (the unit of work every executor runs)."""
+    day, board = spec.day()
+    return simulate_day(day, board, spec.config, index)
+
+
+def run_days(spec: RunSpec, days: int, *, executor: str = "process", workers: int | None = None,
+             scheduler: str | None = None, progress: Callable[[Iterable], Iterable] | None = None) -> list[DayResult]:
+    """Play days ``0 .. days-1`` and return their results in day order (``progress`` wraps the results as
+    they come, e.g. a tqdm bar)."""
+    if executor not in EXECUTORS:
+        raise InputError(f"unknown executor {executor!r}: one of {', '.join(EXECUTORS)}")
+    wrap = progress or (lambda it: it)
+    if executor == "serial" or days <= 1:
+        return list(wrap(play_day(spec, i) for i in range(days)))
+    if executor == "dask":
+        return _dask(spec, days, workers, scheduler, wrap)
+    return list(wrap(_pool(spec, days, workers)))
+
+
+def _pool(spec: RunSpec, days: int, workers: int | None) -> Iterator[DayResult]:
+    n = max(1, min(workers or os.cpu_count() or 1, days))
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context("spawn")
+    if ctx.get_start_method() == "fork":
+        spec.day()  # loaded here once, inherited by every worker
+    with ProcessPoolExecutor(n, mp_context=ctx) as pool:
+        # small chunks keep the workers evenly loaded (days differ in length) and the bar moving
+        yield from pool.map(play_day, [spec] * days, range(days), chunksize=max(1, min(8, days // (4 * n))))
+
+
+def _dask(spec: RunSpec, days: int, workers: int | None, scheduler: str | None,
+          wrap: Callable[[Iterable], Iterable]) -> list[DayResult]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("the dask executor needs Dask distributed: pip install 'sbb-planner[lab]'") from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(n_workers=max(1, workers or 1), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    try:
+        futures = client.map(play_day, [spec] * days, range(days), pure=False)
+        out = {r.index: r for r in wrap(f.result() for f in as_completed(futures))}
+        return [out[i] for i in range(days)]
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,169 @@
+"""The game lab (issue 21) on the real Zug game day: simulated days play by the rules of the service layer.
+
+* every traced roll of a sample is what ``planner roll`` answers in the same situation, replayed in a fresh state;
+* every group's traced day (its rides) passes ``planner zugzwang --check``;
+* the same seed gives byte-identical JSON, trace and page, whatever the executor;
+* money is conserved in every simulated day, and no use case refused what a simulated group did;
+* the report page opens offline in Debian's chromium with its map and charts.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+
+import pytest
+
+from planner.cli import main
+from planner.lab.day import DayConfig
+from planner.lab.report import build
+from planner.lab.run import RunSpec, keep, run_days
+from planner.service import GameDay
+from tests.support import CHROMIUM, DEMO_DATE, ZUG
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAYS, GROUPS, SEED = 3, 6, 7
+
+
+@pytest.fixture(scope="module")
+def lab(sbb_game):
+    spec = RunSpec(str(ZUG), "sbb-monopoly", DEMO_DATE.isoformat(), None, DayConfig(GROUPS, "mix", SEED, trace=True))
+    board = keep(spec, GameDay(str(ZUG), sbb_game, DEMO_DATE).warm())
+    results = run_days(spec, DAYS, executor="serial")
+    return {"spec": spec, "board": board, "results": results, "report": build(results, board, spec.config)}
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str]:
+    rc = main(list(argv))
+    cap = capsys.readouterr()
+    assert rc in (0, 1), cap.err
+    return rc, cap.out
+
+
+def test_days_are_real_games_and_money_is_conserved(lab):
+    for r in lab["results"]:
+        assert r.errors == [], r.errors  # no use case refused what a simulated group did
+        assert r.conserved
+        kinds = {line.get("kind") for line in r.trace if line["type"] == "ledger"}
+        assert {"buy", "fee", "income"} <= kinds, kinds
+        assert len(r.rolls) >= GROUPS and len(r.groups) == GROUPS
+        assert {r["kind"] for r in r.rolls} == {"target", "free"}
+    meta = lab["report"]["meta"]
+    assert meta["money_conserved"] and meta["errors"] == 0 and meta["days"] == DAYS
+
+
+def test_every_traced_roll_is_what_planner_roll_answers(lab, capsys):
+    """The rolls of two groups of each day, replayed in order in a fresh state through the CLI."""
+    checked = 0
+    for r in lab["results"]:
+        for group in ("Rot", "Gelb"):
+            capsys.readouterr()
+            game_id = f"replay-{r.index}-{group}"
+            for line in [x for x in r.trace if x["type"] == "roll" and x["group"] == group]:
+                where = (["--trip", line["trip"], "--at", line["at"]] if line["seated"]
+                         else ["--at", line["at"], "--since", line["since"]])
+                _, out = _cli(capsys, "roll", *DAY, "--group", game_id, "--dice", str(line["roll"]), "--time",
+                              line["time"], *where, "--json")
+                ans = json.loads(out)
+                got = {"kind": ans["kind"], "target": ans.get("target"), "arrival": ans.get("arrival"),
+                       "free": ans.get("free_until")}
+                want = {k: line[k] for k in ("kind", "target", "arrival", "free")}
+                assert got == want, (r.index, group, line)
+                before = ans["targeted"][:-1] if ans["kind"] == "target" and ans["target"] not in line["targeted"] \
+                    else ans["targeted"]
+                assert before == line["targeted"], (line, ans["targeted"])
+                checked += 1
+    assert checked >= 6
+
+
+def test_every_traced_day_passes_zugzwang_check(lab, tmp_path, capsys):
+    checked = 0
+    for r in lab["results"]:
+        for line in (x for x in r.trace if x["type"] == "legs"):
+            if not line["legs"]:
+                continue
+            path = tmp_path / f"{r.index}-{line['group']}.csv"
+            with path.open("w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, ["from", "to", "departure", "arrival", "from_platform", "to_platform"])
+                w.writeheader()
+                w.writerows(line["legs"])
+            rc, out = _cli(capsys, "zugzwang", *DAY, "--check", str(path), "--json")
+            res = json.loads(out)
+            assert rc == 0 and res["ok"] and res["violations"] == [], (line["group"], res["violations"])
+            checked += 1
+    assert checked == DAYS * GROUPS
+
+
+def test_report_numbers_follow_from_the_days(lab):
+    rep = lab["report"]
+    st = {s["name"]: s for s in rep["stations"]}
+    stops = sum(lab["results"][0].stops.get("Zug", [0]))
+    assert stops > 0 and st["Zug"]["stops_per_day"] == pytest.approx(
+        sum(sum(r.stops.get("Zug", [0])) for r in lab["results"]) / DAYS, abs=0.005)
+    zug = st["Zug"]
+    assert zug["fee_income_per_day"] == pytest.approx(zug["stops_per_day"] * zug["fee"] * (GROUPS - 1) / GROUPS,
+                                                      rel=1e-3)
+    ranks = [s["fee_income_per_day"] / s["price"] for s in rep["stations"]]
+    assert ranks == sorted(ranks, reverse=True)
+    rolls = sum(len(r.rolls) for r in lab["results"])
+    free = set(rep["dice"]["free_numbers"])
+    assert sum(d["rolls"] for d in rep["dice"]["numbers"].values()) == rolls - sum(
+        1 for r in lab["results"] for x in r.rolls if x["roll"] in free)
+    assert "Sissach" in rep["dice"]["never_fastest"]  # not in the Zug extract
+    assert not rep["verdict"]["fair"] and rep["verdict"]["reasons"]
+    assert set(rep["capital"]["by_strategy"]) == {"random", "ic", "greedy", "fast"}
+
+
+def test_same_seed_same_bytes_whatever_the_executor(tmp_path, capsys):
+    outs = []
+    for i, executor in enumerate(("serial", "process")):
+        trace, html = tmp_path / f"t{i}.jsonl", tmp_path / f"r{i}.html"
+        _, out = _cli(capsys, "simulate", *DAY, "--days", "3", "--groups", "3", "--seed", "11", "--executor",
+                      executor, "--workers", "2", "--trace", str(trace), "--out", str(html), "--json")
+        outs.append((out, trace.read_bytes(), html.read_bytes()))
+    assert outs[0] == outs[1]
+    _, other = _cli(capsys, "simulate", *DAY, "--days", "3", "--groups", "3", "--seed", "12", "--executor",
+                    "serial", "--json")
+    assert other != outs[0][0]  # the seed matters
+
+
+def test_dask_local_cluster_gives_the_same_days(lab):
+    spec = lab["spec"]
+    got = run_days(spec, 2, executor="dask", workers=1)
+    assert [r.rolls for r in got] == [r.rolls for r in lab["results"][:2]]
+    assert [r.groups for r in got] == [r.groups for r in lab["results"][:2]]
+
+
+def test_report_page_opens_offline_in_chromium(lab, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from planner.lab.render import render_html
+
+    page_file = tmp_path / "lab.html"
+    page_file.write_text(render_html(lab["report"], lab["board"]), "utf-8")
+    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
+    errors, requests = [], []
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        page = b.new_page()
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(page_file.as_uri())
+        circles = page.locator("#lab-map circle.station").count()
+        base = page.locator("#lab-map path.base-cantons").count()
+        bars = page.locator("#chart-income rect.bar").count()
+        dice_bars = page.locator("#chart-dice rect.bar").count()
+        title = page.locator("#lab-map circle.station title").first.text_content()
+        verdict = page.locator("h2 + p").first.text_content()
+        box = page.locator("#lab-map").bounding_box()
+        data = json.loads(page.locator("#lab-data").text_content())
+        b.close()
+    assert errors == []
+    assert all(u.startswith("file://") for u in requests), requests  # nothing from the network
+    assert circles == len(lab["report"]["stations"]) and base > 0 and bars == 15 and dice_bars == 5
+    assert re.search(r"stops/day, fees \d", title or "")
+    assert "not fair" in (verdict or "")
+    assert box and box["width"] > 300 and box["height"] > 200
+    assert data == json.loads(json.dumps(lab["report"]))

@@ -1,0 +1,70 @@
+"""``planner advise`` in a real game on the Zug day: the stations on or near the group's way worth buying now,
+ranked by expected fee income against price; ``next`` and the phone's state show the best one (``buy_advice``)."""
+
+from __future__ import annotations
+
+import json
+
+from planner.cli import main
+from tests.support import ZUG
+
+DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+
+def js(capsys, *argv: str) -> dict:
+    rc = main([*argv, "--json"])
+    cap = capsys.readouterr()
+    assert rc == 0, cap.err
+    return json.loads(cap.out)
+
+
+def test_advise_ranks_stations_on_the_way_by_expected_income_against_price(capsys):
+    # Rot heads from Zug to Wohlen AG via Rotkreuz (13:07); Gelb owns Zug; Blau stands at Rotkreuz
+    rot = js(capsys, "roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40")
+    assert rot["target"] == "Wohlen AG" and any(leg["to"] == "Rotkreuz" for leg in rot["legs"])
+    js(capsys, "ledger", "buy", *DAY, "--group", "Gelb", "--station", "Zug", "--time", "12:30")
+    js(capsys, "group", "position", *DAY, "--group", "Blau", "--at", "Rotkreuz", "--time", "12:35")
+    out = js(capsys, "advise", *DAY, "--group", "Blau", "--time", "12:40", "--top", "20")
+    assert out["group"] == "Blau" and out["basis"] == "timetable" and out["stations"]
+    names = [s["name"] for s in out["stations"]]
+    assert "Zug" not in names  # owned already
+    for s in out["stations"]:
+        assert s["price"] > 0 and s["expected_income"] > 0 and s["price"] <= out["cash"]
+        assert s["net"] == s["expected_income"] - s["price"]
+    ratios = [s["expected_income"] / s["price"] for s in out["stations"]]
+    assert ratios == sorted(ratios, reverse=True)
+    rk = next(s for s in out["stations"] if s["name"] == "Rotkreuz")
+    assert rk["why"] == "where you are" and rk["certain_stops"] >= 1  # Rot's itinerary stops there at 13:07
+    # next and the phone show the best one
+    nxt = js(capsys, "next", *DAY, "--group", "Blau", "--time", "12:40")
+    assert nxt["buy_advice"] == out["stations"][0]
+
+
+def test_advise_uses_the_lab_rates_once_a_run_of_the_day_is_kept(capsys):
+    js(capsys, "simulate", *DAY, "--days", "2", "--groups", "3", "--executor", "serial")
+    js(capsys, "group", "position", *DAY, "--group", "Blau", "--at", "Rotkreuz", "--time", "13:05")
+    out = js(capsys, "advise", *DAY, "--group", "Blau", "--time", "13:05")
+    assert out["basis"] == "lab"
+    assert all({"expected_income", "price"} <= set(s) for s in out["stations"])
+
+
+def test_advise_for_an_unknown_group_of_a_created_game_is_one_line(capsys, tmp_path):
+    js(capsys, "game", "new", *DAY, "--name", "Samstag", "--groups", "Rot,Blau")
+    rc = main(["advise", *DAY, "--group", "Lila", "--time", "12:40"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("planner: error: ") and err.count("\n") == 1, err
+
+
+def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_beside(capsys, tmp_path):
+    out = tmp_path / "area.html"
+    rc = main(["check-area", *DAY, "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 1  # the Zug extract lacks most targets
+    assert "game lab" in text and "planner simulate --game sbb-monopoly --date 2021-09-11" in text
+    assert "planner simulate" in out.read_text("utf-8") and "href='lab-" not in out.read_text("utf-8")
+    lab = tmp_path / "lab-sbb-monopoly-2021-09-11.html"
+    js(capsys, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial", "--out", str(lab))
+    rc = main(["check-area", *DAY, "--out", str(out), "--json"])
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["lab"]["report"] == lab.name
+    assert f"href='{lab.name}'" in out.read_text("utf-8")
