@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-BENCHES = ["routing", "onetoone", "rules", "realtime", "group", "ledger", "cache", "maps", "web", "ingest"]
+BENCHES = ["routing", "onetoone", "rules", "realtime", "group", "ledger", "lab", "cache", "maps", "web", "ingest"]
 
 
 def main() -> int:

@@ -23,4 +23,9 @@ def test_declared_dependencies_match_imports():
                 imported.add(node.module.split(".")[0])
     third_party = {m.lower() for m in imported if m not in sys.stdlib_module_names and m != "planner"}
     data_only = {"tzdata"}  # zoneinfo's time-zone data on systems without one: never imported by name
-    assert third_party == declared - data_only
+    # optional extras: the module planner imports (guarded: a one-line error without it) -> its extra's package
+    optional = {"dask": ("lab", "distributed")}
+    assert third_party - set(optional) == declared - data_only
+    for module, (extra, package) in optional.items():
+        assert module in third_party
+        assert package in {re.split(r"[<>=\[; ]", d)[0] for d in project["optional-dependencies"][extra]}

@@ -163,7 +163,7 @@ def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(tmp_path, browser
         expect(marker).to_have_count(1, timeout=15000)
         marker.hover()
         tooltip = page.locator(".leaflet-tooltip")
-        expect(tooltip).to_have_text(EVIL)
+        expect(tooltip).to_have_text(f"{EVIL}: Zug")  # the group and where it is, one label
         assert tooltip.locator("img").count() == 0  # the markup is text, not an element
         ctx.close()
 

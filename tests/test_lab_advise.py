@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from planner.cli import main
 from tests.support import ZUG
 
@@ -18,6 +20,7 @@ def js(capsys, *argv: str) -> dict:
     return json.loads(cap.out)
 
 
+@pytest.mark.fresh_cache  # no lab run of this day kept (another test's would make the basis "lab")
 def test_advise_ranks_stations_on_the_way_by_expected_income_against_price(capsys):
     # Rot heads from Zug to Wohlen AG via Rotkreuz (13:07); Gelb owns Zug; Blau stands at Rotkreuz
     rot = js(capsys, "roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40")

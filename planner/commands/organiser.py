@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -22,10 +21,11 @@ from planner.commands.route import origin_of_args
 from planner.errors import InputError
 from planner.gtfs.source import FeedSource
 from planner.organiser.area_check import check_area
+from planner.organiser.lab_link import lab_pointer
 from planner.organiser.render import render_html, render_text
 from planner.service.maps import reach_map, route_map, target_map
 from planner.util.atomic import atomic_write_text
-from planner.util.text import fold
+from planner.util.text import file_slug
 from planner.util.timefmt import fmt_clock
 
 
@@ -38,18 +38,13 @@ def output_dir() -> Path:
     return root / "maps" if (root / "pyproject.toml").is_file() else Path.cwd() / "maps"
 
 
-def _slug(*parts: object) -> str:
-    s = "-".join(fold(str(p)) for p in parts if p not in (None, ""))
-    return re.sub(r"[^a-z0-9]+", "-", s).strip("-") or "map"
-
-
 # ---- check-area ----------------------------------------------------------------------------------
 
 def cmd_check_area(args: argparse.Namespace) -> int:
     """Validate the area; exit 1 with every problem listed when a target, toll line or tunnel fails."""
     ctx = Context(args)
     rep = check_area(ctx.timetable, ctx.game, ctx.network, FeedSource(ctx.feed), progress=ctx.progress)
-    rep["lab"] = lab_pointer(ctx, Path(args.out).parent if args.out else Path.cwd())
+    rep["lab"] = lab_pointer(ctx.game_spec, ctx.game.name, ctx.date, Path(args.out).parent if args.out else Path.cwd())
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -58,15 +53,6 @@ def cmd_check_area(args: argparse.Namespace) -> int:
     text = render_text(rep) + (f"\nreport: {rep['html']}" if args.out else "")
     emit(args, rep, text)
     return 0 if rep["valid"] else 1
-
-
-def lab_pointer(ctx: Context, folder: Path) -> dict:
-    """How to judge the game itself (the game lab, issue 21): the command that makes its report, and that report
-    when it lies in ``folder`` under its usual name."""
-    name = f"lab-{_slug(ctx.game.name, ctx.date.isoformat())}.html"
-    command = (f"planner simulate --game {ctx.game_spec} --date {ctx.date.isoformat()} --days 1000 --groups 6 "
-               f"--out {name}")
-    return {"command": command, "report": name if (folder / name).is_file() else None}
 
 
 # ---- maps ----------------------------------------------------------------------------------------
@@ -82,21 +68,21 @@ def cmd_map(args: argparse.Namespace) -> int:
     info: dict = {"map": kind}
     if kind == "area":
         m, warnings = web.area_map(tt, game, tiles=args.tiles)
-        default = f"area-{_slug(game.name, tt.date)}.html"
+        default = f"area-{file_slug(game.name, tt.date)}.html"
     else:
         origin = origin_of_args(ctx, args.at, args.time, args.trip, args.since)
         here, when = tt.station_name[origin.station], fmt_clock(origin.time) or ""
         if kind == "route":
             ans = route_map(ctx.day, origin, ctx.station(args.target))
             title = f"{here} → {tt.station_name[ctx.station(args.target)]} ({when})"
-            default = f"route-{_slug(here, tt.station_name[ctx.station(args.target)], _hm(origin.time))}.html"
+            default = f"route-{file_slug(here, tt.station_name[ctx.station(args.target)], _hm(origin.time))}.html"
         elif kind == "target":
             ans = target_map(ctx.day, origin, args.roll, args.visited)
             title = f"Roll {args.roll} at {here} {when}: go to {ans.answer.get('target') or '?'}"
-            default = f"target-{_slug(here, args.roll, _hm(origin.time))}.html"
+            default = f"target-{file_slug(here, args.roll, _hm(origin.time))}.html"
         else:
             ans = reach_map(ctx.day, origin, args.bands)
-            default = f"reach-{_slug(here, _hm(origin.time))}.html"
+            default = f"reach-{file_slug(here, _hm(origin.time))}.html"
         info["answer" if kind != "reach" else "stations"] = ans.answer if kind != "reach" else ans.answer["stations"]
         if ans.points:
             m = web.reach_map(tt, game, ans.points, here, when, ans.bands, tiles=args.tiles)
@@ -147,7 +133,7 @@ def cmd_handout(args: argparse.Namespace) -> int:
     links = read_links(args.links) if args.links else None  # checked before anything is drawn or written
     ctx = Context(args)
     tt, game = ctx.timetable, ctx.game
-    out = Path(args.out) if args.out else output_dir() / f"handout-{_slug(game.name, tt.date)}.pdf"
+    out = Path(args.out) if args.out else output_dir() / f"handout-{file_slug(game.name, tt.date)}.pdf"
     res = make_handout(tt, game, out, png_dpi=None if args.no_png else args.dpi)
     info = {"pdf": str(res.pdf), "pages": res.pages, "png": [str(p) for p in res.png], "warnings": res.warnings}
     if links:

@@ -10,7 +10,7 @@ import json
 from planner.game.day import GroupDay, Position, PositionEvent, RollEvent
 from planner.routing import Journey, Leg
 from planner.service.gameday import GameDay
-from planner.store.records import GroupSnapshot
+from planner.store.records import GroupSnapshot, PositionRecord, RollRecord
 from planner.timetable.model import Timetable
 from planner.timetable.stations import exact_station
 
@@ -104,19 +104,35 @@ def group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
 
 
 def _group_day(day: GameDay, snap: GroupSnapshot) -> GroupDay:
-    tt = day.timetable
+    events = day.day_events  # record -> its event (records are immutable, and read again after every change)
+    if len(events) > 1 << 14:
+        events.clear()
     rolls = []
     for r in snap.rolls:
-        plan = json.loads(r.plan) if r.plan else {}
-        ts = station_of(tt, plan.get("target_station"))
-        # "rides" (trips only) is how planner 0.1 stored an itinerary
-        rolls.append(RollEvent(r.seq, r.time, r.kind, r.target, ts, r.free_until, plan.get("plan_from", r.time),
-                               position_from(day, plan.get("origin")), plan.get("arrival"), plan.get("reroll_at"),
-                               _legs(tt, plan.get("legs", plan.get("rides", [])))))
+        ev = events.get(r)
+        if ev is None:
+            ev = events[r] = _roll_event(day, r)
+        rolls.append(ev)
     positions = []
     for p in snap.positions:
-        pos = position_from(day, {"station": p.station, "since": p.since, "trip_id": p.trip_id,
-                                  "offset": p.stop_offset})
-        if pos is not None:
-            positions.append(PositionEvent(p.id, p.time, pos))
-    return GroupDay(tt, day.game, rolls, positions, deadline_of=day.deadline_of if day.window else None)
+        ev = events.get(p, False)
+        if ev is False:
+            ev = events[p] = _position_event(day, p)
+        if ev is not None:
+            positions.append(ev)
+    return GroupDay(day.timetable, day.game, rolls, positions, deadline_of=day.deadline_of if day.window else None)
+
+
+def _roll_event(day: GameDay, r: RollRecord) -> RollEvent:
+    tt = day.timetable
+    plan = json.loads(r.plan) if r.plan else {}
+    ts = station_of(tt, plan.get("target_station"))
+    # "rides" (trips only) is how planner 0.1 stored an itinerary
+    return RollEvent(r.seq, r.time, r.kind, r.target, ts, r.free_until, plan.get("plan_from", r.time),
+                     position_from(day, plan.get("origin")), plan.get("arrival"), plan.get("reroll_at"),
+                     _legs(tt, plan.get("legs", plan.get("rides", []))))
+
+
+def _position_event(day: GameDay, p: PositionRecord) -> PositionEvent | None:
+    pos = position_from(day, {"station": p.station, "since": p.since, "trip_id": p.trip_id, "offset": p.stop_offset})
+    return None if pos is None else PositionEvent(p.id, p.time, pos)

@@ -46,6 +46,7 @@ class GameDay:
         self._deadlines: dict[tuple[int, int], Deadline | None] = {}
         self._stations: dict[str, int] = {}  # names as typed -> station (the timetable never changes)
         self.models: dict[int, tuple] = {}  # group snapshot id -> (snapshot, its GroupDay): planner.service.day_model
+        self.day_events: dict = {}  # a stored roll or position record -> its event in the model (day_model)
 
     @property
     def window(self) -> ChangeWindow | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from planner.errors import InputError
 from planner.ledger.model import Event
 from planner.ledger.position import Sighting, contradiction, ledger_sightings
-from planner.routing import best_journey, station_origin
+from planner.routing import reach, station_origin
 from planner.service.day_model import group_day, label_station
 from planner.service.play import Play
 from planner.util.timefmt import fmt_clock
@@ -29,8 +29,12 @@ def check_at_station(play: Play, group: str, event: Event, events: list[Event]) 
     day = play.day
 
     def earliest(a: str, t: int, b: str) -> int | None:
-        j = best_journey(day.network, station_origin(day.station(a), t), day.station(b))
-        return None if j is None else j.arrival(day.timetable)
+        # the earliest arrival only: one scan, no journey (best_journey's fewest changes and latest departure
+        # do not change when the group can be there)
+        sa, sb = day.station(a), day.station(b)
+        if not day.network.station_reach[sa, sb]:
+            return None
+        return reach(day.network, station_origin(sa, t), target=sb).station_arrival(sb)
 
     why = contradiction(seen, event.name, event.time, earliest)
     if why:

@@ -284,7 +284,11 @@ def _last_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
     """(row id, seq) of the game's last event, (0, 0) for none: with an append-only log, its whole content."""
     row = conn.execute("SELECT id, seq FROM ledger_events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                        (game_id,)).fetchone()
-    return (int(row[0]), int(row[1])) if row else (0, 0)
+    if row is None:
+        return (0, 0)
+    if not (isinstance(row[0], int) and isinstance(row[1], int)):  # a row edited by hand
+        raise DamagedState(f"ledger event #{str(row[1])[:20]} is damaged: seq is not a whole number")
+    return (row[0], row[1])
 
 
 def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:

@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import operator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from planner.errors import DamagedState, InputError, PlannerError
 from planner.util.text import fold
@@ -126,6 +127,7 @@ ROLL_COLUMNS = ("game_id, grp, seq, time_s, dice, kind, target, free_until, posi
 POSITION_COLUMNS = "id, time_s, since_s, station, trip_id, stop_offset, label, created_at"
 
 
+@lru_cache(maxsize=1 << 14)  # pure, on immutable values: a group's rows are read again after every change
 def roll_from_row(row: tuple) -> RollRecord:
     """A rolls row as a record, every column checked (a row edited by hand is a :class:`DamagedState` naming it,
     never a traceback further down)."""
@@ -153,6 +155,7 @@ def roll_from_row(row: tuple) -> RollRecord:
                       roll_id, *rest)
 
 
+@lru_cache(maxsize=1 << 14)  # as roll_from_row
 def position_from_row(row: tuple) -> PositionRecord:
     """A positions row as a record, every column checked."""
     pid, t, since, station, trip_id, off, label, created = row

@@ -21,3 +21,9 @@ def fold(name: str) -> str:
     s = re.sub(r"(?<=[^aeiou\W])(a|o|u)e", r"\1", s)
     s = re.sub(r"[^a-z0-9]+", " ", s)
     return " ".join(s.split())
+
+
+def file_slug(*parts: object) -> str:
+    """A file-name part made of ``parts``: folded, lower-case letters and digits joined by ``-`` (``map`` if empty)."""
+    s = "-".join(fold(str(p)) for p in parts if p not in (None, ""))
+    return re.sub(r"[^a-z0-9]+", "-", s).strip("-") or "map"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from planner.gtfs.source import FeedSource
 from planner.maps import web
 from planner.organiser.area_check import check_area
+from planner.organiser.lab_link import lab_pointer
 from planner.organiser.render import render_html
 from planner.web.days import Day
 
@@ -25,5 +26,6 @@ def check_area_html(day: Day) -> str:
         gd = day.day
         with day.lock:
             rep = check_area(gd.timetable, gd.game, gd.network, FeedSource(gd.feed), progress=False)
+            rep["lab"] = lab_pointer(gd.game.name, gd.game.name, gd.date, None)
             day.documents["check_area"] = render_html(rep)
     return day.documents["check_area"]

@@ -7,6 +7,8 @@ const API = `/api/games/${encodeURIComponent(GAME)}`;
 let map = null;
 let layer = null;
 let fittedTo = "";  // the points the map was last fitted to: refitted when a group moves
+let drawn = "";  // what the map shows (names, places, targets): redrawn only when it changes
+let drawing = 0;  // the latest draw: an older one still waiting for the stations gives way
 
 function chf(n) { return n === null || n === undefined ? "-" : Number(n).toLocaleString("de-CH"); }
 
@@ -52,9 +54,15 @@ function renderEvents(data) {
 async function drawMap(data) {
   if (!map) map = makeMap("map");
   if (!map) return;
+  const shown = JSON.stringify(data.groups.map((g) => [g.group.name, g.status.position && g.status.position.station,
+    g.last && g.last.target]));
+  if (shown === drawn) return;  // a poll with nothing new: the labels stay as they are (no flicker, no churn)
+  const mine = ++drawing;
   let coords;
   try { coords = await stations(GAME); } catch (e) { return; }
-  if (layer) layer.remove();
+  if (mine !== drawing) return;
+  drawn = shown;
+  if (layer) map.removeLayer(layer);
   layer = L.layerGroup().addTo(map);
   const pts = [];
   for (const g of data.groups) {

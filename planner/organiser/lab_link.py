@@ -1,0 +1,23 @@
+"""Where the area report points to the game lab (issue 21): the command that makes the lab's report for this game day,
+and that report when it lies beside the area report under its usual name. Used by ``planner check-area`` and the
+organiser's web report alike, so both say the same."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from planner.util.text import file_slug
+
+
+def lab_report_name(game_name: str, date: dt.date) -> str:
+    """The lab report's usual file name for a game day (what the suggested command writes)."""
+    return f"lab-{file_slug(game_name, date.isoformat())}.html"
+
+
+def lab_pointer(game_spec: str, game_name: str, date: dt.date, folder: Path | None) -> dict:
+    """``{command, report}``: how to make the lab's report (``game_spec`` as the user names the game), and its file
+    name when it lies in ``folder`` (None: nowhere looked, as on the web)."""
+    name = lab_report_name(game_name, date)
+    command = f"planner simulate --game {game_spec} --date {date.isoformat()} --days 1000 --groups 6 --out {name}"
+    return {"command": command, "report": name if folder is not None and (folder / name).is_file() else None}
