@@ -13,6 +13,7 @@ from planner.game.alternatives import equally_fast_ways
 from planner.game.zugzwang import check_legs, journey_log
 from planner.gamefile.rules import ChangeWindow
 from planner.ledger.model import Event
+from planner.routing.journey import Journey
 from planner.service import (
     GameDay,
     PlaceRequest,
@@ -24,6 +25,7 @@ from planner.service import (
     set_position,
 )
 from planner.service.bonus import bonus_answer, group_bonus
+from planner.service.group import status_and_model
 from planner.service.ledger import LedgerRequest, record_event
 from planner.service.pricing import Pricing, cheapest
 from planner.service.route import place_origin
@@ -201,3 +203,37 @@ def test_the_fee_aware_choice_is_the_cheapest_of_every_equally_fast_legal_way(da
         checked += 1
         cheaper += note["fees_total"] < costs[0]
     assert checked >= 30 and cheaper >= 1  # the choice mattered somewhere
+
+
+def _changes_ok(day: GameDay, legs) -> list[dict]:
+    """§4.1 violations of an itinerary's legs, the feed's change times between their platforms included."""
+    return check_legs(day.network, journey_log(day.network, Journey(0, 0, 0, tuple(legs))), None)
+
+
+def test_an_equally_fast_way_never_changes_faster_than_the_feed_allows(play, day):
+    # Rotkreuz is Rot's. Grün, seated in the S1 at Buchrain at 15:32, rolls a 4 (Affoltern am Albis, 16:22).
+    # Staying in the S1 to Zug (16:05) for the S5 at 16:06 would skip Rot's fee and earn the 16:00 bonus, but
+    # Zug pl. 5 -> pl. 7 needs 4 minutes (transfers.txt): the legal way changes at Rotkreuz and Zug at 15:57
+    set_position(play, "Rot", PlaceRequest("Rotkreuz"), T("12:00"))
+    record_event(play, LedgerRequest("Rot", "buy", T("12:01"), station="Rotkreuz"))
+    ans = roll(play, RollRequest("Grün", 4, T("15:32"),
+                                 PlaceRequest("Buchrain", None, "1519.TA.91-S01-N-j21-1.468.R"))).to_json()
+    assert (ans["target"], ans["arrival"]) == ("Affoltern am Albis", "16:22")
+    _, model = status_and_model(play, "Grün", T("15:32"))
+    legs = model.last_roll(T("15:32")).legs
+    assert _changes_ok(day, legs) == []
+    assert [leg["to"] for leg in ans["legs"]][0] == "Rotkreuz"
+
+
+def test_a_roll_on_arrival_boards_after_the_change_time(play, day):
+    # Gelb got off at Affoltern am Albis at 17:52 and rolls at once: the S5 leaving there at 17:52 cannot be
+    # caught (RULES.md "Legal itinerary": a group that got off at a boards from a + change time); a plain
+    # "we stand at Affoltern am Albis at 17:52" may take it
+    station = day.station("Affoltern am Albis")
+    set_position(play, "Gelb", PlaceRequest("Affoltern am Albis"), T("17:52"))
+    ans = roll(play, RollRequest("Gelb", 2, T("17:52"))).to_json()
+    assert ans["plan_from"] == "17:52" and ans["legs"]
+    assert T(ans["departure"]) >= T("17:52") + day.network.min_change(station) > T("17:52")
+    plain, _ = place_origin(day, "Affoltern am Albis", T("17:52"), None)
+    got_off, _ = place_origin(day, "Affoltern am Albis", T("17:52"), None, T("17:52"))
+    assert plain.time == T("17:52") and got_off.time == T("17:52") + day.network.min_change(station)

@@ -16,7 +16,8 @@ from planner.game.zugzwang import boardable, check_legs, journey_log
 from planner.gamefile.rules import ChangeWindow
 from planner.routing.journey import Journey, Leg
 from planner.routing.network import TransitNetwork
-from planner.routing.query import Origin, best_journey, equally_fast, station_origin
+from planner.routing.origin import trip_origin
+from planner.routing.query import Origin, best_journey, equally_fast
 
 MAX_FIRST_RIDES = 12  # first trains tried (the window holds a handful; a forced wait at a hub a few more)
 
@@ -33,11 +34,18 @@ def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: 
         station = first.to_station(tt)
         if station == target:
             continue
-        got_off = first.arrival(tt)
-        rest = best_journey(net, station_origin(station, got_off, since=got_off, window=origin.window), target)
+        # on from the platform it got off at (in the train, at its stop): the change times from that platform
+        # hold, as they do in every scan (a group standing anywhere in the station could catch a train on the
+        # far platform a minute later, which one just off a train cannot)
+        rest = best_journey(net, trip_origin(net, first.trip, first.alight_row, window=origin.window), target)
         if rest is None or not rest.legs or rest.arrival(tt) != arrival:
             continue
-        j = Journey(origin.station, target, origin.time, (first, *rest.legs))
+        legs = rest.legs
+        if not legs[0].is_walk and legs[0].trip == first.trip:  # it stays on: that way alights further on
+            legs = (Leg(first.trip, first.board_row, legs[0].alight_row), *legs[1:])
+        else:
+            legs = (first, *legs)
+        j = Journey(origin.station, target, origin.time, legs)
         if j.signature() not in found and _legal(net, window, origin, j):
             found[j.signature()] = j
     return list(found.values())

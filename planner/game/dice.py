@@ -59,23 +59,26 @@ CrossingFinder = Callable[[str], list[tuple[int, int, int]]]
 
 
 def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted: set[str] | list[str],
-           crossing_trips: CrossingFinder | None = None, *, real: TransitNetwork | None = None) -> DiceAnswer:
+           crossing_trips: CrossingFinder | None = None, *, real: TransitNetwork | None = None,
+           asked: int | None = None) -> DiceAnswer:
     """Apply the dice rules at ``origin`` for ``roll`` given the names already ``targeted``. ``real``: the
     network on predicted times (RULES.md §3): the target is still chosen on ``net`` (by timetable, §4.4),
-    the itinerary to it is planned on ``real``."""
+    the itinerary to it is planned on ``real``. ``asked``: when the roll was made (default the origin's time,
+    which is later for a group just off a train: it boards after its change time); free time runs from it."""
     if real is not None:
-        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips)
+        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips, asked)
     tt = net.tt
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
-    free = DiceAnswer(roll, "free", free_until=game.dice.free_until(origin.time, game.clock))
+    rolled = origin.time if asked is None else asked  # free time runs from the roll (§4.6)
+    free = DiceAnswer(roll, "free", free_until=game.dice.free_until(rolled, game.clock))
     if roll in game.dice.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
         return free
     entry = game.dice.target_for(roll)
     if entry is None:
         raise InputError(f"roll {roll}: the game file has no target for this number")
     if entry.toll_line or entry.tunnel:
-        return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips)
+        return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips, rolled)
     stations = [exact_station(tt, name) for name in entry.stations]
     # only the candidates' arrivals are needed: the scan stops once they are final
     res = reach_targets(net, origin, [s for s in stations if s is not None])  # the scan for each candidate
@@ -131,15 +134,16 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
 
 
 def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin: Origin, roll: int,
-                   targeted, crossing_trips) -> DiceAnswer:
+                   targeted, crossing_trips, asked: int | None = None) -> DiceAnswer:
     """:func:`decide` by timetable for the choice, then the way to the chosen target on predicted times."""
-    ans = decide(net, game, origin, roll, targeted, crossing_trips)
+    ans = decide(net, game, origin, roll, targeted, crossing_trips, asked=asked)
     if ans.kind != "target" or ans.journey is None or not ans.journey.legs:
         return ans
     entry = game.dice.target_for(roll)
     if entry is not None and (entry.toll_line or entry.tunnel):
         # one target, the line itself (no choice to make): the earliest way through it on the real times
-        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips)
+        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips,
+                                origin.time if asked is None else asked)
     target = ans.journey.target_station
     fastest = best_journey(real, origin, target)
     if fastest is None:
@@ -176,13 +180,14 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
     return same[0]
 
 
-def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips) -> DiceAnswer:
+def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips,
+                     rolled: int) -> DiceAnswer:
     """Variant B's toll-line and tunnel targets: reached when travelled through (RULES.md §3 "Fastest")."""
     name = entry.toll_line or entry.tunnel
     assert name is not None
 
     def unreachable(why: str) -> DiceAnswer:  # RULES.md §3 "Unreachable target": said plainly, counts as a 6
-        return DiceAnswer(roll, "free", free_until=game.dice.free_until(origin.time, game.clock),
+        return DiceAnswer(roll, "free", free_until=game.dice.free_until(rolled, game.clock),
                           candidates=[{"name": name, "arrival": None, "targeted": fold(name) in targeted_f,
                                        "available": False}],
                           warnings=[f"{why}: counts as a free roll"])

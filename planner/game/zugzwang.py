@@ -129,12 +129,32 @@ def check_legs(net: TransitNetwork, legs: list[dict], window: ChangeWindow | Non
                         "message": f"left from {tt.station_name[cur['from_station']]} but arrived at "
                                    f"{tt.station_name[here]} (no walking between stations)"})
             continue
+        v = _change_violation(net, prev, cur)
+        if v:
+            out.append({"line": cur["line"], "rule": "4.1", "message": v})
         if window is None:
             continue
         v = _wait_violation(net, here, prev["arrival"], cur, window.seconds, stop=prev.get("to_stop", -1))
         if v:
             out.append({"line": cur["line"], "rule": "4.2", "message": v})
     return out
+
+
+def _change_violation(net: TransitNetwork, prev: dict, cur: dict) -> str | None:
+    """Why the change from ``prev`` to ``cur`` cannot be made (shorter than the feed's change time between the two
+    platforms, or a change the feed forbids), or None; only when both platforms are known."""
+    a, b = prev.get("to_stop", -1), cur.get("from_stop", -1)
+    if a < 0 or b < 0:
+        return None
+    need, gap = net.change_seconds(a, b), cur["departure"] - prev["arrival"]
+    if need >= 0 and gap >= need:
+        return None
+    tt = net.tt
+    where = (f"{tt.station_name[prev['to_station']]} (pl. {tt.stop_platform[a] or '-'} -> "
+             f"pl. {tt.stop_platform[b] or '-'})")
+    if need < 0:
+        return f"a change at {where} the timetable does not allow"
+    return f"a change of {gap // 60} min at {where}; the timetable needs {need // 60} min"
 
 
 def _wait_violation(net: TransitNetwork, here: int, t: int, cur: dict, window: int, *, stop: int = -1,

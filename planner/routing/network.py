@@ -28,16 +28,6 @@ class TransitNetwork(TargetBounds):
     changes (transfer_type 3) stay forbidden. ``default_change`` is used where the feed says nothing.
     """
 
-    MEMO_SIZE = 1 << 16  # answers remembered per kind of question (then forgotten at once: a simple bound)
-
-    def memo(self, kind: str) -> dict:
-        """A dictionary of remembered answers of ``kind`` (pure questions on this network), bounded in size."""
-        memos = self.__dict__.setdefault("_memos", {})
-        d = memos.setdefault(kind, {})
-        if len(d) > self.MEMO_SIZE:
-            d.clear()
-        return d
-
     def __init__(self, tt: Timetable, *, min_transfer: int | None = None,
                  default_change: int = DEFAULT_CHANGE_SECONDS):
         self.tt = tt

@@ -92,17 +92,10 @@ def best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: 
     """The fastest journey to station ``target``: earliest arrival, then fewest changes, then latest
     departure; legal under the origin's change window when it has one (every proposal goes through here).
     ``reached``: a scan from this same origin whose labels at ``target`` are final (a one-to-many scan, or one
-    towards several targets including this one): it saves the first scan. Answers are remembered per
-    (origin, target, end, legs) on the network: the timetable never changes, and groups ask again and again."""
+    towards several targets including this one): it saves the first scan."""
     if not net.station_reach[origin.station, target]:
         return None  # not even the static network connects them
-    if reached is not None:
-        return _best_journey_of(net, origin, target, end_time, max_legs, reached)
-    memo = net.memo("best_journey")
-    key = (origin, int(target), end_time, int(max_legs))
-    if key not in memo:
-        memo[key] = _best_journey_of(net, origin, target, end_time, max_legs, None)
-    return memo[key]
+    return _best_journey_of(net, origin, target, end_time, max_legs, reached)
 
 
 def _best_journey_of(net: TransitNetwork, origin: Origin, target: int, end_time: int | None, max_legs: int,

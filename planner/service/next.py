@@ -84,7 +84,7 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
     if ob.kind == "jail":  # (§17, real-time data) the way on starts when the jail ends, its change window then
         if ob.target is None:
             return NextAnswer(st, warnings=late, rule=rule)
-        origin = origin_of(day, Position(pos.station, int(ob.until)), int(ob.until))
+        origin = origin_of(day, Position(pos.station, int(ob.until)), int(ob.until), got_off=False)
     else:
         origin = origin_of(day, pos, state.time)
     if ob.kind not in ("heading", "jail"):

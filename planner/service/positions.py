@@ -116,11 +116,16 @@ def train_echo(day: GameDay, trip: int, row: int) -> str:
     return f"in {describe_train(tt, trip)}, next stop {st} {fmt_clock(int(tt.st_arr[row]))}"
 
 
-def origin_of(day: GameDay, pos: Position, time: int | None = None):
+def origin_of(day: GameDay, pos: Position, time: int | None = None, *, got_off: bool = True):
     """The routing origin of a position asked at ``time`` (default: the position's own time), bound by the
-    day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary")."""
+    day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary") and boards
+    from the change time after it; ``got_off=False``: a plain "we stand at S at T" (already on the platform)."""
     window = day.window_seconds
     if pos.seated:
         return trip_origin(day.network, pos.trip, pos.row, window=window, time=time)
     t = pos.since if time is None else max(int(time), pos.since)
+    if got_off:
+        # it got off at ``since``: it boards from the change time after it (RULES.md "Legal itinerary"); the
+        # platform it got off at is not known here, so the station's shortest change time (never too strict)
+        t = max(t, pos.since + day.network.min_change(pos.station))
     return station_origin(pos.station, t, since=pos.since, window=window)

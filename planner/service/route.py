@@ -33,7 +33,7 @@ def place_origin(day: GameDay, at: str | None, time: int | None, trip: str | Non
     pos = place.position
     if since is not None:
         pos = Position(pos.station, since)
-    return origin_of(day, pos, time), place.train
+    return origin_of(day, pos, time, got_off=since is not None), place.train
 
 
 def fastest(day: GameDay, pricing: Pricing | None, origin: Origin, target: int) -> Journey | None:

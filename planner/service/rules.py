@@ -29,14 +29,14 @@ def crossing_finder(day: GameDay):
     return find
 
 
-def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str]) -> DiceAnswer:
+def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None = None) -> DiceAnswer:
     """The dice rules (:func:`planner.game.dice.decide`) for a group at ``origin`` on this day, toll lines
     and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer."""
 
     real = day.network
     # the target is the one reached earliest by timetable (§4.4 "gemäss Fahrplan"), the way there on real times
     ans = decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),
-                 real=None if real is day.plan_network else real)
+                 real=None if real is day.plan_network else real, asked=asked)
     if ans.journey is not None and ans.journey.legs and day.realtime_source:
         from planner.service.jail import plan_jails
 
