@@ -89,3 +89,44 @@ def test_phone_shows_the_stale_banner(fx, tmp_path):
             expect(page.locator("#realtime")).to_have_text(re.compile(r"Real-time data is \d+ min old"), timeout=20000)
             b.close()
             assert not errors, errors
+
+
+def test_phone_pays_out_of_jail_in_one_tap(fx, tmp_path):
+    """A roll on the phone whose S1 runs 6 minutes late: the live plan shows the jail and (variant A) a button
+    that pays 1000 into the free parking; a second tap records nothing more."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.support.browser import ARGS, PHONE
+    from tests.support.webserver import free_port
+
+    folder, _ = fx
+    env = web_env(tmp_path)
+    port = free_port()
+    game = web_game(env, "Rot", base=f"http://127.0.0.1:{port}")
+    with feed_server((folder / "jail.pb").read_bytes()) as base, serve(env, "--realtime", base + "/feed",
+                                                                       port=port) as srv:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = b.new_context(**PHONE).new_page()
+            errors: list = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(game["groups"][0]["url"])
+            page.wait_for_url(re.compile(r"/groups/1$"))
+            page.fill("#time", "13:05")
+            page.fill("#at", "Zug")
+            page.fill("#trip", "S1 13:06")  # in the S1 that runs 6 minutes late
+            page.click("#position-form button")
+            page.select_option("#die", "2")
+            page.click("#roll-button")
+            expect(page.locator("#live-text")).to_contain_text("Jail at", timeout=20000)
+            button = page.locator("#jail-pay")
+            expect(button).to_have_text("Pay 1000 into the free parking")
+            button.click()
+            expect(page.locator("#money-message")).to_contain_text("Recorded #", timeout=20000)
+            button.click()  # the same payment again: replayed under its id, not recorded twice
+            expect(page.locator("#money-message")).to_contain_text("Recorded #", timeout=20000)
+            b.close()
+        h = {"Authorization": f"Bearer {game['groups'][0]['token']}"}
+        money = requests.get(f"{srv.url}/api/games/{game['game']}/groups/1/ledger", headers=h, timeout=60).json()
+        assert errors == []
+    assert money["cash"] == 20000 - 1000, money  # paid once (two taps, one event)

@@ -98,9 +98,9 @@ def jail_now(day: GameDay, model, t: int) -> Jail | None:
         last = day.timetable.trip_stop_times(pos.trip).stop - 1
         journey = Journey(pos.station, -1, report.time, (Leg(pos.trip, pos.row, last),))
         seated = pos.row
-    elif roll is not None and roll.rides:
-        journey = Journey(-1, -1, roll.plan_from, tuple(Leg(r.trip, r.board_row, r.alight_row) for r in roll.rides))
-        seated = roll.rides[0].board_row if roll.origin is not None and roll.origin.seated else -1
+    elif roll is not None and (rides := tuple(leg for leg in roll.legs if not leg.is_walk)):
+        journey = Journey(-1, -1, roll.plan_from, rides)
+        seated = rides[0].board_row if roll.origin is not None and roll.origin.seated else -1
     else:
         return None
     jail = first_jail(journey, day.game.jail, day.network.tt, day.timetable, ov.arr_known, seated_at=seated)

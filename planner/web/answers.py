@@ -29,7 +29,7 @@ from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field,
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
-LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem"}
+LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking"}  # parking: the jail payment
 
 
 class Answers:
@@ -187,7 +187,7 @@ class Answers:
                             reported=play.day.now(), station=text_field(body, "station"),
                             toll_line=text_field(body, "toll_line"), tunnel=text_field(body, "tunnel"),
                             dice=tuple(dice), houses=tuple((k, str(v)) for k, v in houses.items()),
-                            bonus=bonus, trip=text_field(body, "trip"),
+                            bonus=bonus, trip=text_field(body, "trip"), reason=text_field(body, "reason") or "",
                             event_id=text_field(body, "event_id", pattern=EVENT_ID,
                                                 hint=" (8-64 letters, digits, '-' or '_')"))
         with day.lock:

@@ -52,7 +52,8 @@ DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; st
 HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
 POSITION_FIELDS = {"at", "time", "trip", "since"}
 ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id"}
-LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip"}
+LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip",
+                 "reason"}  # reason: which parking payment (the jail)
 VOID_FIELDS = {"seq", "reason", "time"}
 
 

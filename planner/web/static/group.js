@@ -122,6 +122,13 @@ async function refreshLive() {
   if (it.jail) text += ` Jail at ${it.jail.station} ${it.jail.from}-${it.jail.until} (the ${it.jail.route} is ${it.jail.delay_min} min late)` +
     (it.jail.pay ? `; or pay ${it.jail.pay.amount} into the free parking and arrive ${it.jail.pay.arrival}.` : ".");
   document.getElementById("live-text").textContent = text;
+  const pay = document.getElementById("jail-pay");
+  pay.hidden = !(it.jail && it.jail.pay);
+  if (!pay.hidden) {
+    pay.textContent = `Pay ${it.jail.pay.amount} into the free parking`;
+    // one payment per jail: its id comes from what it is (money.js), so a second tap replays the first
+    pay.onclick = () => sendLedger({event: "parking", reason: "jail", time: it.jail.from});
+  }
   document.querySelector("#live-legs tbody").replaceChildren(...it.legs.map((l) => h("tr", {},
     h("td", {}, l.route), h("td", {}, l.from), h("td", {}, l.departure + late(l.departure_delay_min)),
     h("td", {}, l.to), h("td", {}, l.arrival + late(l.arrival_delay_min)))));

@@ -18,7 +18,7 @@ function chf(n) { return n === null || n === undefined ? "-" : Number(n).toLocal
 /* Send one ledger event. Its id comes from what it is (kind, thing, time): a second tap replays it. */
 async function sendLedger(body, done) {
   const what = [body.event, body.station || body.toll_line || body.tunnel || "", body.time,
-    JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : ""];
+    JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : "", body.reason || ""];
   const payload = {...body, event_id: `${body.event}-${digest(what.join("|"))}`};
   moneyMessage("Sending...");
   try {
