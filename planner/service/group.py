@@ -217,10 +217,10 @@ def _status_of(play: Play, group: GameGroup, snap: GroupSnapshot, time: int) -> 
     state = model.state_at(time)
     if play.day.realtime_source:  # §17 on real-time data: a late train put the group in jail
         from planner.game.day import in_jail
-        from planner.service.jail import jail_now
+        from planner.service.jail import jail_now, paid_out
 
         jail = jail_now(play.day, model, time)
-        if jail is not None:
+        if jail is not None and not paid_out(play, group.name, jail):
             state = in_jail(state, jail.station, jail.arrival, jail.until)
     return GroupStatus(group.name, group.key, group.number or snap.number, state, snap.rolls,
                        snap.positions), model

@@ -11,6 +11,7 @@ from planner.game.jail import Jail, first_jail, until_jail
 from planner.routing import Journey, Origin, best_journey, station_origin
 from planner.routing.journey import Leg
 from planner.service.gameday import GameDay
+from planner.service.play import Play
 from planner.util.timefmt import fmt_clock
 
 MAX_JAILS = 4  # jails planned in one itinerary at the most (each costs 30 minutes)
@@ -105,3 +106,14 @@ def jail_now(day: GameDay, model, t: int) -> Jail | None:
         return None
     jail = first_jail(journey, day.game.jail, day.network.tt, day.timetable, ov.arr_known, seated_at=seated)
     return jail if jail is not None and jail.arrival <= t < jail.until else None
+
+
+PAY_SLACK = 15 * 60  # a payment shortly before the predicted arrival pays for that jail (predictions move)
+
+
+def paid_out(play: Play, group: str, jail: Jail) -> bool:
+    """Whether ``group`` (its name) paid its way out of ``jail`` (variant A, §17): a standing ``parking`` event
+    for the jail from shortly before the jail began until its end. A paid jail is no jail: the group goes on."""
+    return any(not r.voided and r.event.kind == "parking" and r.event.reason == "jail" and r.event.group == group
+               and jail.arrival - PAY_SLACK <= r.event.time < jail.until
+               for r in play.state.ledger.events(play.day.ledger_rules, play.id))

@@ -103,12 +103,14 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
         j: Journey | None = Journey(pos.station, roll.target_station, state.time, rest)
     else:  # off its itinerary, or on real times (a late train, a missed change, a jail): re-planned from here
         j = _replan(day, origin, roll.target_station, pricing)
-    from planner.service.jail import jail_json, plan_jails
+    from planner.service.jail import jail_json, paid_out, plan_jails
 
     jailed = plan_jails(day, origin, roll.target_station, j)  # §17 ahead: a late train of the way there
-    j = jailed.journey
+    paid = bool(jailed.jails) and paid_out(play, st.name, jailed.jails[0])
+    if not paid:  # paid out of it: the way on real times, without the 30 minutes
+        j = jailed.journey
     it = journey_json(day, j, origin, roll.target_station, pricing)
-    if jailed.jails:
+    if jailed.jails and not paid:
         it["jail"] = jail_json(day, jailed, st.name)
     arrival = j.arrival(day.timetable) if j is not None else None
     return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),

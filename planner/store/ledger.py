@@ -123,7 +123,7 @@ class LedgerStore:
         try:
             for attempt in range(MAX_RECHECK + 1):
                 locked = check is None or attempt == MAX_RECHECK or (
-                    event_id is not None and _id_known(self.db.connect(), game.id, event_id))
+                    event_id is not None and self._id_known(game.id, event_id))
                 seen = None if locked else self._checked(rules, game.id, event, check)
                 with self.db.write() as conn:
                     rep = self._replayed(conn, rules, game.id)
@@ -138,6 +138,12 @@ class LedgerStore:
         except DamagedState as exc:
             raise exc.at(self.db.path) from None
         raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _id_known(self, game_id: str, event_id: str) -> bool:
+        try:
+            return _id_known(self.db.connect(), game_id, event_id)
+        except sqlite3.Error as exc:
+            raise self.db.fail(exc) from None
 
     def _checked(self, rules: LedgerRules, game_id: str, event: Event, check: Check) -> int:
         """Run ``check`` on the game's events as recorded now (no lock); the number of the last one seen."""

@@ -19,7 +19,7 @@ function chf(n) { return n === null || n === undefined ? "-" : Number(n).toLocal
 async function sendLedger(body, done) {
   const what = [body.event, body.station || body.toll_line || body.tunnel || "", body.time,
     JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : "", body.reason || ""];
-  const payload = {...body, event_id: `${body.event}-${digest(what.join("|"))}`};
+  const payload = {...body, event_id: body.event_id || `${body.event}-${digest(what.join("|"))}`};
   moneyMessage("Sending...");
   try {
     const ev = await api(BASE + "/ledger", "POST", payload);
