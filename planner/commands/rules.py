@@ -21,7 +21,8 @@ def cmd_target(args: argparse.Namespace) -> int:
     """Answer a roll for a group that tells what it already targeted."""
     ctx = Context(args, game_scope=bool(args.group))
     origin = origin_of_args(ctx, args.at, args.time, args.trip, args.since)
-    _, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train)
+    asked = ctx.clock(args.time) if args.time and not args.trip else None  # roll's time (the origin may be later)
+    _, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train, asked=asked)
     emit(args, out, render_dice(out))
     return 0
 

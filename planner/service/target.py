@@ -14,12 +14,16 @@ from planner.service.views import dice_json
 
 
 def target_answer(day: GameDay, pricing: Pricing | None, origin: Origin, roll: int, visited: str = "",
-                  train: str | None = None) -> tuple[DiceAnswer, dict]:
+                  train: str | None = None, asked: int | None = None) -> tuple[DiceAnswer, dict]:
     """The dice answer at ``origin`` for ``roll`` with the targets already had (``visited``: ``;``-separated names
-    as typed), and its JSON (``planner target --json``); for a group, the cheapest of the equally fast ways."""
+    as typed), and its JSON (``planner target --json``); for a group, the cheapest of the equally fast ways.
+    ``asked``: when the roll was made (default the origin's time, later for a group just off a train), as
+    ``roll`` has it: the clock and the free time count from it."""
     day.game.dice.validate(roll)
-    GroupDay(day.timetable, day.game).check_roll(origin.time)  # the clock: dice time, the end
-    ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, roll, resolve_targets(day, visited)))
+    rolled = origin.time if asked is None else asked
+    GroupDay(day.timetable, day.game).check_roll(rolled)  # the clock: dice time, the end
+    ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, roll, resolve_targets(day, visited),
+                                                          asked=rolled))
     out = dice_json(day, ans, origin, pricing)
     if train:
         out["train"] = train
