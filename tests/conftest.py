@@ -38,6 +38,16 @@ def demo_date():
     return DEMO_DATE
 
 
+@pytest.fixture(scope="module")
+def zug_day(zug_tt, sbb_game):
+    """The Zug game day (sbb-monopoly, 2021-09-11) as the service layer loads it, on the session's timetable."""
+    from planner.service.gameday import GameDay
+
+    d = GameDay(str(ZUG), sbb_game, DEMO_DATE)
+    d.__dict__["timetable"] = zug_tt
+    return d
+
+
 @pytest.fixture(scope="session")
 def zug_tt():
     """Game-day timetable: Zug extract, game sbb-monopoly, Saturday 2021-09-11."""

@@ -23,12 +23,8 @@ SEATED = ["route", *DAY, "--trip", "S1 13:06", "--from", "Zug", "--to", "Wohlen 
 
 
 @pytest.fixture(scope="module")
-def day(zug_tt, sbb_game):
-    from planner.service.gameday import GameDay
-
-    d = GameDay(str(ZUG), sbb_game, DEMO_DATE)
-    d.__dict__["timetable"] = zug_tt
-    return d
+def day(zug_day):
+    return zug_day
 
 
 @pytest.fixture(scope="module")

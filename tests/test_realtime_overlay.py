@@ -19,13 +19,8 @@ TS = service_day_start(DEMO_DATE) + 12 * 3600
 
 
 @pytest.fixture(scope="module")
-def day(zug_tt, sbb_game):
-    from planner.service.gameday import GameDay
-    from tests.support import ZUG
-
-    d = GameDay(str(ZUG), sbb_game, DEMO_DATE)
-    d.__dict__["timetable"] = zug_tt
-    return d
+def day(zug_day):
+    return zug_day
 
 
 @pytest.fixture(scope="module")

@@ -65,12 +65,12 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     network on predicted times (RULES.md §3): the target is still chosen on ``net`` (by timetable, §4.4),
     the itinerary to it is planned on ``real``. ``asked``: when the roll was made (default the origin's time,
     which is later for a group just off a train: it boards after its change time); free time runs from it."""
+    rolled = origin.time if asked is None else asked  # free time runs from the roll (§4.6)
     if real is not None:
-        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips, asked)
+        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips, rolled)
     tt = net.tt
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
-    rolled = origin.time if asked is None else asked  # free time runs from the roll (§4.6)
     free = DiceAnswer(roll, "free", free_until=game.dice.free_until(rolled, game.clock))
     if roll in game.dice.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
         return free
@@ -134,7 +134,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
 
 
 def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin: Origin, roll: int,
-                   targeted, crossing_trips, asked: int | None = None) -> DiceAnswer:
+                   targeted, crossing_trips, asked: int) -> DiceAnswer:
     """:func:`decide` by timetable for the choice, then the way to the chosen target on predicted times."""
     ans = decide(net, game, origin, roll, targeted, crossing_trips, asked=asked)
     if ans.kind != "target" or ans.journey is None or not ans.journey.legs:
@@ -142,8 +142,7 @@ def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin
     entry = game.dice.target_for(roll)
     if entry is not None and (entry.toll_line or entry.tunnel):
         # one target, the line itself (no choice to make): the earliest way through it on the real times
-        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips,
-                                origin.time if asked is None else asked)
+        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips, asked)
     target = ans.journey.target_station
     fastest = best_journey(real, origin, target)
     if fastest is None:

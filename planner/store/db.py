@@ -204,6 +204,19 @@ class StateDB:
             time.sleep(pause * random.uniform(0.5, 1.5))  # jitter: waiting processes do not retry in step
             pause = min(pause * 2, 0.5)
 
+    def read_part(self, ready: Callable[..., bool], fn: Callable[[sqlite3.Connection], object], empty):
+        """``fn(conn)`` for a store's read (``ready(create=False)`` false: no state file yet, ``empty`` is the
+        answer and nothing is created); SQLite errors and damaged rows as one line naming the file."""
+        if not ready(create=False):
+            return empty
+        conn = self.connect()
+        try:
+            return fn(conn)
+        except sqlite3.Error as exc:
+            raise self.fail(exc) from None
+        except DamagedState as exc:
+            raise exc.at(self.path) from None
+
     def read(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Rows of one read query (WAL: never waits for a writer)."""
         conn = self.connect()

@@ -18,7 +18,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from planner.errors import DamagedState, InputError
+from planner.errors import InputError
 from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import (
@@ -150,15 +150,7 @@ class GroupStore:
         return self._read(read, GroupSnapshot(key, group.name, 0, (), ()))
 
     def _read(self, fn: Callable[[sqlite3.Connection], object], empty):
-        if not self._ready(create=False):
-            return empty  # no state file (yet): nothing recorded, and a read creates nothing
-        conn = self.db.connect()
-        try:
-            return fn(conn)
-        except sqlite3.Error as exc:
-            raise self.db.fail(exc) from None
-        except DamagedState as exc:
-            raise exc.at(self.db.path) from None
+        return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty``, nothing created
 
 
 def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> str:

@@ -237,15 +237,7 @@ class LedgerStore:
                 or r.event.kind == VOID]
 
     def _read(self, fn: Callable[[sqlite3.Connection], object], empty):
-        if not self._ready(create=False):
-            return empty
-        conn = self.db.connect()
-        try:
-            return fn(conn)
-        except sqlite3.Error as exc:
-            raise self.db.fail(exc) from None
-        except DamagedState as exc:
-            raise exc.at(self.db.path) from None
+        return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty``, nothing created
 
 
 _COLS = "seq, event, amount, message, tell, pending, transfers"
