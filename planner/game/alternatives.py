@@ -30,9 +30,11 @@ def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: 
     found: dict[tuple, Journey] = {journey.signature(): journey}
     for j in equally_fast(net, origin, target, arrival):
         found.setdefault(j.signature(), j)
+    # no way on from a stop can beat its arrival there plus the ride time's static lower bound
+    bound = net.lower_bounds(net.target_arrays(int(target))[0])[0]
     for first in _first_rides(net, window, origin, arrival):
         station = first.to_station(tt)
-        if station == target:
+        if station == target or int(tt.st_arr[first.alight_row]) + int(bound[station]) > arrival:
             continue
         # on from the platform it got off at (in the train, at its stop): the change times from that platform
         # hold, as they do in every scan (a group standing anywhere in the station could catch a train on the

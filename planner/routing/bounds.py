@@ -80,6 +80,8 @@ class TargetBounds:
                     cache.clear()
                 row = cache[t] = dijkstra_to(int(t), *self._reverse_hops, self.tt.n_stations)
             rows.append(row)
+        if len(rows) == 1:
+            return rows[0].reshape(1, -1)  # a view (np.stack would copy the row for every one-target scan)
         return np.stack(rows) if rows else self.no_bounds
 
     @cached_property

@@ -57,19 +57,20 @@ class GroupStore:
             key = join_group(conn, game, group)
             if roll.roll_id is not None and (old := _find(conn, game_id, key, roll.roll_id)) is not None:
                 return replay(old, roll)
-            if _version(conn, game_id, key) != expected_version:
+            before = _numbers(conn, game_id, key)
+            if before[0] != expected_version:
                 raise StaleGroup(f"group {group.name} changed while its roll was computed")
             (seq,) = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rolls WHERE game_id = ? AND grp = ?",
                                   (game_id, key)).fetchone()
             rec = RollRecord(game_id, key, int(seq), int(roll.time), roll.dice, roll.kind, roll.target,
                              roll.free_until, roll.position, utc_now(), roll.roll_id, roll.request, roll.answer,
                              roll.plan)
-            conn.execute(f"INSERT INTO rolls ({ROLL_COLUMNS}) VALUES ({', '.join('?' * 14)})",
-                         (rec.game_id, rec.group, rec.seq, rec.time, json.dumps(list(rec.dice)), rec.kind,
-                          rec.target, rec.free_until, rec.position, rec.created_at, rec.roll_id, rec.request,
-                          rec.answer, rec.plan))
+            row = (rec.game_id, rec.group, rec.seq, rec.time, json.dumps(list(rec.dice)), rec.kind, rec.target,
+                   rec.free_until, rec.position, rec.created_at, rec.roll_id, rec.request, rec.answer, rec.plan)
+            conn.execute(f"INSERT INTO rolls ({ROLL_COLUMNS}) VALUES ({', '.join('?' * 14)})", row)
             _bump(conn, game_id, key)
-            return rec
+        self._written(game_id, group, before, lambda snap: (*snap.rolls, roll_from_row(row)), None)
+        return rec
 
     def add_position(self, game: GameRecord, group: GameGroup, time: int, since: int, station: str,
                      trip_id: str | None = None, stop_offset: int | None = None, label: str | None = None, *,
@@ -79,7 +80,8 @@ class GroupStore:
         game_id = game.id
         with self.db.write() as conn:
             key = join_group(conn, game, group)
-            if expected_version is not None and _version(conn, game_id, key) != expected_version:
+            before = _numbers(conn, game_id, key)
+            if expected_version is not None and before[0] != expected_version:
                 raise StaleGroup(f"group {group.name} changed while its position was checked")
             created = utc_now()
             cur = conn.execute(
@@ -87,8 +89,24 @@ class GroupStore:
                 "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, key, int(time), int(since), station, trip_id, stop_offset, label, created))
             _bump(conn, game_id, key)
-            return PositionRecord(int(cur.lastrowid or 0), int(time), int(since), station, trip_id, stop_offset,
-                                  label, created)
+        rec = position_from_row((int(cur.lastrowid or 0), int(time), int(since), station, trip_id, stop_offset,
+                                 label, created))
+        self._written(game_id, group, before, None,
+                      lambda snap: tuple(sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
+        return rec
+
+    def _written(self, game_id: str, group: GameGroup, before: tuple[int, int], rolls, positions) -> None:
+        """After a committed write of one roll or report: the kept snapshot of the group, when it was the
+        group's state right before (same version and number), goes on with it, so the next read is a hit (the
+        rows are those a read would give: the same row parsers)."""
+        k = (game_id, group.key, group.name)
+        kept = self._snaps.get(k)
+        if kept is None or kept[0] != self.db.opened or kept[1] != before:
+            return
+        snap = kept[2]
+        snap = GroupSnapshot(snap.key, snap.name, before[0] + 1, rolls(snap) if rolls else snap.rolls,
+                             positions(snap) if positions else snap.positions, snap.number)
+        self._snaps[k] = (self.db.opened, (before[0] + 1, before[1]), snap)
 
     def undo_last(self, game_id: str, group: GameGroup) -> RollRecord | PositionRecord | None:
         """Delete the group's latest entry (a roll: its target is no longer targeted; or a position report) and
@@ -122,16 +140,15 @@ class GroupStore:
         key = group.key
 
         def read(conn: sqlite3.Connection) -> GroupSnapshot:
+            kept = self._snaps.get((game_id, key, group.name))
+            # one statement reads the version atomically: a kept snapshot of it needs no transaction
+            if kept is not None and kept[0] == self.db.opened and kept[1] == _numbers(conn, game_id, key):
+                return kept[2]
             own = not conn.in_transaction  # inside a write (a ledger check): that transaction is the snapshot
             if own:
                 conn.execute("BEGIN")  # one read snapshot under WAL: never waits for a writer
             try:
-                row = conn.execute("SELECT version, number FROM groups WHERE game_id = ? AND grp = ?",
-                                   (game_id, key)).fetchone()
-                version, number = group_numbers(row) if row else (0, 0)
-                kept = self._snaps.get((game_id, key, group.name))
-                if kept is not None and kept[0] == self.db.opened and kept[1] == (version, number):
-                    return kept[2]
+                version, number = _numbers(conn, game_id, key)
                 rolls = [roll_from_row(r) for r in conn.execute(
                     f"SELECT {ROLL_COLUMNS} FROM rolls WHERE game_id = ? AND grp = ? ORDER BY seq",
                     (game_id, key)).fetchall()]
@@ -169,9 +186,10 @@ def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> 
     return group.key
 
 
-def _version(conn: sqlite3.Connection, game_id: str, key: str) -> int:
+def _numbers(conn: sqlite3.Connection, game_id: str, key: str) -> tuple[int, int]:
+    """(version, number) of the group, (0, 0) before its first entry."""
     row = conn.execute("SELECT version, number FROM groups WHERE game_id = ? AND grp = ?", (game_id, key)).fetchone()
-    return 0 if row is None else group_numbers(row)[0]
+    return (0, 0) if row is None else group_numbers(row)
 
 
 def _bump(conn: sqlite3.Connection, game_id: str, key: str) -> None:
