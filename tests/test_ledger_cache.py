@@ -7,6 +7,7 @@ import copy
 import dataclasses
 
 from planner.gamefile.game import load_game
+from planner.ledger.apply import apply
 from planner.ledger.corrections import Entry, replay_outcomes
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import ledger_rules
@@ -80,6 +81,27 @@ def test_clone_is_a_deep_copy():
             assert getattr(c, name) is not v, name
     assert all(c.holdings[k] is not h for k, h in st.holdings.items())
     assert all(c.visits[k] is not v for k, v in st.visits.items())
+
+
+def test_every_state_an_event_leaves_keeps_its_own_holdings():
+    # apply forks the state (holdings shared until one changes): a later mortgage or redeem must not reach back
+    # into the state an earlier event left (the kept replay keeps each recorded event's outcome)
+    rules = ledger_rules(load_game("sbb-monopoly"))
+    events = [Event("join", "Rot", rules.start), _buy("Rot", "Zug", "09:10"),
+              Event("mortgage", "Rot", T("09:40"), target="station", name="Zug"),
+              Event("redeem", "Rot", T("10:40"), target="station", name="Zug")]
+    states, state, seen = [], LedgerState(), []
+
+    def look(st: LedgerState) -> tuple:
+        h = st.holding("station", "Zug")
+        return None if h is None else (h.owner, h.mortgaged), st.cash["Rot"]
+
+    for ev in events:
+        state = apply(rules, state, ev).state
+        states.append(state)
+        seen.append(look(state))  # as the event left it
+    assert [s[0] for s in seen] == [None, ("Rot", False), ("Rot", True), ("Rot", False)]
+    assert [look(s) for s in states] == seen  # nothing that came after changed it
 
 
 def test_kept_group_snapshot_and_model_follow_every_change(tmp_path, sbb_game):

@@ -19,6 +19,7 @@ from planner.routing.network import TransitNetwork
 from planner.routing.origin import trip_origin
 from planner.routing.query import Origin, best_journey, equally_fast
 
+ONWARD_MEMO = 50_000  # remembered onward journeys per network, then forgotten at once
 MAX_FIRST_RIDES = 12  # first trains tried (the window holds a handful; a forced wait at a hub a few more)
 
 
@@ -39,7 +40,7 @@ def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: 
         # on from the platform it got off at (in the train, at its stop): the change times from that platform
         # hold, as they do in every scan (a group standing anywhere in the station could catch a train on the
         # far platform a minute later, which one just off a train cannot)
-        rest = best_journey(net, trip_origin(net, first.trip, first.alight_row, window=origin.window), target)
+        rest = _onward(net, first.trip, first.alight_row, origin.window, target)
         if rest is None or not rest.legs or rest.arrival(tt) != arrival:
             continue
         legs = rest.legs
@@ -51,6 +52,19 @@ def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: 
         if j.signature() not in found and _legal(net, window, origin, j):
             found[j.signature()] = j
     return list(found.values())
+
+
+def _onward(net: TransitNetwork, trip: int, row: int, window: int | None, target: int) -> Journey | None:
+    """The best journey on from stop-time ``row`` of ``trip`` to ``target``, remembered on the network (its
+    timetable never changes; real-time data makes a new network): groups rolling in the same trains ask it again
+    and again, and a journey is immutable."""
+    memo = net.__dict__.setdefault("_onward_journeys", {})
+    key = (trip, row, window, target)
+    if key not in memo:
+        if len(memo) >= ONWARD_MEMO:
+            memo.clear()
+        memo[key] = best_journey(net, trip_origin(net, trip, row, window=window), target)
+    return memo[key]
 
 
 def _first_rides(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, arrival: int) -> list[Leg]:

@@ -103,7 +103,7 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
         if not rules.start <= e.time <= rules.end:
             raise Refused(f"time {fmt_clock(e.time)} is outside the game ({fmt_clock(rules.start)}-"
                           f"{fmt_clock(rules.end)})")
-    new = state if inplace else state.clone()
+    new = state if inplace else state.fork()
     out = Outcome(event=e, state=new, tell=_tell(rules.audience.get(e.kind, "none")))
     late = _lateness(rules, e)
     _HANDLERS[e.kind](rules, new, e, out)
@@ -209,7 +209,7 @@ def _build(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
         cost += (level - h.level) * h.price
     _require_cash(s, e.group, cost, "building")
     for name, level in e.levels:
-        s.holdings[(STATION, name)].level = level
+        s.writable(STATION, name).level = level
     out.amount = cost
     _move(s, out, e.group, BANK, cost)
     out.message = render(rules, "build", group=e.group, time=e.time, items=build_items(rules, e.levels))
@@ -219,6 +219,7 @@ def _mortgage(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> Non
     h = _held(s, e.group, e.target, e.name)
     if h.mortgaged:
         raise Refused(f"{e.name} is already mortgaged")
+    h = s.writable(h.kind, h.name)
     h.mortgaged = True
     out.amount = cap.mortgage_credit(rules, h)
     _move(s, out, BANK, e.group, out.amount)
@@ -231,6 +232,7 @@ def _redeem(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
         raise Refused(f"{e.name} is not mortgaged")
     cost = cap.redeem_cost(rules, h)
     _require_cash(s, e.group, cost, f"redeeming {e.name}")
+    h = s.writable(h.kind, h.name)
     h.mortgaged = False
     out.amount = cost
     _move(s, out, e.group, BANK, cost)
@@ -353,7 +355,7 @@ def _diceoff(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None
         raise Refused(f"dice-off for {e.name}: groups {', '.join(sorted(best))} tie with {top}: roll again")
     winner = best[0]
     key = next(k for k, h in s.holdings.items() if h.name == e.name)
-    h = s.holdings[key]
+    h = s.writable(*key)
     if winner != h.owner:
         _require_cash(s, winner, h.price, e.name)
         _move(s, out, BANK, h.owner, h.paid)  # the first buyer gets back what it paid

@@ -143,12 +143,26 @@ class LedgerState:
     def clone(self) -> LedgerState:
         """An independent copy (what ``copy.deepcopy`` gives, without its cost: every container is new, every
         mutable value in it copied; events, strings and numbers are immutable and shared)."""
+        new = self.fork()
+        new.holdings = {k: h.copy() for k, h in self.holdings.items()}
+        return new
+
+    def fork(self) -> LedgerState:
+        """A copy for :func:`planner.ledger.apply.apply` to change: like :meth:`clone`, but the holdings are
+        shared until one changes, and whatever changes one takes it through :meth:`writable` first (a replay
+        forks the state for every event, and most events change no holding)."""
         return LedgerState(
             cash=dict(self.cash), parking=self.parking, bank=self.bank,
-            holdings={k: h.copy() for k, h in self.holdings.items()}, incomes=set(self.incomes),
+            holdings=dict(self.holdings), incomes=set(self.incomes),
             disputes={k: Dispute(d.name, d.time, d.holder, list(d.challengers)) for k, d in self.disputes.items()},
             free_station=dict(self.free_station), visits={k: list(v) for k, v in self.visits.items()},
             out=dict(self.out), orders=self.orders)
+
+    def writable(self, kind: str, name: str) -> Holding:
+        """The holding of ``name``, this state's own copy (to be changed: states cloned from this one, or this
+        one from, keep theirs)."""
+        h = self.holdings[(kind, name)] = self.holdings[(kind, name)].copy()
+        return h
 
     def owned(self, group: str, kind: str | None = None) -> list[Holding]:
         """The group's holdings (of one kind), in purchase order."""

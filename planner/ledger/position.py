@@ -28,10 +28,21 @@ class Sighting:
     source: str
 
 
-def ledger_sightings(events: Iterable[Event], group: str) -> list[Sighting]:
-    """Sightings from the ledger: the group's purchases and fees at stations."""
-    return [Sighting(e.time, e.name, f"its {e.kind} at {e.name}") for e in events
-            if e.group == group and e.target == STATION and e.kind in ("buy", "fee")]
+def ledger_sightings(events: Iterable[Event], group: str, around: int | None = None) -> list[Sighting]:
+    """Sightings from the ledger: the group's purchases and fees at stations. ``around`` a time: only those
+    :func:`contradiction` reads of them for a claim then (the last at or before it, the first after it; of
+    equal times, the one it would pick), so a long day's log is not turned into sightings for every claim."""
+    mine = [e for e in events if e.group == group and e.target == STATION and e.kind in ("buy", "fee")]
+    if around is not None:
+        before = after = None
+        for e in mine:
+            if e.time <= around:
+                if before is None or e.time >= before.time:
+                    before = e
+            elif after is None or e.time < after.time:
+                after = e
+        mine = [e for e in (before, after) if e is not None]
+    return [Sighting(e.time, e.name, f"its {e.kind} at {e.name}") for e in mine]
 
 
 def contradiction(sightings: Iterable[Sighting], station: str, time: int, earliest: Earliest) -> str | None:

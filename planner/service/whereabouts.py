@@ -12,33 +12,49 @@ from planner.errors import InputError
 from planner.ledger.model import Event
 from planner.ledger.position import Sighting, contradiction, ledger_sightings
 from planner.routing import reach, station_origin
+from planner.routing.network import TransitNetwork
 from planner.service.day_model import group_day, label_station
 from planner.service.play import Play
 from planner.util.timefmt import fmt_clock
 
 CROSSING_SLACK = 10 * 60  # a purchase message may come a little after the train has left the line (§13)
+EARLIEST_MEMO = 200_000  # remembered earliest arrivals per network (a few MB), then forgotten at once
 
 
 def check_at_station(play: Play, group: str, event: Event, events: list[Event]) -> None:
     """Refuse a station purchase or fee when the group cannot have been at the station then."""
     g = play.group(group)
-    seen = ledger_sightings(events, g.name)
+    seen = ledger_sightings(events, g.name, around=event.time)
     for r in play.state.groups.snapshot(play.id, g).rolls:
         if r.position:
             seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
     day = play.day
 
     def earliest(a: str, t: int, b: str) -> int | None:
-        # the earliest arrival only: one scan, no journey (best_journey's fewest changes and latest departure
-        # do not change when the group can be there)
-        sa, sb = day.station(a), day.station(b)
-        if not day.network.station_reach[sa, sb]:
-            return None
-        return reach(day.network, station_origin(sa, t), target=sb).station_arrival(sb)
+        return earliest_arrival(day.network, day.station(a), t, day.station(b))
 
     why = contradiction(seen, event.name, event.time, earliest)
     if why:
         raise InputError(f"group {g.name} at {event.name} at {fmt_clock(event.time)}? {why}")
+
+
+def earliest_arrival(net: TransitNetwork, a: int, t: int, b: int) -> int | None:
+    """The earliest arrival at station ``b`` leaving station ``a`` at ``t`` (None: never), remembered on the
+    network: the timetable of a network never changes (real-time data makes a new one), and every group's fee on
+    the same train asks the same again; one scan, no journey (best_journey's fewest changes and latest departure
+    do not change when the group can be there)."""
+    memo = net.__dict__.setdefault("_earliest_arrivals", {})
+    key = (a, int(t), b)
+    if key in memo:
+        return memo[key]
+    if not net.station_reach[a, b]:
+        arr = None
+    else:
+        arr = reach(net, station_origin(a, t), target=b).station_arrival(b)
+    if len(memo) >= EARLIEST_MEMO:
+        memo.clear()
+    memo[key] = arr
+    return arr
 
 
 def _rides(play: Play, group: str, t: int) -> tuple[bool, list[tuple[int, int, int]]]:
