@@ -203,3 +203,25 @@ def test_rule_scan_alone_on_real_times_equals_reference(real):
         assert got == ref.best(o, target), (o, target)
         n += 1
     assert n > 300
+
+
+def test_the_deadline_follows_a_newer_feed(zug_tt, sbb_game):
+    # the game day remembers deadlines per (station, since); a server's newer feed that cancels every train the
+    # window holds makes the next one forced, and the remembered deadline must not outlive the feed it came from
+    from planner.game.day import Position
+    from planner.game.zugzwang import deadline_at
+    from planner.service.gameday import GameDay
+    from tests.support import ZUG
+
+    day = GameDay(str(ZUG), sbb_game, DEMO_DATE)  # its own: set_overlay changes it
+    day.__dict__["timetable"] = zug_tt
+    tt, net0 = day.timetable, day.plan_network
+    pos = Position(day.station("Rotkreuz"), 13 * 3600 + 19 * 60)
+    before = day.deadline_of(pos)
+    assert before is not None and not before.forced
+    held = {int(net0.c_trip[c]) for c in boardable(net0, pos.station, pos.since, W)
+            if net0.c_plan_dep[c] <= pos.since + W}
+    f = feed_message(TS, [{"trip_id": tt.trip_id[t], "start_date": YMD, "canceled": True} for t in sorted(held)])
+    day.set_overlay(apply(tt, decode_feed(f, "x"), DEMO_DATE))
+    after = day.deadline_of(pos)
+    assert after == deadline_at(day.network, day.window, pos) and after.forced and after != before

@@ -66,7 +66,7 @@ class GameDay:
             return None
         key = (pos.station, pos.since)
         if key not in self._deadlines:
-            if len(self._deadlines) > 4096:
+            if len(self._deadlines) > 65536:
                 self._deadlines.clear()
             self._deadlines[key] = deadline_at(self.network, self.window, pos)
         return self._deadlines[key]
@@ -93,6 +93,7 @@ class GameDay:
         """Route on another overlay from now on (a server's newer feed; None: the timetable)."""
         self.__dict__["overlay"] = overlay
         self.__dict__.pop("_real_network", None)
+        self._deadlines.clear()  # worked out on the old network (a cancelled train changes the forced one)
 
     @property
     def network(self) -> TransitNetwork:

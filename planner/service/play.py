@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 
 from planner.errors import InputError
 from planner.service.gameday import GameDay
@@ -36,18 +37,26 @@ class Play:
     def group(self, ref: str | int) -> GameGroup:
         """The group named (or numbered) ``ref``; in an implicit game a new name is a new group (recorded with
         its first entry); in a created game an unknown one is an error naming its groups."""
+        if self.game.implicit and not self.game.groups:
+            return _new_group(str(ref))  # nobody recorded yet (a simulated day asks it at every move)
         g = self.game.group(ref)
         if g is not None:
             return g
         if not self.game.implicit:
             return self.game.require_group(ref)
-        name = check_name(str(ref).strip(), "group name")
-        return GameGroup(group_key(name), 0, name)
+        return _new_group(str(ref))
 
     def refresh(self) -> Play:
         """The same game re-read (a group added to an implicit game since it was opened)."""
         rec = self.state.games.get(self.game.id)
         return self if rec is None else Play(self.day, rec, self.state)
+
+
+@lru_cache(maxsize=4096)  # pure: a name is checked and folded once
+def _new_group(ref: str) -> GameGroup:
+    """A group of an implicit game not recorded yet, named ``ref``."""
+    name = check_name(ref.strip(), "group name")
+    return GameGroup(group_key(name), 0, name)
 
 
 def implicit_record(state: State, day: GameDay, spec: str) -> GameRecord:
