@@ -137,14 +137,15 @@ class SimDay:
     def _start(self, t: int, g: Sim, _payload) -> None:
         starts = self.board.starts
         g.start = starts[self.rnd.randrange(len(starts))]
-        set_position(self.play, g.name, PlaceRequest(self.board.names[g.start]), t)
-        self._decide(t, g, (g.start, -1, t))
+        st = set_position(self.play, g.name, PlaceRequest(self.board.names[g.start]), t)
+        self._decide(t, g, (g.start, -1, t), st.state)
 
-    def _decide(self, t: int, g: Sim, where: tuple[int, int, int | None]) -> None:
+    def _decide(self, t: int, g: Sim, where: tuple[int, int, int | None], st=None) -> None:
         """The group stands at a station (``where`` = station, platform it got off at, since when if it did not
-        just get off): roll when a roll is due, else ride on (before dice time, during free time)."""
+        just get off): roll when a roll is due, else ride on (before dice time, during free time). ``st``: its
+        state at ``t`` when the caller has it (what the position report just answered)."""
         station, stop, since = where
-        st = status(self.play, g.name, t).state
+        st = st if st is not None else status(self.play, g.name, t).state
         ob = st.obligation
         if ob.kind == "ended":
             return
@@ -185,8 +186,8 @@ class SimDay:
 
     def _arrive(self, t: int, g: Sim, ride: Ride) -> None:
         g.moving = False
-        set_position(self.play, g.name, PlaceRequest(self.board.names[ride.to_station]), t)
-        self._decide(t, g, (ride.to_station, int(self.day.timetable.st_stop[ride.alight]), None))
+        st = set_position(self.play, g.name, PlaceRequest(self.board.names[ride.to_station]), t)
+        self._decide(t, g, (ride.to_station, int(self.day.timetable.st_stop[ride.alight]), None), st.state)
 
     def _roll(self, t: int, g: Sim, _payload) -> None:
         before = status(self.play, g.name, t).state
@@ -279,10 +280,11 @@ class SimDay:
             g.out = True
             return
         for h in reversed(ledger.owned(g.name)):
-            if self.state.ledger.view(self.rules, self.play.id).cash.get(g.name, 0) >= 0:
+            if ledger.cash.get(g.name, 0) >= 0:
                 return
             if not h.mortgaged:
                 self._record(LedgerRequest(g.name, "mortgage", t, **{h.kind: h.name}))
+                ledger = self.state.ledger.view(self.rules, self.play.id)  # only a record changes it
 
     def _income(self, t: int, _g, _payload) -> None:
         for g in self.groups:

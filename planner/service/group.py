@@ -179,10 +179,13 @@ def set_position(play: Play, group_ref: str, place: PlaceRequest, time: int) -> 
                                                  expected_version=snap.version)
         except StaleGroup:
             continue
-        # the day as written: the snapshot it was checked against plus this report (no second read)
-        number = snap.number or next((g.number for g in play.refresh().game.groups if g.key == group.key), 0)
-        written = dataclasses.replace(snap, version=snap.version + 1, number=number, positions=tuple(
-            sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
+        # the day as written: the snapshot it was checked against plus this report (no second read), as the
+        # store keeps it when it could (the same object later reads give, so its model is built once)
+        written = play.state.groups.kept(play.id, group, snap.version + 1)
+        if written is None:
+            number = snap.number or next((g.number for g in play.refresh().game.groups if g.key == group.key), 0)
+            written = dataclasses.replace(snap, version=snap.version + 1, number=number, positions=tuple(
+                sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
         st = _status_of(play, group, written, time)[0]
         here = st.state.position
         # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row

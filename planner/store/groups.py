@@ -131,6 +131,12 @@ class GroupStore:
             return roll
 
     # ---- reads -------------------------------------------------------------------------------------
+    def kept(self, game_id: str, group: GameGroup, version: int) -> GroupSnapshot | None:
+        """The kept snapshot of the group at ``version``, when there is one (no read): after a write of this
+        connection it is the group's day as written, the object later reads return while nothing changes."""
+        kept = self._snaps.get((game_id, group.key, group.name))
+        return kept[2] if kept is not None and kept[0] == self.db.opened and kept[1][0] == version else None
+
     def find_roll(self, game_id: str, group: GameGroup, roll_id: str) -> RollRecord | None:
         """The group's roll recorded under a client ``roll_id``, or None."""
         return self._read(lambda c: _find(c, game_id, group.key, roll_id), None)
