@@ -125,3 +125,25 @@ def test_kept_group_snapshot_and_model_follow_every_change(tmp_path, sbb_game):
         assert status(pa, "Rot", T("10:31")).state.position.station == day.station("Baar")
         undo(pb, "Rot")
         assert status(pa, "Rot", T("10:31")).state.position.station == day.station("Zug")
+
+
+def test_a_snapshot_kept_after_own_writes_equals_a_fresh_read(tmp_path, zug_day, sbb_game):
+    # a connection's own roll or report extends its kept snapshot without reading it back: it must be what
+    # another connection reads from the file, row for row, and the next read must be that kept object
+    from planner.service import PlaceRequest, Play, RollRequest, implicit_record, roll, set_position
+
+    path = tmp_path / "s.sqlite"
+    with State(path) as a:
+        play = Play(zug_day, implicit_record(a, zug_day, sbb_game.name), a)
+        set_position(play, "Rot", PlaceRequest("Zug"), T("12:10"))
+        play = play.refresh()
+        g = play.group("Rot")
+        a.groups.snapshot(play.id, g)  # kept from here on
+        set_position(play, "Rot", PlaceRequest("Zug", since=T("12:10")), T("12:20"))
+        roll(play, RollRequest("Rot", 3, T("12:35")))
+        kept = a.groups.snapshot(play.id, g)
+        assert a.groups.kept(play.id, g, kept.version) is kept
+        with State(path) as b:
+            fresh = b.groups.snapshot(play.id, g)
+        assert kept == fresh and len(fresh.rolls) == 1 and [p.time for p in fresh.positions] == [
+            T("12:10"), T("12:20")]

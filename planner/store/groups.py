@@ -69,7 +69,7 @@ class GroupStore:
                    rec.free_until, rec.position, rec.created_at, rec.roll_id, rec.request, rec.answer, rec.plan)
             conn.execute(f"INSERT INTO rolls ({ROLL_COLUMNS}) VALUES ({', '.join('?' * 14)})", row)
             _bump(conn, game_id, key)
-        self._written(game_id, group, before, lambda snap: (*snap.rolls, roll_from_row(row)), None)
+        self._written(game_id, group, before, lambda snap: (*snap.rolls, rec), None)
         return rec
 
     def add_position(self, game: GameRecord, group: GameGroup, time: int, since: int, station: str,
