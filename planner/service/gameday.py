@@ -47,6 +47,7 @@ class GameDay:
         self._stations: dict[str, int] = {}  # names as typed -> station (the timetable never changes)
         self.models: dict[int, tuple] = {}  # group snapshot id -> (snapshot, its GroupDay): planner.service.day_model
         self.day_events: dict = {}  # a stored roll or position record -> its event in the model (day_model)
+        self.station_facts: dict[int, tuple[str, int, str]] = {}  # station -> name, price, letter (service.ledger)
 
     @property
     def window(self) -> ChangeWindow | None:

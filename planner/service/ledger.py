@@ -70,9 +70,14 @@ def rules_of(play: Play) -> LedgerRules:
 
 def station_facts(play: Play, name: str) -> tuple[str, int, str]:
     """(name as on the game day, purchase price, initial letter) of a station."""
-    tt = play.day.timetable
-    s = play.day.station(name)
-    return tt.station_name[s], station_price(play.day.game, tt, s), initial_letter(tt.station_name[s])
+    day = play.day
+    s = day.station(name)
+    facts = day.station_facts.get(s)
+    if facts is None:  # the game file and the timetable never change on a game day
+        tt = day.timetable
+        facts = day.station_facts[s] = (tt.station_name[s], station_price(day.game, tt, s),
+                                        initial_letter(tt.station_name[s]))
+    return facts
 
 
 def resolve_target(play: Play, station: str | None, toll_line: str | None, tunnel: str | None) -> tuple[str, str]:
