@@ -3,11 +3,12 @@ transaction each.
 
 Every event is recorded under the write lock: the game's events are read and replayed, the new event is checked by
 the rules against that state, and it is inserted in the same transaction (the position check, which routes, runs
-before the lock on the same events and the group's day, and again when either changed). Two processes buying one station therefore never
-both see it unowned: the second is refused with the owner named, or, in the same minute (§7.2), recorded as a
-pending dice-off. Triggers make the table append-only; a mistake is corrected by a void
+before the lock on the same events and the group's day, and again when either changed). Two processes buying one
+station therefore never both see it unowned: the second is refused with the owner named, or, in the same minute
+(§7.2), recorded as a pending dice-off. Triggers make the table append-only; a mistake is corrected by a void
 (:mod:`planner.ledger.corrections`). An event id belongs to its group: a retry with the same inputs returns the
-first record, the same id with other inputs is refused naming the first event.
+first record, the same id with other inputs is refused naming the first event, and so is a retry of an event
+voided since (naming the void).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
 from planner.store.groups import join_group
 from planner.store.records import group_key
+from planner.util.timefmt import fmt_clock
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class LedgerStore:
         roll, position or undo of another phone) meanwhile, else it is checked again (after
         :data:`MAX_RECHECK` tries, and for a known event id, under the lock). Returns the rows written, the event last. A repeated
         ``event_id`` of the group with the same inputs writes nothing and returns the first record; with other
-        inputs it is refused.
+        inputs, or when that record was voided since, it is refused.
         """
         self._ready()
         # What the event is, without when it was reported: a phone's retry comes later, and is the same event.
@@ -177,6 +179,7 @@ class LedgerStore:
                 if first is not None and first != request:
                     raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
                                      f"group {group.name} ({old[-1].message}); use a new id for a new event")
+                _refuse_voided(rep, event_id, old[-1])
                 return tuple(old), []
         state = rep.state
         seq = rep.key[1]
@@ -293,6 +296,16 @@ def _last_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
     if not (isinstance(row[0], int) and isinstance(row[1], int)):  # a row edited by hand
         raise DamagedState(f"ledger event #{str(row[1])[:20]} is damaged: seq is not a whole number")
     return (row[0], row[1])
+
+
+def _refuse_voided(rep: _Replayed, event_id: str, first: Recorded) -> None:
+    """A retry of an event that was voided since is refused, naming the void: returning the voided row would
+    say "recorded" of an event that does not count (a new one needs a new id)."""
+    void = next((r for r in rep.rows if r.event.kind == VOID and r.event.voids == first.seq), None)
+    if void is not None:
+        reason = " ".join(str(void.event.reason).split())[:200]
+        raise InputError(f"event id {event_id!r} was event #{first.seq} ({first.message}), voided at "
+                         f"{fmt_clock(void.event.time)} ({reason}): record it again with a new id")
 
 
 def _day_version(conn: sqlite3.Connection, game_id: str, key: str) -> int:
