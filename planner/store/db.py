@@ -5,8 +5,8 @@ registers its tables with :func:`ensure_part` under a name and version; a file o
 (:mod:`planner.store.migrate`). Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers
 queue instead of failing, and the set-up of a file (many processes may create one at once) is retried with backoff
-where SQLite's busy handler does not wait. Every failure a user can hit is a one-line :class:`PlannerError` naming the path. A
-file of another program is refused before its journal mode is touched.
+where SQLite's busy handler does not wait. Every failure a user can hit is a one-line :class:`PlannerError` naming
+the path. A file of another program is refused before its journal mode is touched.
 """
 
 from __future__ import annotations

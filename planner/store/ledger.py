@@ -115,9 +115,9 @@ class LedgerStore:
         so it runs before the write lock is taken, on the game's events and the group's day as read then; under
         the lock the event is recorded only if no other event came in and the group's day did not change (a
         roll, position or undo of another phone) meanwhile, else it is checked again (after
-        :data:`MAX_RECHECK` tries, and for a known event id, under the lock). Returns the rows written, the event last. A repeated
-        ``event_id`` of the group with the same inputs writes nothing and returns the first record; with other
-        inputs, or when that record was voided since, it is refused.
+        :data:`MAX_RECHECK` tries, and for a known event id, under the lock). Returns the rows written, the event
+        last. A repeated ``event_id`` of the group with the same inputs writes nothing and returns the first
+        record; with other inputs, or when that record was voided since, it is refused.
         """
         self._ready()
         # What the event is, without when it was reported: a phone's retry comes later, and is the same event.
