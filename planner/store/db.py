@@ -4,8 +4,9 @@ One file holds every game's state (:mod:`planner.store.schema`: games, groups, t
 registers its tables with :func:`ensure_part` under a name and version; a file of an older planner is migrated once
 (:mod:`planner.store.migrate`). Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers
-queue instead of failing. Every failure a user can hit is a one-line :class:`PlannerError` naming the path. A
-file of another program is refused before its journal mode is touched.
+queue instead of failing, and the set-up of a file (many processes may create one at once) is retried with backoff
+where SQLite's busy handler does not wait. Every failure a user can hit is a one-line :class:`PlannerError` naming
+the path. A file of another program is refused before its journal mode is touched.
 """
 
 from __future__ import annotations
@@ -117,10 +118,23 @@ class StateDB:
                             "set PLANNER_STATE to another file")
 
     def _setup(self, conn: sqlite3.Connection) -> None:
+        """WAL, the file version and the planner's own tables, retried with backoff while another process sets
+        up the same new file: SQLite's busy handler does not wait for every lock of it (the journal-mode switch,
+        a WAL being recovered answer "locked" at once)."""
+        self._backoff(lambda: self._setup_once(conn), conn)
+
+    def _setup_once(self, conn: sqlite3.Connection) -> None:
         # Another program's database is refused before anything in it changes (the WAL switch below
-        # rewrites its header): ours carries our application_id, a new one is empty.
-        version, app = _versions(conn)
-        if app != APPLICATION_ID and (app != 0 or version != 0 or _has_tables(conn)):
+        # rewrites its header): ours carries our application_id, a new one is empty. The three reads are one
+        # snapshot: apart, they can straddle another process's creation of the file (versions read before its
+        # commit, tables after) and take our own new file for another program's.
+        conn.execute("BEGIN")
+        try:
+            version, app = _versions(conn)
+            tables = _has_tables(conn)
+        finally:
+            conn.execute("COMMIT")
+        if app != APPLICATION_ID and (app != 0 or version != 0 or tables):
             raise self._other_program()
         # journal_mode is persistent in the file; switching needs a moment of exclusive access, which
         # the busy handler waits for. FULL sync: a committed roll survives a power cut, too.
@@ -191,16 +205,27 @@ class StateDB:
         """``BEGIN IMMEDIATE``, retried with backoff while another process holds the lock, until
         :attr:`timeout` has passed: SQLite's busy handler alone can give up early (a WAL file being
         reset or checkpointed answers "locked" at once)."""
+        try:
+            self._backoff(lambda: conn.execute("BEGIN IMMEDIATE"), conn)
+        except sqlite3.Error as exc:
+            raise self.fail(exc) from None
+
+    def _backoff(self, step: Callable[[], object], conn: sqlite3.Connection) -> None:
+        """``step()``, again after a growing pause while it fails with "locked" or "busy", until :attr:`timeout`
+        has passed (then, and on any other error, that error). A failed step's open transaction is rolled back
+        first, so each try starts afresh."""
         deadline = time.monotonic() + self.timeout
         pause = 0.02
         while True:
             try:
-                conn.execute("BEGIN IMMEDIATE")
+                step()
                 return
             except sqlite3.Error as exc:
                 msg = str(exc).lower()
                 if ("locked" not in msg and "busy" not in msg) or time.monotonic() + pause > deadline:
-                    raise self.fail(exc) from None
+                    raise
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
             time.sleep(pause * random.uniform(0.5, 1.5))  # jitter: waiting processes do not retry in step
             pause = min(pause * 2, 0.5)
 

@@ -3,11 +3,12 @@ transaction each.
 
 Every event is recorded under the write lock: the game's events are read and replayed, the new event is checked by
 the rules against that state, and it is inserted in the same transaction (the position check, which routes, runs
-before the lock on the same events, and again when they changed). Two processes buying one station therefore never
-both see it unowned: the second is refused with the owner named, or, in the same minute (§7.2), recorded as a
-pending dice-off. Triggers make the table append-only; a mistake is corrected by a void
+before the lock on the same events and the group's day, and again when either changed). Two processes buying one
+station therefore never both see it unowned: the second is refused with the owner named, or, in the same minute
+(§7.2), recorded as a pending dice-off. Triggers make the table append-only; a mistake is corrected by a void
 (:mod:`planner.ledger.corrections`). An event id belongs to its group: a retry with the same inputs returns the
-first record, the same id with other inputs is refused naming the first event.
+first record, the same id with other inputs is refused naming the first event, and so is a retry of an event
+voided since (naming the void).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
 from planner.store.groups import join_group
 from planner.store.records import group_key
+from planner.util.timefmt import fmt_clock
 
 
 @dataclass(frozen=True)
@@ -110,11 +112,12 @@ class LedgerStore:
         """Check and record ``event`` of ``group`` (and the group's joining, on first use) in one transaction.
 
         ``check(state, events)`` refuses what contradicts what else is known (the group's position). It routes,
-        so it runs before the write lock is taken, on the game's events as read then; under the lock the event is
-        recorded only if no other event came in meanwhile (else it is checked again; after :data:`MAX_RECHECK`
-        tries, and for a known event id, under the lock). Returns the rows written, the event last. A repeated
-        ``event_id`` of the group with the same inputs writes nothing and returns the first record; with other
-        inputs it is refused.
+        so it runs before the write lock is taken, on the game's events and the group's day as read then; under
+        the lock the event is recorded only if no other event came in and the group's day did not change (a
+        roll, position or undo of another phone) meanwhile, else it is checked again (after
+        :data:`MAX_RECHECK` tries, and for a known event id, under the lock). Returns the rows written, the event
+        last. A repeated ``event_id`` of the group with the same inputs writes nothing and returns the first
+        record; with other inputs, or when that record was voided since, it is refused.
         """
         self._ready()
         # What the event is, without when it was reported: a phone's retry comes later, and is the same event.
@@ -124,11 +127,11 @@ class LedgerStore:
             for attempt in range(MAX_RECHECK + 1):
                 locked = check is None or attempt == MAX_RECHECK or (
                     event_id is not None and self._id_known(game.id, event_id))
-                seen = None if locked else self._checked(rules, game.id, event, check)
+                seen = None if locked else self._checked(rules, game.id, group, event, check)
                 with self.db.write() as conn:
                     rep = self._replayed(conn, rules, game.id)
-                    if seen is not None and rep.key[1] != seen:
-                        continue  # recorded meanwhile by another process: check again on the new day
+                    if seen is not None and (rep.key[1], _day_version(conn, game.id, group.key)) != seen:
+                        continue  # an event or the group's day came in meanwhile: check again on the new day
                     written, outcomes = self._insert_event(conn, rules, game, group, event, rep,
                                                            check if locked else None, event_id, request)
                     last = _last_row(conn, game.id)
@@ -145,17 +148,22 @@ class LedgerStore:
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
 
-    def _checked(self, rules: LedgerRules, game_id: str, event: Event, check: Check) -> int:
-        """Run ``check`` on the game's events as recorded now (no lock); the number of the last one seen."""
+    def _checked(self, rules: LedgerRules, game_id: str, group: GameGroup, event: Event,
+                 check: Check) -> tuple[int, int]:
+        """Run ``check`` on the game's events and the group's day as recorded now (no lock): (the number of the
+        last event seen, the group's day version read before the check; a change after that read counts as a
+        change, so what the check saw is never newer than what is compared under the lock)."""
         try:
-            rep = self._replayed(self.db.connect(), rules, game_id)
+            conn = self.db.connect()
+            day = _day_version(conn, game_id, group.key)
+            rep = self._replayed(conn, rules, game_id)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
         state = rep.state
         if event.group not in state.cash:
             state = apply(rules, state, Event("join", event.group, rules.start)).state
         check(state, list(rep.standing))
-        return rep.key[1]
+        return rep.key[1], day
 
     def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, game: GameRecord, group: GameGroup,
                       event: Event, rep: _Replayed, check: Check | None, event_id: str | None,
@@ -171,6 +179,7 @@ class LedgerStore:
                 if first is not None and first != request:
                     raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
                                      f"group {group.name} ({old[-1].message}); use a new id for a new event")
+                _refuse_voided(rep, event_id, old[-1])
                 return tuple(old), []
         state = rep.state
         seq = rep.key[1]
@@ -287,6 +296,27 @@ def _last_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
     if not (isinstance(row[0], int) and isinstance(row[1], int)):  # a row edited by hand
         raise DamagedState(f"ledger event #{str(row[1])[:20]} is damaged: seq is not a whole number")
     return (row[0], row[1])
+
+
+def _refuse_voided(rep: _Replayed, event_id: str, first: Recorded) -> None:
+    """A retry of an event that was voided since is refused, naming the void: returning the voided row would
+    say "recorded" of an event that does not count (a new one needs a new id)."""
+    void = next((r for r in rep.rows if r.event.kind == VOID and r.event.voids == first.seq), None)
+    if void is not None:
+        reason = " ".join(str(void.event.reason).split())[:200]
+        raise InputError(f"event id {event_id!r} was event #{first.seq} ({first.message}), voided at "
+                         f"{fmt_clock(void.event.time)} ({reason}): record it again with a new id")
+
+
+def _day_version(conn: sqlite3.Connection, game_id: str, key: str) -> int:
+    """The version of the group's day (``groups.version``, +1 on every roll, position report and undo; 0 before
+    its first entry): one look-up by primary key, the cheap stand-in for what a position check read of it."""
+    row = conn.execute("SELECT version FROM groups WHERE game_id = ? AND grp = ?", (game_id, key)).fetchone()
+    if row is None:
+        return 0
+    if not isinstance(row[0], int):  # a row edited by hand
+        raise DamagedState(f"group {key[:40]!r}: version is not a whole number")
+    return row[0]
 
 
 def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:

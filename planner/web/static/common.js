@@ -14,18 +14,6 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
-/* A 16-hex-digit digest of ``text`` (two FNV-1a passes): ledger event ids made from what an event is, so a
-   second tap or a retry of the same payment or purchase is recorded once (the server replays it). */
-function digest(text) {
-  let a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c ^ (i & 0xff), 0x01000193) >>> 0;
-  }
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
-}
-
 /* A station's name as a Leaflet tooltip: a DOM node with the name as text (Leaflet puts strings in as HTML). */
 function mapLabel(text) {
   return h("span", {class: "map-label"}, text);

@@ -126,10 +126,10 @@ async function refreshLive() {
   pay.hidden = !(it.jail && it.jail.pay);
   if (!pay.hidden) {
     pay.textContent = `Pay ${it.jail.pay.amount} into the free parking`;
-    // one payment per jail: its id is the train and the station (the predicted time may move between taps),
-    // and once paid the jail is gone from the plan (and the button with it)
+    // the jail is named by its train and station (the predicted time may move between the taps of one payment);
+    // once paid the jail is gone from the plan (and the button with it); voided, it is back, and a tap pays anew
     pay.onclick = () => sendLedger({event: "parking", reason: "jail", time: it.jail.from,
-      event_id: `parking-${digest(`jail|${it.jail.trip_id}|${it.jail.station}`)}`}, () => refreshLive());
+      key: `jail|${it.jail.trip_id}|${it.jail.station}`}, () => refreshLive());
   }
   document.querySelector("#live-legs tbody").replaceChildren(...it.legs.map((l) => h("tr", {},
     h("td", {}, l.route), h("td", {}, l.from), h("td", {}, l.departure + late(l.departure_delay_min)),

@@ -2,7 +2,7 @@
    redeem; each event's §19 message with share links (SMS, WhatsApp, the phone's share sheet).
    The server computes every amount and checks every claim against the group's day: the page only says what
    happened, and shows a refusal as the server words it. Uses common.js and, at call time, group.js's BASE,
-   currentTime() and view (the latest state and next answer). */
+   currentTime(), newRollId() and view (the latest state and next answer). */
 "use strict";
 
 let ledgerData = null;
@@ -15,19 +15,36 @@ function moneyMessage(text, isError) {
 
 function chf(n) { return n === null || n === undefined ? "-" : Number(n).toLocaleString("de-CH"); }
 
-/* Send one ledger event. Its id comes from what it is (kind, thing, time): a second tap replays it. */
+/* Each tap is one event with an id of its own (a nonce), kept by what the event is until the server has answered:
+   a second tap while it is on its way, or a tap again after "No connection" (or a 5xx/429), sends the same id and
+   is recorded once. Once answered, the next tap is a new event with a new id: a fee paid again after an organiser
+   voided the first payment (the server refuses a retry of a voided event's id). ``body.key`` (not sent) names the
+   event instead of its fields, when a field such as the time may move between the taps of one event. */
+const unanswered = new Map();  // what an event is -> the id of its tap the server has not answered yet
+
+function eventKey(body) {
+  if (body.key) return `${body.event}|${body.key}`;
+  return [body.event, body.station || body.toll_line || body.tunnel || "", body.time,
+    JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : "",
+    body.reason || ""].join("|");
+}
+
 async function sendLedger(body, done) {
-  const what = [body.event, body.station || body.toll_line || body.tunnel || "", body.time,
-    JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : "", body.reason || ""];
-  const payload = {...body, event_id: body.event_id || `${body.event}-${digest(what.join("|"))}`};
+  const {key: _key, ...payload} = body;
+  const what = eventKey(body);
+  payload.event_id = unanswered.get(what) || `${body.event}-${newRollId()}`;
+  unanswered.set(what, payload.event_id);
   moneyMessage("Sending...");
   try {
     const ev = await api(BASE + "/ledger", "POST", payload);
+    unanswered.delete(what);
     moneyMessage(`Recorded #${ev.seq}: ${ev.message}`);
     if (done) done(ev);
-    refreshMoney();
+    await refreshMoney();  // the paid fee shows as paid before its button can be tapped again
     return ev;
   } catch (e) {
+    const answered = e instanceof ApiError && e.status < 500 && e.status !== 429;
+    if (answered) unanswered.delete(what);
     moneyMessage(e instanceof ApiError ? `Not recorded: ${e.message}` : "No connection: not recorded; try again.",
       true);
     return null;
