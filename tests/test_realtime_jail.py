@@ -151,3 +151,23 @@ def test_group_day_shows_the_jail_and_the_ledger_records_the_payment(capsys, fx)
     rc, out, _ = run(capsys, "ledger", "parking", "--group", "Rot", "--time", "13:13", "--reason", "jail", *DAY,
                      "--json")
     assert rc == 0 and json.loads(out)["amount"] == 1000
+
+
+def test_a_jail_is_paid_out_of_once(capsys, fx):
+    # two phones of a group tapping "pay" at once, or a payment made anew: by the real-time data the group is in
+    # that jail, it paid already, so a second payment is refused (one line, exit 2); without the data it is the
+    # group's word
+    folder, _ = fx
+    src = ["--realtime", str(folder / "jail.pb")]
+    assert run(capsys, "roll", "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "13:00", *DAY, "--json")[0] == 0
+    assert run(capsys, "group", "position", "--group", "Rot", "--trip", "S1 13:06", "--at", "Zug", "--time", "13:05",
+               *DAY)[0] == 0
+    pay = ["ledger", "parking", "--group", "Rot", "--reason", "jail", *DAY, "--json", *src]
+    rc, out, err = run(capsys, *pay, "--time", "13:13")
+    assert rc == 0 and json.loads(out)["amount"] == 1000, err
+    rc, out, err = run(capsys, *pay, "--time", "13:15")
+    msg = json.loads(out)["error"]
+    assert rc == 2 and "\n" not in msg and "paid its way out of the jail at Zug Schutzengel" in msg
+    assert "at 13:13 already" in msg
+    rc, out, _ = run(capsys, "ledger", "status", *DAY, "--json")
+    assert json.loads(out)["parking"] == 1000  # paid once

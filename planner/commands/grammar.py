@@ -260,6 +260,7 @@ def _ledger(sub) -> None:
     a = action("parking", "pay into the free parking, or empty it (§16-§18)")
     a.add_argument("--reason", help="what is paid: a key of the game's ledger.parking_payments (e.g. jail)")
     a.add_argument("--empty", action="store_true", help="empty the free parking (give --dice)")
+    add_realtime(a)  # a jail is known on real-time data: paying out of one twice is refused
     a.add_argument("--dice", help="the two dice rolled when boarding at a change, e.g. 2,3")
     a = action("card", "a Kanzlei or Chance card drawn (variant B)")
     a.add_argument("--card", required=True, help="card key (see the game file's [[ledger.cards]])")

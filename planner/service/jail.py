@@ -5,11 +5,15 @@ offers that way too, planned from the jail stop at once. The rule itself is :mod
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from planner.errors import InputError
 from planner.game.jail import Jail, first_jail, until_jail
+from planner.ledger.model import Event
 from planner.routing import Journey, Origin, best_journey, station_origin
 from planner.routing.journey import Leg
+from planner.service.day_model import group_day
 from planner.service.gameday import GameDay
 from planner.service.play import Play
 from planner.util.timefmt import fmt_clock
@@ -114,6 +118,28 @@ PAY_SLACK = 15 * 60  # a payment shortly before the predicted arrival pays for t
 def paid_out(play: Play, group: str, jail: Jail) -> bool:
     """Whether ``group`` (its name) paid its way out of ``jail`` (variant A, §17): a standing ``parking`` event
     for the jail from shortly before the jail began until its end. A paid jail is no jail: the group goes on."""
-    return any(not r.voided and r.event.kind == "parking" and r.event.reason == "jail" and r.event.group == group
-               and jail.arrival - PAY_SLACK <= r.event.time < jail.until
-               for r in play.state.ledger.events(play.day.ledger_rules, play.id))
+    standing = [r.event for r in play.state.ledger.events(play.day.ledger_rules, play.id) if not r.voided]
+    return jail_payment(standing, group, jail) is not None
+
+
+def jail_payment(events: Iterable[Event], group: str, jail: Jail) -> Event | None:
+    """The payment among standing ``events`` that paid ``group`` out of ``jail`` (see :func:`paid_out`), or None."""
+    return next((e for e in events if e.kind == "parking" and e.reason == "jail" and e.group == group
+                 and jail.arrival - PAY_SLACK <= e.time < jail.until), None)
+
+
+def check_jail_payment(play: Play, group: str, event: Event, events: list[Event]) -> None:
+    """Refuse paying out of a jail the group paid its way out of already (two phones of a group tapping at once,
+    or a retry made anew): by the real-time data the group is in that jail at the payment's time, and a standing
+    payment for it is among ``events``. Without real-time data, or in no known jail, the payment is the group's
+    word (recorded)."""
+    if not play.day.realtime_source:
+        return
+    g = play.group(group)
+    jail = jail_now(play.day, group_day(play.day, play.state.groups.snapshot(play.id, g)), event.time)
+    paid = None if jail is None else jail_payment(events, g.name, jail)
+    if jail is not None and paid is not None:
+        tt = play.day.timetable
+        raise InputError(f"group {g.name} paid its way out of the jail at {tt.station_name[jail.station]} "
+                         f"({fmt_clock(jail.arrival)}-{fmt_clock(jail.until)}) at {fmt_clock(paid.time)} already: "
+                         "it is not paid twice")

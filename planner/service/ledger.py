@@ -18,6 +18,7 @@ from planner.ledger.corrections import VOID
 from planner.ledger.messages import level_code, sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
 from planner.ledger.rules import LedgerRules
+from planner.service.jail import check_jail_payment
 from planner.service.play import Play
 from planner.service.whereabouts import check_at_station, check_crossing, train_at
 from planner.store.ledger import Recorded
@@ -169,6 +170,9 @@ def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
     elif event.kind in ("buy", "fee") and event.target in (TOLL_LINE, TUNNEL):
         def check(state: LedgerState, events: list[Event]) -> None:
             check_crossing(play, group.name, event)
+    elif event.kind == "parking" and event.reason == "jail":
+        def check(state: LedgerState, events: list[Event]) -> None:
+            check_jail_payment(play, group.name, event, events)
     return LedgerResult(play.state.ledger.record(rules, play.game, group, event, check=check,
                                                  event_id=req.event_id))
 
