@@ -120,9 +120,10 @@ class LedgerStore:
         record; with other inputs, or when that record was voided since, it is refused.
         """
         self._ready()
-        # What the event is, without when it was reported: a phone's retry comes later, and is the same event.
-        request = json.dumps({k: v for k, v in event.to_json().items() if k != "reported"}, sort_keys=True,
-                             ensure_ascii=False)
+        # What the event is, without when it was reported: a phone's retry comes later, and is the same event
+        # (kept with an event id only: nothing else compares it)
+        request = None if event_id is None else json.dumps(
+            {k: v for k, v in event.to_json().items() if k != "reported"}, sort_keys=True, ensure_ascii=False)
         try:
             for attempt in range(MAX_RECHECK + 1):
                 locked = check is None or attempt == MAX_RECHECK or (
@@ -167,7 +168,7 @@ class LedgerStore:
 
     def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, game: GameRecord, group: GameGroup,
                       event: Event, rep: _Replayed, check: Check | None, event_id: str | None,
-                      request: str) -> tuple[tuple[Recorded, ...], list[Outcome]]:
+                      request: str | None) -> tuple[tuple[Recorded, ...], list[Outcome]]:
         """Under the write lock: replay the event id's first record (no outcomes: nothing written), or check
         (``check`` given) and insert. Returns the rows and what each did."""
         game_id = game.id
