@@ -74,3 +74,24 @@ def test_nothing_changed_during_the_check_means_one_check(two_phones):
     set_position(a, "Rot", PlaceRequest("Zug"), T("09:00"))
     assert _record(a, _buy(a.refresh(), "Luzern", "12:45"), None) == [0]
     assert _bought(a) == ["Luzern"]
+
+
+def test_a_retry_whose_first_try_lands_during_its_check_gets_the_first_record(two_phones):
+    # the phone's first try is still being recorded by the server when it retries with the same event id; the
+    # retry's check then sees the first try (a jail paid already, say) and refuses: the retry must instead get the
+    # first record back, as any retry of a recorded event id does
+    a, b = two_phones
+    set_position(a, "Rot", PlaceRequest("Zug"), T("09:00"))
+    event = _buy(a.refresh(), "Baar", "09:20")
+    rules = rules_of(a)
+    first = []
+
+    def check(state, events) -> None:
+        if not first:  # the first try lands now, through the other server process
+            first.extend(b.state.ledger.record(rules, b.refresh().game, b.refresh().group("Rot"), event,
+                                               event_id="tap-1"))
+            raise InputError("Baar is bought already")  # what a check that sees the first try says
+
+    rows = a.state.ledger.record(rules, a.refresh().game, a.refresh().group("Rot"), event, check=check,
+                                 event_id="tap-1")
+    assert rows[-1].seq == first[-1].seq and rows[-1].event == event and _bought(a) == ["Baar"]

@@ -171,3 +171,18 @@ def test_a_jail_is_paid_out_of_once(capsys, fx):
     assert "at 13:13 already" in msg
     rc, out, _ = run(capsys, "ledger", "status", *DAY, "--json")
     assert json.loads(out)["parking"] == 1000  # paid once
+
+
+def test_a_jail_paid_before_it_begins_is_paid_once_too(capsys, fx):
+    # a payment shortly before the predicted arrival pays for that jail (predictions move): so does the check
+    folder, _ = fx
+    src = ["--realtime", str(folder / "jail.pb")]
+    assert run(capsys, "roll", "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "13:00", *DAY, "--json")[0] == 0
+    assert run(capsys, "group", "position", "--group", "Rot", "--trip", "S1 13:06", "--at", "Zug", "--time", "13:05",
+               *DAY)[0] == 0
+    pay = ["ledger", "parking", "--group", "Rot", "--reason", "jail", *DAY, "--json", *src]
+    assert run(capsys, *pay, "--time", "13:08")[0] == 0  # the jail begins at 13:13
+    rc, out, _ = run(capsys, *pay, "--time", "13:09")
+    assert rc == 2 and "at 13:08 already" in json.loads(out)["error"]
+    rc, out, _ = run(capsys, "ledger", "status", *DAY, "--json")
+    assert json.loads(out)["parking"] == 1000

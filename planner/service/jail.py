@@ -91,6 +91,13 @@ def jail_now(day: GameDay, model, t: int) -> Jail | None:
     """The jail a group is in at ``t`` by the real-time data (None: none, or no data): its train, the one it
     reported sitting in or the one of its roll's itinerary, arrived 5+ minutes late at a stop by ``t`` and
     ``t`` is before the jail's end. ``model``: its :class:`planner.game.day.GroupDay`."""
+    jail = train_jail(day, model, t)
+    return jail if jail is not None and jail.arrival <= t < jail.until else None
+
+
+def train_jail(day: GameDay, model, t: int) -> Jail | None:
+    """The jail of the train the group's day has it in (or last had it in) at ``t`` by the real-time data, whether
+    it began by ``t`` or not (None: none, or no data)."""
     ov = day.overlay if day.realtime_source else None
     if ov is None:
         return None
@@ -108,8 +115,7 @@ def jail_now(day: GameDay, model, t: int) -> Jail | None:
         seated = rides[0].board_row if roll.origin is not None and roll.origin.seated else -1
     else:
         return None
-    jail = first_jail(journey, day.game.jail, day.network.tt, day.timetable, ov.arr_known, seated_at=seated)
-    return jail if jail is not None and jail.arrival <= t < jail.until else None
+    return first_jail(journey, day.game.jail, day.network.tt, day.timetable, ov.arr_known, seated_at=seated)
 
 
 PAY_SLACK = 15 * 60  # a payment shortly before the predicted arrival pays for that jail (predictions move)
@@ -130,13 +136,16 @@ def jail_payment(events: Iterable[Event], group: str, jail: Jail) -> Event | Non
 
 def check_jail_payment(play: Play, group: str, event: Event, events: list[Event]) -> None:
     """Refuse paying out of a jail the group paid its way out of already (two phones of a group tapping at once,
-    or a retry made anew): by the real-time data the group is in that jail at the payment's time, and a standing
-    payment for it is among ``events``. Without real-time data, or in no known jail, the payment is the group's
-    word (recorded)."""
+    or a payment made anew): by the real-time data the payment is for the jail of the group's train (made from
+    :data:`PAY_SLACK` before it begins until its end, as :func:`paid_out` counts it), and a standing payment for
+    it is among ``events``. Without real-time data, or for no known jail, the payment is the group's word
+    (recorded)."""
     if not play.day.realtime_source:
         return
     g = play.group(group)
-    jail = jail_now(play.day, group_day(play.day, play.state.groups.snapshot(play.id, g)), event.time)
+    jail = train_jail(play.day, group_day(play.day, play.state.groups.snapshot(play.id, g)), event.time)
+    if jail is not None and not jail.arrival - PAY_SLACK <= event.time < jail.until:
+        jail = None  # a payment for no jail of this train's
     paid = None if jail is None else jail_payment(events, g.name, jail)
     if jail is not None and paid is not None:
         tt = play.day.timetable

@@ -97,8 +97,9 @@ class GroupStore:
 
     def _written(self, game_id: str, group: GameGroup, before: tuple[int, int], rolls, positions) -> None:
         """After a committed write of one roll or report: the kept snapshot of the group, when it was the
-        group's state right before (same version and number), goes on with it, so the next read is a hit (the
-        rows are those a read would give: the same row parsers)."""
+        group's state right before (same version and number), goes on with it, so the next read is a hit. The
+        record is the one written (a report through the row parser; a roll as built, equal field by field to what
+        the parser gives, whose checks the use case's own validation already made)."""
         k = (game_id, group.key, group.name)
         kept = self._snaps.get(k)
         if kept is None or kept[0] != self.db.opened or kept[1] != before:
@@ -142,7 +143,8 @@ class GroupStore:
         return self._read(lambda c: _find(c, game_id, group.key, roll_id), None)
 
     def snapshot(self, game_id: str, group: GameGroup) -> GroupSnapshot:
-        """The group's rolls, reports and version, read in one transaction (consistent)."""
+        """The group's rolls, reports and version, read in one transaction (consistent); while its version and
+        number are those of the kept snapshot, that one, after one statement reading them."""
         key = group.key
 
         def read(conn: sqlite3.Connection) -> GroupSnapshot:

@@ -128,7 +128,12 @@ class LedgerStore:
             for attempt in range(MAX_RECHECK + 1):
                 locked = check is None or attempt == MAX_RECHECK or (
                     event_id is not None and self._id_known(game.id, event_id))
-                seen = None if locked else self._checked(rules, game.id, group, event, check)
+                try:
+                    seen = None if locked else self._checked(rules, game.id, group, event, check)
+                except InputError:
+                    if event_id is not None and self._id_known(game.id, event_id):
+                        continue  # its first try was recorded meanwhile (a check may refuse just that): replay it
+                    raise
                 with self.db.write() as conn:
                     rep = self._replayed(conn, rules, game.id)
                     if seen is not None and (rep.key[1], _day_version(conn, game.id, group.key)) != seen:
