@@ -436,19 +436,17 @@ def test_the_game_store_reports_a_locked_state_file_in_one_line(tmp_path):
         other.close()
 
 
-def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(tmp_path):
-    env = web_env(tmp_path)
-    game = web_game(env, "Rot")
+def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(site):
+    game = web_game(site["env"], "Rot", name="No position yet")  # a new game of the running server's, no position
     tok = game["groups"][0]["token"]
-    with serve(env) as srv:
-        api = f"{srv.url}/api/games/{game['game']}/groups/1"
-        before = requests.get(api, headers=bearer(tok)).json()
-        assert before["status"]["position"] is None
-        r = requests.post(api + "/rolls", json={"dice": 2, "time": "12:40"}, headers=bearer(tok))
-        assert r.status_code == 422
-        assert "set its position first" in r.json()["error"]
-        r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))  # and no time: not today
-        assert r.status_code == 422 and "field 'time' is required" in r.json()["error"]
-        r = requests.get(api + "/trains", headers=bearer(tok))
-        assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
-        assert requests.get(api, headers=bearer(tok)).json() == before
+    api = f"{site['url']}/api/games/{game['game']}/groups/1"
+    before = requests.get(api, headers=bearer(tok)).json()
+    assert before["status"]["position"] is None
+    r = requests.post(api + "/rolls", json={"dice": 2, "time": "12:40"}, headers=bearer(tok))
+    assert r.status_code == 422
+    assert "set its position first" in r.json()["error"]
+    r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))  # and no time: not today
+    assert r.status_code == 422 and "field 'time' is required" in r.json()["error"]
+    r = requests.get(api + "/trains", headers=bearer(tok))
+    assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
+    assert requests.get(api, headers=bearer(tok)).json() == before
