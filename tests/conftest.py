@@ -101,9 +101,10 @@ def nws_tt(nws_feed, nws_date, nws_game):
 
 # ---- the browser of the phone app's tests (tests/support/browser.py has the phone helpers) -------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's headless chromium through Playwright (nothing downloaded), one per test module."""
+    """Debian's headless chromium through Playwright (nothing downloaded), one per test process: each test opens
+    its own browser context (a fresh profile: no cookies, storage or cache of another test) and closes it."""
     from playwright.sync_api import sync_playwright
 
     from tests.support.browser import ARGS
@@ -113,3 +114,12 @@ def browser():
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b
         b.close()
+
+
+# ---- the order the two test processes (pytest-xdist, ``--dist loadgroup``) take the tests in -----------------------
+
+def pytest_collection_modifyitems(items):
+    """Modules marked ``xdist_group`` (their tests share one server) go first: each is one long unit on one worker,
+    and such a unit handed out last would keep one worker busy while the other sits idle. The order inside a
+    module, and of every other test, stays as collected."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)

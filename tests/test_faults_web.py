@@ -18,8 +18,10 @@ from playwright.sync_api import expect
 
 from planner.cli import main
 from tests.support import ROOT, ZUG
-from tests.support.webserver import free_port, process_gone, routing_child, serve, web_env, web_game
-from tests.support.webserver import planner as planner_cli
+from tests.support.webserver import free_port, process_gone, routing_child, run_cli, serve, web_env, web_game
+
+# one worker runs the whole module: its tests share one server (module fixture), started once
+pytestmark = pytest.mark.xdist_group("faults_web")
 
 GROUPS = 32
 EVIL = "<img src=x onerror=alert(1)>"  # a group name a browser would run as markup
@@ -207,8 +209,8 @@ def test_the_server_exits_non_zero_when_no_new_routing_process_starts(tmp_path):
     feed.write_bytes(ZUG.read_bytes())
     env = web_env(tmp_path)
     port = free_port()
-    p = planner_cli(env, "game", "new", "--name", "own feed", "--groups", "Rot", "--feed", str(feed), "--date",
-                    "2021-09-11", "--base-url", f"http://127.0.0.1:{port}", "--json")
+    p = run_cli(env, "game", "new", "--name", "own feed", "--groups", "Rot", "--feed", str(feed), "--date",
+                "2021-09-11", "--base-url", f"http://127.0.0.1:{port}", "--json")
     assert p.returncode == 0, p.stderr
     own = json.loads(p.stdout)
     with serve(env, port=port) as srv:

@@ -22,6 +22,9 @@ from planner.util.userfiles import parse_toml
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, serve, web_env, web_game
 
+# one worker runs the whole module: its tests share one server (module fixture), started once
+pytestmark = pytest.mark.xdist_group("fuzz_faults")
+
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 FUZZ = settings(derandomize=True, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -20,7 +20,7 @@ from planner.lab.day import DayConfig
 from planner.lab.report import build
 from planner.lab.run import RunSpec, keep, run_days
 from planner.service import GameDay
-from tests.support import CHROMIUM, DEMO_DATE, ZUG
+from tests.support import DEMO_DATE, ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 DAYS, GROUPS, SEED = 3, 6, 7
@@ -135,31 +135,26 @@ def test_dask_local_cluster_gives_the_same_days(lab):
     assert [r.groups for r in got] == [r.groups for r in lab["results"][:2]]
 
 
-def test_report_page_opens_offline_in_chromium(lab, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     from planner.lab.render import render_html
 
     page_file = tmp_path / "lab.html"
     page_file.write_text(render_html(lab["report"], lab["board"]), "utf-8")
-    assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
     errors, requests = [], []
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        page = b.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(page_file.as_uri())
-        circles = page.locator("#lab-map circle.station").count()
-        base = page.locator("#lab-map path.base-cantons").count()
-        bars = page.locator("#chart-income rect.bar").count()
-        dice_bars = page.locator("#chart-dice rect.bar").count()
-        title = page.locator("#lab-map circle.station title").first.text_content()
-        verdict = page.locator("h2 + p").first.text_content()
-        box = page.locator("#lab-map").bounding_box()
-        data = json.loads(page.locator("#lab-data").text_content())
-        b.close()
+    page = browser.new_page()  # the session's chromium (conftest ``browser``), a context of this page's own
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(page_file.as_uri())
+    circles = page.locator("#lab-map circle.station").count()
+    base = page.locator("#lab-map path.base-cantons").count()
+    bars = page.locator("#chart-income rect.bar").count()
+    dice_bars = page.locator("#chart-dice rect.bar").count()
+    title = page.locator("#lab-map circle.station title").first.text_content()
+    verdict = page.locator("h2 + p").first.text_content()
+    box = page.locator("#lab-map").bounding_box()
+    data = json.loads(page.locator("#lab-data").text_content())
+    page.close()
     assert errors == []
     assert all(u.startswith("file://") for u in requests), requests  # nothing from the network
     assert circles == len(lab["report"]["stations"]) and base > 0 and bars == 15 and dice_bars == 5

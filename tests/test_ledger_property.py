@@ -20,25 +20,55 @@ STATIONS = [("Aarau", 4000, "A"), ("Aesch", 2000, "A"), ("Attiswil", 1000, "A"),
             ("Basel SBB", 4000, "B")]
 
 
+class _Draws:
+    """The strategies of one game's events, built once: the same strategies as written out per draw, without
+    building and validating new strategy objects for every value (that was most of this module's time)."""
+
+    KIND = st.sampled_from(["buy", "buy", "build", "mortgage", "redeem", "fee", "fee", "income", "parking",
+                            "parking_empty", "card", "diceoff"])
+    GROUP = st.sampled_from(GROUPS)
+    TARGET = st.sampled_from(["station", "station", "toll_line", "tunnel"])
+    DIE = st.integers(1, 6)
+    ROLL = st.integers(2, 12)
+    BOOL = st.booleans()
+
+    def __init__(self, rules):
+        self.minute = st.integers(rules.start // 60, rules.end // 60)
+        self.hour = st.integers(rules.start // 3600, rules.end // 3600)
+        self.names = {"station": st.sampled_from([s[0] for s in STATIONS]),
+                      "toll_line": st.sampled_from(list(rules.toll_prices)),
+                      "tunnel": st.sampled_from(list(rules.tunnel_prices))}
+        self.level = st.integers(1, rules.hotel_level)
+        self.reason = st.sampled_from([*rules.parking_payments, "nope"])
+        self.card = st.sampled_from([*rules.cards, "nope"])
+        self._reported: dict[int, st.SearchStrategy] = {}
+
+    def reported(self, t: int) -> st.SearchStrategy:
+        if t not in self._reported:
+            self._reported[t] = st.none() | st.integers(t - 900, t + 1800)
+        return self._reported[t]
+
+
+DRAWS = {id(r): _Draws(r) for r in RULES}
+
+
 def _event(draw, rules) -> Event:
-    kind = draw(st.sampled_from(["buy", "buy", "build", "mortgage", "redeem", "fee", "fee", "income", "parking",
-                                 "parking_empty", "card", "diceoff"]))
-    g = draw(st.sampled_from(GROUPS))
-    t = draw(st.integers(rules.start // 60, rules.end // 60)) * 60
-    target = draw(st.sampled_from(["station", "station", "toll_line", "tunnel"]))
-    names = {"station": [s[0] for s in STATIONS], "toll_line": list(rules.toll_prices),
-             "tunnel": list(rules.tunnel_prices)}[target]
-    name = draw(st.sampled_from(names))
+    d = DRAWS[id(rules)]
+    kind = draw(d.KIND)
+    g = draw(d.GROUP)
+    t = draw(d.minute) * 60
+    target = draw(d.TARGET)
+    name = draw(d.names[target])
     price, letter = next(((p, L) for n, p, L in STATIONS if n == name), (0, ""))
-    dice = (draw(st.integers(1, 6)), draw(st.integers(1, 6)))
+    dice = (draw(d.DIE), draw(d.DIE))
     if kind == "income":
-        t = draw(st.integers(rules.start // 3600, rules.end // 3600)) * 3600
-    return Event(kind, g, t, reported=draw(st.none() | st.integers(t - 900, t + 1800)), target=target, name=name,
-                 price=price, letter=letter, dice=dice, bonus=draw(st.booleans()),
-                 levels=((name, draw(st.integers(1, rules.hotel_level))),),
-                 reason=draw(st.sampled_from([*rules.parking_payments, "nope"])),
-                 card=draw(st.sampled_from([*rules.cards, "nope"])),
-                 rolls=tuple((x, draw(st.integers(2, 12))) for x in GROUPS[:2]))
+        t = draw(d.hour) * 3600
+    return Event(kind, g, t, reported=draw(d.reported(t)), target=target, name=name,
+                 price=price, letter=letter, dice=dice, bonus=draw(d.BOOL),
+                 levels=((name, draw(d.level)),),
+                 reason=draw(d.reason),
+                 card=draw(d.card),
+                 rolls=tuple((x, draw(d.ROLL)) for x in GROUPS[:2]))
 
 
 @st.composite

@@ -1,6 +1,7 @@
 """``planner game new`` and ``planner serve``'s JSON API, driven over HTTP against a real server on loopback.
 
-The API's answers are compared with the CLI's ``--json`` for the same inputs (run as separate processes), and
+The API's answers are compared with the CLI's ``--json`` for the same inputs (the CLI's ``main`` in the test's
+process, the server a process of its own; ``planner game new``'s text output is also run as a process), and
 every security point of the issue is tried: 401, 403 across groups and games, organiser-only routes, hashed
 tokens, the join cookie's flags, cross-site state changes, size limits, 422 messages, escaping, rate limit.
 """
@@ -18,7 +19,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.webserver import DAY, planner, serve, web_env, web_game
+from tests.support.webserver import DAY, planner, run_cli, serve, web_env, web_game
+
+# one worker runs the whole module: its tests share one server (module fixture), started once
+pytestmark = pytest.mark.xdist_group("web_api")
 
 EVIL = "<img src=x onerror=alert(1)>"
 
@@ -68,10 +72,10 @@ def test_game_new_text_output_and_bad_input(tmp_path):
     assert "https://game.example/join?t=" in p.stdout and "Blau: https://" in p.stdout
     for groups, msg in [(",", "at least one group"), ("Rot,rot", "are the same group"), ("x" * 61, "1 to 60"),
                         ("Rot,2", "is a number"), ("a\x1bb", "control characters")]:
-        p = planner(env, "game", "new", "--name", "Day", "--groups", groups)
+        p = run_cli(env, "game", "new", "--name", "Day", "--groups", groups)
         assert p.returncode == 2 and p.stderr.startswith("planner: error: ") and msg in p.stderr
         assert p.stderr.count("\n") == 1
-    p = planner(env, "game", "new", "--name", "Day", "--groups", "Rot", "--game", "nosuchgame", "--json")
+    p = run_cli(env, "game", "new", "--name", "Day", "--groups", "Rot", "--game", "nosuchgame", "--json")
     assert p.returncode == 2 and "error" in json.loads(p.stdout)
 
 
@@ -87,14 +91,14 @@ def test_roll_answers_exactly_what_planner_roll_json_answers(site, tmp_path):
     # The same inputs through the CLI, in a fresh state file holding a game of the same groups: its first roll.
     env = web_env(tmp_path)
     other = web_game(env, f"Rot,Blau,{EVIL}")
-    p = planner(env, "roll", "--group", "blau", "--dice", "2", "--at", "Zug", "--time", "12:40", *DAY, "--json")
+    p = run_cli(env, "roll", "--group", "blau", "--dice", "2", "--at", "Zug", "--time", "12:40", *DAY, "--json")
     assert p.returncode == 0, p.stderr
     cli = json.loads(p.stdout)
     assert cli["game_id"] == other["game"] and {**cli, "game_id": a["game"]} == api
     assert api["target"] == "Wohlen AG" and api["seq"] == 1 and api["legs"]
     # group status over the API is exactly `planner group status --json` on the server's state file
     state = requests.get(group_api(site, a, 2), headers=bearer(a["groups"][1]["token"])).json()
-    p = planner(site["env"], "group", "status", "--group", "Blau", "--game-id", a["game"], *DAY, "--json")
+    p = run_cli(site["env"], "group", "status", "--group", "Blau", "--game-id", a["game"], *DAY, "--json")
     assert state["status"] == json.loads(p.stdout)
     assert state["last"] == api  # every phone of the group gets the full answer
 
@@ -105,7 +109,7 @@ def test_a_roll_on_the_phone_and_a_position_on_the_command_line_are_one_group(si
     b = site["b"]
     tok = b["groups"][0]["token"]
     api = group_api(site, b, 1)
-    p = planner(site["env"], "group", "position", "--group", "gruen", "--game-id", b["game"], "--at", "Baar",
+    p = run_cli(site["env"], "group", "position", "--group", "gruen", "--game-id", b["game"], "--at", "Baar",
                 "--time", "12:21", *DAY, "--json")
     assert p.returncode == 0, p.stderr
     st = requests.get(api, headers=bearer(tok)).json()["status"]
@@ -115,12 +119,12 @@ def test_a_roll_on_the_phone_and_a_position_on_the_command_line_are_one_group(si
     assert r.status_code == 200, r.text
     ans = r.json()
     assert ans["time"] == "12:30" and ans["from"] == "Baar" and ans["zugzwang"]["since"] == "12:21"
-    p = planner(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
+    p = run_cli(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
     cli = json.loads(p.stdout)
     assert [(x["seq"], x["time"], x["dice"]) for x in cli["rolls"]] == [(1, "12:30", "1")]
     r = requests.post(api + "/undo", json={}, headers=bearer(tok))
     assert r.json() == {"group": "Gruen", "removed": 1, "removed_position": None}
-    p = planner(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
+    p = run_cli(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
     assert json.loads(p.stdout)["rolls"] == []  # undo is one operation for every interface
     assert requests.post(api + "/undo", json={}, headers=bearer(tok)).json()["removed_position"] == "at Baar at 12:21"
 
@@ -131,12 +135,12 @@ def test_roll_with_trip_and_next_answer_as_the_cli(site):
     r = requests.post(group_api(site, a, 1) + "/position", json={"at": "zug", "time": "12:40"}, headers=bearer(tok))
     assert r.status_code == 200 and r.json()["position"]["station"] == "Zug" and r.json()["train"] is None
     trains = requests.get(group_api(site, a, 1) + "/trains", headers=bearer(tok))
-    p = planner(site["env"], "zugzwang", "--at", "Zug", "--time", "12:40", *DAY, "--json")
+    p = run_cli(site["env"], "zugzwang", "--at", "Zug", "--time", "12:40", *DAY, "--json")
     assert trains.status_code == 200 and {k: v for k, v in trains.json().items() if k != "seated"} == \
         json.loads(p.stdout)
     # next answers as `planner next --json`, from the position recorded in the group's day
     nxt = requests.get(group_api(site, a, 1) + "/next?time=12:40", headers=bearer(tok))
-    p = planner(site["env"], "next", "--group", "Rot", "--game-id", a["game"], "--time", "12:40", *DAY, "--json")
+    p = run_cli(site["env"], "next", "--group", "Rot", "--game-id", a["game"], "--time", "12:40", *DAY, "--json")
     assert nxt.status_code == 200 and nxt.json() == json.loads(p.stdout)
     assert nxt.json()["obligation"]["kind"] == "roll"
     # a roll without a position in its body starts where the group's day has it, at the roll's own time
@@ -224,7 +228,7 @@ def test_organiser_documents_are_the_clis(site, tmp_path):
         assert requests.get(url, headers=bearer(a["groups"][0]["token"])).status_code == 403
         assert requests.get(url).status_code == 401
     report = requests.get(f"{site['url']}/games/{a['game']}/report", headers=bearer(a["organiser"]["token"]))
-    p = planner(site["env"], "check-area", *DAY, "--out", str(tmp_path / "report.html"))
+    p = run_cli(site["env"], "check-area", *DAY, "--out", str(tmp_path / "report.html"))
     assert report.status_code == 200 and report.text == (tmp_path / "report.html").read_text("utf-8")
     area = requests.get(f"{site['url']}/games/{a['game']}/map", headers=bearer(a["organiser"]["token"]))
     assert area.status_code == 200 and "L.map(" in area.text.replace("L.map (", "L.map(")
@@ -373,12 +377,12 @@ def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(tmp_path)
     game = web_game(env, "Rot,Blau,Gelb")
     with serve(env) as srv:
         for group, station, t in (("Blau", "Baar", "09:30"), ("gelb", "Cham", "09:40")):
-            p = planner(env, "ledger", "buy", "--group", group, "--station", station, "--time", t, *DAY, "--json")
+            p = run_cli(env, "ledger", "buy", "--group", group, "--station", station, "--time", t, *DAY, "--json")
             assert p.returncode == 0, p.stderr
         api = f"{srv.url}/api/games/{game['game']}/groups/1"
         state = requests.get(api, headers=bearer(game["groups"][0]["token"])).json()
         assert [m["message"] for m in state["messages"]] == ["BlauK 9.30 Baar", "GelbK 9.40 Cham"]
-        feed = json.loads(planner(env, "ledger", "feed", "--group", "Rot", *DAY, "--json").stdout)
+        feed = json.loads(run_cli(env, "ledger", "feed", "--group", "Rot", *DAY, "--json").stdout)
         assert state["messages"] == feed["events"]
         blau = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2/ledger",
                             headers=bearer(game["groups"][1]["token"])).json()
@@ -432,19 +436,17 @@ def test_the_game_store_reports_a_locked_state_file_in_one_line(tmp_path):
         other.close()
 
 
-def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(tmp_path):
-    env = web_env(tmp_path)
-    game = web_game(env, "Rot")
+def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(site):
+    game = web_game(site["env"], "Rot", name="No position yet")  # a new game of the running server's, no position
     tok = game["groups"][0]["token"]
-    with serve(env) as srv:
-        api = f"{srv.url}/api/games/{game['game']}/groups/1"
-        before = requests.get(api, headers=bearer(tok)).json()
-        assert before["status"]["position"] is None
-        r = requests.post(api + "/rolls", json={"dice": 2, "time": "12:40"}, headers=bearer(tok))
-        assert r.status_code == 422
-        assert "set its position first" in r.json()["error"]
-        r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))  # and no time: not today
-        assert r.status_code == 422 and "field 'time' is required" in r.json()["error"]
-        r = requests.get(api + "/trains", headers=bearer(tok))
-        assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
-        assert requests.get(api, headers=bearer(tok)).json() == before
+    api = f"{site['url']}/api/games/{game['game']}/groups/1"
+    before = requests.get(api, headers=bearer(tok)).json()
+    assert before["status"]["position"] is None
+    r = requests.post(api + "/rolls", json={"dice": 2, "time": "12:40"}, headers=bearer(tok))
+    assert r.status_code == 422
+    assert "set its position first" in r.json()["error"]
+    r = requests.post(api + "/rolls", json={"dice": 2}, headers=bearer(tok))  # and no time: not today
+    assert r.status_code == 422 and "field 'time' is required" in r.json()["error"]
+    r = requests.get(api + "/trains", headers=bearer(tok))
+    assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
+    assert requests.get(api, headers=bearer(tok)).json() == before

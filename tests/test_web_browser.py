@@ -16,7 +16,10 @@ from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone as browser_joined
 from tests.support.browser import phone
-from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
+from tests.support.webserver import DAY, free_port, run_cli, serve, web_env, web_game
+
+# one worker runs the whole module: its tests share one server (module fixture), started once
+pytestmark = pytest.mark.xdist_group("web_browser")
 
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.
@@ -46,7 +49,7 @@ def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -
 
 def test_group_page_join_position_roll_share_offline(site, browser):
     game = site["game"]
-    expected = json.loads(planner(site["env"], "target", "--at", "Zug", "--time", "12:40", "--roll", "2",
+    expected = json.loads(run_cli(site["env"], "target", "--at", "Zug", "--time", "12:40", "--roll", "2",
                                   *DAY, "--json").stdout)
     errors: list = []
     offline_errors: list = []
@@ -70,7 +73,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     assert p1.inner_text("#arrival") == expected["arrival"]
     if len(expected["legs"]) > 1:  # the 29-minute rule at the change, as planner zugzwang answers it
         change = expected["legs"][0]
-        z = json.loads(planner(site["env"], "zugzwang", "--at", change["to"], "--time", change["arrival"],
+        z = json.loads(run_cli(site["env"], "zugzwang", "--at", change["to"], "--time", change["arrival"],
                                "--trip", change["trip_id"], *DAY, "--json").stdout)
         expect(legs.nth(0).locator(".deadline")).to_have_text(f"next train by {z['deadline']}")
     expect(p1.locator("#map path.route")).to_have_count(1)  # the itinerary on the map, above the base layer

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone, page_width
-from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
+from tests.support.webserver import DAY, free_port, run_cli, serve, web_env, web_game
 
 POLL_MS = 12000  # a page polls every 4-5 s: what another interface did shows within this
 
@@ -41,7 +41,7 @@ def site(tmp_path_factory):
 
 def cli(site, *args: str) -> dict:
     """A ``planner ... --json`` command on the server's state file, for this game (its answer)."""
-    p = planner(site["env"], *args, "--game-id", site["game"]["game"], *DAY, "--json")
+    p = run_cli(site["env"], *args, "--game-id", site["game"]["game"], *DAY, "--json")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 
@@ -102,7 +102,7 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     rot.fill("#at", "Zug")
     rot.click("#position-form button")
     expect(rot.locator("#position")).to_have_text("Zug 12:31")
-    zz = json.loads(planner(site["env"], "zugzwang", "--at", "Zug", "--time", "12:31", *DAY, "--json").stdout)
+    zz = json.loads(run_cli(site["env"], "zugzwang", "--at", "Zug", "--time", "12:31", *DAY, "--json").stdout)
     expect(rot.locator("#deadline")).to_have_text(zz["deadline"])
     expect(rot.locator("#trains-rule")).to_contain_text(f"board by {zz['deadline']}")
     rows = rot.locator("#trains tbody tr")

@@ -15,7 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone, page_width
-from tests.support.webserver import free_port, planner, serve, web_env
+from tests.support.webserver import free_port, run_cli, serve, web_env
+
+# one worker runs the whole module: its tests share one server (module fixture), started once
+pytestmark = pytest.mark.xdist_group("web_two_dice")
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +27,7 @@ def nws_site(tmp_path_factory, nws_feed, nws_date):
     env = web_env(folder)
     port = free_port()
     day = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
-    p = planner(env, "game", "new", "--name", "Nordwestschweiz", "--groups", "Rot,Blau", *day,
+    p = run_cli(env, "game", "new", "--name", "Nordwestschweiz", "--groups", "Rot,Blau", *day,
                 "--base-url", f"http://127.0.0.1:{port}", "--json")
     assert p.returncode == 0, p.stderr
     with serve(env, port=port) as srv:
@@ -32,7 +35,7 @@ def nws_site(tmp_path_factory, nws_feed, nws_date):
 
 
 def expected(site, roll: int) -> dict:
-    p = planner(site["env"], "target", *site["day"], "--at", "Basel SBB", "--time", "11:30", "--roll", str(roll),
+    p = run_cli(site["env"], "target", *site["day"], "--at", "Basel SBB", "--time", "11:30", "--roll", str(roll),
                 "--json")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)

@@ -6,6 +6,7 @@ server as a subprocess (its own process, as in production) and waits until it an
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -14,7 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,24 @@ def planner(env: dict, *args: str) -> subprocess.CompletedProcess:
                           cwd=ROOT, timeout=300)
 
 
+def run_cli(env: dict, *args: str) -> subprocess.CompletedProcess:
+    """The CLI's ``main(argv)`` in this process with ``env`` as the whole environment for the call: what
+    :func:`planner` answers (exit code, stdout, stderr), without a new interpreter."""
+    from planner.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            rc = main(list(args))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(["planner", *args], rc, out.getvalue(), err.getvalue())
+
+
 def web_env(folder: Path) -> dict:
     """Environment with a private state file and cache under ``folder``."""
     env = dict(os.environ)
@@ -45,9 +64,10 @@ def web_env(folder: Path) -> dict:
 
 
 def web_game(env: dict, groups: str, name: str = "Test day", base: str | None = None) -> dict:
-    """``planner game new --json`` on the Zug day; returns its JSON."""
+    """``planner game new --json`` on the Zug day (in this process: set-up, not a test of the process); returns
+    its JSON."""
     extra = ["--base-url", base] if base else []
-    p = planner(env, "game", "new", "--name", name, "--groups", groups, *DAY, *extra, "--json")
+    p = run_cli(env, "game", "new", "--name", name, "--groups", groups, *DAY, *extra, "--json")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 
