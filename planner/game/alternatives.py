@@ -19,13 +19,28 @@ from planner.routing.network import TransitNetwork
 from planner.routing.origin import trip_origin
 from planner.routing.query import Origin, best_journey, equally_fast
 
+WAYS_MEMO = 20_000  # remembered sets of equally fast ways per network, then forgotten at once
 ONWARD_MEMO = 50_000  # remembered onward journeys per network, then forgotten at once
 MAX_FIRST_RIDES = 12  # first trains tried (the window holds a handful; a forced wait at a hub a few more)
 
 
 def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, target: int,
                       journey: Journey) -> list[Journey]:
-    """Every legal itinerary found that reaches ``target`` at ``journey``'s arrival (``journey`` first)."""
+    """Every legal itinerary found that reaches ``target`` at ``journey``'s arrival (``journey`` first).
+    Remembered on the network (its timetable never changes; real-time data makes a new one): groups rolling where
+    and when other groups rolled ask it again (journeys are immutable; each caller gets its own list)."""
+    memo = net.__dict__.setdefault("_equally_fast_ways", {})
+    key = (window, origin, target, journey.signature())
+    ways = memo.get(key)
+    if ways is None:
+        if len(memo) >= WAYS_MEMO:
+            memo.clear()
+        ways = memo[key] = _ways(net, window, origin, target, journey)
+    return [journey, *ways[1:]]
+
+
+def _ways(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, target: int,
+          journey: Journey) -> list[Journey]:
     tt = net.tt
     arrival = journey.arrival(tt)
     found: dict[tuple, Journey] = {journey.signature(): journey}
