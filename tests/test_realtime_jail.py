@@ -133,10 +133,7 @@ def test_two_late_trains_two_jails(day, fx, tmp_path):
 def test_group_day_shows_the_jail_and_the_ledger_records_the_payment(capsys, fx):
     folder, _ = fx
     src = ["--realtime", str(folder / "jail.pb")]
-    assert run(capsys, "roll", "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "13:00", *DAY, "--json")[0] == 0
-    rc, _, err = run(capsys, "group", "position", "--group", "Rot", "--trip", "S1 13:06", "--at", "Zug", "--time",
-                     "13:05", *DAY)
-    assert rc == 0, err
+    _rot_in_the_late_s1(capsys)
     rc, out, _ = run(capsys, "group", "status", "--group", "Rot", "--time", "13:20", *DAY, "--json", *src)
     st = json.loads(out)
     assert st["obligation"]["kind"] == "jail" and st["obligation"]["until"] == "13:43"
@@ -153,36 +150,28 @@ def test_group_day_shows_the_jail_and_the_ledger_records_the_payment(capsys, fx)
     assert rc == 0 and json.loads(out)["amount"] == 1000
 
 
-def test_a_jail_is_paid_out_of_once(capsys, fx):
-    # two phones of a group tapping "pay" at once, or a payment made anew: by the real-time data the group is in
-    # that jail, it paid already, so a second payment is refused (one line, exit 2); without the data it is the
-    # group's word
-    folder, _ = fx
-    src = ["--realtime", str(folder / "jail.pb")]
+def _rot_in_the_late_s1(capsys) -> None:
+    """Group Rot rolls at Zug at 13:00 and reports itself in the S1 13:06 (late in jail.pb: jail 13:13-13:43)."""
     assert run(capsys, "roll", "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "13:00", *DAY, "--json")[0] == 0
-    assert run(capsys, "group", "position", "--group", "Rot", "--trip", "S1 13:06", "--at", "Zug", "--time", "13:05",
-               *DAY)[0] == 0
-    pay = ["ledger", "parking", "--group", "Rot", "--reason", "jail", *DAY, "--json", *src]
-    rc, out, err = run(capsys, *pay, "--time", "13:13")
+    rc, _, err = run(capsys, "group", "position", "--group", "Rot", "--trip", "S1 13:06", "--at", "Zug", "--time",
+                     "13:05", *DAY)
+    assert rc == 0, err
+
+
+@pytest.mark.parametrize("first, again", [("13:13", "13:15"), ("13:08", "13:09")])
+def test_a_jail_is_paid_out_of_once(capsys, fx, first, again):
+    # two phones of a group tapping "pay" at once, or a payment made anew: by the real-time data the payment is for
+    # the jail of the group's train (from shortly before it begins, as predictions move: 13:08 for 13:13), it was
+    # paid already, so the second is refused in one line (exit 2)
+    folder, _ = fx
+    _rot_in_the_late_s1(capsys)
+    pay = ["ledger", "parking", "--group", "Rot", "--reason", "jail", *DAY, "--json", "--realtime",
+           str(folder / "jail.pb")]
+    rc, out, err = run(capsys, *pay, "--time", first)
     assert rc == 0 and json.loads(out)["amount"] == 1000, err
-    rc, out, err = run(capsys, *pay, "--time", "13:15")
+    rc, out, _ = run(capsys, *pay, "--time", again)
     msg = json.loads(out)["error"]
     assert rc == 2 and "\n" not in msg and "paid its way out of the jail at Zug Schutzengel" in msg
-    assert "at 13:13 already" in msg
+    assert f"at {first} already" in msg
     rc, out, _ = run(capsys, "ledger", "status", *DAY, "--json")
     assert json.loads(out)["parking"] == 1000  # paid once
-
-
-def test_a_jail_paid_before_it_begins_is_paid_once_too(capsys, fx):
-    # a payment shortly before the predicted arrival pays for that jail (predictions move): so does the check
-    folder, _ = fx
-    src = ["--realtime", str(folder / "jail.pb")]
-    assert run(capsys, "roll", "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "13:00", *DAY, "--json")[0] == 0
-    assert run(capsys, "group", "position", "--group", "Rot", "--trip", "S1 13:06", "--at", "Zug", "--time", "13:05",
-               *DAY)[0] == 0
-    pay = ["ledger", "parking", "--group", "Rot", "--reason", "jail", *DAY, "--json", *src]
-    assert run(capsys, *pay, "--time", "13:08")[0] == 0  # the jail begins at 13:13
-    rc, out, _ = run(capsys, *pay, "--time", "13:09")
-    assert rc == 2 and "at 13:08 already" in json.loads(out)["error"]
-    rc, out, _ = run(capsys, "ledger", "status", *DAY, "--json")
-    assert json.loads(out)["parking"] == 1000

@@ -29,13 +29,8 @@ def equally_fast_ways(net: TransitNetwork, window: ChangeWindow | None, origin: 
     """Every legal itinerary found that reaches ``target`` at ``journey``'s arrival (``journey`` first).
     Remembered on the network (its timetable never changes; real-time data makes a new one): groups rolling where
     and when other groups rolled ask it again (journeys are immutable; each caller gets its own list)."""
-    memo = net.__dict__.setdefault("_equally_fast_ways", {})
-    key = (window, origin, target, journey.signature())
-    ways = memo.get(key)
-    if ways is None:
-        if len(memo) >= WAYS_MEMO:
-            memo.clear()
-        ways = memo[key] = _ways(net, window, origin, target, journey)
+    ways = net.remembered("_equally_fast_ways", (window, origin, target, journey.signature()),
+                          lambda: _ways(net, window, origin, target, journey), WAYS_MEMO)
     return [journey, *ways[1:]]
 
 
@@ -73,13 +68,8 @@ def _onward(net: TransitNetwork, trip: int, row: int, window: int | None, target
     """The best journey on from stop-time ``row`` of ``trip`` to ``target``, remembered on the network (its
     timetable never changes; real-time data makes a new network): groups rolling in the same trains ask it again
     and again, and a journey is immutable."""
-    memo = net.__dict__.setdefault("_onward_journeys", {})
-    key = (trip, row, window, target)
-    if key not in memo:
-        if len(memo) >= ONWARD_MEMO:
-            memo.clear()
-        memo[key] = best_journey(net, trip_origin(net, trip, row, window=window), target)
-    return memo[key]
+    return net.remembered("_onward_journeys", (trip, row, window, target),
+                          lambda: best_journey(net, trip_origin(net, trip, row, window=window), target), ONWARD_MEMO)
 
 
 def _first_rides(net: TransitNetwork, window: ChangeWindow | None, origin: Origin, arrival: int) -> list[Leg]:

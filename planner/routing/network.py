@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from functools import cached_property
 
 import numpy as np
@@ -9,6 +10,8 @@ import numpy as np
 from planner.routing.bounds import TargetBounds
 from planner.routing.static_graph import INF
 from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
+
+_MISSING = object()  # not remembered (None is an answer)
 
 __all__ = ["INF", "TransitNetwork", "last_rows"]
 
@@ -83,6 +86,18 @@ class TransitNetwork(TargetBounds):
     def n_connections(self) -> int:
         """Number of elementary connections."""
         return len(self.c_dep)
+
+    def remembered(self, memo: str, key: Hashable, compute: Callable[[], object], limit: int):
+        """``compute()``, remembered in this network's memo ``memo`` under ``key`` (at most ``limit`` answers,
+        then forgotten at once). For answers the timetable alone decides: a network's never changes (real-time
+        data makes a new network), so nothing remembered goes stale; callers must not change what they get."""
+        kept = self.__dict__.setdefault(memo, {})
+        value = kept.get(key, _MISSING)
+        if value is _MISSING:
+            if len(kept) >= limit:
+                kept.clear()
+            value = kept[key] = compute()
+        return value
 
     def first_connection_at(self, t: int) -> int:
         """Index of the first connection departing at or after ``t``."""

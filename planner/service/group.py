@@ -184,8 +184,7 @@ def set_position(play: Play, group_ref: str, place: PlaceRequest, time: int) -> 
         written = play.state.groups.kept(play.id, group, snap.version + 1)
         if written is None:
             number = snap.number or next((g.number for g in play.refresh().game.groups if g.key == group.key), 0)
-            written = dataclasses.replace(snap, version=snap.version + 1, number=number, positions=tuple(
-                sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
+            written = snap.with_position(rec, number)
         st = _status_of(play, group, written, time)[0]
         here = st.state.position
         # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row

@@ -128,26 +128,28 @@ def paid_out(play: Play, group: str, jail: Jail) -> bool:
     return jail_payment(standing, group, jail) is not None
 
 
+def pays_for(jail: Jail, t: int) -> bool:
+    """Whether a payment at ``t`` pays for ``jail``: from :data:`PAY_SLACK` before it begins until its end."""
+    return jail.arrival - PAY_SLACK <= t < jail.until
+
+
 def jail_payment(events: Iterable[Event], group: str, jail: Jail) -> Event | None:
     """The payment among standing ``events`` that paid ``group`` out of ``jail`` (see :func:`paid_out`), or None."""
     return next((e for e in events if e.kind == "parking" and e.reason == "jail" and e.group == group
-                 and jail.arrival - PAY_SLACK <= e.time < jail.until), None)
+                 and pays_for(jail, e.time)), None)
 
 
 def check_jail_payment(play: Play, group: str, event: Event, events: list[Event]) -> None:
     """Refuse paying out of a jail the group paid its way out of already (two phones of a group tapping at once,
-    or a payment made anew): by the real-time data the payment is for the jail of the group's train (made from
-    :data:`PAY_SLACK` before it begins until its end, as :func:`paid_out` counts it), and a standing payment for
-    it is among ``events``. Without real-time data, or for no known jail, the payment is the group's word
+    or a payment made anew): by the real-time data the payment is for the jail of the group's train
+    (:func:`pays_for`), and a standing payment for it is among ``events``. Without real-time data, or for no known jail, the payment is the group's word
     (recorded)."""
     if not play.day.realtime_source:
         return
     g = play.group(group)
     jail = train_jail(play.day, group_day(play.day, play.state.groups.snapshot(play.id, g)), event.time)
-    if jail is not None and not jail.arrival - PAY_SLACK <= event.time < jail.until:
-        jail = None  # a payment for no jail of this train's
-    paid = None if jail is None else jail_payment(events, g.name, jail)
-    if jail is not None and paid is not None:
+    paid = jail_payment(events, g.name, jail) if jail is not None and pays_for(jail, event.time) else None
+    if paid is not None:
         tt = play.day.timetable
         raise InputError(f"group {g.name} paid its way out of the jail at {tt.station_name[jail.station]} "
                          f"({fmt_clock(jail.arrival)}-{fmt_clock(jail.until)}) at {fmt_clock(paid.time)} already: "

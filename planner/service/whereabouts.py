@@ -43,18 +43,10 @@ def earliest_arrival(net: TransitNetwork, a: int, t: int, b: int) -> int | None:
     network: the timetable of a network never changes (real-time data makes a new one), and every group's fee on
     the same train asks the same again; one scan, no journey (best_journey's fewest changes and latest departure
     do not change when the group can be there)."""
-    memo = net.__dict__.setdefault("_earliest_arrivals", {})
-    key = (a, int(t), b)
-    if key in memo:
-        return memo[key]
-    if not net.station_reach[a, b]:
-        arr = None
-    else:
-        arr = reach(net, station_origin(a, t), target=b).station_arrival(b)
-    if len(memo) >= EARLIEST_MEMO:
-        memo.clear()
-    memo[key] = arr
-    return arr
+    def scan() -> int | None:
+        return reach(net, station_origin(a, t), target=b).station_arrival(b) if net.station_reach[a, b] else None
+
+    return net.remembered("_earliest_arrivals", (a, int(t), b), scan, EARLIEST_MEMO)
 
 
 def _rides(play: Play, group: str, t: int) -> tuple[bool, list[tuple[int, int, int]]]:

@@ -69,7 +69,7 @@ class GroupStore:
                    rec.free_until, rec.position, rec.created_at, rec.roll_id, rec.request, rec.answer, rec.plan)
             conn.execute(f"INSERT INTO rolls ({ROLL_COLUMNS}) VALUES ({', '.join('?' * 14)})", row)
             _bump(conn, game_id, key)
-        self._written(game_id, group, before, lambda snap: (*snap.rolls, rec), None)
+        self._written(game_id, group, before, lambda snap: snap.with_roll(rec, before[1]))
         return rec
 
     def add_position(self, game: GameRecord, group: GameGroup, time: int, since: int, station: str,
@@ -91,11 +91,11 @@ class GroupStore:
             _bump(conn, game_id, key)
         rec = position_from_row((int(cur.lastrowid or 0), int(time), int(since), station, trip_id, stop_offset,
                                  label, created))
-        self._written(game_id, group, before, None,
-                      lambda snap: tuple(sorted((*snap.positions, rec), key=lambda p: (p.time, p.id))))
+        self._written(game_id, group, before, lambda snap: snap.with_position(rec, before[1]))
         return rec
 
-    def _written(self, game_id: str, group: GameGroup, before: tuple[int, int], rolls, positions) -> None:
+    def _written(self, game_id: str, group: GameGroup, before: tuple[int, int],
+                 extend: Callable[[GroupSnapshot], GroupSnapshot]) -> None:
         """After a committed write of one roll or report: the kept snapshot of the group, when it was the
         group's state right before (same version and number), goes on with it, so the next read is a hit. The
         record is the one written (a report through the row parser; a roll as built, equal field by field to what
@@ -104,10 +104,7 @@ class GroupStore:
         kept = self._snaps.get(k)
         if kept is None or kept[0] != self.db.opened or kept[1] != before:
             return
-        snap = kept[2]
-        snap = GroupSnapshot(snap.key, snap.name, before[0] + 1, rolls(snap) if rolls else snap.rolls,
-                             positions(snap) if positions else snap.positions, snap.number)
-        self._snaps[k] = (self.db.opened, (before[0] + 1, before[1]), snap)
+        self._snaps[k] = (self.db.opened, (before[0] + 1, before[1]), extend(kept[2]))
 
     def undo_last(self, game_id: str, group: GameGroup) -> RollRecord | PositionRecord | None:
         """Delete the group's latest entry (a roll: its target is no longer targeted; or a position report) and
@@ -194,8 +191,14 @@ def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> 
     return group.key
 
 
+def group_version(conn: sqlite3.Connection, game_id: str, key: str) -> int:
+    """The version of the group's day (+1 on every roll, position report and undo; 0 before its first entry): one
+    look-up by primary key, what a change of the group's day is seen by (the ledger's position check too)."""
+    return _numbers(conn, game_id, key)[0]
+
+
 def _numbers(conn: sqlite3.Connection, game_id: str, key: str) -> tuple[int, int]:
-    """(version, number) of the group, (0, 0) before its first entry."""
+    """(version, number) of the group, (0, 0) before its first entry, checked (a row edited by hand is damage)."""
     row = conn.execute("SELECT version, number FROM groups WHERE game_id = ? AND grp = ?", (game_id, key)).fetchone()
     return (0, 0) if row is None else group_numbers(row)
 

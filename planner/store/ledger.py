@@ -26,7 +26,7 @@ from planner.ledger.model import Event, LedgerState
 from planner.ledger.rules import LedgerRules
 from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
-from planner.store.groups import join_group
+from planner.store.groups import group_version, join_group
 from planner.store.records import group_key
 from planner.util.timefmt import fmt_clock
 
@@ -136,7 +136,7 @@ class LedgerStore:
                     raise
                 with self.db.write() as conn:
                     rep = self._replayed(conn, rules, game.id)
-                    if seen is not None and (rep.key[1], _day_version(conn, game.id, group.key)) != seen:
+                    if seen is not None and (rep.key[1], group_version(conn, game.id, group.key)) != seen:
                         continue  # an event or the group's day came in meanwhile: check again on the new day
                     written, outcomes = self._insert_event(conn, rules, game, group, event, rep,
                                                            check if locked else None, event_id, request)
@@ -161,7 +161,7 @@ class LedgerStore:
         change, so what the check saw is never newer than what is compared under the lock)."""
         try:
             conn = self.db.connect()
-            day = _day_version(conn, game_id, group.key)
+            day = group_version(conn, game_id, group.key)
             rep = self._replayed(conn, rules, game_id)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
@@ -312,17 +312,6 @@ def _refuse_voided(rep: _Replayed, event_id: str, first: Recorded) -> None:
         reason = " ".join(str(void.event.reason).split())[:200]
         raise InputError(f"event id {event_id!r} was event #{first.seq} ({first.message}), voided at "
                          f"{fmt_clock(void.event.time)} ({reason}): record it again with a new id")
-
-
-def _day_version(conn: sqlite3.Connection, game_id: str, key: str) -> int:
-    """The version of the group's day (``groups.version``, +1 on every roll, position report and undo; 0 before
-    its first entry): one look-up by primary key, the cheap stand-in for what a position check read of it."""
-    row = conn.execute("SELECT version FROM groups WHERE game_id = ? AND grp = ?", (game_id, key)).fetchone()
-    if row is None:
-        return 0
-    if not isinstance(row[0], int):  # a row edited by hand
-        raise DamagedState(f"group {key[:40]!r}: version is not a whole number")
-    return row[0]
 
 
 def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:

@@ -117,6 +117,16 @@ class GroupSnapshot:
     positions: tuple[PositionRecord, ...]
     number: int = 0  # the group's number in its game (0: not recorded yet)
 
+    def with_roll(self, roll: RollRecord, number: int) -> GroupSnapshot:
+        """This snapshot with ``roll`` written after it (the next version; rolls in seq order)."""
+        return GroupSnapshot(self.key, self.name, self.version + 1, (*self.rolls, roll), self.positions, number)
+
+    def with_position(self, pos: PositionRecord, number: int) -> GroupSnapshot:
+        """This snapshot with the report ``pos`` written after it (the next version; reports in the order a read
+        gives them: by time, then id)."""
+        return GroupSnapshot(self.key, self.name, self.version + 1, self.rolls,
+                             tuple(sorted((*self.positions, pos), key=lambda p: (p.time, p.id))), number)
+
 
 class StaleGroup(PlannerError):
     """The group changed between the snapshot a roll was computed from and its commit (recompute)."""
