@@ -135,5 +135,5 @@ def process_gone(pid: int) -> bool:
     """True once ``pid`` has exited (a zombie counts: it runs no more)."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # reaped before, or between opening /proc/PID/stat and reading it
         return True
