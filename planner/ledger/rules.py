@@ -12,7 +12,7 @@ import re
 import string
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property
 
 from planner.errors import GameFileError
 from planner.gamefile.game import Game
@@ -97,7 +97,17 @@ class LedgerRules:
 
     def station_fee(self, price: int, level: int) -> int:
         """§9.3: the fee at a station of ``price`` with ``level`` houses (hotel = top level)."""
-        return _station_fee(self.fee_multipliers, price, level)
+        fees = self._fees
+        fee = fees.get((price, level))
+        if fee is None:
+            fee = fees[(price, level)] = int(self.fee_multipliers[level] * price)
+        return fee
+
+    @cached_property
+    def _fees(self) -> dict[tuple[int, int], int]:
+        # the fees worked out so far, by (price, level): exact fractions are slow, and a day's fees ask the same
+        # few prices again and again (a cache keyed by the multipliers would hash every fraction each time)
+        return {}
 
     def toll_fee(self, owned: int) -> int:
         """§11.2: the toll fee when the owner holds ``owned`` toll lines (counts above the table: last entry)."""
@@ -106,11 +116,6 @@ class LedgerRules:
     def tunnel_multiplier(self, owned: int) -> int:
         """§12.2: the factor on the two dice when the owner holds ``owned`` tunnels."""
         return int(self.tunnel_multipliers[min(owned, len(self.tunnel_multipliers)) - 1])
-
-
-@lru_cache(maxsize=4096)  # pure, and exact fractions are slow: a day's fees ask the same few prices again and again
-def _station_fee(multipliers: tuple[Fraction, ...], price: int, level: int) -> int:
-    return int(multipliers[level] * price)
 
 
 def check_template(kind: str, template: str) -> str | None:

@@ -3,6 +3,7 @@ allows after getting off, and the check of a day's log (the rules themselves liv
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +15,8 @@ from planner.routing import Origin
 from planner.service.gameday import GameDay
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
+
+DICE_MEMO = 20_000  # remembered dice answers per network (a worker's 500 simulated days roll ~18,000 times)
 
 
 def crossing_finder(day: GameDay):
@@ -31,8 +34,25 @@ def crossing_finder(day: GameDay):
 
 def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None = None) -> DiceAnswer:
     """The dice rules (:func:`planner.game.dice.decide`) for a group at ``origin`` on this day, toll lines
-    and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer."""
+    and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer.
 
+    On timetable data the answer is remembered on the day's network, by game (a network's timetable never
+    changes; simulated groups roll where and when others rolled, a third of the time and more): each caller gets
+    its own lists. On real-time data it is worked out each time (a jail plan reads the day's feed).
+    """
+    game = day.game
+    if day.realtime_source:
+        return _decide_at(day, origin, dice, targeted, asked)
+    # the game is kept with its answer, so its id names no other game meanwhile
+    kept_game, ans = day.network.remembered(
+        "_dice_answers", (id(game), origin, dice, tuple(targeted), asked),
+        lambda: (game, _decide_at(day, origin, dice, targeted, asked)), DICE_MEMO)
+    assert kept_game is game
+    return dataclasses.replace(ans, candidates=[dict(c) for c in ans.candidates], admissible=list(ans.admissible),
+                               warnings=list(ans.warnings))
+
+
+def _decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None) -> DiceAnswer:
     real = day.network
     # the target is the one reached earliest by timetable (§4.4 "gemäss Fahrplan"), the way there on real times
     ans = decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),

@@ -51,6 +51,21 @@ class StateDB:
         self._conn: sqlite3.Connection | None = None
         self.opened = 0  # connections opened so far: what a cache of this connection's reads is valid for
 
+    def mark(self, conn: sqlite3.Connection) -> tuple[int, int] | None:
+        """What the database's content is known by on ``conn``, for a cache of its reads: two equal marks mean
+        nothing changed in between. Only for a state of this connection alone (``":memory:"``), whose own
+        changes are all there are (``total_changes`` counts every row written, even one rolled back later). None
+        (not known; a cache checks the rows) for a file, which other processes change unseen here, and inside a
+        transaction, whose writes read now may still be rolled back without changing the count."""
+        if not self.memory or conn.in_transaction:
+            return None
+        return (self.opened, conn.total_changes)
+
+    def unchanged(self, conn: sqlite3.Connection, mark: tuple[int, int] | None) -> bool:
+        """True when nothing changed on ``conn`` since :meth:`mark` gave ``mark`` (inside a transaction too: a
+        write counts at once, and its rollback does not take it back)."""
+        return mark is not None and self.memory and (self.opened, conn.total_changes) == mark
+
     def exists(self) -> bool:
         """True when the state file exists (a read of a missing file creates nothing)."""
         return self.memory or self._conn is not None or self.path.exists()
@@ -229,11 +244,12 @@ class StateDB:
             time.sleep(pause * random.uniform(0.5, 1.5))  # jitter: waiting processes do not retry in step
             pause = min(pause * 2, 0.5)
 
-    def read_part(self, ready: Callable[..., bool], fn: Callable[[sqlite3.Connection], object], empty):
-        """``fn(conn)`` for a store's read (``ready(create=False)`` false: no state file yet, ``empty`` is the
+    def read_part(self, ready: Callable[..., bool], fn: Callable[[sqlite3.Connection], object],
+                  empty: Callable[[], object]):
+        """``fn(conn)`` for a store's read (``ready(create=False)`` false: no state file yet, ``empty()`` is the
         answer and nothing is created); SQLite errors and damaged rows as one line naming the file."""
         if not ready(create=False):
-            return empty
+            return empty()
         conn = self.connect()
         try:
             return fn(conn)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from planner.errors import InputError
 from planner.store.db import StateDB
@@ -37,6 +38,17 @@ from planner.store.records import (
 )
 
 
+@dataclass
+class _Kept:
+    """A group's snapshot as kept: the connection it was read on, its (version, number) then, and the database's
+    mark when it was last seen to be the group's day (None: not known)."""
+
+    opened: int
+    numbers: tuple[int, int]
+    snap: GroupSnapshot
+    mark: tuple[int, int] | None
+
+
 class GroupStore:
     """The groups' days on one state database connection (see module docstring)."""
 
@@ -44,8 +56,9 @@ class GroupStore:
         self.db = db
         self._ready = ready
         # the last snapshot read of each group, used again while its version (bumped by every change) and number
-        # are the same on the same connection: a read is then one indexed look-up
-        self._snaps: dict[tuple[str, str, str], tuple[int, tuple[int, int], GroupSnapshot]] = {}
+        # are the same on the same connection: a read is then one indexed look-up, or none while the database's
+        # mark (StateDB.mark) is the one the snapshot was last seen true at
+        self._snaps: dict[tuple[str, str, str], _Kept] = {}
 
     # ---- writes ------------------------------------------------------------------------------------
     def commit_roll(self, game: GameRecord, group: GameGroup, roll: Roll, expected_version: int) -> RollRecord:
@@ -54,10 +67,9 @@ class GroupStore:
         self._ready()
         game_id = game.id
         with self.db.write() as conn:
-            key = join_group(conn, game, group)
+            key, before = self._joined(conn, game, group)
             if roll.roll_id is not None and (old := _find(conn, game_id, key, roll.roll_id)) is not None:
                 return replay(old, roll)
-            before = _numbers(conn, game_id, key)
             if before[0] != expected_version:
                 raise StaleGroup(f"group {group.name} changed while its roll was computed")
             (seq,) = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rolls WHERE game_id = ? AND grp = ?",
@@ -69,7 +81,7 @@ class GroupStore:
                    rec.free_until, rec.position, rec.created_at, rec.roll_id, rec.request, rec.answer, rec.plan)
             conn.execute(f"INSERT INTO rolls ({ROLL_COLUMNS}) VALUES ({', '.join('?' * 14)})", row)
             _bump(conn, game_id, key)
-        self._written(game_id, group, before, lambda snap: snap.with_roll(rec, before[1]))
+        self._written(conn, game_id, group, before, lambda snap: snap.with_roll(rec, before[1]))
         return rec
 
     def add_position(self, game: GameRecord, group: GameGroup, time: int, since: int, station: str,
@@ -79,8 +91,7 @@ class GroupStore:
         self._ready()
         game_id = game.id
         with self.db.write() as conn:
-            key = join_group(conn, game, group)
-            before = _numbers(conn, game_id, key)
+            key, before = self._joined(conn, game, group)
             if expected_version is not None and before[0] != expected_version:
                 raise StaleGroup(f"group {group.name} changed while its position was checked")
             created = utc_now()
@@ -91,10 +102,19 @@ class GroupStore:
             _bump(conn, game_id, key)
         rec = position_from_row((int(cur.lastrowid or 0), int(time), int(since), station, trip_id, stop_offset,
                                  label, created))
-        self._written(game_id, group, before, lambda snap: snap.with_position(rec, before[1]))
+        self._written(conn, game_id, group, before, lambda snap: snap.with_position(rec, before[1]))
         return rec
 
-    def _written(self, game_id: str, group: GameGroup, before: tuple[int, int],
+    def _joined(self, conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> tuple[str, tuple[int, int]]:
+        """Inside a write: the group's key (joined on first use, :func:`join_group`) and its (version, number);
+        from the kept snapshot while nothing changed since it was seen true (a group with a number is joined)."""
+        kept = self._snaps.get((game.id, group.key, group.name))
+        if kept is not None and kept.numbers[1] > 0 and self.db.unchanged(conn, kept.mark):
+            return group.key, kept.numbers
+        key = join_group(conn, game, group)
+        return key, _numbers(conn, game.id, key)
+
+    def _written(self, conn: sqlite3.Connection, game_id: str, group: GameGroup, before: tuple[int, int],
                  extend: Callable[[GroupSnapshot], GroupSnapshot]) -> None:
         """After a committed write of one roll or report: the kept snapshot of the group, when it was the
         group's state right before (same version and number), goes on with it, so the next read is a hit. The
@@ -102,9 +122,9 @@ class GroupStore:
         the parser gives, whose checks the use case's own validation already made)."""
         k = (game_id, group.key, group.name)
         kept = self._snaps.get(k)
-        if kept is None or kept[0] != self.db.opened or kept[1] != before:
+        if kept is None or kept.opened != self.db.opened or kept.numbers != before:
             return
-        self._snaps[k] = (self.db.opened, (before[0] + 1, before[1]), extend(kept[2]))
+        self._snaps[k] = _Kept(self.db.opened, (before[0] + 1, before[1]), extend(kept.snap), self.db.mark(conn))
 
     def undo_last(self, game_id: str, group: GameGroup) -> RollRecord | PositionRecord | None:
         """Delete the group's latest entry (a roll: its target is no longer targeted; or a position report) and
@@ -133,22 +153,30 @@ class GroupStore:
         """The kept snapshot of the group at ``version``, when there is one (no read): after a write of this
         connection it is the group's day as written, the object later reads return while nothing changes."""
         kept = self._snaps.get((game_id, group.key, group.name))
-        return kept[2] if kept is not None and kept[0] == self.db.opened and kept[1][0] == version else None
+        return kept.snap if kept is not None and kept.opened == self.db.opened and kept.numbers[0] == version \
+            else None
 
     def find_roll(self, game_id: str, group: GameGroup, roll_id: str) -> RollRecord | None:
         """The group's roll recorded under a client ``roll_id``, or None."""
-        return self._read(lambda c: _find(c, game_id, group.key, roll_id), None)
+        return self._read(lambda c: _find(c, game_id, group.key, roll_id), lambda: None)
 
     def snapshot(self, game_id: str, group: GameGroup) -> GroupSnapshot:
         """The group's rolls, reports and version, read in one transaction (consistent); while its version and
-        number are those of the kept snapshot, that one, after one statement reading them."""
+        number are those of the kept snapshot, that one, after one statement reading them (none while the
+        database's mark is unchanged)."""
         key = group.key
 
         def read(conn: sqlite3.Connection) -> GroupSnapshot:
             kept = self._snaps.get((game_id, key, group.name))
-            # one statement reads the version atomically: a kept snapshot of it needs no transaction
-            if kept is not None and kept[0] == self.db.opened and kept[1] == _numbers(conn, game_id, key):
-                return kept[2]
+            if kept is not None:
+                if self.db.unchanged(conn, kept.mark):
+                    return kept.snap
+                mark = self.db.mark(conn)
+                # one statement reads the version atomically: a kept snapshot of it needs no transaction
+                if kept.opened == self.db.opened and kept.numbers == _numbers(conn, game_id, key):
+                    if mark is not None:
+                        kept.mark = mark
+                    return kept.snap
             own = not conn.in_transaction  # inside a write (a ledger check): that transaction is the snapshot
             if own:
                 conn.execute("BEGIN")  # one read snapshot under WAL: never waits for a writer
@@ -166,13 +194,14 @@ class GroupStore:
             snap = GroupSnapshot(key, group.name, version, tuple(rolls), tuple(pos), number)
             if len(self._snaps) > 4096:
                 self._snaps.clear()
-            self._snaps[(game_id, key, group.name)] = (self.db.opened, (version, number), snap)
+            self._snaps[(game_id, key, group.name)] = _Kept(self.db.opened, (version, number), snap,
+                                                             self.db.mark(conn))
             return snap
 
-        return self._read(read, GroupSnapshot(key, group.name, 0, (), ()))
+        return self._read(read, lambda: GroupSnapshot(key, group.name, 0, (), ()))
 
-    def _read(self, fn: Callable[[sqlite3.Connection], object], empty):
-        return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty``, nothing created
+    def _read(self, fn: Callable[[sqlite3.Connection], object], empty: Callable[[], object]):
+        return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty()``, nothing created
 
 
 def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> str:

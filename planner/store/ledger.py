@@ -70,13 +70,16 @@ class _Replayed:
     standing: list[Event]  # the events that count (neither voids nor voided)
     state: LedgerState
     outcomes: dict[int, Outcome]
+    mark: tuple[int, int] | None = None  # the database's mark when the key was last seen true (StateDB.mark)
 
-    def extended(self, key: tuple[int, int], written: list[Recorded], outcomes: list[Outcome]) -> _Replayed:
-        """This replay with ``written`` appended (plain events, never voids: they count as they are)."""
+    def extended(self, key: tuple[int, int], written: list[Recorded], outcomes: list[Outcome],
+                 mark: tuple[int, int] | None) -> _Replayed:
+        """This replay with ``written`` appended (plain events, never voids: they count as they are), ``mark``
+        the database's mark right after their commit."""
         new = [Entry(r.seq, r.event) for r in written]
         return _Replayed(key, self.opened, self.rules, [*self.rows, *written], [*self.entries, *new],
                          [*self.standing, *(e.event for e in new)], outcomes[-1].state,
-                         self.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)})
+                         self.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)}, mark)
 
 
 class LedgerStore:
@@ -93,16 +96,22 @@ class LedgerStore:
         self._replays: dict[str, _Replayed] = {}
 
     def _replayed(self, conn: sqlite3.Connection, rules: LedgerRules, game_id: str) -> _Replayed:
-        """The game's log replayed, from the kept replay when the log has not changed since."""
-        key = _last_row(conn, game_id)
+        """The game's log replayed, from the kept replay when the log has not changed since (the database's
+        mark unchanged: no statement at all; else its last row the same)."""
         kept = self._replays.get(game_id)
+        if kept is not None and kept.rules is rules and self.db.unchanged(conn, kept.mark):
+            return kept
+        mark = self.db.mark(conn)
+        key = _last_row(conn, game_id)
         if kept is not None and kept.key == key and kept.opened == self.db.opened and kept.rules is rules:
+            if mark is not None:
+                kept.mark = mark
             return kept
         rows = _rows(conn, "WHERE game_id = ?", (game_id,))
         entries = [Entry(r.seq, r.event) for r in rows]
         state, outcomes = replay_outcomes(rules, entries)
         rep = _Replayed(key, self.db.opened, rules, rows, entries, [e.event for e in standing(entries)], state,
-                        outcomes)
+                        outcomes, mark)
         self._replays[game_id] = rep
         return rep
 
@@ -136,13 +145,13 @@ class LedgerStore:
                     raise
                 with self.db.write() as conn:
                     rep = self._replayed(conn, rules, game.id)
-                    if seen is not None and (rep.key[1], group_version(conn, game.id, group.key)) != seen:
+                    if seen is not None and not self.db.unchanged(conn, seen[2]) and (
+                            rep.key[1], group_version(conn, game.id, group.key)) != seen[:2]:
                         continue  # an event or the group's day came in meanwhile: check again on the new day
-                    written, outcomes = self._insert_event(conn, rules, game, group, event, rep,
-                                                           check if locked else None, event_id, request)
-                    last = _last_row(conn, game.id)
+                    written, outcomes, last = self._insert_event(conn, rules, game, group, event, rep,
+                                                                 check if locked else None, event_id, request)
                 if outcomes:  # committed: the kept replay goes on with what was written
-                    self._replays[game.id] = rep.extended(last, list(written), outcomes)
+                    self._replays[game.id] = rep.extended(last, list(written), outcomes, self.db.mark(conn))
                 return written
         except DamagedState as exc:
             raise exc.at(self.db.path) from None
@@ -155,13 +164,15 @@ class LedgerStore:
             raise self.db.fail(exc) from None
 
     def _checked(self, rules: LedgerRules, game_id: str, group: GameGroup, event: Event,
-                 check: Check) -> tuple[int, int]:
+                 check: Check) -> tuple[int, int, tuple[int, int] | None]:
         """Run ``check`` on the game's events and the group's day as recorded now (no lock): (the number of the
-        last event seen, the group's day version read before the check; a change after that read counts as a
-        change, so what the check saw is never newer than what is compared under the lock)."""
+        last event seen, the group's day version read before the check, the database's mark then; a change
+        after that read counts as a change, so what the check saw is never newer than what is compared under
+        the lock)."""
         try:
             conn = self.db.connect()
-            day = group_version(conn, game_id, group.key)
+            mark = self.db.mark(conn)
+            day = -1 if mark is not None else group_version(conn, game_id, group.key)  # the mark says more
             rep = self._replayed(conn, rules, game_id)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
@@ -169,13 +180,13 @@ class LedgerStore:
         if event.group not in state.cash:
             state = apply(rules, state, Event("join", event.group, rules.start)).state
         check(state, list(rep.standing))
-        return rep.key[1], day
+        return rep.key[1], day, mark
 
     def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, game: GameRecord, group: GameGroup,
                       event: Event, rep: _Replayed, check: Check | None, event_id: str | None,
-                      request: str | None) -> tuple[tuple[Recorded, ...], list[Outcome]]:
+                      request: str | None) -> tuple[tuple[Recorded, ...], list[Outcome], tuple[int, int]]:
         """Under the write lock: replay the event id's first record (no outcomes: nothing written), or check
-        (``check`` given) and insert. Returns the rows and what each did."""
+        (``check`` given) and insert. Returns the rows, what each did and the log's last row (row id, seq)."""
         game_id = game.id
         key = join_group(conn, game, group)
         if event_id is not None:
@@ -186,22 +197,23 @@ class LedgerStore:
                     raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
                                      f"group {group.name} ({old[-1].message}); use a new id for a new event")
                 _refuse_voided(rep, event_id, old[-1])
-                return tuple(old), []
+                return tuple(old), [], rep.key
         state = rep.state
         seq = rep.key[1]
         written, outcomes = [], []
         if event.group not in state.cash:
             join = apply(rules, state, Event("join", event.group, rules.start))
             seq += 1
-            written.append(_insert(conn, game_id, key, seq, join, None, None))
+            written.append(_insert(conn, game_id, key, seq, join, None, None)[0])
             outcomes.append(join)
             state = join.state
         if check is not None:
             check(state, list(rep.standing))
         out = apply(rules, state, event)
-        written.append(_insert(conn, game_id, key, seq + 1, out, event_id, request))
+        rec, row_id = _insert(conn, game_id, key, seq + 1, out, event_id, request)
+        written.append(rec)
         outcomes.append(out)
-        return tuple(written), outcomes
+        return tuple(written), outcomes, (row_id, seq + 1)  # the highest seq: the log's last row
 
     def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
              message: Callable[[Event, list[tuple[int, int, int]]], str]) -> Recorded:
@@ -215,7 +227,7 @@ class LedgerStore:
             ev = Event(VOID, target.event.group, time, reason=reason, voids=seq)
             out = Outcome(event=ev, state=LedgerState(), message=message(target.event, changes), tell="*")
             key = group_key(target.event.group)
-            return _insert(conn, game_id, key, entries[-1].seq + 1, out, None, None)
+            return _insert(conn, game_id, key, entries[-1].seq + 1, out, None, None)[0]
 
     # ---- reads -------------------------------------------------------------------------------------
     def events(self, rules: LedgerRules, game_id: str, since: int = 0) -> list[Recorded]:
@@ -234,15 +246,15 @@ class LedgerStore:
                                     r.seq in gone))
             return out
 
-        return self._read(read, [])
+        return self._read(read, list)
 
     def state(self, rules: LedgerRules, game_id: str) -> LedgerState:
         """The ledger state of the game (a replay of its standing events): the caller's own copy."""
-        return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState())
+        return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState)
 
     def view(self, rules: LedgerRules, game_id: str) -> LedgerState:
         """The ledger state of the game, shared with the kept replay: for reading only (no copy made)."""
-        return self._read(lambda c: self._replayed(c, rules, game_id).state, LedgerState())
+        return self._read(lambda c: self._replayed(c, rules, game_id).state, LedgerState)
 
     def feed(self, rules: LedgerRules, game_id: str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` (its name) must be told of (§13) since number ``since``: others' events told to
@@ -251,8 +263,8 @@ class LedgerStore:
                 if r.event.group != group and (r.tell == "*" or r.tell == group)
                 or r.event.kind == VOID]
 
-    def _read(self, fn: Callable[[sqlite3.Connection], object], empty):
-        return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty``, nothing created
+    def _read(self, fn: Callable[[sqlite3.Connection], object], empty: Callable[[], object]):
+        return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty()``, nothing created
 
 
 _COLS = "seq, event, amount, message, tell, pending, transfers"
@@ -324,13 +336,14 @@ def _request(conn: sqlite3.Connection, game_id: str, seq: int) -> str | None:
 
 
 def _insert(conn: sqlite3.Connection, game_id: str, key: str, seq: int, out: Outcome, event_id: str | None,
-            request: str | None) -> Recorded:
+            request: str | None) -> tuple[Recorded, int]:
+    """Insert one event row; returns it as recorded and its row id."""
     transfers = tuple((t.payer, t.payee, t.amount) for t in out.transfers)
     rec = Recorded(seq, out.event, out.amount, out.message, out.tell, out.pending, transfers)
-    conn.execute(
+    cur = conn.execute(
         "INSERT INTO ledger_events (game_id, seq, grp, kind, time_s, event, amount, message, tell, pending, "
         "transfers, created_at, event_id, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (game_id, seq, key, out.event.kind, out.event.time, json.dumps(out.event.to_json()), out.amount, out.message,
          out.tell, int(out.pending), json.dumps([list(t) for t in transfers]),
          dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"), event_id, request))
-    return rec
+    return rec, int(cur.lastrowid or 0)
