@@ -22,7 +22,16 @@ from planner.lab.strategies import Offer, Ride, Strategy, assign
 from planner.ledger.apply import fee_due
 from planner.ledger.model import STATION, TUNNEL
 from planner.routing import Leg
-from planner.service import PlaceRequest, Play, RollRequest, implicit_record, roll, set_position, status
+from planner.service import (
+    PlaceRequest,
+    Play,
+    RollRequest,
+    implicit_record,
+    report_position,
+    roll,
+    set_position,
+    status,
+)
 from planner.service.gameday import GameDay
 from planner.service.group import status_and_model
 from planner.service.ledger import LedgerRequest, end, record_event
@@ -180,8 +189,8 @@ class SimDay:
 
     def _board(self, t: int, g: Sim, ride: Ride) -> None:
         tt = self.day.timetable
-        set_position(self.play, g.name, PlaceRequest(self.board.names[int(tt.stop_station[tt.st_stop[ride.board]])],
-                                                     None, str(tt.trip_id[ride.trip])), t)
+        report_position(self.play, g.name, PlaceRequest(self.board.names[int(tt.stop_station[tt.st_stop[ride.board]])],
+                                                        None, str(tt.trip_id[ride.trip])), t)
         self._log(g, t, (Leg(ride.trip, ride.board, ride.alight),))
 
     def _arrive(self, t: int, g: Sim, ride: Ride) -> None:

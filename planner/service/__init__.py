@@ -12,6 +12,7 @@ from planner.service.group import (
     RollResult,
     UndoResult,
     list_groups,
+    report_position,
     roll,
     set_position,
     status,
@@ -24,5 +25,5 @@ from planner.service.positions import Place, PlaceRequest, resolve_place
 __all__ = [
     "GameDay", "GroupStatus", "NextAnswer", "Place", "PlaceRequest", "Play", "RollRequest", "RollResult",
     "UndoResult", "chosen_game", "group_origin", "implicit_record", "list_groups", "next_json", "next_step",
-    "resolve_place", "roll", "set_position", "state_json", "status", "status_json", "undo",
+    "report_position", "resolve_place", "roll", "set_position", "state_json", "status", "status_json", "undo",
 ]

@@ -161,8 +161,21 @@ def _dice(dice: int) -> tuple[int, ...]:
 
 def set_position(play: Play, group_ref: str, place: PlaceRequest, time: int) -> GroupStatus:
     """Record "we got off at X at T" (``place.since``: we have stood at X since then) or "we are in the IR75 12:25"
-    (checked by the model). A report is what the group says: its change window starts at ``since``, else at
-    ``time``; the phone offers the ``since`` its day has when the station is the one it stands at."""
+    (checked by the model), and answer the group's state then. A report is what the group says: its change window
+    starts at ``since``, else at ``time``; the phone offers the ``since`` its day has when the station is the one
+    it stands at."""
+    group, written, resolved = report_position(play, group_ref, place, time)
+    st = _status_of(play, group, written, time)[0]
+    here = st.state.position
+    # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row
+    echo = train_echo(play.day, here.trip, here.row) if here is not None and here.seated else resolved.train
+    return dataclasses.replace(st, train=echo)
+
+
+def report_position(play: Play, group_ref: str, place: PlaceRequest,
+                    time: int) -> tuple[GameGroup, GroupSnapshot, Place]:
+    """Record a position report as :func:`set_position` does, without working out the answer: (the group, its day
+    as written, the place resolved). For a caller that needs no state back (a simulated group boarding)."""
     day, group = play.day, play.group(group_ref)
     tt = day.timetable
     for _ in range(MAX_RECOMPUTE):
@@ -185,11 +198,7 @@ def set_position(play: Play, group_ref: str, place: PlaceRequest, time: int) -> 
         if written is None:
             number = snap.number or next((g.number for g in play.refresh().game.groups if g.key == group.key), 0)
             written = snap.with_position(rec, number)
-        st = _status_of(play, group, written, time)[0]
-        here = st.state.position
-        # the echo names the stop the group's day has it at (one rule: GroupDay.advance), not the matched row
-        echo = train_echo(day, here.trip, here.row) if here is not None and here.seated else resolved.train
-        return dataclasses.replace(st, train=echo)
+        return group, written, resolved
     raise PlannerError(f"group {group.name} changed {MAX_RECOMPUTE} times while its position was recorded; try again")
 
 
