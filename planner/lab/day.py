@@ -301,9 +301,10 @@ class SimDay:
                 self._record(LedgerRequest(g.name, "income", t))
 
     def _record(self, req: LedgerRequest) -> None:
-        res = record_event(self.play, req).to_json()
+        out = record_event(self.play, req)
         self.result.events += 1
         if self.cfg.trace:
+            res = out.to_json()
             self.result.trace.append({"type": "ledger", "day": self.result.index, "group": req.group,
                                       "time": res["time"], "kind": res["kind"], "name": res.get("name", ""),
                                       "amount": res["amount"], "message": res["message"]})
