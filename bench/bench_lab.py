@@ -51,21 +51,20 @@ def whole_runs(days_list: list[int], groups: int = 6) -> list[dict]:
 
 def per_day_cpu(groups_list: list[int], days: int = 8) -> list[dict]:
     """CPU ms per simulated day, serially on one loaded day, by number of groups."""
-    from planner.lab.day import DayConfig, simulate_day
-    from planner.lab.run import RunSpec
+    from planner.lab.day import DayConfig
+    from planner.lab.run import RunSpec, play_day
 
     out = []
     for groups in groups_list:
         spec = RunSpec(str(ZUG), "sbb-monopoly", DATE, None, DayConfig(groups, "mix", 3))
-        day, board = spec.day()
         # the first days pay numba's first use and fill what the day remembers (earliest arrivals, onward
         # journeys, deadlines), as the first days of a long run do: measured is the steady state after them
         for w in range(WARM_DAYS):
-            simulate_day(day, board, spec.config, 10_000 + w)
+            play_day(spec, 10_000 + w)
         t0 = time.process_time()
         rolls = events = 0
         for i in range(days):
-            r = simulate_day(day, board, spec.config, i)
+            r = play_day(spec, i)
             rolls += len(r.rolls)
             events += r.events
         cpu = time.process_time() - t0
