@@ -28,9 +28,9 @@ EVIL = "<img src=x onerror=alert(1)>"  # a group name a browser would run as mar
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, session_cache):
     folder = tmp_path_factory.mktemp("faultweb")
-    env = web_env(folder)
+    env = web_env(folder, cache=session_cache)
     port = free_port()
     game = web_game(env, ",".join(f"G{i}" for i in range(1, GROUPS + 1)), base=f"http://127.0.0.1:{port}")
     with serve(env, port=port) as srv:

@@ -168,9 +168,9 @@ def test_fuzzed_state_rows_are_answered_or_one_line(table, data, which, commands
 # ---- deeply nested JSON bodies -----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, session_cache):
     folder = tmp_path_factory.mktemp("fuzzweb")
-    env = web_env(folder)
+    env = web_env(folder, cache=session_cache)
     port = free_port()
     game = web_game(env, "Rot,Blau", base=f"http://127.0.0.1:{port}")
     with serve(env, "--rate-limit", "1000", port=port) as srv:
