@@ -133,10 +133,10 @@ def web_server(tmp_path_factory, session_cache):
         yield srv
 
 
-# ---- the order the two test processes (pytest-xdist, ``--dist loadgroup``) take the tests in -----------------------
+# ---- the order the two test processes (pytest-xdist, ``--dist loadfile``) take the modules in -----------------------
 
 def pytest_collection_modifyitems(items):
-    """Modules marked ``xdist_group`` (their tests share one server) go first: each is one long unit on one worker,
-    and such a unit handed out last would keep one worker busy while the other sits idle. The order inside a
-    module, and of every other test, stays as collected."""
-    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+    """Modules marked ``long`` go first: with ``--dist loadfile`` each module is one unit on one worker, and a long
+    unit handed out last would keep one worker busy while the other sits idle. The order inside a module, and of
+    every other module, stays as collected."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

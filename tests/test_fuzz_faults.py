@@ -22,8 +22,7 @@ from planner.util.userfiles import parse_toml
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, serve, web_env, web_game
 
-# one worker runs the whole module: its tests share one server (module fixture), started once
-pytestmark = pytest.mark.xdist_group("fuzz_faults")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 FUZZ = settings(derandomize=True, deadline=None, database=None,

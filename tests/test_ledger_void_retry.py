@@ -15,6 +15,8 @@ import requests
 from tests.support.browser import PHONE
 from tests.support.webserver import DAY, planner, web_game
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
 
 def _voided(event_id: str, seq: int, message: str, at: str, reason: str) -> str:
     return (f"event id '{event_id}' was event #{seq} ({message}), voided at {at} ({reason}): record it again "

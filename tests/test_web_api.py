@@ -21,8 +21,7 @@ import requests
 
 from tests.support.webserver import DAY, planner, run_cli, serve, web_env, web_game
 
-# one worker runs the whole module (most of its tests use the process's shared server, conftest's web_server)
-pytestmark = pytest.mark.xdist_group("web_api")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 

@@ -18,8 +18,7 @@ from tests.support.browser import joined_phone as browser_joined
 from tests.support.browser import phone
 from tests.support.webserver import DAY, run_cli, web_game
 
-# one worker runs the whole module: its tests share one game on the process's shared server (conftest's web_server)
-pytestmark = pytest.mark.xdist_group("web_browser")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.

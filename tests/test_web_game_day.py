@@ -26,6 +26,8 @@ from playwright.sync_api import expect
 from tests.support.browser import joined_phone, page_width
 from tests.support.webserver import DAY, run_cli, web_game
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
 POLL_MS = 12000  # a page polls every 4-5 s (0.5 s on the shared server): what another interface did shows within this
 
 

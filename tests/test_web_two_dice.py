@@ -17,9 +17,6 @@ from playwright.sync_api import expect
 from tests.support.browser import joined_phone, page_width
 from tests.support.webserver import run_cli
 
-# one worker runs the whole module: its tests share one game on the process's shared server (conftest's web_server)
-pytestmark = pytest.mark.xdist_group("web_two_dice")
-
 
 @pytest.fixture(scope="module")
 def nws_site(web_server, nws_feed, nws_date):
