@@ -116,10 +116,27 @@ def browser():
         b.close()
 
 
-# ---- the order the two test processes (pytest-xdist, ``--dist loadgroup``) take the tests in -----------------------
+# ---- the real server the web tests share (tests/support/webserver.py starts it) ------------------------------------
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory, session_cache):
+    """One real ``planner serve`` per test process (its own process and routing child, over loopback, on the
+    session's timetable cache), shared by the web tests that are not about the server's own start, options, exit or
+    faults (those start their own). Each module creates its own game in it (``web_game`` with
+    ``base=web_server.url``): new tokens and groups, served at once as any game created while a server runs. The
+    pages poll every 0.5 s (``--poll-interval``; 4 and 5 s by default), so what another interface did shows sooner;
+    what shows is the same. Yields the :class:`~tests.support.webserver.Server` with its environment as ``env``."""
+    from tests.support.webserver import serve, web_env
+
+    env = web_env(tmp_path_factory.mktemp("shared-web"), cache=session_cache)
+    with serve(env, "--poll-interval", "0.5") as srv:
+        yield srv
+
+
+# ---- the order the two test processes (pytest-xdist, ``--dist loadfile``) take the modules in -----------------------
 
 def pytest_collection_modifyitems(items):
-    """Modules marked ``xdist_group`` (their tests share one server) go first: each is one long unit on one worker,
-    and such a unit handed out last would keep one worker busy while the other sits idle. The order inside a
-    module, and of every other test, stays as collected."""
-    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+    """Modules marked ``long`` go first: with ``--dist loadfile`` each module is one unit on one worker, and a long
+    unit handed out last would keep one worker busy while the other sits idle. The order inside a module, and of
+    every other module, stays as collected."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -21,6 +22,8 @@ from planner.errors import PlannerError
 from planner.gtfs import download as dl
 from tests.support import FIXTURES, IC1_2019, ROOT, ZUG, assert_one_line_error
 from tests.support.download_server import RangeHandler, serving
+
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 
@@ -97,14 +100,30 @@ def _stations(env: dict) -> subprocess.CompletedProcess:
                           text=True, env=env, cwd=ROOT, timeout=120)
 
 
-@pytest.mark.parametrize("plant", ["link to /dev/zero", "FIFO", "link to a FIFO"])
-@pytest.mark.parametrize("member", ["stop_times.parquet", "meta.json"])
-def test_a_cache_member_that_is_a_link_or_fifo_is_never_read(member, plant, tmp_path):
-    """A cache member planted as a link to /dev/zero (memory filled) or a FIFO (a hang): the entry is set
-    aside and rebuilt; the answer is the same (in a fresh process with a deadline, so a hang fails)."""
-    env = {**os.environ, "PLANNER_CACHE": str(tmp_path / "cache")}
+@pytest.fixture(scope="module")
+def built_cache(tmp_path_factory) -> tuple[Path, str]:
+    """A cache the Zug day was ingested into by a fresh process (cold), and that process's answer: the tests
+    below plant their fault in a copy of it."""
+    root = tmp_path_factory.mktemp("built-cache")
+    env = {**os.environ, "PLANNER_CACHE": str(root / "cache"), "PLANNER_STATE": str(root / "state.sqlite")}
     first = _stations(env)
     assert first.returncode == 0, first.stderr
+    return root / "cache", first.stdout
+
+
+def _copy_of(built: Path, tmp_path: Path) -> dict:
+    """The environment of a fresh process on a copy of ``built`` (files, links and times as they are)."""
+    shutil.copytree(built, tmp_path / "cache", symlinks=True)
+    return {**os.environ, "PLANNER_CACHE": str(tmp_path / "cache")}
+
+
+@pytest.mark.parametrize("plant", ["link to /dev/zero", "FIFO", "link to a FIFO"])
+@pytest.mark.parametrize("member", ["stop_times.parquet", "meta.json"])
+def test_a_cache_member_that_is_a_link_or_fifo_is_never_read(member, plant, built_cache, tmp_path):
+    """A cache member planted as a link to /dev/zero (memory filled) or a FIFO (a hang): the entry is set
+    aside and rebuilt; the answer is the same (in a fresh process with a deadline, so a hang fails)."""
+    built, answer = built_cache
+    env = _copy_of(built, tmp_path)
     (entry,) = (tmp_path / "cache" / "timetables").iterdir()
     target = entry / member
     target.unlink()
@@ -116,13 +135,12 @@ def test_a_cache_member_that_is_a_link_or_fifo_is_never_read(member, plant, tmp_
         os.mkfifo(tmp_path / "fifo")
         target.symlink_to(tmp_path / "fifo")
     again = _stations(env)
-    assert again.returncode == 0 and again.stdout == first.stdout, again.stderr
+    assert again.returncode == 0 and again.stdout == answer, again.stderr
     assert (entry / member).is_file() and not (entry / member).is_symlink()  # rebuilt
 
 
-def test_a_content_hash_memo_linked_to_dev_zero_is_not_read(tmp_path):
-    env = {**os.environ, "PLANNER_CACHE": str(tmp_path / "cache")}
-    assert _stations(env).returncode == 0
+def test_a_content_hash_memo_linked_to_dev_zero_is_not_read(built_cache, tmp_path):
+    env = _copy_of(built_cache[0], tmp_path)
     memos = list((tmp_path / "cache" / "content-hashes").iterdir())
     assert memos
     for m in memos:

@@ -20,17 +20,16 @@ from planner.cli import main
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, process_gone, routing_child, run_cli, serve, web_env, web_game
 
-# one worker runs the whole module: its tests share one server (module fixture), started once
-pytestmark = pytest.mark.xdist_group("faults_web")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 GROUPS = 32
 EVIL = "<img src=x onerror=alert(1)>"  # a group name a browser would run as markup
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, session_cache):
     folder = tmp_path_factory.mktemp("faultweb")
-    env = web_env(folder)
+    env = web_env(folder, cache=session_cache)
     port = free_port()
     game = web_game(env, ",".join(f"G{i}" for i in range(1, GROUPS + 1)), base=f"http://127.0.0.1:{port}")
     with serve(env, port=port) as srv:
@@ -148,26 +147,24 @@ def test_serve_refuses_a_trusted_proxy_that_is_not_an_address(capsys):
 
 # ---- tooltips are text ------------------------------------------------------------------------------
 
-def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(tmp_path, browser):
-    env = web_env(tmp_path)
-    port = free_port()
-    game = web_game(env, f"Rot,{EVIL}", base=f"http://127.0.0.1:{port}")
-    with serve(env, port=port) as srv:
-        token = game["groups"][1]["token"]
-        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/2/position", json={"at": "Zug", "time": "12:40"},
-                          headers={"Authorization": f"Bearer {token}"}, timeout=120)
-        assert r.status_code == 200, r.text
-        ctx = browser.new_context()
-        page = ctx.new_page()
-        page.goto(game["organiser"]["url"])
-        page.wait_for_url(re.compile(rf"/games/{game['game']}$"))
-        marker = page.locator("#map path.leaflet-interactive[stroke='#c60018']")
-        expect(marker).to_have_count(1, timeout=15000)
-        marker.hover()
-        tooltip = page.locator(".leaflet-tooltip")
-        expect(tooltip).to_have_text(f"{EVIL}: Zug")  # the group and where it is, one label
-        assert tooltip.locator("img").count() == 0  # the markup is text, not an element
-        ctx.close()
+def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(web_server, browser):
+    """On the organiser's map (a game of its own on the process's shared server, conftest's web_server)."""
+    game = web_game(web_server.env, f"Rot,{EVIL}", base=web_server.url)
+    token = game["groups"][1]["token"]
+    r = requests.post(f"{web_server.url}/api/games/{game['game']}/groups/2/position",
+                      json={"at": "Zug", "time": "12:40"}, headers={"Authorization": f"Bearer {token}"}, timeout=120)
+    assert r.status_code == 200, r.text
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(game["organiser"]["url"])
+    page.wait_for_url(re.compile(rf"/games/{game['game']}$"))
+    marker = page.locator("#map path.leaflet-interactive[stroke='#c60018']")
+    expect(marker).to_have_count(1, timeout=15000)
+    marker.hover()
+    tooltip = page.locator(".leaflet-tooltip")
+    expect(tooltip).to_have_text(f"{EVIL}: Zug")  # the group and where it is, one label
+    assert tooltip.locator("img").count() == 0  # the markup is text, not an element
+    ctx.close()
 
 
 def test_the_area_maps_tooltips_are_text(tmp_path, browser):

@@ -22,8 +22,7 @@ from planner.util.userfiles import parse_toml
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, serve, web_env, web_game
 
-# one worker runs the whole module: its tests share one server (module fixture), started once
-pytestmark = pytest.mark.xdist_group("fuzz_faults")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 FUZZ = settings(derandomize=True, deadline=None, database=None,
@@ -168,9 +167,9 @@ def test_fuzzed_state_rows_are_answered_or_one_line(table, data, which, commands
 # ---- deeply nested JSON bodies -----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, session_cache):
     folder = tmp_path_factory.mktemp("fuzzweb")
-    env = web_env(folder)
+    env = web_env(folder, cache=session_cache)
     port = free_port()
     game = web_game(env, "Rot,Blau", base=f"http://127.0.0.1:{port}")
     with serve(env, "--rate-limit", "1000", port=port) as srv:

@@ -16,6 +16,8 @@ from planner.gamefile.game import load_game
 from planner.timetable.stations import find_station
 from tests.support import ZUG
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 ROOT = Path(__file__).resolve().parents[1]
 

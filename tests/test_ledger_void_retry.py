@@ -13,7 +13,9 @@ import pytest
 import requests
 
 from tests.support.browser import PHONE
-from tests.support.webserver import DAY, free_port, planner, serve, web_env, web_game
+from tests.support.webserver import DAY, planner, web_game
+
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 
 def _voided(event_id: str, seq: int, message: str, at: str, reason: str) -> str:
@@ -40,13 +42,10 @@ def test_the_command_line_refuses_a_retry_of_a_voided_event_in_one_line():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """One server, one game (Rot, Blau)."""
-    env = web_env(tmp_path_factory.mktemp("web"))
-    port = free_port()
-    game = web_game(env, "Rot,Blau", base=f"http://127.0.0.1:{port}")  # join links to this server
-    with serve(env, port=port) as srv:
-        yield {"env": env, "game": game, "url": srv.url}
+def site(web_server):
+    """One game (Rot, Blau) on the process's shared server (conftest's web_server)."""
+    game = web_game(web_server.env, "Rot,Blau", base=web_server.url)  # join links to this server
+    return {"env": web_server.env, "game": game, "url": web_server.url}
 
 
 def _api(site, number: int) -> tuple[str, dict]:

@@ -30,6 +30,8 @@ from planner.maps import assets
 from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS, RING_COLOR
 from tests.support import CHROMIUM, ZUG
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
 
 @pytest.fixture(autouse=True)
 def _chromium_installed():

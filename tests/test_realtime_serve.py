@@ -13,6 +13,8 @@ from planner.realtime.live import LiveFeed, read_status
 from tests.support.realtime_server import FeedHandler, feed_server
 from tests.support.webserver import serve, web_env, web_game
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
 
 @pytest.fixture(scope="module")
 def fx(tmp_path_factory, zug_tt, sbb_game):
@@ -65,64 +67,64 @@ def test_serve_realtime_one_fetch_for_all_phones_and_a_banner(fx, tmp_path):
             assert n_before == 1  # one fetch at start-up (the next one after the interval)
 
 
-def test_phone_shows_the_stale_banner(fx, tmp_path, browser):
+@pytest.fixture(scope="module")
+def phones_server(fx, tmp_path_factory, session_cache):
+    """One real ``planner serve --realtime`` on the jail fixture's feed (a loopback feed server) for the phone
+    tests, each with a game of its own; its pages poll every 0.5 s (``--poll-interval``)."""
+    folder, _ = fx
+    env = web_env(tmp_path_factory.mktemp("rt-phones"), cache=session_cache)
+    with feed_server((folder / "jail.pb").read_bytes()) as base, serve(env, "--realtime", base + "/feed",
+                                                                       "--poll-interval", "0.5") as srv:
+        yield srv
+
+
+def test_phone_shows_the_stale_banner(phones_server, browser):
     from playwright.sync_api import expect
 
     from tests.support.browser import PHONE
-    from tests.support.webserver import free_port
 
-    folder, _ = fx
-    env = web_env(tmp_path)
-    port = free_port()
-    game = web_game(env, "Rot", base=f"http://127.0.0.1:{port}")
-    with feed_server((folder / "jail.pb").read_bytes()) as base, serve(env, "--realtime", base + "/feed",
-                                                                       port=port):
-        join = game["groups"][0]["url"]
-        ctx = browser.new_context(**PHONE)
-        page = ctx.new_page()
-        errors: list = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(join)
-        expect(page.locator("#realtime")).to_have_text(re.compile(r"Real-time data is \d+ min old"), timeout=20000)
-        ctx.close()
-        assert not errors, errors
+    game = web_game(phones_server.env, "Rot", base=phones_server.url)
+    join = game["groups"][0]["url"]
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    errors: list = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(join)
+    expect(page.locator("#realtime")).to_have_text(re.compile(r"Real-time data is \d+ min old"), timeout=20000)
+    ctx.close()
+    assert not errors, errors
 
 
-def test_phone_pays_out_of_jail_in_one_tap(fx, tmp_path, browser):
+def test_phone_pays_out_of_jail_in_one_tap(phones_server, browser):
     """A roll on the phone whose S1 runs 6 minutes late: the live plan shows the jail and (variant A) a button
     that pays 1000 into the free parking; once paid, the jail is gone from the plan and the button with it."""
     from playwright.sync_api import expect
 
     from tests.support.browser import PHONE
-    from tests.support.webserver import free_port
 
-    folder, _ = fx
-    env = web_env(tmp_path)
-    port = free_port()
-    game = web_game(env, "Rot", base=f"http://127.0.0.1:{port}")
-    with feed_server((folder / "jail.pb").read_bytes()) as base, serve(env, "--realtime", base + "/feed",
-                                                                       port=port) as srv:
-        ctx = browser.new_context(**PHONE)
-        page = ctx.new_page()
-        errors: list = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(game["groups"][0]["url"])
-        page.wait_for_url(re.compile(r"/groups/1$"))
-        page.fill("#time", "13:05")
-        page.fill("#at", "Zug")
-        page.fill("#trip", "S1 13:06")  # in the S1 that runs 6 minutes late
-        page.click("#position-form button")
-        page.select_option("#die", "2")
-        page.click("#roll-button")
-        expect(page.locator("#live-text")).to_contain_text("Jail at", timeout=20000)
-        button = page.locator("#jail-pay")
-        expect(button).to_have_text("Pay 1000 into the free parking")
-        button.click()
-        expect(page.locator("#money-message")).to_contain_text("Recorded #", timeout=20000)
-        expect(button).to_be_hidden(timeout=20000)  # paid: the jail is gone from the live plan
-        expect(page.locator("#live-text")).not_to_contain_text("Jail at")
-        ctx.close()
-        h = {"Authorization": f"Bearer {game['groups'][0]['token']}"}
-        money = requests.get(f"{srv.url}/api/games/{game['game']}/groups/1/ledger", headers=h, timeout=60).json()
-        assert errors == []
+    srv = phones_server
+    game = web_game(srv.env, "Rot", base=srv.url)
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    errors: list = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(game["groups"][0]["url"])
+    page.wait_for_url(re.compile(r"/groups/1$"))
+    page.fill("#time", "13:05")
+    page.fill("#at", "Zug")
+    page.fill("#trip", "S1 13:06")  # in the S1 that runs 6 minutes late
+    page.click("#position-form button")
+    page.select_option("#die", "2")
+    page.click("#roll-button")
+    expect(page.locator("#live-text")).to_contain_text("Jail at", timeout=20000)
+    button = page.locator("#jail-pay")
+    expect(button).to_have_text("Pay 1000 into the free parking")
+    button.click()
+    expect(page.locator("#money-message")).to_contain_text("Recorded #", timeout=20000)
+    expect(button).to_be_hidden(timeout=20000)  # paid: the jail is gone from the live plan
+    expect(page.locator("#live-text")).not_to_contain_text("Jail at")
+    ctx.close()
+    h = {"Authorization": f"Bearer {game['groups'][0]['token']}"}
+    money = requests.get(f"{srv.url}/api/games/{game['game']}/groups/1/ledger", headers=h, timeout=60).json()
+    assert errors == []
     assert money["cash"] == 20000 - 1000, money  # paid once

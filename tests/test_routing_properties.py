@@ -7,6 +7,7 @@ tie-breaks, a brute-force enumeration of every itinerary of a tiny timetable.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from tests.support.random_timetables import (
     origins,
 )
 from tests.support.timetable import assert_feasible
+
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 
 def _inf(a: np.ndarray) -> np.ndarray:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ from planner.routing import TransitNetwork, best_journey, station_origin
 from planner.routing.query import reach_targets
 from planner.routing.te_rule import RuleGraph
 from tests.support.random_timetables import SETTINGS, T0, arrival_and_rides, cases, rule_origins
+
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 W = 29 * 60
 

@@ -18,6 +18,8 @@ from planner.routing.query import DEFAULT_MAX_LEGS, equally_fast, obeys_window, 
 from planner.routing.te_rule import RuleGraph
 from tests.support import ZUG
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
 RULE = ChangeWindow(29)
 
 W = 29 * 60

@@ -6,6 +6,7 @@ event); every itinerary the engine returns must also pass the rule's own check (
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,6 +19,8 @@ from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as parse
 from tests.support.random_timetables import SETTINGS, T0, arrival_and_rides, cases, rule_origins
 from tests.support.timetable import TimetableBuilder, assert_feasible
+
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 RULE = ChangeWindow(29)
 

@@ -21,21 +21,18 @@ import requests
 
 from tests.support.webserver import DAY, planner, run_cli, serve, web_env, web_game
 
-# one worker runs the whole module: its tests share one server (module fixture), started once
-pytestmark = pytest.mark.xdist_group("web_api")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """One server with two games: game A (Rot, Blau, EVIL) and game B (Gruen)."""
-    folder = tmp_path_factory.mktemp("web")
-    env = web_env(folder)
+def site(web_server):
+    """Two games of the shared server: game A (Rot, Blau, EVIL) and game B (Gruen)."""
+    env = web_server.env
     a = web_game(env, f"Rot,Blau,{EVIL}")
     b = web_game(env, "Gruen", name="Other day")
-    with serve(env) as srv:
-        yield {"env": env, "folder": folder, "a": a, "b": b, "srv": srv, "url": srv.url}
+    return {"env": env, "a": a, "b": b, "srv": web_server, "url": web_server.url}
 
 
 def bearer(token: str) -> dict:
@@ -352,6 +349,23 @@ def test_a_game_created_while_the_server_runs_is_served_at_once(tmp_path):
         r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/2/rolls", headers=bearer(tok),
                           json={"dice": 2, "at": "Zug", "time": "12:40"})
         assert r.status_code == 200 and r.json()["target"] == "Wohlen AG"
+        # without --poll-interval the pages poll at their own defaults (group 4 s, organiser 5 s)
+        page = requests.get(f"{srv.url}/games/{game['game']}/groups/2", headers=bearer(tok))
+        assert page.status_code == 200 and "data-poll-ms" not in page.text
+
+
+def test_poll_interval_reaches_both_pages_and_is_checked(site):
+    """``serve --poll-interval 0.5`` (the shared server's): both pages carry it, the scripts read it."""
+    a = site["a"]
+    for path, token in ((f"/games/{a['game']}/groups/1", a["groups"][0]["token"]),
+                        (f"/games/{a['game']}", a["organiser"]["token"])):
+        page = requests.get(site["url"] + path, headers=bearer(token))
+        assert page.status_code == 200 and 'data-poll-ms="500"' in page.text, path
+    for script in ("group.js", "organiser.js"):
+        assert "dataset.pollMs" in requests.get(f"{site['url']}/static/{script}").text
+    for bad in ("0", "601", "nan"):
+        p = run_cli(site["env"], "serve", "--poll-interval", bad)
+        assert p.returncode == 2 and p.stderr.startswith("planner: error: --poll-interval"), p.stderr
 
 
 def test_app_shell_manifest_and_service_worker(site):
@@ -370,24 +384,25 @@ def test_app_shell_manifest_and_service_worker(site):
     assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(tmp_path):
+def test_group_page_state_lists_the_ledger_messages_it_must_be_told_of(web_server):
     """§13: other groups' purchases reach this group's phones with the state it polls; a purchase recorded on the
-    command line is the same group's as on its phone."""
-    env = web_env(tmp_path)
-    game = web_game(env, "Rot,Blau,Gelb")
-    with serve(env) as srv:
-        for group, station, t in (("Blau", "Baar", "09:30"), ("gelb", "Cham", "09:40")):
-            p = run_cli(env, "ledger", "buy", "--group", group, "--station", station, "--time", t, *DAY, "--json")
-            assert p.returncode == 0, p.stderr
-        api = f"{srv.url}/api/games/{game['game']}/groups/1"
-        state = requests.get(api, headers=bearer(game["groups"][0]["token"])).json()
-        assert [m["message"] for m in state["messages"]] == ["BlauK 9.30 Baar", "GelbK 9.40 Cham"]
-        feed = json.loads(run_cli(env, "ledger", "feed", "--group", "Rot", *DAY, "--json").stdout)
-        assert state["messages"] == feed["events"]
-        blau = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2/ledger",
-                            headers=bearer(game["groups"][1]["token"])).json()
-        assert blau["cash"] == 18000 and [s["name"] for s in blau["owned"]["stations"]] == ["Baar"]
-        assert [m["message"] for m in blau["messages"]] == ["BlauK 9.30 Baar"]  # its own, to send (§19)
+    command line is the same group's as on its phone (the commands name the game on the shared server in
+    ``$PLANNER_GAME_ID``)."""
+    game = web_game(web_server.env, "Rot,Blau,Gelb")
+    env = {**web_server.env, "PLANNER_GAME_ID": game["game"]}
+    srv = web_server
+    for group, station, t in (("Blau", "Baar", "09:30"), ("gelb", "Cham", "09:40")):
+        p = run_cli(env, "ledger", "buy", "--group", group, "--station", station, "--time", t, *DAY, "--json")
+        assert p.returncode == 0, p.stderr
+    api = f"{srv.url}/api/games/{game['game']}/groups/1"
+    state = requests.get(api, headers=bearer(game["groups"][0]["token"])).json()
+    assert [m["message"] for m in state["messages"]] == ["BlauK 9.30 Baar", "GelbK 9.40 Cham"]
+    feed = json.loads(run_cli(env, "ledger", "feed", "--group", "Rot", *DAY, "--json").stdout)
+    assert state["messages"] == feed["events"]
+    blau = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2/ledger",
+                        headers=bearer(game["groups"][1]["token"])).json()
+    assert blau["cash"] == 18000 and [s["name"] for s in blau["owned"]["stations"]] == ["Baar"]
+    assert [m["message"] for m in blau["messages"]] == ["BlauK 9.30 Baar"]  # its own, to send (§19)
 
 
 def test_position_in_a_train_by_its_name_alone(site):

@@ -16,25 +16,19 @@ from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone as browser_joined
 from tests.support.browser import phone
-from tests.support.webserver import DAY, free_port, run_cli, serve, web_env, web_game
+from tests.support.webserver import DAY, run_cli, web_game
 
-# one worker runs the whole module: its tests share one server (module fixture), started once
-pytestmark = pytest.mark.xdist_group("web_browser")
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.
-POLL_WAIT_MS = 4500  # one poll of the page (every 4 s) and a little
 OFFLINE_NOISE = re.compile(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to load resource")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("webui")
-    env = web_env(folder)
-    port = free_port()
-    game = web_game(env, f"Rot,Blau,{EVIL}", base=f"http://127.0.0.1:{port}")
-    with serve(env, port=port) as srv:
-        yield {"env": env, "game": game, "url": srv.url}
+def site(web_server):
+    game = web_game(web_server.env, f"Rot,Blau,{EVIL}", base=web_server.url)
+    return {"env": web_server.env, "game": game, "url": web_server.url}
 
 
 def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -> None:
@@ -116,6 +110,11 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     ctx2.close()
 
 
+def poll_ms(p) -> int:
+    """How often the page polls (``planner serve --poll-interval``, else its 4 s)."""
+    return p.evaluate("Number(document.body.dataset.pollMs) || 4000")
+
+
 def joined_phone(browser, errors: list, url: str, number: int):
     """A phone that opened a group's join link and landed on the group's page."""
     return browser_joined(browser, errors, url, f"/groups/{number}")
@@ -131,7 +130,7 @@ def test_undo_on_the_page(site, browser):
     expect(p.locator("#undo-question")).to_contain_text("Remove roll #1 (1 at 13:00")
     p.click("#undo-no")
     expect(p.locator("#undo-confirm")).to_be_hidden()
-    p.wait_for_timeout(POLL_WAIT_MS)
+    p.wait_for_timeout(poll_ms(p) + 500)  # one poll of the page and a little: the roll is still there
     expect(p.locator("#history tbody tr")).to_have_count(1)
     p.click("#undo")
     p.click("#undo-yes")

@@ -24,19 +24,18 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone, page_width
-from tests.support.webserver import DAY, free_port, run_cli, serve, web_env, web_game
+from tests.support.webserver import DAY, run_cli, web_game
 
-POLL_MS = 12000  # a page polls every 4-5 s: what another interface did shows within this
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
+POLL_MS = 12000  # a page polls every 4-5 s (0.5 s on the shared server): what another interface did shows within this
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gameday")
-    env = web_env(folder)
-    port = free_port()
-    game = web_game(env, "Rot,Blau", name="Samstag", base=f"http://127.0.0.1:{port}")
-    with serve(env, port=port) as srv:
-        yield {"env": env, "game": game, "url": srv.url, "folder": folder}
+def site(web_server):
+    """A game of its own on the process's shared server (conftest's web_server)."""
+    game = web_game(web_server.env, "Rot,Blau", name="Samstag", base=web_server.url)
+    return {"env": web_server.env, "game": game, "url": web_server.url}
 
 
 def cli(site, *args: str) -> dict:

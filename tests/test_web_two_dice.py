@@ -15,23 +15,18 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone, page_width
-from tests.support.webserver import free_port, run_cli, serve, web_env
-
-# one worker runs the whole module: its tests share one server (module fixture), started once
-pytestmark = pytest.mark.xdist_group("web_two_dice")
+from tests.support.webserver import run_cli
 
 
 @pytest.fixture(scope="module")
-def nws_site(tmp_path_factory, nws_feed, nws_date):
-    folder = tmp_path_factory.mktemp("twodice")
-    env = web_env(folder)
-    port = free_port()
+def nws_site(web_server, nws_feed, nws_date):
+    """A game on the SYNTHETIC day of its own on the process's shared server (conftest's web_server)."""
+    env = web_server.env
     day = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
     p = run_cli(env, "game", "new", "--name", "Nordwestschweiz", "--groups", "Rot,Blau", *day,
-                "--base-url", f"http://127.0.0.1:{port}", "--json")
+                "--base-url", web_server.url, "--json")
     assert p.returncode == 0, p.stderr
-    with serve(env, port=port) as srv:
-        yield {"env": env, "game": json.loads(p.stdout), "url": srv.url, "day": day}
+    return {"env": env, "game": json.loads(p.stdout), "url": web_server.url, "day": day}
 
 
 def expected(site, roll: int) -> dict:

@@ -313,6 +313,9 @@ def _others(sub) -> None:
                    help="requests per second per token (bursts of 6 N), default 10")
     s.add_argument("--https", action="store_true",
                    help="behind an HTTPS reverse proxy: cookies are marked Secure")
+    s.add_argument("--poll-interval", type=float, default=None, metavar="S",
+                   help="seconds between the pages' requests for news (default: 4 on a group's page, 5 on the "
+                        "organiser's); shorter shows changes sooner and costs the server more requests")
     s.add_argument("--realtime", metavar="URL", help="GTFS-RT trip updates to poll (the platform's URL, or a "
                                                      "file another process updates): phones plan on real times")
     s.add_argument("--realtime-key-env", metavar="NAME", help="environment variable holding the API key")

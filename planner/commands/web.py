@@ -39,6 +39,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError(f"--port {args.port}: expected 1 to 65535")
     if not 0.1 <= args.rate_limit <= 1000:
         raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
+    if args.poll_interval is not None and not 0.1 <= args.poll_interval <= 600:
+        raise InputError(f"--poll-interval {args.poll_interval}: expected 0.1 to 600 seconds")
     for addr in (args.trusted_proxy or "").split(","):
         try:
             if args.trusted_proxy:
@@ -47,7 +49,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise InputError(f"--trusted-proxy {addr!r}: expected the proxy's IP address, e.g. 127.0.0.1") from None
     live, realtime = _realtime(args)
     app, worker = load_app(feed=args.feed, rate=args.rate_limit, burst=max(1, int(args.rate_limit * 6)),
-                           secure_cookie=args.https, realtime=realtime)
+                           secure_cookie=args.https, realtime=realtime,
+                           poll_ms=None if args.poll_interval is None else round(args.poll_interval * 1000))
     sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
     sys.stderr.flush()
     try:

@@ -61,8 +61,9 @@ class WebApp:
     """HTTP over the answers (:class:`~planner.web.answers.Answers`): authentication, rate limits, pages."""
 
     def __init__(self, answers: Answers, *, rate: float = 10.0, burst: int = 60, secure_cookie: bool = False,
-                 worker: RoutingWorker | None = None):
+                 worker: RoutingWorker | None = None, poll_ms: int | None = None):
         self.answers = answers
+        self.poll_ms = poll_ms  # None: each page polls at its own default (group 4 s, organiser 5 s)
         self.known = TokenCache(answers.state)
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
@@ -172,7 +173,7 @@ class WebApp:
             return self.page("error.html", {"message": str(exc)}, 422)
         g = self.answers.group(game_id, number)
         return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
-                                        "info": self.answers.game_info(play)})
+                                        "info": self.answers.game_info(play), "poll_ms": self.poll_ms})
 
     def organisers_game(self, request: Request) -> str:
         """The game id of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
@@ -189,7 +190,8 @@ class WebApp:
             return self.page("error.html", {"message": exc.message}, exc.status)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422)
-        return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play)})
+        return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play),
+                                            "poll_ms": self.poll_ms})
 
     def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the
@@ -328,13 +330,15 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 
 def load_app(state: str | Path | None = None, *, feed: str | None = None, rate: float = 10.0, burst: int = 60,
-             secure_cookie: bool = False, realtime: str | None = None) -> tuple[Starlette, RoutingWorker]:
+             secure_cookie: bool = False, realtime: str | None = None,
+             poll_ms: int | None = None) -> tuple[Starlette, RoutingWorker]:
     """The app with the days of the games present loaded and its routing process started (close the worker after
     serving); ``feed`` serves games created without one; ``realtime``: the file the real-time poller publishes to
-    (planner/realtime/live.py)."""
+    (planner/realtime/live.py); ``poll_ms``: how often the pages poll (None: their defaults, 4 s and 5 s)."""
     days = Days(feed, realtime)
     with State(state) as st:
         days.warm(st.games.games())
     worker = RoutingWorker(state, feed=feed, realtime=realtime)
-    app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker)
+    app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker,
+                 poll_ms=poll_ms)
     return app.build(), worker

@@ -34,7 +34,9 @@ class FeedHandler(http.server.BaseHTTPRequestHandler):
 
 @contextmanager
 def feed_server(body: bytes):
-    FeedHandler.body, FeedHandler.seen = body, []
+    """Serve ``body`` at ``/feed`` under ETag ``"v1"`` (a test may change both while it runs); yield the base URL.
+    Each server starts from that state, whatever an earlier test of the process set."""
+    FeedHandler.body, FeedHandler.etag, FeedHandler.seen = body, '"v1"', []
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FeedHandler)
     th = threading.Thread(target=srv.serve_forever, daemon=True)
     th.start()

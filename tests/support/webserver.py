@@ -55,10 +55,14 @@ def run_cli(env: dict, *args: str) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(["planner", *args], rc, out.getvalue(), err.getvalue())
 
 
-def web_env(folder: Path) -> dict:
-    """Environment with a private state file and cache under ``folder``."""
+def web_env(folder: Path, cache: Path | None = None) -> dict:
+    """Environment with a private state file under ``folder``; the timetable cache ``cache`` (a fixture set up
+    before the test's own environment, e.g. a module's server, passes the session's), else the test's
+    ``$PLANNER_CACHE``, else one under ``folder``."""
     env = dict(os.environ)
     env["PLANNER_STATE"] = str(folder / "state.sqlite")
+    if cache is not None:
+        env["PLANNER_CACHE"] = str(cache)
     env.setdefault("PLANNER_CACHE", str(folder / "cache"))
     return env
 
@@ -74,11 +78,12 @@ def web_game(env: dict, groups: str, name: str = "Test day", base: str | None = 
 
 @dataclass
 class Server:
-    """A running server: its base URL and process."""
+    """A running server: its base URL, process and environment (its state file and cache)."""
 
     url: str
     port: int
     proc: subprocess.Popen
+    env: dict
 
 
 @contextmanager
@@ -104,7 +109,7 @@ def serve(env: dict, *args: str, port: int | None = None):
             if time.monotonic() > deadline:
                 raise RuntimeError("planner serve did not answer within 180 s")
             time.sleep(0.2)
-        yield Server(url, port, proc)
+        yield Server(url, port, proc, env)
     finally:
         proc.terminate()
         try:
