@@ -361,8 +361,9 @@ def test_poll_interval_reaches_both_pages_and_is_checked(site):
                         (f"/games/{a['game']}", a["organiser"]["token"])):
         page = requests.get(site["url"] + path, headers=bearer(token))
         assert page.status_code == 200 and 'data-poll-ms="500"' in page.text, path
+    assert "dataset.pollMs" in requests.get(f"{site['url']}/static/common.js").text  # read in one place
     for script in ("group.js", "organiser.js"):
-        assert "dataset.pollMs" in requests.get(f"{site['url']}/static/{script}").text
+        assert "pollMs(" in requests.get(f"{site['url']}/static/{script}").text
     for bad in ("0", "601", "nan"):
         p = run_cli(site["env"], "serve", "--poll-interval", bad)
         assert p.returncode == 2 and p.stderr.startswith("planner: error: --poll-interval"), p.stderr

@@ -111,8 +111,8 @@ def test_group_page_join_position_roll_share_offline(site, browser):
 
 
 def poll_ms(p) -> int:
-    """How often the page polls (``planner serve --poll-interval``, else its 4 s)."""
-    return p.evaluate("Number(document.body.dataset.pollMs) || 4000")
+    """How often the page polls (``planner serve --poll-interval``, else its 4 s), as the page works it out."""
+    return p.evaluate("pollMs(4000)")
 
 
 def joined_phone(browser, errors: list, url: str, number: int):

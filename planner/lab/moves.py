@@ -81,21 +81,18 @@ def rides_from(day: GameDay, station: int, got_off: int, *, stop: int = -1, sinc
     window = day.window.seconds if day.window is not None else FREE_HORIZON
     conns = boardable(net, station, got_off, window, stop=stop, since=since)
     out, seen = [], set()
-    for trip, dep, board in zip(net.c_trip[conns].tolist(), net.c_dep[conns].tolist(), net.c_row[conns].tolist(),
-                                strict=True):
+    for c in conns.tolist():
+        trip, dep = int(net.c_trip[c]), int(net.c_dep[c])
         if trip in seen or clock.over(dep):
             continue
         seen.add(trip)
-        # the trip's later stops, read as whole slices (one numpy call each, not one per stop)
-        rows = slice(board + 1, tt.trip_stop_times(trip).stop)
-        arrivals = tt.st_arr[rows].tolist()
-        stations = tt.stop_station[tt.st_stop[rows]].tolist()
-        for r, arr, to, drop in zip(range(rows.start, rows.stop), arrivals, stations, tt.st_dropoff[rows].tolist(),
-                                    strict=True):
-            if arr > dep + MAX_RIDE_SECONDS:
+        board = int(net.c_row[c])
+        for r in range(board + 1, tt.trip_stop_times(trip).stop):
+            if int(tt.st_arr[r]) > dep + MAX_RIDE_SECONDS:
                 break
-            if drop and to != station:
-                out.append(Ride(trip, board, r, dep, arr, to))
+            to = int(tt.stop_station[tt.st_stop[r]])
+            if tt.st_dropoff[r] and to != station:
+                out.append(Ride(trip, board, r, dep, int(tt.st_arr[r]), to))
     return out
 
 

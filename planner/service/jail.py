@@ -142,8 +142,8 @@ def jail_payment(events: Iterable[Event], group: str, jail: Jail) -> Event | Non
 def check_jail_payment(play: Play, group: str, event: Event, events: list[Event]) -> None:
     """Refuse paying out of a jail the group paid its way out of already (two phones of a group tapping at once,
     or a payment made anew): by the real-time data the payment is for the jail of the group's train
-    (:func:`pays_for`), and a standing payment for it is among ``events``. Without real-time data, or for no known jail, the payment is the group's word
-    (recorded)."""
+    (:func:`pays_for`), and a standing payment for it is among ``events``. Without real-time data, or for no
+    known jail, the payment is the group's word (recorded)."""
     if not play.day.realtime_source:
         return
     g = play.group(group)

@@ -172,7 +172,9 @@ class LedgerStore:
         try:
             conn = self.db.connect()
             mark = self.db.mark(conn)
-            day = -1 if mark is not None else group_version(conn, game_id, group.key)  # the mark says more
+            # with a mark, an unchanged mark under the lock says all (and a changed one means: check again), so
+            # the group's version is not read (-1 matches no version)
+            day = -1 if mark is not None else group_version(conn, game_id, group.key)
             rep = self._replayed(conn, rules, game_id)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None

@@ -14,6 +14,11 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+/* How often a page asks for news: ``planner serve --poll-interval`` (the body's data-poll-ms), else ``fallback``. */
+function pollMs(fallback) {
+  return Number(document.body.dataset.pollMs) || fallback;
+}
+
 /* A station's name as a Leaflet tooltip: a DOM node with the name as text (Leaflet puts strings in as HTML). */
 function mapLabel(text) {
   return h("span", {class: "map-label"}, text);

@@ -1,6 +1,6 @@
 /* The group's phone page: state now, set position, roll, history with undo (answer.js draws the answers and the
-   trains the rule allows, money.js the ledger). Polls the group's state every 4 s (or serve's --poll-interval; a roll on another phone shows
-   within 10 s), keeps the last state in localStorage (readable offline) and queues a roll tried offline, sent
+   trains the rule allows, money.js the ledger). Polls the group's state every 4 s (or serve's --poll-interval: a
+   roll on another phone shows within 10 s), keeps the last state in localStorage (readable offline) and queues a roll tried offline, sent
    once (same roll_id) when back online. */
 "use strict";
 
@@ -9,7 +9,7 @@ const GROUP = document.body.dataset.group;
 const DICE = Number(document.body.dataset.dice || 1);
 const BASE = `/api/games/${encodeURIComponent(GAME)}/groups/${encodeURIComponent(GROUP)}`;
 const KEY = `planner:${GAME}:${GROUP}`;
-const POLL_MS = Number(document.body.dataset.pollMs) || 4000;  // planner serve --poll-interval, else 4 s
+const POLL_MS = pollMs(4000);
 
 const view = {state: null, next: null};  // the latest state and next answer (money.js reads them)
 

@@ -130,4 +130,4 @@ async function submitVoid(ev) {
 
 document.getElementById("void-form").addEventListener("submit", submitVoid);
 refresh();
-setInterval(refresh, Number(document.body.dataset.pollMs) || 5000);  // planner serve --poll-interval, else 5 s
+setInterval(refresh, pollMs(5000));

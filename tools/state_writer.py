@@ -1,7 +1,8 @@
-"""A process that writes one ledger event into each of several state files, for the set-up race test
-(tests/test_state_setup_race.py): ``python -m tests.support.state_writer GROUP FILE...``.
+"""A process that writes one ledger event into each of several state files, for the set-up race
+(:func:`tools.stress_state_setup.race`, run by tests/test_state_setup_race.py and the stress tool):
+``python -m tools.state_writer GROUP FILE...``.
 
-For each file in turn it says ``ready`` on stdout and waits for a line on stdin, so that every process of the test
+For each file in turn it says ``ready`` on stdout and waits for a line on stdin, so that every process of the race
 opens that (fresh) file at the same moment, then records the group's income into it. It exits 0, or prints the
 error in one line on stderr and exits 3."""
 
