@@ -181,8 +181,11 @@ def _bomb(path: Path, mb: int) -> None:
                 fh.write(block)
 
 
-_PEAK = ("import resource, sys; from planner.cli import main; rc = main(sys.argv[1:]); "
-         "sys.stdout.flush(); print(rc, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+# The child's own peak (VmHWM), not ru_maxrss: Linux puts the pre-exec high-water mark, the pytest worker's
+# memory, into ru_maxrss at execve, which would hide the child's growth under the worker's size.
+_PEAK = ("import re, sys; from planner.cli import main; rc = main(sys.argv[1:]); sys.stdout.flush(); "
+         "hwm = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1); "
+         "print(rc, hwm, file=sys.stderr)")
 
 
 def _peak_kib(tmp_path: Path, feed: Path) -> int:
