@@ -14,9 +14,11 @@ NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "walkthrough.ipyn
 
 
 def _text(cell) -> str:
-    parts = []
+    # The kernel flushes print's separate writes on a timer, so under load one line can arrive as
+    # several stream outputs: stream text is joined as written, rich outputs each on their own line.
+    stream = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.output_type == "stream")
+    parts = [stream]
     for o in cell.get("outputs", []):
-        parts.append(o.get("text", ""))
         data = o.get("data", {})
         parts.append(data.get("text/plain", ""))
         parts.append(data.get("text/html", ""))
