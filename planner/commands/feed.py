@@ -1,4 +1,4 @@
-"""``planner feed-info``, ``planner feed download``, ``planner export``, ``planner stations``."""
+"""``planner feed-info``, ``planner feed download``, ``planner stations``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import argparse
 from planner.commands.base import Context, emit
 from planner.game.prices import station_table
 from planner.gtfs.download import download
-from planner.gtfs.export import write_feed
 from planner.gtfs.feedinfo import feed_info
 from planner.gtfs.source import FeedSource
 from planner.util.table import format_table
@@ -34,13 +33,4 @@ def cmd_stations(args: argparse.Namespace) -> int:
     ctx = Context(args)
     rows = station_table(ctx.timetable, ctx.game)
     emit(args, rows, format_table(rows, ["name", "category", "price", "letter", "modes", "station_id"]))
-    return 0
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    """Write the game day as GTFS (gtfs-kit)."""
-    tt = Context(args).timetable
-    path = write_feed(tt, args.out)
-    emit(args, {"path": str(path), "trips": tt.n_trips, "stations": tt.n_stations},
-         f"wrote {tt.n_trips} trips at {tt.n_stations} stations to {path}")
     return 0

@@ -82,7 +82,7 @@ def _feed(sub) -> None:
     p = sub.add_parser("export", help="write the pruned game day as a GTFS zip (for other GTFS tools)")
     add_common(p)
     p.add_argument("--out", type=argtypes.out_file, required=True, help="path of the zip to write")
-    p.set_defaults(handler="feed:cmd_export")
+    p.set_defaults(handler="export:cmd_export")
     p = sub.add_parser("stations", help="in-area stations served on the day, with price and letter")
     add_common(p)
     p.set_defaults(handler="feed:cmd_stations")
