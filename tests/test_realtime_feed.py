@@ -106,6 +106,10 @@ def test_other_entities_and_deleted_ones_are_read_or_skipped():
     (b"\xff\xff\xff", "truncated"),
     (b"\x0a\x05\x0a\x03", "truncated"),
     (b"\x10\x01", "no header"),
+    # a well-formed envelope around a stop-time update whose sequence number never ends: only the walk that
+    # fills the columns enters stop updates, and once left the rest of them unwritten (np.empty) and no error
+    (b"\x0a\x05\x0a\x032.0" + b"\x12\x0e" + b"\x0a\x011" + b"\x1a\x09" + b"\x0a\x03\x0a\x01x" + b"\x12\x02\x08\x80",
+     "truncated"),
 ])
 def test_not_a_feed_is_one_clear_error(data, why):
     with pytest.raises(RealtimeError, match=why):

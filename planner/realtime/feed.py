@@ -75,7 +75,9 @@ def decode_feed(data: bytes, source: str) -> FeedData:
         raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: no header with a version")
     tu = np.empty((n_tu, wire.N_TU), np.int64)
     su = np.empty((n_su, wire.N_SU), np.int64)
-    wire.decode(buf, tu, su, True)
+    err = wire.decode(buf, tu, su, True)[0]  # the counting walk does not enter descriptors and stop updates
+    if err:
+        raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: {wire.MESSAGES[err]}")
     return FeedData(source, buf, int(ts), int(n_ent), tu, su)
 
 

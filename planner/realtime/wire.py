@@ -32,199 +32,172 @@ ERR_WIRE_TYPE = 2
 MESSAGES = {ERR_TRUNCATED: "truncated (a field runs past the end)", ERR_WIRE_TYPE: "not protobuf (bad wire type)"}
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _varint(buf, i, end):
-    """(value, next index); next index -1 when the varint runs past ``end`` or is longer than 10 bytes."""
-    v = np.uint64(0)
-    shift = np.uint64(0)
-    for _ in range(10):
-        if i >= end:
-            return np.int64(0), -1
-        b = buf[i]
-        i += 1
-        v |= np.uint64(b & 0x7F) << shift
-        if b < 0x80:
-            return np.int64(v), i
-        shift += np.uint64(7)
-    return np.int64(0), -1
+# kinds of message on the walk's stack
+K_FEED, K_HEADER, K_ENTITY, K_TRIP_UPDATE, K_DESCRIPTOR, K_STOP_UPDATE, K_ARRIVAL, K_DEPARTURE = range(8)
+MAX_DEPTH = 5  # FeedMessage > FeedEntity > TripUpdate > StopTimeUpdate > StopTimeEvent
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _skip(buf, i, end, wt):
-    """Index after a field of wire type ``wt`` whose key ended at ``i`` (-1: malformed, -2: bad wire type)."""
-    if wt == 0:
-        _, i = _varint(buf, i, end)
-        return i
-    if wt == 1:
-        return i + 8 if i + 8 <= end else -1
-    if wt == 5:
-        return i + 4 if i + 4 <= end else -1
-    if wt == 2:
-        n, i = _varint(buf, i, end)
-        if i < 0 or n < 0 or i + n > end:
-            return -1
-        return i + n
-    return -2
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _field(buf, i, end):
-    """(field number, wire type, value start, value end or varint value, next index); next -1/-2 = error."""
-    key, i = _varint(buf, i, end)
-    if i < 0:
-        return 0, 0, 0, 0, -1
-    fn, wt = key >> 3, key & 7
-    if wt == 2:
-        n, j = _varint(buf, i, end)
-        if j < 0 or n < 0 or j + n > end:
-            return fn, wt, 0, 0, -1
-        return fn, wt, j, j + n, j + n
-    if wt == 0:
-        v, j = _varint(buf, i, end)
-        return fn, wt, 0, v, j
-    return fn, wt, 0, 0, _skip(buf, i, end, wt)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _event(buf, i, end, out, row, col_delay):
-    """A StopTimeEvent into ``out[row, col_delay .. col_delay + 3]`` (delay, has, time, has)."""
-    while i < end:
-        fn, wt, a, v, i = _field(buf, i, end)
-        if i < 0:
-            return i
-        if wt == 0 and fn == 1:
-            out[row, col_delay] = np.int64(np.int32(v & 0xFFFFFFFF))  # int32 (negative: 10-byte varint)
-            out[row, col_delay + 1] = 1
-        elif wt == 0 and fn == 2:
-            out[row, col_delay + 2] = v
-            out[row, col_delay + 3] = 1
-    return 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _stop_update(buf, i, end, su, row, tu_row):
-    su[row, :] = 0
-    su[row, SU_TU] = tu_row
-    while i < end:
-        fn, wt, a, v, i = _field(buf, i, end)
-        if i < 0:
-            return i
-        if wt == 0 and fn == 1:
-            su[row, SU_SEQ] = v
-            su[row, SU_HAS_SEQ] = 1
-        elif wt == 2 and fn == 2:
-            e = _event(buf, a, v, su, row, SU_ARR_DELAY)
-            if e < 0:
-                return e
-        elif wt == 2 and fn == 3:
-            e = _event(buf, a, v, su, row, SU_DEP_DELAY)
-            if e < 0:
-                return e
-        elif wt == 2 and fn == 4:
-            su[row, SU_STOP_OFF] = a
-            su[row, SU_STOP_LEN] = i - a
-        elif wt == 0 and fn == 5:
-            su[row, SU_REL] = v
-    return 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _descriptor(buf, i, end, tu, row):
-    while i < end:
-        fn, wt, a, v, i = _field(buf, i, end)
-        if i < 0:
-            return i
-        if wt == 2 and fn == 1:
-            tu[row, TU_ID_OFF] = a
-            tu[row, TU_ID_LEN] = i - a
-        elif wt == 2 and fn == 3:
-            tu[row, TU_DATE_OFF] = a
-            tu[row, TU_DATE_LEN] = i - a
-        elif wt == 2 and fn == 8:
-            tu[row, TU_ORIG_OFF] = a
-            tu[row, TU_ORIG_LEN] = i - a
-        elif wt == 0 and fn == 4:
-            tu[row, TU_REL] = v
-    return 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _trip_update(buf, i, end, tu, su, row, n_su, write):
-    """One TripUpdate; returns the new stop-update count (negative: error)."""
-    if write:
-        tu[row, :] = 0
-        tu[row, TU_STU0] = n_su
-    while i < end:
-        fn, wt, a, v, i = _field(buf, i, end)
-        if i < 0:
-            return i
-        if wt == 2 and fn == 1:
-            if write:
-                e = _descriptor(buf, a, i, tu, row)
-                if e < 0:
-                    return e
-        elif wt == 2 and fn == 2:
-            if write:
-                e = _stop_update(buf, a, i, su, n_su, row)
-                if e < 0:
-                    return e
-            n_su += 1
-        elif wt == 0 and fn == 5 and write:
-            tu[row, TU_DELAY] = np.int64(np.int32(v & 0xFFFFFFFF))
-            tu[row, TU_HAS_DELAY] = 1
-    if write:
-        tu[row, TU_STU1] = n_su
-    return n_su
-
-
+# long: one loop over the bytes, every message kind a branch of it (split into helpers, it ran 5x slower)
 @nb.njit(cache=True, nogil=True)
 def decode(buf, tu, su, write):
     """Walk a FeedMessage; returns ``(error, has_header, has_version, timestamp, n_trip_updates, n_stop_updates,
-    n_entities)``. ``write`` False only counts (to size ``tu``/``su``), True fills them."""
-    end = buf.shape[0]
-    i = 0
+    n_entities)``. ``write`` False only counts (to size ``tu``/``su``, without entering trip descriptors and
+    stop-time updates), True fills them and checks every field.
+
+    One loop with an explicit stack of open messages, and the varints read inline: a helper per message and
+    per field, returning tuples, made the walk 5 to 20 times slower than the bytes need (measured on the
+    bench's 8.8 MB feed: 84 ms against 5 ms for a bare varint scan)."""
+    kinds = np.zeros(MAX_DEPTH, np.int64)
+    ends = np.zeros(MAX_DEPTH, np.int64)
+    depth = 0
+    kinds[0] = K_FEED
+    ends[0] = buf.shape[0]
+    i = np.int64(0)
     has_header = 0
     has_version = 0
     ts = np.int64(0)
     n_tu = 0
     n_su = 0
     n_ent = 0
-    while i < end:
-        fn, wt, a, v, i = _field(buf, i, end)
-        if i < 0:
-            return -i, has_header, has_version, ts, n_tu, n_su, n_ent
-        if wt == 2 and fn == 1:
-            has_header = 1
-            j = a
-            while j < i:
-                f2, w2, a2, v2, j = _field(buf, j, i)
-                if j < 0:
-                    return -j, has_header, has_version, ts, n_tu, n_su, n_ent
-                if w2 == 2 and f2 == 1:
-                    has_version = 1
-                elif w2 == 0 and f2 == 3:
-                    ts = v2
-        elif wt == 2 and fn == 2:
-            n_ent += 1
-            j = a
-            deleted = 0
-            while j < i:
-                f2, w2, a2, v2, j = _field(buf, j, i)
-                if j < 0:
-                    return -j, has_header, has_version, ts, n_tu, n_su, n_ent
-                if w2 == 0 and f2 == 2:
-                    deleted = 1 if v2 else 0
-                elif w2 == 2 and f2 == 3:
-                    r = _trip_update(buf, a2, j, tu, su, n_tu, n_su, write)
-                    if r < 0:
-                        return -r, has_header, has_version, ts, n_tu, n_su, n_ent
-                    if write:
-                        tu[n_tu, TU_DELETED] = deleted
-                    n_su = r
-                    n_tu += 1
-        elif wt != 0 and wt != 1 and wt != 2 and wt != 5:
+    deleted = 0
+    row_tu = -1
+    row_su = -1
+    col = 0
+    while True:
+        while i == ends[depth]:  # close every message that ends here
+            if depth == 0:
+                return 0, has_header, has_version, ts, n_tu, n_su, n_ent
+            if kinds[depth] == K_TRIP_UPDATE and write:
+                tu[row_tu, TU_STU1] = n_su
+            depth -= 1
+        end = ends[depth]
+        kind = kinds[depth]
+        # the key: field number and wire type
+        key = np.uint64(0)
+        shift = np.uint64(0)
+        ok = False
+        for _ in range(10):
+            if i >= end:
+                break
+            b = buf[i]
+            i += 1
+            key |= np.uint64(b & 0x7F) << shift
+            if b < 0x80:
+                ok = True
+                break
+            shift += np.uint64(7)
+        if not ok:
+            return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
+        fn = np.int64(key >> np.uint64(3))
+        wt = np.int64(key & np.uint64(7))
+        v = np.int64(0)
+        a = i  # where a length-delimited value starts
+        if wt == 0 or wt == 2:
+            x = np.uint64(0)
+            shift = np.uint64(0)
+            ok = False
+            for _ in range(10):
+                if i >= end:
+                    break
+                b = buf[i]
+                i += 1
+                x |= np.uint64(b & 0x7F) << shift
+                if b < 0x80:
+                    ok = True
+                    break
+                shift += np.uint64(7)
+            if not ok:
+                return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
+            v = np.int64(x)
+            if wt == 2:
+                if v < 0 or i + v > end:
+                    return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
+                a = i
+                i = a + v  # the value is skipped unless it is entered below
+        elif wt == 1 or wt == 5:
+            i += 8 if wt == 1 else 4
+            if i > end:
+                return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
+            continue
+        else:
             return ERR_WIRE_TYPE, has_header, has_version, ts, n_tu, n_su, n_ent
-    return 0, has_header, has_version, ts, n_tu, n_su, n_ent
+        enter = -1  # the kind of message the value is, when it is entered
+        if kind == K_STOP_UPDATE:
+            if wt == 0 and fn == 1:
+                su[row_su, SU_SEQ] = v
+                su[row_su, SU_HAS_SEQ] = 1
+            elif wt == 2 and fn == 2:
+                enter = K_ARRIVAL
+            elif wt == 2 and fn == 3:
+                enter = K_DEPARTURE
+            elif wt == 2 and fn == 4:
+                su[row_su, SU_STOP_OFF] = a
+                su[row_su, SU_STOP_LEN] = v
+            elif wt == 0 and fn == 5:
+                su[row_su, SU_REL] = v
+        elif kind == K_ARRIVAL or kind == K_DEPARTURE:
+            col = SU_ARR_DELAY if kind == K_ARRIVAL else SU_DEP_DELAY
+            if wt == 0 and fn == 1:
+                su[row_su, col] = np.int64(np.int32(v & 0xFFFFFFFF))  # int32 (negative: 10-byte varint)
+                su[row_su, col + 1] = 1
+            elif wt == 0 and fn == 2:
+                su[row_su, col + 2] = v
+                su[row_su, col + 3] = 1
+        elif kind == K_TRIP_UPDATE:
+            if wt == 2 and fn == 1:
+                if write:
+                    enter = K_DESCRIPTOR
+            elif wt == 2 and fn == 2:
+                if write:
+                    row_su = n_su
+                    su[row_su, :] = 0
+                    su[row_su, SU_TU] = row_tu
+                    enter = K_STOP_UPDATE
+                n_su += 1
+            elif wt == 0 and fn == 5 and write:
+                tu[row_tu, TU_DELAY] = np.int64(np.int32(v & 0xFFFFFFFF))
+                tu[row_tu, TU_HAS_DELAY] = 1
+        elif kind == K_DESCRIPTOR:
+            if wt == 2 and fn == 1:
+                tu[row_tu, TU_ID_OFF] = a
+                tu[row_tu, TU_ID_LEN] = v
+            elif wt == 2 and fn == 3:
+                tu[row_tu, TU_DATE_OFF] = a
+                tu[row_tu, TU_DATE_LEN] = v
+            elif wt == 2 and fn == 8:
+                tu[row_tu, TU_ORIG_OFF] = a
+                tu[row_tu, TU_ORIG_LEN] = v
+            elif wt == 0 and fn == 4:
+                tu[row_tu, TU_REL] = v
+        elif kind == K_ENTITY:
+            if wt == 0 and fn == 2:
+                deleted = 1 if v else 0
+            elif wt == 2 and fn == 3:
+                row_tu = n_tu
+                n_tu += 1
+                if write:
+                    tu[row_tu, :] = 0
+                    tu[row_tu, TU_STU0] = n_su
+                    tu[row_tu, TU_DELETED] = deleted
+                enter = K_TRIP_UPDATE
+        elif kind == K_HEADER:
+            if wt == 2 and fn == 1:
+                has_version = 1
+            elif wt == 0 and fn == 3:
+                ts = v
+        else:  # K_FEED
+            if wt == 2 and fn == 1:
+                has_header = 1
+                enter = K_HEADER
+            elif wt == 2 and fn == 2:
+                n_ent += 1
+                deleted = 0
+                enter = K_ENTITY
+        if enter >= 0:
+            depth += 1
+            kinds[depth] = enter
+            ends[depth] = i
+            i = a
 
 
 def strings(buf: np.ndarray, off: np.ndarray, length: np.ndarray, width: int | None = None) -> np.ndarray:
