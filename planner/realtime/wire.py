@@ -72,27 +72,14 @@ def decode(buf, tu, su, write):
             depth -= 1
         end = ends[depth]
         kind = kinds[depth]
-        # the key: field number and wire type
-        key = np.uint64(0)
-        shift = np.uint64(0)
-        ok = False
-        for _ in range(10):
-            if i >= end:
-                break
-            b = buf[i]
-            i += 1
-            key |= np.uint64(b & 0x7F) << shift
-            if b < 0x80:
-                ok = True
-                break
-            shift += np.uint64(7)
-        if not ok:
-            return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
-        fn = np.int64(key >> np.uint64(3))
-        wt = np.int64(key & np.uint64(7))
+        # the key, then for wire types 0 and 2 the value (or length): the same varint loop read once or twice
+        fn = np.int64(0)
+        wt = np.int64(-1)
         v = np.int64(0)
-        a = i  # where a length-delimited value starts
-        if wt == 0 or wt == 2:
+        n_varints = 1
+        for k in range(2):
+            if k == n_varints:
+                break
             x = np.uint64(0)
             shift = np.uint64(0)
             ok = False
@@ -108,18 +95,23 @@ def decode(buf, tu, su, write):
                 shift += np.uint64(7)
             if not ok:
                 return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
-            v = np.int64(x)
-            if wt == 2:
-                if v < 0 or i + v > end:
-                    return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
-                a = i
-                i = a + v  # the value is skipped unless it is entered below
+            if k == 0:
+                fn = np.int64(x >> np.uint64(3))
+                wt = np.int64(x & np.uint64(7))
+                n_varints = 2 if wt == 0 or wt == 2 else 1
+            else:
+                v = np.int64(x)
+        a = i  # where a length-delimited value starts
+        if wt == 2:
+            if v < 0 or i + v > end:
+                return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
+            i = a + v  # the value is skipped unless it is entered below
         elif wt == 1 or wt == 5:
             i += 8 if wt == 1 else 4
             if i > end:
                 return ERR_TRUNCATED, has_header, has_version, ts, n_tu, n_su, n_ent
             continue
-        else:
+        elif wt != 0:
             return ERR_WIRE_TYPE, has_header, has_version, ts, n_tu, n_su, n_ent
         enter = -1  # the kind of message the value is, when it is entered
         if kind == K_STOP_UPDATE:
