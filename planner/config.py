@@ -11,6 +11,7 @@ from planner.errors import PlannerError
 DEMO_FEED_NAME = "ch-zug-fp2021.zip"
 DEMO_DATE = "2021-09-11"  # a Saturday inside the demo extract
 DEFAULT_GAME = "sbb-monopoly"
+RAIL_CSV_NAME = "sbb-linie-mit-betriebspunkten.csv"
 
 
 def config_path() -> Path:
@@ -50,6 +51,17 @@ def repo_root() -> Path:
 def feeds_dir() -> Path:
     """Where ``planner feed download`` stores feeds: ``$PLANNER_FEEDS`` or ``<repo>/feeds``."""
     return Path(os.environ.get("PLANNER_FEEDS") or repo_root() / "feeds")
+
+
+def default_rail_csv() -> Path:
+    """The SBB line network's CSV: ``$PLANNER_RAIL_CSV``, else ``$PLANNER_SHARED/data/stations/...``, else
+    ``<repo>/../shared/data/stations/...``."""
+    env = os.environ.get("PLANNER_RAIL_CSV")
+    if env:
+        return Path(env)
+    shared = os.environ.get("PLANNER_SHARED")
+    base = Path(shared) if shared else repo_root().parent / "shared"
+    return base / "data" / "stations" / RAIL_CSV_NAME
 
 
 def _setting(env: str, key: str) -> str | None:

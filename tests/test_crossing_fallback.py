@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from planner import rail
 from planner.cli import main
 from planner.organiser import crossings
 from planner.organiser.crossings import crossing_index
+from planner.rail.trips import crossing_trips
 from planner.timetable.model import Mode
 from tests.support import ZUG
 from tests.support.timetable import mini_timetable
@@ -32,7 +32,7 @@ def test_without_line_data_the_report_uses_the_stop_rule(no_rail_data, nws_game)
     assert index["Hölstein–Niederdorf"] == [(0, 0, 1)]  # the tram, not the bus
     assert index["Basel SBB–Muttenz"] == [(2, 4, 5)]
     # the same rule as the rail package's, stop for stop
-    assert index == rail.crossing_trips(tt, None, nws_game)
+    assert index == crossing_trips(tt, None, nws_game)
 
 
 def test_a_bug_in_the_crossing_code_is_raised(monkeypatch, nws_game):

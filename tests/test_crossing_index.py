@@ -7,8 +7,8 @@ import dataclasses
 import os
 import shutil
 
+from planner.config import default_rail_csv
 from planner.rail.index import _path
-from planner.rail.loader import default_rail_csv
 
 
 def test_the_index_file_follows_the_line_data(zug_tt, sbb_game, tmp_path, monkeypatch):

@@ -13,17 +13,10 @@ import pytest
 
 from planner.errors import FeedError, StationNotFound
 from planner.ledger.crossing_fees import fee_for
-from planner.rail import (
-    CrossingHit,
-    RailNetwork,
-    check_crossings,
-    crossing_trips,
-    crossings,
-    load_rail_network,
-    read_rail_points,
-    route_crossings,
-    trip_crossings,
-)
+from planner.rail.crossings import CrossingHit, check_crossings, crossings
+from planner.rail.loader import load_rail_network, read_rail_points
+from planner.rail.network import RailNetwork
+from planner.rail.trips import crossing_trips, route_crossings, trip_crossings
 from planner.timetable.model import Mode
 from tests.support import DATA
 from tests.support.timetable import mini_timetable

@@ -187,7 +187,8 @@ CROSSED_BY = {
 
 
 def test_every_crossing_by_the_trains_it_should(nws_tt, nws_game):
-    from planner.rail import crossing_trips, load_rail_network, trip_crossings
+    from planner.rail.loader import load_rail_network
+    from planner.rail.trips import crossing_trips, trip_crossings
 
     tt, net = nws_tt, load_rail_network()
     index = crossing_trips(tt, net, nws_game)

@@ -15,8 +15,9 @@ from planner.errors import FeedError
 from planner.game.prices import initial_letter, station_category, station_price
 from planner.gamefile.area import on_ring
 from planner.gamefile.game import Game
-from planner.rail import RailNetwork, check_crossings, load_rail_network
-from planner.rail.network import haversine_km
+from planner.rail.crossings import check_crossings
+from planner.rail.loader import load_rail_network
+from planner.rail.network import RailNetwork, haversine_km
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, reach

@@ -9,7 +9,9 @@ from planner.errors import FeedError
 from planner.gamefile.area import in_area
 from planner.gamefile.game import Crossing, Game
 from planner.organiser.feed_facts import FeedStation, place
-from planner.rail import CrossingCheck, check_crossings, crossing_trips, load_rail_network
+from planner.rail.crossings import CrossingCheck, check_crossings
+from planner.rail.loader import load_rail_network
+from planner.rail.trips import crossing_trips
 from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
 

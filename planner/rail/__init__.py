@@ -6,16 +6,9 @@ One job a module:
 * :mod:`planner.rail.loader`: reads the ``linie-mit-betriebspunkten`` CSV (the only I/O here);
 * :mod:`planner.rail.network`: the graph of operating points, names, shortest physical paths;
 * :mod:`planner.rail.crossings`: which crossings a stop sequence travels (on the path, or on the stops);
-* :mod:`planner.rail.trips`: the same for the trips of a ``Timetable`` (rides given in stop-time rows).
+* :mod:`planner.rail.trips`: the same for the trips of a ``Timetable`` (rides given in stop-time rows);
+* :mod:`planner.rail.index`: the day's crossings per trip, kept beside the cached day.
+
+Nothing is imported here: a query that reads the kept index must not load pandas and networkx (about 0.2 s
+of every command's start, ``python -X importtime``) with the modules that build it.
 """
-
-from planner.rail.crossings import CrossingCheck, CrossingHit, check_crossings, crossing_kind, crossings
-from planner.rail.loader import RAIL_CSV_NAME, default_rail_csv, load_rail_network, read_rail_points
-from planner.rail.network import RailNetwork, line_class
-from planner.rail.trips import crossing_trips, ride_rows, route_crossings, trip_crossings
-
-__all__ = [
-    "RAIL_CSV_NAME", "CrossingCheck", "CrossingHit", "RailNetwork", "check_crossings", "crossing_kind",
-    "crossing_trips", "crossings", "default_rail_csv", "line_class", "load_rail_network",
-    "read_rail_points", "ride_rows", "route_crossings", "trip_crossings",
-]

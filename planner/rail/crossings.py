@@ -30,13 +30,16 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from planner.errors import StationNotFound
 from planner.gamefile.game import Crossing, Game
-from planner.rail.network import RailNetwork
 from planner.util.text import fold
+
+if TYPE_CHECKING:  # a type only: the network's module imports pandas and networkx (300 ms of a roll's start)
+    from planner.rail.network import RailNetwork
 
 # A toll-line segment longer than this factor times the shortest distance between its ends is a detour.
 DETOUR_FACTOR = 1.5

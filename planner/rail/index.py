@@ -11,10 +11,9 @@ import hashlib
 import json
 from pathlib import Path
 
+from planner.config import default_rail_csv
 from planner.errors import PlannerError
 from planner.gamefile.game import Game
-from planner.rail.loader import default_rail_csv, load_rail_network
-from planner.rail.trips import crossing_trips
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text
 
@@ -51,6 +50,11 @@ def day_crossings(tt: Timetable, game: Game) -> Index | None:
             return {k: [tuple(x) for x in v] for k, v in raw.items()}
         except (OSError, ValueError):
             pass  # unreadable: recompute and rewrite
+    # imported here: the line network needs pandas and networkx, 0.2 s of a command's start
+    # (python -X importtime) that every query reading the kept index would pay
+    from planner.rail.loader import load_rail_network
+    from planner.rail.trips import crossing_trips
+
     try:
         index = crossing_trips(tt, load_rail_network(), game)
     except PlannerError:

@@ -8,27 +8,16 @@ the station, the second the operating point's own name (``Olten`` / ``Olten Nord
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
+from planner.config import default_rail_csv
 from planner.errors import FeedError
 from planner.rail.network import RailNetwork
 
-RAIL_CSV_NAME = "sbb-linie-mit-betriebspunkten.csv"
 _REQUIRED = ("Name Haltestelle", "Linie", "KM", "Geoposition", "BPUIC")
-
-
-def default_rail_csv() -> Path:
-    """``$PLANNER_RAIL_CSV``, else ``$PLANNER_SHARED/data/stations/...``, else ``<repo>/../shared/data/stations/...``."""
-    env = os.environ.get("PLANNER_RAIL_CSV")
-    if env:
-        return Path(env)
-    shared = os.environ.get("PLANNER_SHARED")
-    base = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
-    return base / "data" / "stations" / RAIL_CSV_NAME
 
 
 def load_rail_network(path: str | Path | None = None) -> RailNetwork:

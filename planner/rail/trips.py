@@ -7,11 +7,14 @@ trip: one unit, so a number cannot be read two ways. Hits carry positions within
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from planner.gamefile.game import Game
 from planner.rail.crossings import CrossingHit, crossings
-from planner.rail.network import RailNetwork
 from planner.timetable.model import Mode, Timetable
+
+if TYPE_CHECKING:  # a type only: the network's module imports pandas and networkx (300 ms of a roll's start)
+    from planner.rail.network import RailNetwork
 
 _RAIL_MODES = frozenset({int(Mode.RAIL), int(Mode.TRAM), int(Mode.METRO)})
 

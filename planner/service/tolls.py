@@ -7,7 +7,7 @@ from __future__ import annotations
 from planner.errors import InputError
 from planner.game.owners import resolve_owners
 from planner.ledger.crossing_fees import fee_for
-from planner.rail import load_rail_network, trip_crossings
+from planner.rail.trips import trip_crossings
 from planner.service.gameday import GameDay
 from planner.timetable.trips import find_trip
 
@@ -35,6 +35,10 @@ def tolls_answer(day: GameDay, trip_ref: str, at: str | None = None, to: str | N
     if tunnel_dice is not None and not 2 <= tunnel_dice <= 12:
         raise InputError(f"--tunnel-dice {tunnel_dice}: two dice sum to 2-12")
     owners = resolve_owners(owners_doc, game, tt.station_name, owners_source) if owners_doc else {}
+    # Here, not at the top: the loader imports pandas and networkx (300 ms) and this module sits on the
+    # import path of target and roll, which never read the physical network.
+    from planner.rail.loader import load_rail_network
+
     crossings = []
     for h in trip_crossings(tt, load_rail_network(), game, trip, first, last):
         c = game.crossing(h.name)

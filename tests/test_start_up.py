@@ -1,0 +1,43 @@
+"""A group's query on a cached day starts without the libraries only organisers' commands need.
+
+Every ``planner`` call is a new process: what it imports is paid on each roll (pandas and networkx are
+300 ms of a 0.8 s start, measured with ``python -X importtime``). The physical line network, maps, exports
+and downloads import them; a roll or target that reads the kept crossing index must not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.support import ROOT, ZUG
+
+HEAVY = ("pandas", "networkx", "folium", "geopandas", "gtfs_kit", "requests")
+
+_PROBE = """
+import json, sys
+from planner.cli import main
+rc = main(sys.argv[1:])
+print(json.dumps({"rc": rc, "heavy": sorted(m for m in HEAVY if m in sys.modules)}))
+""".replace("HEAVY", repr(HEAVY))
+
+
+def _probe(*argv: str) -> dict:
+    run = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ), timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    return {"answer": json.loads("\n".join(lines[:-1])), **json.loads(lines[-1])}
+
+
+def test_target_on_a_kept_day_imports_no_organiser_library():
+    argv = ("target", "--feed", str(ZUG), "--at", "Zug", "--time", "12:40", "--roll", "4", "--json")
+    first = _probe(*argv)  # may build the day and its crossing index (that needs the line network)
+    again = _probe(*argv)
+    assert again["rc"] == 0
+    assert again["answer"] == first["answer"]
+    assert again["answer"]["target"]
+    assert "crossings" in again["answer"]  # the answer did consult the crossing index
+    assert again["heavy"] == []
