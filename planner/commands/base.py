@@ -14,7 +14,6 @@ from typing import Any
 from planner import config
 from planner.errors import InputError, PlannerError
 from planner.gamefile.game import Game, load_game
-from planner.gtfs.calendar import parse_date
 from planner.service.gameday import GameDay
 from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.pricing import Pricing, load_pricing
@@ -22,6 +21,7 @@ from planner.store.games import GameRecord
 from planner.store.state import State
 from planner.timetable.model import Timetable
 from planner.timetable.trips import find_trip
+from planner.util.timefmt import parse_date
 
 
 @dataclass

@@ -7,21 +7,11 @@ import datetime as dt
 import numpy as np
 import pyarrow.compute as pc
 
-from planner.errors import FeedError, InputError, PlannerError
+from planner.errors import FeedError, PlannerError
 from planner.gtfs.csvio import is_empty, iter_batches, read_table
 from planner.gtfs.schema import DAYS, FILES, Where, convert
 from planner.gtfs.source import FeedSource
-
-
-def parse_date(text: str) -> dt.date:
-    """Parse ``YYYY-MM-DD`` or ``YYYYMMDD``."""
-    s = str(text).strip()
-    for fmt in ("%Y-%m-%d", "%Y%m%d"):
-        try:
-            return dt.datetime.strptime(s, fmt).date()
-        except ValueError:
-            pass
-    raise InputError(f"date {text!r} is not YYYY-MM-DD")
+from planner.util.timefmt import parse_date
 
 
 def feed_period(src: FeedSource) -> tuple[dt.date | None, dt.date | None, str]:

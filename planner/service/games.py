@@ -7,11 +7,11 @@ from urllib.parse import urlsplit
 
 from planner.errors import InputError
 from planner.gamefile.game import load_game
-from planner.gtfs.calendar import parse_date
 from planner.gtfs.source import FeedSource
 from planner.ledger.rules import ledger_rules
 from planner.store.games import NewGame, check_name, parse_group_names
 from planner.store.state import State
+from planner.util.timefmt import parse_date
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from planner.errors import InputError
@@ -33,3 +34,14 @@ def fmt_clock(seconds: int | None) -> str | None:
     h, rem = divmod(seconds, 3600)
     m, s = divmod(rem, 60)
     return f"{h:02d}:{m:02d}" if s == 0 else f"{h:02d}:{m:02d}:{s:02d}"
+
+
+def parse_date(text: str) -> dt.date:
+    """Parse ``YYYY-MM-DD`` or ``YYYYMMDD``."""
+    s = str(text).strip()
+    for fmt in ("%Y-%m-%d", "%Y%m%d"):
+        try:
+            return dt.datetime.strptime(s, fmt).date()
+        except ValueError:
+            pass
+    raise InputError(f"date {text!r} is not YYYY-MM-DD")

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from planner import config
 from planner.errors import PlannerError
 from planner.gamefile.game import load_game
-from planner.gtfs.calendar import parse_date
 from planner.routing import station_origin
 from planner.service.gameday import GameDay
 from planner.service.rules import decide_at
 from planner.store.games import GameRecord
+from planner.util.timefmt import parse_date
 
 
 def refresh(gd: GameDay) -> None:
