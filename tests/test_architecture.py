@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Bottom to top. A package may import its own modules and any package to its left, never one to its right.
 # web sits below commands because `planner serve` (an adapter of the command line) starts the web app.
-LAYERS = ("errors", "util", "config", "gamefile", "timetable", "gtfs", "routing", "rail", "game", "ledger",
-          "store", "organiser", "maps", "service", "lab", "web", "commands", "cli", "__main__")
+LAYERS = ("errors", "util", "config", "gamefile", "timetable", "gtfs", "realtime", "routing", "rail", "game",
+          "ledger", "store", "organiser", "maps", "service", "lab", "web", "commands", "cli", "__main__")
 # The core never imports an adapter or the use cases, whatever the order above says.
-CORE = ("timetable", "gtfs", "routing", "game", "rail", "ledger")
+CORE = ("timetable", "gtfs", "realtime", "routing", "game", "rail", "ledger")
 ABOVE_CORE = ("service", "commands", "web", "maps")
 
 
@@ -42,14 +42,21 @@ def _targets(node: ast.AST, module: str, is_package: bool) -> list[str]:
     return [start] + [f"{start}.{a.name}" for a in node.names]
 
 
+def packages(root: Path) -> set[str]:
+    """The packages of the tree ``root``: each folder below it that holds Python code (with an ``__init__.py`` or
+    without: a folder without one is still imported as a namespace package, and its imports must count) and each
+    module at its top level."""
+    units = {p.name for p in root.iterdir() if p.is_dir() and p.name != "__pycache__" and any(p.rglob("*.py"))}
+    return units | {p.stem for p in root.glob("*.py") if p.stem != "__init__"}
+
+
 def import_edges(root: Path, *, modules: bool = False) -> dict[tuple[str, str], list[str]]:
     """``(package, imported package) -> ["file:line module", ...]`` for every import in the tree ``root``
     (a top-level package such as ``planner/``), at module level or inside a function alike. A package is a
     folder below ``root`` or a module at its top level. With ``modules``, the same between modules, where
     importing an enclosing package (its ``__init__``) does not count."""
     top = root.name
-    units = {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    units |= {p.stem for p in root.glob("*.py") if p.stem != "__init__"}
+    units = packages(root)
     names = {_module_name(p, root) for p in root.rglob("*.py")}
 
     def unit(mod: str) -> str | None:
@@ -138,10 +145,15 @@ def test_the_core_never_imports_use_cases_adapters_or_maps():
 
 
 def test_every_package_has_a_place_in_the_layers():
+    assert packages(ROOT / "planner") == set(LAYERS)
+
+
+def test_every_code_folder_is_a_regular_package():
+    """A folder without ``__init__.py`` imports in the work tree (a namespace package) but is left out of a
+    built wheel (``packages.find``), so an installed planner would lack it."""
     root = ROOT / "planner"
-    units = {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    units |= {p.stem for p in root.glob("*.py") if p.stem != "__init__"}
-    assert units == set(LAYERS)
+    assert [str(d.relative_to(ROOT)) for d in sorted({p.parent for p in root.rglob("*.py")})
+            if not (d / "__init__.py").exists()] == []
 
 
 def test_architecture_md_shows_the_same_order():
@@ -198,6 +210,13 @@ def test_a_clean_tree_passes(tmp_path):
     root = _tree(tmp_path, {"low/a.py": "import os\n", "high/b.py": "from pkg.low.a import os\n"})
     edges = import_edges(root)
     assert cycles(edges) == [] and upward(edges, ("low", "high")) == []
+
+
+def test_a_folder_without_an_init_file_is_a_package_too(tmp_path):
+    root = _tree(tmp_path, {"low/a.py": "def f():\n    from pkg.high.b import g\n", "high/b.py": "import os\n"})
+    (root / "low" / "__init__.py").unlink()
+    assert upward(import_edges(root), ("low", "high")) == [
+        "low -> high runs upward (1x, e.g. pkg/low/a.py:2 pkg.high.b)"]
 
 
 @pytest.mark.parametrize("layers", [("high", "low"), ("low",)])
