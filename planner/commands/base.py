@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import sys
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any
 from planner import config
 from planner.errors import InputError, PlannerError
 from planner.gamefile.game import Game, load_game
+from planner.realtime.feed import api_key
 from planner.service.gameday import GameDay
 from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.pricing import Pricing, load_pricing
@@ -67,8 +69,6 @@ class Context:
         if not f:
             raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
         if str(f).startswith(("http://", "https://")):
-            import hashlib
-
             # imported here: requests and urllib3 are 45 ms of every command's start (python -X importtime)
             from planner.gtfs.download import download
 
@@ -105,8 +105,6 @@ class Context:
         """The loaded game day the use cases answer from (``--realtime``: with its real-time overlay)."""
         key = getattr(self.args, "realtime_key_env", None)
         if key:
-            from planner.realtime.feed import api_key
-
             key = api_key(key)
         return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
                        progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)),

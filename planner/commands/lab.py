@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from tqdm import tqdm
+
 from planner.commands.base import Context, emit
 from planner.lab import report
 from planner.lab.advise import advise, advise_json, save_rates
@@ -45,8 +47,6 @@ def _bar(ctx: Context, days: int):
     def wrap(it):
         if progress is False:
             return it
-        from tqdm import tqdm
-
         return tqdm(it, total=days, desc="days", unit="day", file=sys.stderr, leave=False,
                     disable=None if progress is None else False)
 

@@ -11,6 +11,7 @@ import textwrap
 from planner.commands.base import Context, emit
 from planner.errors import InputError, PlannerError
 from planner.routing import Origin
+from planner.service.realtime import late_mark
 from planner.service.route import group_route, place_origin, route_answer
 from planner.util.userfiles import read_csv
 
@@ -97,8 +98,6 @@ def _plat(p: str | None) -> str:
 
 def _late(delay_min: int | None) -> str:
     """``+4'`` beside a late time (real-time answers only)."""
-    from planner.service.realtime import late_mark
-
     return late_mark(delay_min)
 
 

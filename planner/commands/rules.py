@@ -9,6 +9,7 @@ from planner.commands.base import Context, emit
 from planner.commands.route import _wrap, origin_of_args, render
 from planner.errors import InputError, PlannerError
 from planner.service.bonus import bonus_answer, group_bonus
+from planner.service.realtime import late_mark
 from planner.service.rules import LogLeg, check_log, trains_after_getting_off
 from planner.service.target import target_answer
 from planner.service.tolls import tolls_answer
@@ -74,8 +75,6 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']} "
                  f"({out['rule']})\n")
     if out["departures"]:
-        from planner.service.realtime import late_mark
-
         rows = [d | {"note": "" if d["catchable"] else "too soon",
                      "departure": d["departure"] + late_mark(d.get("departure_delay_min"))} for d in out["departures"]]
         table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])

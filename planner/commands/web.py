@@ -10,8 +10,11 @@ import sys
 
 import uvicorn
 
+from planner import config
 from planner.commands.base import Context, emit
 from planner.errors import InputError, PlannerError
+from planner.realtime.feed import api_key, is_url
+from planner.realtime.live import LiveFeed
 from planner.service.games import DEFAULT_BASE, create_game
 from planner.web.app import load_app
 
@@ -75,15 +78,10 @@ def _realtime(args: argparse.Namespace):
     changes. Returns (the poller or None, the file)."""
     if not args.realtime:
         return None, None
-    from planner.realtime.feed import api_key, is_url
-
     if not is_url(args.realtime):
         return None, os.path.abspath(args.realtime)
     if args.realtime_interval < 30:
         raise InputError(f"--realtime-interval {args.realtime_interval}: at least 30 s (the platform's limit)")
-    from planner import config
-    from planner.realtime.live import LiveFeed
-
     path = config.cache_root() / "realtime" / f"live-{os.getpid()}.pb"
     live = LiveFeed(args.realtime, path, key=api_key(args.realtime_key_env), interval=args.realtime_interval)
     status = live.start()

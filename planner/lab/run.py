@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from planner.errors import InputError
+from planner.gamefile.game import load_game
 from planner.lab.day import DayConfig, DayResult, simulate_day
 from planner.lab.moves import Board
 from planner.service.gameday import GameDay
@@ -43,8 +44,6 @@ class RunSpec:
         """This process's loaded day (loaded on first use, then kept)."""
         key = self.key
         if key not in _LOADED:
-            from planner.gamefile.game import load_game
-
             day = GameDay(self.feed, load_game(self.game), dt.date.fromisoformat(self.date),
                           min_transfer_minutes=self.min_transfer, plain_timetable=self.plain).warm()
             keep(self, day)
@@ -115,7 +114,7 @@ def _pool(spec: RunSpec, days: int, workers: int | None) -> Iterator[DayResult]:
 
 def _dask(spec: RunSpec, days: int, workers: int | None, scheduler: str | None,
           wrap: Callable[[Iterable], Iterable]) -> list[DayResult]:
-    try:
+    try:  # an optional extra ('lab'): imported only when asked for, and said so when missing
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise InputError("the dask executor needs Dask distributed: pip install 'sbb-planner[lab]'") from None

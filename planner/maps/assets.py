@@ -196,8 +196,6 @@ def leaflet_icons_js() -> str:
     """JavaScript giving Leaflet's default marker its images as data URIs (for one-file maps). Leaflet finds them
     by a folder read from its CSS; an inlined CSS names none, so a default marker (folium makes one before it
     sets a label's ``DivIcon``) asked the page's own folder for ``marker-icon.png`` (404)."""
-    import base64
-
     require()
 
     def uri(name: str) -> str:

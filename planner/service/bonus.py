@@ -10,6 +10,7 @@ from planner.service.gameday import GameDay
 from planner.service.next import next_step
 from planner.service.play import Play
 from planner.service.positions import origin_of
+from planner.service.realtime import with_realtime
 from planner.service.views import zugzwang_json
 from planner.util.timefmt import fmt_clock
 
@@ -20,8 +21,6 @@ def bonus_answer(day: GameDay, origin: Origin, train: str | None = None) -> dict
     out["zugzwang"] = zugzwang_json(origin)  # the chances are those a group obeying the rule can reach
     if train:
         out["train"] = train
-    from planner.service.realtime import with_realtime
-
     return with_realtime(day, out, origin.time)
 
 

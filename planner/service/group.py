@@ -14,10 +14,11 @@ import json
 from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
-from planner.game.day import GroupDay, GroupState, Position
+from planner.game.day import GroupDay, GroupState, Position, in_jail
 from planner.game.dice import DiceAnswer
 from planner.routing import Origin
 from planner.service.day_model import SEATED_LABEL, group_day, plan_json
+from planner.service.jail import jail_now, paid_out
 from planner.service.play import Play
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
 from planner.service.pricing import cheapest_answer, load_pricing
@@ -227,9 +228,6 @@ def _status_of(play: Play, group: GameGroup, snap: GroupSnapshot, time: int) -> 
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
     state = model.state_at(time)
     if play.day.realtime_source:  # §17 on real-time data: a late train put the group in jail
-        from planner.game.day import in_jail
-        from planner.service.jail import jail_now, paid_out
-
         jail = jail_now(play.day, model, time)
         if jail is not None and not paid_out(play, group.name, jail):
             state = in_jail(state, jail.station, jail.arrival, jail.until)

@@ -17,6 +17,7 @@ from planner.routing import Journey, Origin, best_journey
 from planner.service.day_model import station_of
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, status_and_model
+from planner.service.jail import jail_json, paid_out, plan_jails
 from planner.service.play import Play
 from planner.service.positions import origin_of, train_echo
 from planner.service.pricing import cheapest, load_pricing
@@ -103,8 +104,6 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
         j: Journey | None = Journey(pos.station, roll.target_station, state.time, rest)
     else:  # off its itinerary, or on real times (a late train, a missed change, a jail): re-planned from here
         j = _replan(day, origin, roll.target_station, pricing)
-    from planner.service.jail import jail_json, paid_out, plan_jails
-
     jailed = plan_jails(day, origin, roll.target_station, j)  # §17 ahead: a late train of the way there
     paid = bool(jailed.jails) and paid_out(play, st.name, jailed.jails[0])
     if not paid:  # paid out of it: the way on real times, without the 30 minutes

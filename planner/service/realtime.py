@@ -4,6 +4,8 @@ that read it are where they always were (routing, jail, bonus); this is the use 
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +15,7 @@ from planner.realtime.feed import (
     is_url,
     read_file,
 )
+from planner.realtime.live import read_status
 from planner.realtime.load import overlay_of
 from planner.realtime.overlay import STALE_SECONDS, service_day_start
 
@@ -100,9 +103,6 @@ def refresh_overlay(day: GameDay) -> None:
     """For a server (``serve --realtime``): when the published feed file changed, apply the new one (one
     process fetches, every process reads the file; planner/realtime/live.py). A file that does not apply
     keeps the last overlay and the error is shown; no file yet: the timetable."""
-    import os
-    import time
-
     src = day.realtime_source
     if not src or is_url(str(src)):
         return
@@ -133,12 +133,8 @@ def refresh_overlay(day: GameDay) -> None:
 def banner(day: GameDay) -> dict | None:
     """What a phone shows about the real-time data (None without it): ``{available, version, age_s, stale,
     error, source}``; the age counts to now (a server runs on the game day)."""
-    import time
-
     if not day.realtime_source:
         return None
-    from planner.realtime.live import read_status
-
     status = read_status(Path(str(day.realtime_source)))
     ov = day.overlay
     age = ov.age(int(time.time())) if ov is not None else None

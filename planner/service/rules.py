@@ -13,6 +13,8 @@ from planner.game.dice import DiceAnswer, decide
 from planner.game.zugzwang import check_legs, zugzwang
 from planner.routing import Origin
 from planner.service.gameday import GameDay
+from planner.service.jail import plan_jails
+from planner.service.realtime import with_realtime
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -58,8 +60,6 @@ def _decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], ask
     ans = decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),
                  real=None if real is day.plan_network else real, asked=asked)
     if ans.journey is not None and ans.journey.legs and day.realtime_source:
-        from planner.service.jail import plan_jails
-
         plan = plan_jails(day, origin, ans.journey.target_station, ans.journey)  # §17: a late train's jail
         if plan.jails:
             ans.journey, ans.jail = plan.journey, plan
@@ -94,8 +94,6 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
         rows = [r for r in tt.trip_stop_times(exclude_trip) if int(tt.stop_station[tt.st_stop[r]]) == station]
         if rows:  # got off that train here: its platform's change times apply
             stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - time))])
-    from planner.service.realtime import with_realtime
-
     out = with_realtime(day, zugzwang(day.network, station, time, day.window, exclude_trip, stop), time)
     out["departures"].sort(key=lambda d: not d["catchable"])
     if exclude_trip < 0:

@@ -1,11 +1,14 @@
 """The JSON shape of answers (the CLI's ``--json`` and the web API give the same): itineraries with per-leg
-toll lines, tunnels and bonus events, and dice answers. Translation only; the rules decided before."""
+toll lines, tunnels and bonus events, delays and the group's fees, and dice answers. The itinerary and the target
+are decided before; what each leg crosses, earns and costs is added here by the modules that know it
+(:mod:`planner.service.legs`, :mod:`planner.service.realtime`, :mod:`planner.service.pricing`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from planner.service.gameday import GameDay
+from planner.service.jail import jail_json
 from planner.service.legs import annotate
 from planner.service.pricing import Pricing, add_fees
 from planner.service.realtime import add_delays, with_realtime
@@ -84,7 +87,5 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
         "zugzwang": zugzwang_json(origin),
     }
     if ans.jail is not None:
-        from planner.service.jail import jail_json
-
         out["jail"] = jail_json(day, ans.jail, pricing.group if pricing is not None else None)
     return with_realtime(day, out, origin.time)

@@ -14,6 +14,7 @@ from planner.errors import PlannerError
 from planner.gamefile.game import load_game
 from planner.routing import station_origin
 from planner.service.gameday import GameDay
+from planner.service.realtime import banner, refresh_overlay
 from planner.service.rules import decide_at
 from planner.store.games import GameRecord
 from planner.util.timefmt import parse_date
@@ -22,15 +23,11 @@ from planner.util.timefmt import parse_date
 def refresh(gd: GameDay) -> None:
     """Apply the newest published real-time feed, if it changed (nothing without ``serve --realtime``)."""
     if gd.realtime_source:
-        from planner.service.realtime import refresh_overlay
-
         refresh_overlay(gd)
 
 
 def realtime_banner(day: Day) -> dict | None:
     """What the phone shows about the real-time data (None without it)."""
-    from planner.service.realtime import banner
-
     return banner(day.day) if day.day.realtime_source else None
 
 
