@@ -13,10 +13,11 @@ import pytest
 
 from planner.errors import FeedError, StationNotFound
 from planner.ledger.crossing_fees import fee_for
+from planner.organiser.crossings import route_names
 from planner.rail.crossings import CrossingHit, check_crossings, crossings
 from planner.rail.loader import load_rail_network, read_rail_points
 from planner.rail.network import RailNetwork
-from planner.rail.trips import crossing_trips, route_crossings, trip_crossings
+from planner.rail.trips import crossing_trips, trip_crossings
 from planner.timetable.model import Mode
 from tests.support import DATA
 from tests.support.timetable import mini_timetable
@@ -37,7 +38,7 @@ def uics(net: RailNetwork, *names: str) -> list[str]:
 
 def names_of(net: RailNetwork, path: list[str]) -> list[str]:
     """Point names of a path."""
-    return [net.name_of(u) for u in path]
+    return [net.point_name[net.node_of[u]] for u in path]
 
 
 def crossed(net: RailNetwork, game, *stops: str) -> set[str]:
@@ -115,7 +116,7 @@ def test_resolve_is_accent_tag_and_prefix_insensitive(net):
     assert net.resolve("Olten") == "8500218"  # the station point, not Olten Nord (Abzw)
     assert net.resolve("Möhlin") == net.resolve("Mohlin") == "8500302"
     assert net.resolve("Hauenstein Süd") == "8500247"  # "Hauenstein Sud (Spw)"
-    assert net.name_of(net.resolve("Heitersberglinie Ost")) == "Heitersberglinie Ost (Abzw)"
+    assert net.point_name[net.node_of[net.resolve("Heitersberglinie Ost")]] == "Heitersberglinie Ost (Abzw)"
     assert net.resolve("Muttenz Ost") == "8515984"  # a point's own name (second name column)
     assert net.resolve("Killwangen") == net.resolve("Killwangen-Spreitenbach")  # unique prefix
     assert net.resolve_all("Olten") >= {"8500218", "8500243", "8500244"}
@@ -138,7 +139,7 @@ def test_ic_basel_olten_takes_adler_and_hauenstein_base_tunnel(net):
     first = net.path(bs, lst)
     # Muttenz Ost -> Liestal Nord directly: line 501, the Adler tunnel, not over Pratteln
     i = first.index("8515984")
-    assert first[i + 1] == "8515272" and 501 in net.edge_lines(first[i], first[i + 1])
+    assert first[i + 1] == "8515272" and 501 in net.edge_lines(net.node_of[first[i]], net.node_of[first[i + 1]])
     assert "Pratteln" not in {net.station_of(u) for u in first}
     second = names_of(net, net.path(lst, ol))
     assert "Hauenstein Süd (Spw)" in second and "Tecknau" in second
@@ -310,10 +311,16 @@ def test_zug_olten_aarau(zug_tt, net, sbb_game):
         assert all(h.name != "Olten–Aarau" for h in trip_crossings(zug_tt, net, sbb_game, t, lo + pb, lo + pb + 1))
 
 
+def _routes(tt, net, game) -> dict[str, list[str]]:
+    """The routes crossing each toll line and tunnel of ``game``, as the organisers' report lists them."""
+    return {name: route_names(tt, (t for t, _f, _l in hits)) for name, hits in crossing_trips(tt, net, game).items()}
+
+
 def test_zug_route_report(zug_tt, net, sbb_game):
-    report = route_crossings(zug_tt, net, sbb_game)
+    report = _routes(zug_tt, net, sbb_game)
     assert set(report) == {c.name for c in (*sbb_game.toll_lines, *sbb_game.tunnels)}
     assert {"IR70", "IR75", "S1"} <= set(report["Luzern–Rotkreuz"])
+    assert report["Luzern–Rotkreuz"].index("IR70") < report["Luzern–Rotkreuz"].index("IR75")
     assert "S26" in report["Olten–Aarau"]
     assert report["Hauenstein"] == [] and report["Delémont–Laufen"] == []  # not in the Zug extract
     assert "S24" not in {r for v in report.values() for r in v}  # Zug-Zürich: no toll line
@@ -340,7 +347,7 @@ def test_buses_cross_nothing(net, nws_game):
     assert trip_crossings(tt, net, nws_game, 1) == []
     assert {h.name for h in trip_crossings(tt, net, nws_game, 2)} == {"Adlertunnel", "Basel SBB–Muttenz"}
     assert trip_crossings(tt, net, nws_game, 3) == []
-    assert route_crossings(tt, net, nws_game)["Hölstein–Niederdorf"] == ["tram"]
+    assert _routes(tt, net, nws_game)["Hölstein–Niederdorf"] == ["tram"]
 
 
 # ---- fees ---------------------------------------------------------------------------------------------
@@ -389,3 +396,13 @@ def test_ride_rows_of_a_trip_at_a_small_offset(net, nws_game):
     # 0 and 1 are positions, not rows of trip 1: refused, never read as Basel SBB -> Muttenz
     with pytest.raises(IndexError, match="row 0 is not a stop-time row of trip t1"):
         trip_crossings(tt, net, nws_game, 1, 0, 1)
+
+
+def test_routes_are_listed_as_people_read_them(zug_tt):
+    """S2 before S12 and IR70 before IR75: letters, then the number as a number."""
+    names = {str(zug_tt.route_name[int(zug_tt.trip_route[t])]): t for t in range(zug_tt.n_trips)}
+    listed = route_names(zug_tt, names.values())
+    assert sorted(listed) == sorted(names)
+    numbered = [(n.rstrip("0123456789"), int(n[len(n.rstrip("0123456789")):])) for n in listed
+                if n[-1:].isdigit() and n.rstrip("0123456789").isalpha()]
+    assert numbered and all(a <= b for a, b in zip(numbered, numbered[1:], strict=False) if a[0] == b[0])

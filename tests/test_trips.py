@@ -6,7 +6,7 @@ import pytest
 
 from planner.errors import InputError
 from planner.timetable.stations import find_station
-from planner.timetable.trips import find_trip, train_time
+from planner.timetable.trips import find_trip
 
 
 def test_by_trip_id(zug_tt):
@@ -17,7 +17,7 @@ def test_by_line_and_time(zug_tt):
     # IR75 leaves Zug 10:03 (pl.4) for Luzern, via Rotkreuz
     t = find_trip(zug_tt, "IR75 10:03", find_station(zug_tt, "Zug"))
     assert zug_tt.route_name[zug_tt.trip_route[t]] == "IR75" and zug_tt.trip_headsign[t] == "Luzern"
-    # (issue 10) the time is the departure at the named stop or the first stop, not at any stop on the way
+    # the time is the departure at the named stop or the first stop, not at any stop on the way
     with pytest.raises(InputError, match="no IR75 leaves at Rotkreuz.*nearby: IR75 10:11 Rotkreuz"):
         find_trip(zug_tt, "IR75 10:03", find_station(zug_tt, "Rotkreuz"))
 
@@ -49,6 +49,3 @@ def test_unknown(zug_tt, ref):
     with pytest.raises(InputError):
         find_trip(zug_tt, ref)
 
-
-def test_train_time():
-    assert train_time("IR75 10:03 Luzern") == "10:03" and train_time("1.TA.x") is None

@@ -118,11 +118,6 @@ class RollPlan:
     position: Position | None
     free_until: int | None = None
 
-    @property
-    def during_free(self) -> bool:
-        """True when the roll was made during free movement."""
-        return self.free_until is not None
-
 
 DeadlineOf = Callable[[Position], "Deadline | None"]
 """The change window's deadline for a group standing at a position since its ``since`` (the service gives one

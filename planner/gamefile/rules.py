@@ -52,10 +52,6 @@ class Clock:
         """``t``, or the game's end when it comes first (free time, deadlines: nothing is offered past it)."""
         return min(int(t), self.end) if self.bounded else int(t)
 
-    def dice_open(self, t: int) -> bool:
-        """May a group roll at ``t``? (from dice time until the end)"""
-        return not self.bounded or self.dice_from <= t < self.end
-
     def dice_bind(self, t: int) -> bool:
         """Do the dice rules bind at ``t`` before the first roll is due (variant B's forced dice)?"""
         return self.bounded and self.dice_forced_from is not None and self.dice_forced_from <= t < self.dice_from

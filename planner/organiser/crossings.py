@@ -3,6 +3,9 @@ network, or on the stops when its data is missing), and whether each is found, i
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 import numpy as np
 
 from planner.errors import FeedError
@@ -64,8 +67,8 @@ def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int
     dep = np.array([int(tt.st_dep[first]) for _t, first, _l in hits], dtype=np.int64)
     inside = game.clock.in_game_mask(dep) if len(dep) else np.zeros(0, bool)
     trips_in = {hits[i][0] for i in np.flatnonzero(inside)}
-    routes_day = sorted({tt.route_name[int(tt.trip_route[t])] for t, _f, _l in hits})
-    routes_game = sorted({tt.route_name[int(tt.trip_route[t])] for t in trips_in})
+    routes_day = route_names(tt, (t for t, _f, _l in hits))
+    routes_game = route_names(tt, trips_in)
     out = {
         "name": c.name,
         "kind": c.kind,
@@ -86,6 +89,18 @@ def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int
         "definition_problems": list(check.problems) if check is not None else [],
     }
     return out
+
+
+def route_names(tt: Timetable, trips: Iterable[int]) -> list[str]:
+    """The display names of the routes of ``trips``, once each, as people read them: IR70 before IR75, S2 before
+    S12 (letters, then the number as a number)."""
+    return sorted({tt.route_name[int(tt.trip_route[t])] for t in trips}, key=_route_sort_key)
+
+
+def _route_sort_key(name: str) -> tuple[str, int, str]:
+    m = re.match(r"^([A-Za-z]*)\s*(\d*)", name)
+    prefix, num = (m.group(1), m.group(2)) if m else ("", "")
+    return (prefix, int(num) if num else -1, name)
 
 
 def _round_km(v) -> float | None:

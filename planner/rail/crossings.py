@@ -205,7 +205,7 @@ def _path_hits(network: RailNetwork, spec: _Spec, kind: str, nodes: list[int], l
         if spec.via_lines:
             used: set[int] = set()
             for x, y in zip(seg[:-1], seg[1:], strict=True):
-                used |= network.edge_line_sets.get((x, y) if x < y else (y, x), set())
+                used |= network.edge_lines(x, y)
             if not all(line in used for line in spec.via_lines):
                 continue
         c = spec.crossing

@@ -137,18 +137,7 @@ class RailNetwork:
             factor = freight_factor if cls == "freight" else float(secondary.get(line, 1.0))
             self._add_edge(a, b, self._length(a, b, km_of[k] - km_of[k - 1]) * factor, line)
 
-        # points of one station that no line joins (e.g. Delémont and Delémont Est)
-        by_station: dict[str, list[int]] = {}
-        for i, s in enumerate(self.station_name):
-            by_station.setdefault(s, []).append(i)
-        for members in by_station.values():
-            for ai, a in enumerate(members):
-                for b in members[ai + 1:]:
-                    if b in self.adj[a]:
-                        continue
-                    d = self._straight(a, b)
-                    if d <= STATION_LINK_KM:
-                        self._add_edge(a, b, max(d, 0.01) * STATION_LINK_FACTOR, 0)
+        self._link_station_points()
 
         # folded names, computed once: lookups compare these
         self._station_key = [fold(s) for s in self.station_name]
@@ -163,6 +152,20 @@ class RailNetwork:
         self._name_cache: dict[str, str | None] = {}
 
     # ---- construction helpers ------------------------------------------------------------------
+    def _link_station_points(self) -> None:
+        """Join the points of one station that no line joins (e.g. Delémont and Delémont Est)."""
+        by_station: dict[str, list[int]] = {}
+        for i, s in enumerate(self.station_name):
+            by_station.setdefault(s, []).append(i)
+        for members in by_station.values():
+            for ai, a in enumerate(members):
+                for b in members[ai + 1:]:
+                    if b in self.adj[a]:
+                        continue
+                    d = self._straight(a, b)
+                    if d <= STATION_LINK_KM:
+                        self._add_edge(a, b, max(d, 0.01) * STATION_LINK_FACTOR, 0)
+
     def _straight(self, a: int, b: int) -> float:
         return haversine_km(self.lat[a], self.lon[a], self.lat[b], self.lon[b])
 
@@ -192,10 +195,6 @@ class RailNetwork:
     def __len__(self) -> int:
         """Number of operating points."""
         return len(self.uics)
-
-    def name_of(self, uic: str) -> str:
-        """The point's own name (``"Olten Nord (Abzw)"``)."""
-        return self.point_name[self.node_of[uic]]
 
     def station_of(self, uic: str) -> str:
         """The name of the station the point belongs to (``"Olten"``)."""
@@ -305,10 +304,12 @@ class RailNetwork:
         dist, _ = self.tree(src)
         return min(dist[i] for i in dst)
 
-    def edge_lines(self, uic_a: str, uic_b: str) -> frozenset[int]:
-        """SBB lines that join two adjacent points directly."""
-        a, b = self.node_of[uic_a], self.node_of[uic_b]
-        return frozenset(self.edge_line_sets.get((a, b) if a < b else (b, a), ()))
+    def edge_lines(self, a: int, b: int) -> set[int]:
+        """SBB lines that join two adjacent points (node indices) directly: the caller's to read, not change."""
+        return self.edge_line_sets.get((a, b) if a < b else (b, a), _NO_LINES)
+
+
+_NO_LINES: set[int] = set()
 
 
 def _graph(adj: list[dict[int, float]]) -> nx.Graph:

@@ -6,7 +6,6 @@ trip: one unit, so a number cannot be read two ways. Hits carry positions within
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from planner.gamefile.game import Game
@@ -107,21 +106,3 @@ def crossing_trips(tt: Timetable, network: RailNetwork | None, game: Game) -> di
         for h in hits:
             out[h.name].append((t, lo + h.leg_start, lo + h.leg_end + 1))
     return out
-
-
-def route_crossings(tt: Timetable, network: RailNetwork | None, game: Game) -> dict[str, list[str]]:
-    """For the organiser report: which routes (display names) of the day cross each toll line/tunnel.
-
-    Every crossing of the game is a key; an empty list means no train of the day crosses it, which
-    usually shows a wrong definition or a game area that misses it.
-    """
-    names: dict[str, set[str]] = {}
-    for name, trips in crossing_trips(tt, network, game).items():
-        names[name] = {tt.route_name[int(tt.trip_route[t])] for t, _, _ in trips}
-    return {k: sorted(v, key=_route_sort_key) for k, v in names.items()}
-
-
-def _route_sort_key(name: str) -> tuple[str, int, str]:
-    m = re.match(r"^([A-Za-z]*)\s*(\d*)", name)
-    prefix, num = (m.group(1), m.group(2)) if m else ("", "")
-    return (prefix, int(num) if num else -1, name)

@@ -101,14 +101,6 @@ class Overlay:
         return out
 
 
-def empty_overlay(tt: Timetable, date: dt.date, source: str = "none", timestamp: int = 0,
-                  counts: dict | None = None) -> Overlay:
-    """An overlay that predicts nothing (every time as planned)."""
-    n = len(tt.st_stop)
-    return Overlay(source, timestamp, date, tt.st_arr, tt.st_dep, np.zeros(n, bool), np.zeros(n, bool),
-                   np.zeros(n, bool), np.zeros(tt.n_trips, bool), dict(counts or {}), tt)
-
-
 class _Ids:
     """The day's trip, stop and station ids as byte buffers with offsets, and a hash table of the trip ids:
     what :func:`planner.realtime.match.apply_updates` compares feed bytes with (built once per timetable)."""

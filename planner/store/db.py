@@ -317,37 +317,3 @@ def _statements(ddl: str) -> Iterator[str]:
             if buf.strip(" \t\n;"):
                 yield buf
             buf = ""
-
-
-class StatePart:
-    """One part of the state file with tables of its own (:func:`ensure_part`), on one connection that opens
-    lazily (the file is created on first use). Use as a context manager or call :meth:`close`; an object
-    belongs to one thread, each process opens its own. Subclasses name the part and its schema."""
-
-    PART: str
-    VERSION: int
-    DDL: str
-    MIGRATE: Migration | None = None
-
-    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
-        self.db = StateDB(path, timeout=timeout)
-        self.path, self.timeout = self.db.path, self.db.timeout
-        self._ready = False
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connection (reopened on next use)."""
-        self.db.close()
-        self._ready = False
-
-    def _connect(self) -> sqlite3.Connection:
-        """The connection, with this part's tables created or migrated (once per object)."""
-        if not self._ready:
-            ensure_part(self.db, self.PART, self.VERSION, self.DDL, self.MIGRATE)
-            self._ready = True
-        return self.db.connect()

@@ -11,12 +11,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
-import sqlite3
 from dataclasses import dataclass
 
 from planner.errors import InputError
 from planner.store.db import StateDB
-from planner.store.records import group_key, implicit_id
+from planner.store.records import group_key
 from planner.util.text import fold
 
 MAX_GROUPS = 40
@@ -168,14 +167,6 @@ class GameStore:
         if not self._ready(create=False):
             return []
         return self.db.read(sql, params)
-
-
-def implicit_game(conn: sqlite3.Connection, game: str, spec: str, date: str) -> str:
-    """The implicit game of ``game`` (its name) on ``date``, created inside the caller's write transaction."""
-    gid = implicit_id(game, date)
-    conn.execute("INSERT OR IGNORE INTO games VALUES (?, ?, NULL, ?, ?, 1, ?)", (gid, f"{game} {date}", spec, date,
-                                                                                _now()))
-    return gid
 
 
 def _now() -> str:

@@ -89,9 +89,3 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
 def find_trip(tt: Timetable, ref: str, station: int | None = None) -> int:
     """The trip index of a trip id or named train (see :func:`match_train`)."""
     return match_train(tt, ref, station).trip
-
-
-def train_time(ref: str) -> str | None:
-    """The time text of a ``"LINE HH:MM [DESTINATION]"`` reference (None for a trip id)."""
-    m = _TRAIN.match(ref or "")
-    return m.group("time") if m else None
