@@ -7,6 +7,7 @@ or ``none`` (whole feed, all modes). Every error names the file and the key.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -180,23 +181,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         for i, c in enumerate(rows):
             if c.between[0] == c.between[1]:
                 raise fail(f"{section}[{i}].between", "names the same station twice")
-    names = {x.name for x in (*toll_lines, *tunnels)}
-    targets = []
-    seen: set[int] = set()
-    lo, hi = (1, 6) if d.dice.dice == 1 else (11, 66)
-    for i, t in enumerate(d.dice.targets):
-        where = f"dice.targets[{i}]"
-        if t.number in seen:
-            raise fail(f"{where}.number", f"number {t.number} appears twice")
-        if not (lo <= t.number <= hi and (d.dice.dice == 1 or 1 <= t.number % 10 <= 6)):
-            raise fail(f"{where}.number", f"{t.number} cannot be rolled with {d.dice.dice} dice")
-        seen.add(t.number)
-        if sum(bool(x) for x in (t.stations, t.toll_line, t.tunnel)) != 1:
-            raise fail(where, "give exactly one of stations, toll_line, tunnel")
-        for ref in (t.toll_line, t.tunnel):
-            if ref is not None and ref not in names:
-                raise fail(where, f"{ref!r} is not a toll line or tunnel of this game")
-        targets.append(DiceTarget(t.number, tuple(t.stations), t.toll_line, t.tunnel))
+    targets = _dice_targets(d.dice, {x.name for x in (*toll_lines, *tunnels)}, fail)
     if d.bonus.bonus_fee < d.bonus.base_fee:
         raise fail("bonus.bonus_fee", "must not be below bonus.base_fee")
     return Game(
@@ -206,7 +191,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         modes=frozenset(d.modes.allowed), exclude_routes=tuple((e.agency, str(e.route)) for e in d.modes.exclude_routes),
         walking_links=d.modes.walking_links, max_walk_minutes=d.modes.max_walk_minutes,
         default_change_minutes=float(d.transfers.default_minutes),
-        dice=DiceRules(count=d.dice.dice, targets=tuple(targets), free_numbers=frozenset(d.dice.free_numbers),
+        dice=DiceRules(count=d.dice.dice, targets=targets, free_numbers=frozenset(d.dice.free_numbers),
                        free_minutes=d.dice.free_minutes, admissible_extra_minutes=d.dice.admissible_extra_minutes,
                        reroll_before_minutes=d.dice.reroll_before_minutes, skip_targeted=d.dice.skip_targeted),
         bonus=BonusRule(base_fee=d.bonus.base_fee, bonus_fee=d.bonus.bonus_fee, minutes=tuple(sorted(d.bonus.minutes)),
@@ -218,6 +203,29 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         jail=JailRule(d.jail.delay_minutes, d.jail.minutes),
         ledger=d.ledger,
     )
+
+
+def _dice_targets(dice: schema.DiceSection, crossings: set[str],
+                  fail: Callable[[str, str], GameFileError]) -> tuple[DiceTarget, ...]:
+    """The dice table's targets, each number one the game's dice can roll, once, with exactly one kind of target
+    (``crossings``: the names of the game's toll lines and tunnels)."""
+    targets = []
+    seen: set[int] = set()
+    lo, hi = (1, 6) if dice.dice == 1 else (11, 66)
+    for i, t in enumerate(dice.targets):
+        where = f"dice.targets[{i}]"
+        if t.number in seen:
+            raise fail(f"{where}.number", f"number {t.number} appears twice")
+        if not (lo <= t.number <= hi and (dice.dice == 1 or 1 <= t.number % 10 <= 6)):
+            raise fail(f"{where}.number", f"{t.number} cannot be rolled with {dice.dice} dice")
+        seen.add(t.number)
+        if sum(bool(x) for x in (t.stations, t.toll_line, t.tunnel)) != 1:
+            raise fail(where, "give exactly one of stations, toll_line, tunnel")
+        for ref in (t.toll_line, t.tunnel):
+            if ref is not None and ref not in crossings:
+                raise fail(where, f"{ref!r} is not a toll line or tunnel of this game")
+        targets.append(DiceTarget(t.number, tuple(t.stations), t.toll_line, t.tunnel))
+    return tuple(targets)
 
 
 def _price_rule(p: schema.PricesSection) -> PriceRule:
