@@ -76,7 +76,7 @@ def test_target_json(capsys):
 
 def test_roll_remembers_targets(capsys):
     a = run_json(capsys, "roll", *DAY, "--group", "2", "--dice", "2", "--at", "Zug", "--time", "12:40")
-    # (issue 10) a second roll waits until the group reached its target: it heads for Wohlen AG until 13:46
+    # a second roll waits until the group reached its target: it heads for Wohlen AG until 13:46
     b = run_json(capsys, "roll", *DAY, "--group", "2", "--dice", "2", "--time", "13:50")
     assert (a["target"], b["target"]) == ("Wohlen AG", "Zürich Oerlikon")
     st = run_json(capsys, "group", "status", *DAY, "--group", "2")

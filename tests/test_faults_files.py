@@ -1,4 +1,4 @@
-"""Files written that nobody asked for, memory and hangs (issue 22): a feed URL, downloads over the limit or too
+"""Files written that nobody asked for, memory and hangs: a feed URL, downloads over the limit or too
 slow, cache members that are links or FIFOs, feed folders linking out, a zip bomb in transfers.txt, --links.
 
 Downloads are served from loopback HTTP servers; the feeds are the real extracts and the BLT fixture."""

@@ -1,4 +1,4 @@
-"""Faults of the state file (issue 22): a reused ledger event id, another program's database, read-only commands,
+"""Faults of the state file: a reused ledger event id, another program's database, read-only commands,
 rows edited by hand, the write lock. Real SQLite files, the real CLI on the Zug extract."""
 
 from __future__ import annotations

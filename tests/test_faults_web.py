@@ -1,4 +1,4 @@
-"""Faults of the phone app (issue 22) against a real ``planner serve`` over loopback: the routing process killed
+"""Faults of the phone app against a real ``planner serve`` over loopback: the routing process killed
 mid-burst, the health endpoint, a deeply nested body, X-Forwarded-For, and map tooltips in headless Chromium."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fuzzing (hypothesis, derandomized: the same cases every run) of what issue 22 found unguarded: message templates
+"""Fuzzing (hypothesis, derandomized: the same cases every run) of what was once found unguarded: message templates
 of the game file, rows of the state file edited by hand, and deeply nested JSON bodies sent to a real server.
 
 Every outcome is an answer or one clear line (a 4xx with ``{"error"}`` on the web), never exit 3 or a 500."""

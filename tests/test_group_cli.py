@@ -1,4 +1,4 @@
-"""Issue 10 through the CLI on the Zug extract: the group's day (roll, next, status, list, position, undo),
+"""A group's day through the CLI on the Zug extract (roll, next, status, list, position, undo),
 roll ids, trains as players name them, inputs as people type them, and 8 concurrent cold-cache rolls."""
 
 from __future__ import annotations

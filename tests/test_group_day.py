@@ -1,4 +1,4 @@
-"""One group through a whole game day (09:00-17:55, Zug extract, sbb-monopoly) via the service layer (issue 10).
+"""One group through a whole game day (09:00-17:55, Zug extract, sbb-monopoly) via the service layer.
 
 Moves, position reports (standing and seated), rolls including a 6 and a roll during free time, undo, the
 29-minute deadline, a bonus chance, and the end; after every step the history is consistent and every

@@ -135,7 +135,7 @@ def test_text_is_searchable(handout):
     page2 = text.split("\f")[2]  # the station list (page 3)
     assert re.search(r"Zürich Oerlikon\s+★ 2\s+regional\s+1'000", page2)
     assert re.search(r"Zug\s+IC/EC\s+4'000", page2)
-    # the game file's price override; (issue 10) regional: in this extract only S26 stop there in game hours
+    # the game file's price override; regional: in this extract only S26 stop there in game hours
     assert re.search(r"Olten\s+regional\s+1'000", page2)
     assert "Z – 15 station(s), 5 group(s)" in page2
     assert "G – 1 station(s), no group (needs 3)" in page2
@@ -157,7 +157,7 @@ def test_map_labels_do_not_overlap(handout, nws_handout, game):
     names = {w.text for w in ws}
     assert overlapping(ws) == []
     # the labels are there: targets, toll lines, fast-train stations (categories from the trains in game hours,
-    # issue 10: Olten, Dulliken, Däniken and Schönenwerd are regional in this extract and carry no label)
+    # Olten, Dulliken, Däniken and Schönenwerd are regional in this extract and carry no label)
     want = {"sbb-monopoly": {"Thalwil", "Baar", "Rotkreuz", "Emmenbrücke", "Wohlen", "Olten–Aarau", "Luzern–Rotkreuz",
                              "Affoltern", "Albis"},
             "nordwestschweiz": {"Olten", "Aarau", "Adlertunnel", "Basel", "SBB–Muttenz"}}[game]

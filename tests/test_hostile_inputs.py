@@ -1,4 +1,4 @@
-"""Hostile inputs (issue 14): every case ends in exit 2 with one line, or in the right answer.
+"""Hostile inputs: every case ends in exit 2 with one line, or in the right answer.
 
 Each row of :data:`CASES` builds its hostile file(s) in a temporary folder (never committed) and names
 the command line; :func:`test_hostile_input` runs it in this process. The cases that once crashed the
@@ -71,8 +71,8 @@ def _noise() -> bytes:
 
 def random_stop_times(tmp: Path) -> Path:
     """The BLT fixture with 12 MiB of random bytes after stop_times.txt's header: several read blocks, so
-    the old threaded reader was still reading ahead when the error ended the process (on main before
-    issue 14 this hung for more than 40 s or aborted in 4 of 4 cold runs)."""
+    the old threaded reader was still reading ahead when the error ended the process (before the
+    reader was made single-threaded this hung for more than 40 s or aborted in 4 of 4 cold runs)."""
     p = tmp / "random.zip"
     with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         for f in (FIXTURES / "blt").iterdir():

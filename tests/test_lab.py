@@ -1,4 +1,4 @@
-"""The game lab (issue 21) on the real Zug game day: simulated days play by the rules of the service layer.
+"""The game lab on the real Zug game day: simulated days play by the rules of the service layer.
 
 * every traced roll of a sample is what ``planner roll`` answers in the same situation, replayed in a fresh state;
 * every group's traced day (its rides) passes ``planner zugzwang --check``;

@@ -1,4 +1,4 @@
-"""Issue 10 item 7: readable output for a tired player (Zug extract): 80 columns, no trip ids in tables,
+"""Readable output for a tired player (Zug extract): 80 columns, no trip ids in tables,
 tolls and bonus in words on the leg, warnings once, "already there", and why target and route differ."""
 
 from __future__ import annotations

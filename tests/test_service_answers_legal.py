@@ -1,4 +1,4 @@
-"""Issue 9 through the service layer: every itinerary that `roll`, `next` and `route --group` give a group on
+"""Through the service layer, every itinerary that `roll`, `next` and `route --group` give a group on
 the real Zug day (sbb-monopoly, 2021-09-11) passes `zugzwang --check`, and its first train respects the
 29-minute window counted from when the group got off (the `since` of its recorded position)."""
 

@@ -1,4 +1,4 @@
-"""One game on two phones, the command line and the organiser's page (issue 19), in Debian's headless chromium at
+"""One game on two phones, the command line and the organiser's page, in Debian's headless chromium at
 390 x 844 on the real Zug day (sbb-monopoly, 2021-09-11).
 
 Morning: Blau's position is set on the command line and is its phone's; Blau buys the station it stands at on its

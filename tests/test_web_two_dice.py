@@ -1,4 +1,4 @@
-"""Variant B's two dice on the phone (issue 18 item 7), in Debian's headless chromium at 390 x 844, on the
+"""Variant B's two dice on the phone, in Debian's headless chromium at 390 x 844, on the
 SYNTHETIC Nordwestschweiz day (tests/fixtures/nws_synthetic.py; game nordwestschweiz, 2026-06-13).
 
 A game created on that day, two groups join; white and coloured dice: 5 and 1 name the toll line

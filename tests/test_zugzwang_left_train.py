@@ -1,4 +1,4 @@
-"""`planner zugzwang` does not offer the train the group just got off (issue 10), and says what it left out."""
+"""`planner zugzwang` does not offer the train the group just got off, and says what it left out."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The phone app's answers (no HTTP here): each request's game read from the state, its day from :class:`Days`, and
-the answer from the service layer, exactly as the command line's (the web keeps no copy of a group's position or
-answers: the group's day and the ledger are the one store).
+"""The phone app's answers: each request's game read from the state, its day from :class:`Days`, and the answer from
+the service layer, exactly as the command line's (the web keeps no copy of a group's position or answers: the
+group's day and the ledger are the one store). No requests or responses here: a missing game or group is an
+:class:`HttpError` with its status, which the app turns into the response.
 
 The server process answers reads with it; its routing child (:mod:`planner.web.worker`) answers the requests that
 route (rolls, positions, undo, next, trains, ledger events) with its own copy.

@@ -1,9 +1,10 @@
 """``planner serve``: the ASGI app (Starlette) with the group and organiser pages and the JSON API.
 
 The app only translates: HTTP in, a call of :class:`~planner.web.answers.Answers` (the service layer), JSON or a
-page out. The answers that route run in a child process (:mod:`planner.web.worker`), the others in the thread pool
-(each thread with its own database connection). Games are read per request: one created while the server runs is
-served at once, its day loaded on its first request.
+page out. The answers that route run in a child process (:mod:`planner.web.worker`), the other answers in the thread
+pool (each thread with its own database connection); the look-ups that authorise a request (the token's game and
+group) are short indexed reads and run on the event loop. Games are read per request: one created while the server
+runs is served at once, its day loaded on its first request.
 """
 
 from __future__ import annotations
