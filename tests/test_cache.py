@@ -207,6 +207,43 @@ def test_keys(tmp_path, sbb_game, nws_game):
     assert cache.cache_key(src, sbb_game, "2021-09-12") != key
 
 
+@pytest.mark.parametrize("change, new_day", [
+    ({"prices": None, "bonus": None}, False),  # dice table, prices, fees, messages: the same timetable
+    ({"max_walk_minutes": 9}, True),
+    ({"modes": frozenset({"rail", "bus"})}, True),
+    ({"ring_tolerance_m": 1.0}, True),
+    ({"exclude_routes": (("SBB", "S1"),)}, True),
+    ({"name": "sbb-copy"}, True),
+])
+def test_the_key_follows_what_shapes_the_timetable_only(sbb_game, change, new_day):
+    src = FeedSource(ZUG)
+    if "prices" in change:  # other rules and another file: the digest of the file changes, the day's key does not
+        other = dataclasses.replace(sbb_game, digest="another file", dice=dataclasses.replace(sbb_game.dice,
+                                    targets=sbb_game.dice.targets[:2]), letter_group_bonus=1)
+    else:
+        other = dataclasses.replace(sbb_game, digest="another file", **change)
+    assert (cache.cache_key(src, other, DEMO_DATE) != cache.cache_key(src, sbb_game, DEMO_DATE)) is new_day
+
+
+def test_the_ingest_reads_only_what_the_key_covers(sbb_game):
+    """Every field of the game the ingest reads is in the cache key (``TIMETABLE_FIELDS``, or a property computed
+    from them): a field read but not keyed would serve one game's day to another."""
+    from planner.gamefile.game import TIMETABLE_FIELDS
+    from planner.gtfs.ingest import build_timetable
+
+    read: set[str] = set()
+
+    class Watched:
+        def __getattr__(self, name):
+            read.add(name)
+            return getattr(sbb_game, name)
+
+    tt = build_timetable(FeedSource(ZUG), Watched(), DEMO_DATE, progress=False)
+    assert tt.n_trips > 0
+    assert {"ring", "modes"} <= read  # the watch sees the ingest's reads
+    assert read <= set(TIMETABLE_FIELDS) | {"has_area"}  # has_area: the polygon
+
+
 def test_other_feed_version_is_built_separately(tmp_path, sbb_game):
     first = cache.load_or_build(ZUG, sbb_game, DEMO_DATE, progress=False)
     other = tmp_path / "other.zip"

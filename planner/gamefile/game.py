@@ -43,6 +43,11 @@ class Crossing:
     price: int = 0
 
 
+# What of a game the ingest reads (tests/test_cache.py checks that it reads nothing else).
+TIMETABLE_FIELDS = ("name", "ring", "polygon", "ring_tolerance_m", "modes", "exclude_routes", "walking_links",
+                    "max_walk_minutes")
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything the planner knows about one game variant: its area and modes (what the ingest keeps) and
@@ -51,7 +56,7 @@ class Game:
     name: str
     title: str
     source: str  # file path or "builtin:<name>"
-    digest: str  # sha256 of the file content (cache key)
+    digest: str  # sha256 of the file content (the keys of what the whole game shapes)
     clock: Clock
     ring: tuple[RingPoint, ...]
     polygon: tuple[tuple[float, float], ...]  # (lat, lon)
@@ -75,6 +80,17 @@ class Game:
     jail: JailRule = JailRule()  # §17, read on real-time data only
     # The money side, as the schema declares it (planner/ledger/rules.py builds the ledger's rules from it).
     ledger: schema.LedgerSection = schema.LedgerSection()
+
+    @property
+    def timetable_digest(self) -> str:
+        """sha256 of what shapes the game day's timetable (:data:`TIMETABLE_FIELDS`: the area, the modes, the
+        walking links), the timetable cache's key: a game file edited in its dice table, prices or messages
+        keeps its cached day (an ingest of the national feed takes minutes)."""
+        parts = []
+        for name in TIMETABLE_FIELDS:
+            value = getattr(self, name)
+            parts.append(f"{name}={sorted(value) if isinstance(value, frozenset) else value!r}")
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     @property
     def has_area(self) -> bool:

@@ -3,7 +3,8 @@
 An entry is a directory ``<cache root>/timetables/<key>/`` holding one parquet file per array group
 (stations, stops, routes, trips, stop_times, transfers, links) and ``meta.json`` (key, schema version,
 scalars, column dtypes, and the sha256 and row count of every file). The key hashes the feed content
-(``FeedSource.fingerprint``), the game file (``Game.digest``), the date and :data:`SCHEMA_VERSION`.
+(``FeedSource.fingerprint``), what of the game file shapes the day (``Game.timetable_digest``: area, modes,
+walking links), the date and :data:`SCHEMA_VERSION`.
 
 Publishing is atomic: an entry is written complete into a temporary directory inside the cache root and
 then renamed into place, so a reader sees a whole entry or none. When two processes publish the same
@@ -88,13 +89,14 @@ def entries_dir() -> Path:
 
 
 def cache_key(src: FeedSource, game: Game, date: dt.date | str) -> str:
-    """Key of the game day: readable prefix (date, game) plus a hash of feed content, game file and schema.
+    """Key of the game day: readable prefix (date, game) plus a hash of feed content, what of the game file shapes
+    the timetable, and schema.
 
     The same feed under another path has the same key; another feed version has another key.
     """
     day = _iso(date)
     h = hashlib.sha256(f"timetable\0schema={SCHEMA_VERSION}\0code={_code_digest()}\0feed={src.fingerprint()}\0"
-                       f"game={game.digest}\0date={day}".encode()).hexdigest()
+                       f"game={game.timetable_digest}\0date={day}".encode()).hexdigest()
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", game.name).strip("._")[:40] or "game"
     return f"{day}_{name}_{h[:24]}"
 
