@@ -150,9 +150,9 @@ class SimDay:
         self._decide(t, g, (g.start, -1, t), st.state)
 
     def _decide(self, t: int, g: Sim, where: tuple[int, int, int | None], st=None) -> None:
-        """The group stands at a station (``where`` = station, platform it got off at, since when if it did not
-        just get off): roll when a roll is due, else ride on (before dice time, during free time). ``st``: its
-        state at ``t`` when the caller has it (what the position report just answered)."""
+        """The group stands at a station (``where`` = station, the platform it got off at and when (None: now), or
+        -1 and since when it has stood there): roll when a roll is due, else ride on (before dice time, during
+        free time). ``st``: its state at ``t`` when the caller has it (what the position report just answered)."""
         station, stop, since = where
         st = st if st is not None else status(self.play, g.name, t).state
         ob = st.obligation
@@ -163,7 +163,10 @@ class SimDay:
             return
         if ob.kind == "heading":  # pragma: no cover - a heading group is moved by its itinerary
             return
-        rides = rides_from(self.day, station, t, stop=stop, since=since if stop < 0 else None)
+        if stop >= 0:  # got off there: the change time from its platform, the window from getting off (§4.2)
+            rides = rides_from(self.day, station, t if since is None else since, stop=stop, now=t)
+        else:
+            rides = rides_from(self.day, station, t, since=since)
         roll_at = ob.until if ob.kind in ("before_dice", "dice_soon", "free") else None
         if not rides:
             if roll_at is not None:
@@ -218,13 +221,15 @@ class SimDay:
                 self._decide_free(t, g, pos.station, pos.since)
 
     def _decide_free(self, t: int, g: Sim, station: int, since: int) -> None:
-        stop = self._last_platform(g, station)
-        self._decide(t, g, (station, stop, since) if stop >= 0 and since == t else (station, -1, since))
+        self._decide(t, g, (station, self._got_off_at(g, station, since), since))
 
-    def _last_platform(self, g: Sim, station: int) -> int:
+    def _got_off_at(self, g: Sim, station: int, since: int) -> int:
+        """The platform the group got off at when it stands at ``station`` since getting off its last train there
+        at ``since`` (its change time still applies, RULES.md §3 "Legal itinerary"), else -1."""
         tt = self.day.timetable
-        if g.log and not g.log[-1].is_walk and g.log[-1].to_station(tt) == station:
-            return int(tt.st_stop[g.log[-1].alight_row])
+        last = g.log[-1] if g.log else None
+        if last is not None and not last.is_walk and last.to_station(tt) == station and last.arrival(tt) == since:
+            return int(tt.st_stop[last.alight_row])
         return -1
 
     def _follow(self, t: int, g: Sim, ans: dict) -> None:
@@ -236,7 +241,7 @@ class SimDay:
         last = model.last_roll(t)
         legs = last.legs if last is not None else ()
         seated = bool(last is not None and last.origin is not None and last.origin.seated)
-        self._log(g, t, legs)
+        self._log(g, t, legs, seated=seated)
         for a in along(self.day, legs, seated=seated):
             self.at(a.time, "along", g, a)
         nxt = st.state.next_roll_at
@@ -310,16 +315,17 @@ class SimDay:
                                       "amount": res["amount"], "message": res["message"]})
 
     # ---- the record -----------------------------------------------------------------------------------
-    def _log(self, g: Sim, t: int, legs: tuple[Leg, ...]) -> None:
+    def _log(self, g: Sim, t: int, legs: tuple[Leg, ...], *, seated: bool = False) -> None:
         """The group's day log: rides not started by ``t`` are dropped (a new plan replaced them); the one under
-        way, when ``legs`` go on in the same train (a roll while seated), ends where they get off."""
+        way, when ``legs`` go on in the same train (a roll while seated: ``seated``, or a ride arriving after
+        ``t``), ends where they get off; a group that stayed seated changed nothing (never a 0-minute change)."""
         tt = self.day.timetable
         kept: list[Leg] = []
         for leg in g.log:
             if leg.departure(tt) > t:
                 continue
-            if (leg.arrival(tt) > t and legs and not leg.is_walk and not legs[0].is_walk
-                    and legs[0].trip == leg.trip):
+            if ((leg.arrival(tt) > t or seated and leg.arrival(tt) == t) and legs and not leg.is_walk
+                    and not legs[0].is_walk and legs[0].trip == leg.trip):
                 legs = (Leg(leg.trip, leg.board_row, legs[0].alight_row), *legs[1:])
                 continue
             kept.append(leg)

@@ -73,17 +73,19 @@ class Board:
                        if net.c_pick[c] and clock.in_game(int(net.c_dep[c]))})
 
 
-def rides_from(day: GameDay, station: int, got_off: int, *, stop: int = -1, since: int | None = None) -> list[Ride]:
-    """The rides a group standing at ``station`` may take now: every train the change window lets it board (got
-    off at ``got_off`` at platform ``stop``, or standing there since ``since``), to each later stop within
-    :data:`MAX_RIDE_SECONDS` where it may get off. Trains leaving after the game's end are not offered."""
+def rides_from(day: GameDay, station: int, got_off: int, *, stop: int = -1, since: int | None = None,
+               now: int | None = None) -> list[Ride]:
+    """The rides a group standing at ``station`` may take: every train the change window lets it board (got
+    off at ``got_off`` at platform ``stop``, or standing there since ``since`` and asking at ``got_off``) that
+    leaves at ``now`` or later, to each later stop within :data:`MAX_RIDE_SECONDS` where it may get off. Trains
+    leaving after the game's end are not offered."""
     net, tt, clock = day.network, day.timetable, day.game.clock
     window = day.window.seconds if day.window is not None else FREE_HORIZON
     conns = boardable(net, station, got_off, window, stop=stop, since=since)
     out, seen = [], set()
     for c in conns.tolist():
         trip, dep = int(net.c_trip[c]), int(net.c_dep[c])
-        if trip in seen or clock.over(dep):
+        if trip in seen or clock.over(dep) or now is not None and dep < now:
             continue
         seen.add(trip)
         board = int(net.c_row[c])
