@@ -44,7 +44,8 @@ def cmd_check_area(args: argparse.Namespace) -> int:
     """Validate the area; exit 1 with every problem listed when a target, toll line or tunnel fails."""
     ctx = Context(args)
     rep = check_area(ctx.timetable, ctx.game, ctx.network, FeedSource(ctx.feed), progress=ctx.progress)
-    rep["lab"] = lab_pointer(ctx.game_spec, ctx.game.name, ctx.date, Path(args.out).parent if args.out else Path.cwd())
+    folder = Path(args.out).parent if args.out else Path.cwd()
+    rep["lab"] = lab_pointer(ctx.feed, ctx.game_spec, ctx.game.name, ctx.date, folder)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

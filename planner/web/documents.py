@@ -6,7 +6,7 @@ from __future__ import annotations
 from planner.gtfs.source import FeedSource
 from planner.maps import web
 from planner.organiser.area_check import check_area
-from planner.organiser.lab_link import lab_pointer
+from planner.organiser.lab_link import game_spec_of, lab_pointer
 from planner.organiser.render import render_html
 from planner.web.days import Day
 
@@ -26,6 +26,6 @@ def check_area_html(day: Day) -> str:
         gd = day.day
         with day.lock:
             rep = check_area(gd.timetable, gd.game, gd.network, FeedSource(gd.feed), progress=False)
-            rep["lab"] = lab_pointer(gd.game.name, gd.game.name, gd.date, None)
+            rep["lab"] = lab_pointer(gd.feed, game_spec_of(gd.game.source), gd.game.name, gd.date, None)
             day.documents["check_area"] = render_html(rep)
     return day.documents["check_area"]
