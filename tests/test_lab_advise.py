@@ -71,3 +71,73 @@ def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_besi
     rep = json.loads(capsys.readouterr().out)
     assert rep["lab"]["report"] == lab.name
     assert f"href='{lab.name}'" in out.read_text("utf-8")
+
+
+def _way_stations(tt, legs: list[dict]) -> set[str]:
+    """The stations a group is at on ``legs`` (roll JSON): where it boards, every stop after, where it gets off."""
+    out = set()
+    for leg in legs:
+        rows = tt.trip_stop_times(tt.trip_index[leg["trip_id"]])
+        names = [str(tt.station_name[tt.stop_station[tt.st_stop[r]]]) for r in rows]
+        first = names.index(leg["from"])
+        out.update(names[first:names.index(leg["to"], first + 1) + 1])
+    return out
+
+
+def _game(capsys) -> None:
+    """A created game of three groups (advise counts the fees of the others)."""
+    js(capsys, "game", "new", *DAY, "--name", "Samstag", "--groups", "Rot,Blau,Gelb")
+
+
+def test_a_heading_group_is_offered_the_stations_of_its_itinerary_only(capsys, zug_tt):
+    _game(capsys)
+    # Rot must take the 12:48 IR75 from Rotkreuz to Zug and the S5 to Affoltern: no train the other way counts
+    rot = js(capsys, "roll", *DAY, "--group", "Rot", "--dice", "4", "--at", "Rotkreuz", "--time", "12:40")
+    assert rot["target"] == "Affoltern am Albis" and rot["legs"][0]["route"] == "IR75"
+    assert rot["legs"][0]["departure"] == "12:48"
+    way = _way_stations(zug_tt, rot["legs"])
+    out = js(capsys, "advise", *DAY, "--group", "Rot", "--time", "12:40", "--top", "100")
+    assert out["stations"] and {s["name"] for s in out["stations"]} <= way
+    assert not any(s["why"].startswith("a train you may take") for s in out["stations"])
+    assert out["doing"] == "heading" and out["scope"] == "way"
+    nxt = js(capsys, "next", *DAY, "--group", "Rot", "--time", "12:40")
+    assert nxt["buy_advice"] == out["stations"][0]
+    # free to move (before the dice; after a 6), the trains it may board until that ends count as well
+    js(capsys, "group", "position", *DAY, "--group", "Blau", "--at", "Rotkreuz", "--time", "12:10")
+    free = js(capsys, "advise", *DAY, "--group", "Blau", "--time", "12:10", "--top", "100")
+    assert free["doing"] == "before_dice" and free["scope"] == "free"
+    assert any(s["why"].startswith("a train you may take") for s in free["stations"])
+    six = js(capsys, "roll", *DAY, "--group", "Gelb", "--dice", "6", "--at", "Zug", "--time", "12:40")
+    assert six["kind"] == "free"
+    free = js(capsys, "advise", *DAY, "--group", "Gelb", "--time", "12:40", "--top", "100")
+    assert free["doing"] == "free" and any(s["why"].startswith("a train you may take") for s in free["stations"])
+
+
+def test_advise_reads_an_earlier_time_as_next_does(capsys):
+    _game(capsys)
+    js(capsys, "roll", *DAY, "--group", "Gelb", "--dice", "2", "--at", "Zug", "--time", "12:31")
+    out = js(capsys, "advise", *DAY, "--group", "Gelb", "--time", "09:10")
+    nxt = js(capsys, "next", *DAY, "--group", "Gelb", "--time", "09:10")
+    assert out["time"] == nxt["time"] == "12:31"  # the group's latest entry: its times never run backwards
+    assert out["doing"] == nxt["obligation"]["kind"] == "heading"
+    assert nxt["buy_advice"] == (out["stations"][0] if out["stations"] else None)
+
+
+def test_the_heading_says_whether_the_stations_pay_back_and_the_end_is_one_line(capsys):
+    _game(capsys)
+    js(capsys, "group", "position", *DAY, "--group", "Blau", "--at", "Rotkreuz", "--time", "12:10")
+    out = js(capsys, "advise", *DAY, "--group", "Blau", "--time", "12:10", "--top", "100")
+    n, k = len(out["stations"]), sum(s["pays_back"] for s in out["stations"])
+    assert k < n  # many small stations do not pay back
+    assert main(["advise", *DAY, "--group", "Blau", "--time", "12:10", "--top", "100"]) == 0
+    text = capsys.readouterr().out
+    assert "worth buying" not in text
+    assert (f"({k} of {n} pay back their price before the end)" if k else "none pays back its price") in text
+    assert out["paying_back"] == k and out["rates"]["summary"] in text.splitlines()[0]  # what the rates rest on
+    # after the end: one line, exit 0, as next says it
+    assert main(["next", *DAY, "--group", "Blau", "--time", "18:10"]) == 0
+    assert "the game is over" in capsys.readouterr().out
+    assert main(["advise", *DAY, "--group", "Blau", "--time", "18:10"]) == 0
+    assert capsys.readouterr().out == "group Blau at 18:10: the game is over\n"
+    over = js(capsys, "advise", *DAY, "--group", "Blau", "--time", "18:10")
+    assert over["over"] and over["doing"] == "ended" and over["stations"] == []

@@ -342,12 +342,17 @@ def _lab(sub) -> None:
                    help="how days run: a process pool (default), one after another, or Dask distributed")
     p.add_argument("--workers", type=argtypes.integer(1, 256, "workers"), help="worker processes (default: CPUs)")
     p.add_argument("--scheduler", help="a Dask scheduler address (with --executor dask; default a LocalCluster)")
+    p.add_argument("--replace-rates", action="store_true",
+                   help="advise's fee rates: this run's replace those kept for the game day even when that run "
+                        "simulated more group-days (days x groups); by default the run with the most is kept")
     add_common(p)
     add_routing(p)
     p.set_defaults(handler="lab:cmd_simulate")
-    p = sub.add_parser("advise", help="which stations on or near the group's way are worth buying now")
+    p = sub.add_parser("advise", help="the stations to buy where the group is, on its itinerary, or (moving freely) "
+                                      "on a train it may take, by fees expected before the end against the price")
     p.add_argument("--group", required=True, help="the group (name or number)")
-    p.add_argument("--time", help="HH:MM (default: now on the game day)")
+    p.add_argument("--time", help="HH:MM (default: now on the game day, else the group's latest entry; an earlier "
+                                  "time than its latest entry gives its latest state, as next does)")
     p.add_argument("--top", type=argtypes.integer(1, 100, "top"), default=5, help="stations listed (default 5)")
     add_game_id(p)
     add_common(p)

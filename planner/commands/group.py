@@ -77,7 +77,8 @@ def cmd_next(args: argparse.Namespace) -> int:
     lines = _state_lines(out) + [f"now: {out['advice']}"]
     if out["buy_advice"]:
         b = out["buy_advice"]
-        lines.append(f"worth buying: {b['name']} ({b['price']}, expected fees {b['expected_income']} by the end; "
+        what = "worth buying" if b["pays_back"] else "best buy, but it does not pay back its price before the end"
+        lines.append(f"{what}: {b['name']} ({b['price']}, expected fees {b['expected_income']} by the end; "
                      f"{b['why']})")
     if out["itinerary"] and out["itinerary"].get("legs"):
         lines.append(render({**out["itinerary"], "alternatives": []}))

@@ -12,8 +12,9 @@ from tqdm import tqdm
 
 from planner.commands.base import Context, emit
 from planner.lab import report
-from planner.lab.advise import advise, advise_json, save_rates
+from planner.lab.advise import advise, advise_json
 from planner.lab.day import DayConfig
+from planner.lab.rates import save_rates
 from planner.lab.render import render_html
 from planner.lab.run import RunSpec, keep, run_days
 from planner.lab.strategies import assign
@@ -31,13 +32,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     results = run_days(spec, args.days, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
                        progress=_bar(ctx, args.days))
     rep = report.build(results, board, cfg)
-    save_rates(ctx.day, rep)  # what advise expects of this day from now on
+    kept = save_rates(ctx.day, rep, replace=bool(args.replace_rates))  # what advise expects of this day
     if args.trace:
         lines = [json.dumps(line, ensure_ascii=False, sort_keys=True) for r in results for line in r.trace]
         atomic_write_text(Path(args.trace), "".join(line + "\n" for line in lines))
     if args.out:
         atomic_write_text(Path(args.out), render_html(rep, board))
-    emit(args, rep, _text(rep, args))
+    emit(args, rep | {"advise_rates": kept.to_json()}, _text(rep, args) + "\n" + kept.describe())
     return 0
 
 
@@ -89,15 +90,35 @@ def _table(head: list[str], rows: list[list]) -> str:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    """The stations worth buying now for ``--group`` in its real game."""
+    """The stations to buy for ``--group`` in its real game, best first (at ``--time`` as ``next`` reads it)."""
     ctx = Context(args, game_scope=True)
-    t = ctx.day.status_time(args.time) if args.time else ctx.clock(None, within_game=False)
-    ans = advise(ctx.play, str(args.group), t, top=args.top)
-    out = advise_json(ans)
+    out = advise_json(advise(ctx.play, str(args.group), ctx.day.status_time(args.time), top=args.top))
+    emit(args, out, _advice_text(out))
+    return 0
+
+
+WHERE = {"way": "where it is or on its way", "free": "where it is or on a train it may take now",
+         "here": "where it is"}
+
+
+def _advice_text(out: dict) -> str:
+    """``advise``'s text: the group, the basis of the rates, the stations with a heading that says whether they
+    pay back their price; one line when the game is over."""
+    head = f"group {out['group']} at {out['time']}"
+    if out["over"]:
+        return f"{head}: the game is over"
+    lines = [f"{head}: cash {out['cash']}; fees expected from {out['rates']['summary']}"]
+    n, k = len(out["stations"]), out["paying_back"]
+    if not n:
+        lines.append(f"nothing to buy {WHERE[out['scope']]}: owned, too dear, or no fees expected before the end")
+        return "\n".join(lines)
+    if k == n:
+        lines.append("worth buying now (each pays back its price before the end):")
+    elif k:
+        lines.append(f"best buys now ({k} of {n} pay back their price before the end):")
+    else:
+        lines.append("best buys now, none pays back its price before the end:")
     rows = [[i, s["name"], s["price"], s["expected_income"], s["net"], s["why"]]
             for i, s in enumerate(out["stations"], 1)]
-    head = f"group {out['group']} at {out['time']}: cash {out['cash']}; worth buying now ({out['basis']}):"
-    table = head + "\n" + (_table(["#", "station", "price", "expected income", "net", "why"], rows)
-                           if rows else "nothing on or near its way pays back before the end")
-    emit(args, out, table)
-    return 0
+    lines.append(_table(["#", "station", "price", "expected income", "net", "why"], rows))
+    return "\n".join(lines)

@@ -63,6 +63,9 @@ class PositionEvent:
     position: Position
 
 
+FREE_KINDS = ("before_dice", "dice_soon", "free")  # the obligations that leave the group free to move
+
+
 @dataclass(frozen=True)
 class Obligation:
     """What binds the group at a time.
@@ -82,6 +85,17 @@ class Obligation:
     target: str | None = None
     board_by: int | None = None
     forced: bool = False
+
+    @property
+    def moves_freely(self) -> bool:
+        """True when no target binds the group and it may go where it likes: before the dice, and during free
+        movement (a 6 or a free number, §4.5). The change window binds all the same (RULES.md §3)."""
+        return self.kind in FREE_KINDS
+
+    def may_board_freely(self, departure: int) -> bool:
+        """True when the group may board a train leaving at ``departure`` of its own choice: it moves freely and
+        the train leaves before that ends (the dice start, the free time's end)."""
+        return self.moves_freely and (self.until is None or departure <= self.until)
 
 
 @dataclass(frozen=True)

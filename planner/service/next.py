@@ -11,16 +11,16 @@ from dataclasses import dataclass, field
 
 from planner.errors import InputError
 from planner.game.bonus import bonus_chances
-from planner.game.day import GroupState, Position
+from planner.game.day import GroupDay, GroupState, Position
 from planner.game.dice import prefer_bonus
 from planner.routing import Journey, Origin, best_journey
 from planner.service.day_model import station_of
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, status_and_model
-from planner.service.jail import jail_json, paid_out, plan_jails
+from planner.service.jail import JailPlan, jail_json, paid_out, plan_jails
 from planner.service.play import Play
 from planner.service.positions import origin_of, train_echo
-from planner.service.pricing import cheapest, load_pricing
+from planner.service.pricing import Pricing, cheapest, load_pricing
 from planner.service.views import journey_json, late_warning
 from planner.util.timefmt import fmt_clock, parse_clock
 
@@ -80,40 +80,64 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
     if ob.board_by is not None and ob.board_by < state.time:
         late = [f"the {rule}'s deadline was {fmt_clock(ob.board_by)}: take the next train, or tell where you are "
                 "('planner group position')"]
-    if pos is None or ob.kind == "ended":
+    if pos is None or ob.kind == "ended" or (ob.kind == "jail" and ob.target is None):
         return NextAnswer(st, warnings=late, rule=rule)
-    if ob.kind == "jail":  # (§17, real-time data) the way on starts when the jail ends, its change window then
-        if ob.target is None:
-            return NextAnswer(st, warnings=late, rule=rule)
-        origin = origin_of(day, Position(pos.station, int(ob.until)), int(ob.until), got_off=False)
-    else:
-        origin = origin_of(day, pos, state.time)
     if ob.kind not in ("heading", "jail"):
         # no target binds the group (before the dice, free movement, a roll due): every full-hour chance on a
         # legal way counts, during free movement those it can board before the free time ends
-        chances = bonus_chances(day.network, day.game, origin)["chances"]
+        chances = bonus_chances(day.network, day.game, origin_of(day, pos, state.time))["chances"]
         until = ob.until if ob.kind == "free" else None
         return NextAnswer(st, bonus=[c for c in chances if until is None or parse_clock(c["board_time"]) <= until],
                           warnings=late, rule=rule)
+    way = way_on(play, st, model)
+    if way is None:
+        return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"], rule=rule)
+    j = way.journey
+    it = journey_json(day, j, way.origin, way.target, way.pricing)
+    if way.jailed.jails and not way.paid:
+        it["jail"] = jail_json(day, way.jailed, st.name)
+    arrival = j.arrival(day.timetable) if j is not None else None
+    return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),
+                      fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival), rule=rule)
+
+
+@dataclass(frozen=True)
+class Way:
+    """The way on of a group a target binds: from ``origin`` to the ``target`` station, ``journey`` (None: no
+    legal way gets there), the jails ahead on real times (``paid``: it paid out of the first), priced for it."""
+
+    origin: Origin
+    target: int
+    journey: Journey | None
+    jailed: JailPlan
+    paid: bool
+    pricing: Pricing
+
+
+def way_on(play: Play, st: GroupStatus, model: GroupDay) -> Way | None:
+    """The itinerary a group heading for its target (or in jail on the way, §17) must follow from where it is at
+    its state's time: the one its roll gave while its reports keep it on it, else the roll's choice again from
+    here; what ``next`` shows. None when no target binds the group, or its target is not on the game day."""
+    day, state = play.day, st.state
+    pos, ob = state.position, state.obligation
+    if pos is None or ob.kind not in ("heading", "jail") or ob.target is None:
+        return None
     roll = model.last_roll(state.time)
     if roll is None or roll.target_station is None:
-        return NextAnswer(st, warnings=[*late, f"{ob.target} cannot be reached from here on the game day"], rule=rule)
+        return None
+    if ob.kind == "jail":  # (§17, real-time data) the way on starts when the jail ends, its change window then
+        origin = origin_of(day, Position(pos.station, int(ob.until)), int(ob.until), got_off=False)
+    else:
+        origin = origin_of(day, pos, state.time)
     pricing = load_pricing(play, st.name)
     if model.on_plan(roll, state.time) and not day.realtime_source and ob.kind != "jail":
-        rest = model.rest_of_plan(roll, state.time)
-        j: Journey | None = Journey(pos.station, roll.target_station, state.time, rest)
+        j: Journey | None = Journey(pos.station, roll.target_station, state.time, model.rest_of_plan(roll, state.time))
     else:  # off its itinerary, or on real times (a late train, a missed change, a jail): re-planned from here
         j = _replan(day, origin, roll.target_station, pricing)
     jailed = plan_jails(day, origin, roll.target_station, j)  # §17 ahead: a late train of the way there
     paid = bool(jailed.jails) and paid_out(play, st.name, jailed.jails[0])
-    if not paid:  # paid out of it: the way on real times, without the 30 minutes
-        j = jailed.journey
-    it = journey_json(day, j, origin, roll.target_station, pricing)
-    if jailed.jails and not paid:
-        it["jail"] = jail_json(day, jailed, st.name)
-    arrival = j.arrival(day.timetable) if j is not None else None
-    return NextAnswer(st, it, bonus=_itinerary_chances(it), fees=it.get("fees", []),
-                      fees_total=it.get("fees_total", 0), warnings=late + late_warning(day, arrival), rule=rule)
+    # paid out of it: the way on real times, without the 30 minutes
+    return Way(origin, roll.target_station, j if paid else jailed.journey, jailed, paid, pricing)
 
 
 def _replan(day: GameDay, origin: Origin, target: int, pricing) -> Journey | None:

@@ -1,0 +1,166 @@
+"""The stop rates ``advise`` expects of a game day (how often a group stops at each station, hour by hour) and
+what they rest on (:class:`Basis`).
+
+``planner simulate`` keeps its run's rates in the cache, one file per game day (feed, game file, date, change
+time, plain routing). A run takes the place of the kept one only when it simulated at least as many group-days
+(days x groups), or when asked to (``replace``): a quick run does not silently replace a long one. Without a kept
+run the timetable gives an estimate: groups stop at a station in proportion to the trains calling there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from planner import config
+from planner.service.gameday import GameDay
+from planner.util.atomic import atomic_write_text
+
+# Stops a group makes per hour of play (at stations its train calls at), as the lab measured on the Zug game day
+# (planner simulate --days 200: 7.5-8.5 for every strategy); the timetable estimate spreads them over stations.
+STOPS_PER_GROUP_HOUR = 8.0
+FORMAT = 2  # of the kept file; format 1 (before 2026-12) said nothing of its run's groups and is not read
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What the rates rest on: ``source`` ``"lab"`` (a simulate run of ``days`` days of ``groups`` groups, with
+    ``seed`` and ``strategy``) or ``"timetable"`` (the estimate), for ``game`` on ``date``."""
+
+    source: str
+    game: str
+    date: str
+    days: int = 0
+    groups: int = 0
+    seed: int | None = None
+    strategy: str | None = None
+
+    @property
+    def group_days(self) -> int:
+        """Simulated group-days (0 for the timetable estimate)."""
+        return self.days * self.groups
+
+    def to_json(self) -> dict:
+        """The basis as JSON (``advise --json``'s ``rates``, ``simulate --json``'s ``advise_rates``)."""
+        out: dict = {"source": self.source, "game": self.game, "date": self.date, "summary": self.describe()}
+        if self.source == "lab":
+            return out | {"days": self.days, "groups": self.groups, "group_days": self.group_days,
+                          "seed": self.seed, "strategy": self.strategy}
+        return out | {"stops_per_group_hour": STOPS_PER_GROUP_HOUR}
+
+    def describe(self) -> str:
+        """The basis in words."""
+        if self.source == "lab":
+            return (f"a lab run of {_n(self.days, 'day')} x {_n(self.groups, 'group')} ({_n(self.group_days, 'group-day')}"
+                    f", seed {self.seed}, strategy {self.strategy}) of {self.game} on {self.date}")
+        return f"the timetable's estimate for {self.game} on {self.date} (no lab run of this game day is kept)"
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Stops per group and hour (hour of the day -> stops) at each station (by name), and their basis."""
+
+    basis: Basis
+    by_station: dict[str, dict[int, float]]
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What :func:`save_rates` did: ``saved`` this run's rates, else it kept those of ``kept`` (a run of more
+    group-days; None: the cache could not be written); ``run`` is this run's basis."""
+
+    saved: bool
+    run: Basis
+    kept: Basis | None = None
+
+    def to_json(self) -> dict:
+        """``simulate --json``'s ``advise_rates``."""
+        return {"saved": self.saved, "run": self.run.to_json(),
+                "kept": self.kept.to_json() if self.kept is not None else None}
+
+    def describe(self) -> str:
+        """One line for ``simulate``'s text."""
+        if self.saved:
+            return f"advise's fee rates from now on: this run's ({_n(self.run.group_days, 'group-day')})"
+        if self.kept is None:
+            return "advise's fee rates: this run's could not be kept (the cache folder cannot be written)"
+        return (f"advise keeps the fee rates of {self.kept.describe()}: more than this run's "
+                f"{_n(self.run.group_days, 'group-day')} (--replace-rates to use this run's)")
+
+
+def rates_path(day: GameDay) -> Path:
+    """The kept rates of this game day (the cache's ``lab`` folder)."""
+    feed = Path(day.feed)
+    try:
+        st = feed.stat()
+        ident = f"{feed.resolve()}:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        ident = str(day.feed)
+    parts = f"{ident}|{day.game.digest}|{day.date}|{day.min_transfer_minutes}|{day.plain_timetable}|{FORMAT}"
+    key = hashlib.sha256(parts.encode()).hexdigest()
+    return config.cache_root() / "lab" / f"{day.game.name}-{day.date}-{key[:16]}.json"
+
+
+def run_basis(rep: dict) -> Basis:
+    """The basis of a lab report's rates (its ``meta``)."""
+    m = rep["meta"]
+    return Basis("lab", str(m["game"]), str(m["date"]), int(m["days"]), int(m["groups"]), m.get("seed"),
+                 m.get("strategy"))
+
+
+def _read(path: Path) -> tuple[Basis, dict] | None:
+    """The kept file's basis and rates; None when there is none or it is damaged."""
+    try:
+        doc = json.loads(path.read_text("utf-8"))
+        b = doc["basis"]
+        basis = Basis("lab", str(b["game"]), str(b["date"]), int(b["days"]), int(b["groups"]), b.get("seed"),
+                      b.get("strategy"))
+        rates = {n: {int(h): float(x) for h, x in r.items()} for n, r in doc["rates"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return basis, rates
+
+
+def save_rates(day: GameDay, rep: dict, *, replace: bool = False) -> Kept:
+    """Keep a lab report's stop rates for ``advise`` on this day, unless the kept ones come from a run of more
+    group-days and ``replace`` is not asked (a read-only cache keeps nothing: ``saved`` is False then)."""
+    run = run_basis(rep)
+    path = rates_path(day)
+    old = _read(path)
+    if old is not None and not replace and old[0].group_days > run.group_days:
+        return Kept(False, run, old[0])
+    groups = max(1, run.groups)
+    rates = {s["name"]: {h: n / groups for h, n in s["stops_by_hour"].items()} for s in rep["stations"]}
+    doc = {"format": FORMAT, "basis": run.to_json(), "rates": rates}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(doc, sort_keys=True))
+    except OSError:
+        return Kept(False, run)
+    return Kept(True, run)
+
+
+def load_rates(day: GameDay, names: list[str]) -> Rates:
+    """Stops per group and hour at each station (``names``: the day's station names): the kept lab run's, else
+    the timetable's estimate."""
+    kept = _read(rates_path(day))
+    if kept is not None:
+        return Rates(*kept)
+    net = day.network
+    calls = np.zeros((day.timetable.n_stations, 48))
+    arr_station = net.stop_station[net.c_to]
+    hours = np.minimum(net.c_arr // 3600, 47)
+    np.add.at(calls, (arr_station[net.c_drop], hours[net.c_drop]), 1)
+    total = calls.sum(axis=0)
+    share = np.divide(calls, total, out=np.zeros_like(calls), where=total > 0)
+    est = {names[s]: {h: float(STOPS_PER_GROUP_HOUR * share[s, h]) for h in range(48) if share[s, h]}
+           for s in range(len(names))}
+    return Rates(Basis("timetable", day.game.name, day.date.isoformat()), est)
