@@ -70,6 +70,7 @@ def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_besi
     rc = main(["check-area", *DAY, "--out", str(out), "--json"])
     rep = json.loads(capsys.readouterr().out)
     assert rep["lab"]["report"] == lab.name
+    assert f"--feed {ZUG} " in rep["lab"]["command"]  # the feed the organiser checked, not the default one
     assert f"href='{lab.name}'" in out.read_text("utf-8")
 
 

@@ -167,7 +167,7 @@ class SimDay:
             rides = rides_from(self.day, station, t if since is None else since, stop=stop, now=t)
         else:
             rides = rides_from(self.day, station, t, since=since)
-        roll_at = ob.until if ob.kind in ("before_dice", "dice_soon", "free") else None
+        roll_at = ob.until if ob.moves_freely else None
         if not rides:
             if roll_at is not None:
                 self._roll_later(g, roll_at)
