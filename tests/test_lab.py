@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import re
@@ -20,6 +21,7 @@ from planner.lab.day import DayConfig
 from planner.lab.report import build
 from planner.lab.run import RunSpec, keep, run_days
 from planner.service import GameDay
+from planner.util.timefmt import fmt_clock
 from tests.support import DEMO_DATE, ZUG
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
@@ -51,6 +53,7 @@ def test_days_are_real_games_and_money_is_conserved(lab):
         assert {r["kind"] for r in r.rolls} == {"target", "free"}
     meta = lab["report"]["meta"]
     assert meta["money_conserved"] and meta["errors"] == 0 and meta["days"] == DAYS
+    assert meta["plain_routing"] is False and meta["realtime"] is None  # the game's rules, on the timetable
 
 
 def test_every_traced_roll_is_what_planner_roll_answers(lab, capsys):
@@ -75,6 +78,27 @@ def test_every_traced_roll_is_what_planner_roll_answers(lab, capsys):
                 assert before == line["targeted"], (line, ans["targeted"])
                 checked += 1
     assert checked >= 6
+
+
+def test_trace_since_is_what_simulate_help_says(lab, capsys):
+    """A seated group's ``since`` is its train's timetable time at ``at`` (the stop it is at or approaching: it may
+    lie after the roll), a standing group's lies before the roll; ``simulate --help`` says so."""
+    tt = lab["board"].day.timetable
+    seated = standing = 0
+    for line in (x for r in lab["results"] for x in r.trace if x["type"] == "roll"):
+        if not line["seated"]:
+            assert line["since"] <= line["time"], line
+            standing += 1
+            continue
+        rows = tt.trip_stop_times(tt.trip_index[line["trip"]])
+        at = {fmt_clock(int(tt.st_arr[r])) for r in rows if tt.station_name[tt.stop_station[tt.st_stop[r]]] == line["at"]}
+        assert line["since"] in at, line
+        seated += 1
+    assert seated and standing
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "for a seated one ('seated': true) the timetable time of its train 'trip' at 'at'" in text
 
 
 def test_every_traced_day_passes_zugzwang_check(lab, tmp_path, capsys):
@@ -110,7 +134,16 @@ def test_report_numbers_follow_from_the_days(lab):
     free = set(rep["dice"]["free_numbers"])
     assert sum(d["rolls"] for d in rep["dice"]["numbers"].values()) == rolls - sum(
         1 for r in lab["results"] for x in r.rolls if x["roll"] in free)
-    assert "Sissach" in rep["dice"]["never_fastest"]  # not in the Zug extract
+    d = rep["dice"]
+    assert "Sissach" in d["never_available"] and "Sissach" not in d["never_fastest"]  # not in the Zug extract
+    chosen = {t for x in d["numbers"].values() for t in x["targets"]}
+    assert not set(d["never_fastest"]) & (set(d["never_available"]) | chosen)
+    assert d["never_fastest"] != d["never_available"]
+    cap = rep["capital"]
+    money = [s["fee_income_per_day"] for s in rep["stations"]] + [
+        x[k] for part in ("by_region", "by_strategy") for x in cap[part].values() for k in ("mean", "median", "sd")]
+    money += [v for row in cap["by_region_strategy"].values() for v in row.values()]
+    assert money and all(type(v) is int for v in money)  # whole francs
     assert not rep["verdict"]["fair"] and rep["verdict"]["reasons"]
     assert set(rep["capital"]["by_strategy"]) == {"random", "ic", "greedy", "fast"}
 
@@ -135,17 +168,43 @@ def test_dask_local_cluster_gives_the_same_days(lab):
     assert [r.groups for r in got] == [r.groups for r in lab["results"][:2]]
 
 
-def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
-    from planner.lab.render import render_html
+PAGE_FACTS = """() => {
+  const box = t => { const b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  const cells = (sel, i) => [...document.querySelectorAll(sel + ' tbody tr')].map(r => r.cells[i].textContent);
+  return {
+    charts: [...document.querySelectorAll('svg.chart')].map(s => ({id: s.id, width: s.viewBox.baseVal.width,
+      texts: [...s.querySelectorAll('text')].map(t => [t.textContent, ...box(t)])})),
+    labels: [...document.querySelectorAll('#lab-map text.label')].map(t => [t.textContent, ...box(t)]),
+    dice: [...document.querySelectorAll('#chart-dice text')].map(t => t.textContent),
+    fees: cells('table.stations', 8),
+    crossRows: cells('table.region-strategy', 0),
+    never: document.querySelector('#never').textContent,
+    mode: document.querySelector('#lab-mode').textContent,
+  };
+}"""
 
-    page_file = tmp_path / "lab.html"
-    page_file.write_text(render_html(lab["report"], lab["board"]), "utf-8")
-    errors, requests = [], []
+
+def _page(browser, path, errors: list, requests: list):
     page = browser.new_page()  # the session's chromium (conftest ``browser``), a context of this page's own
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url))
-    page.goto(page_file.as_uri())
+    page.goto(path.as_uri())
+    return page
+
+
+def _overlap(a: list, b: list) -> bool:
+    return a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+
+
+def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
+    from planner.lab.render import render_html
+
+    rep = lab["report"]
+    page_file = tmp_path / "lab.html"
+    page_file.write_text(render_html(rep, lab["board"]), "utf-8")
+    errors, requests = [], []
+    page = _page(browser, page_file, errors, requests)
     circles = page.locator("#lab-map circle.station").count()
     base = page.locator("#lab-map path.base-cantons").count()
     bars = page.locator("#chart-income rect.bar").count()
@@ -154,11 +213,41 @@ def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     verdict = page.locator("h2 + p").first.text_content()
     box = page.locator("#lab-map").bounding_box()
     data = json.loads(page.locator("#lab-data").text_content())
+    facts = page.evaluate(PAGE_FACTS)
     page.close()
     assert errors == []
     assert all(u.startswith("file://") for u in requests), requests  # nothing from the network
-    assert circles == len(lab["report"]["stations"]) and base > 0 and bars == 15 and dice_bars == 5
-    assert re.search(r"stops/day, fees \d", title or "")
+    numbers = rep["dice"]["numbers"]
+    timed = [n for n, x in numbers.items() if x["travel"]["median"] is not None]
+    assert circles == len(rep["stations"]) and base > 0 and bars == 15 and dice_bars == len(timed) < 5
+    assert re.search(r"stops/day, fees \d+/day, price \d+,", title or "")
     assert "not fair" in (verdict or "")
     assert box and box["width"] > 300 and box["height"] > 200
-    assert data == json.loads(json.dumps(lab["report"]))
+    assert data == json.loads(json.dumps(rep))
+    for chart in facts["charts"]:  # every label, the longest value too, ends inside its chart
+        out = [t for t in chart["texts"] if t[1] < 0 or t[3] > chart["width"]]
+        assert out == [], (chart["id"], out)
+    # a number without travel times says so, never "0 min"
+    assert len(facts["dice"]) == 2 * len(numbers) and not any(t.startswith("0 ") for t in facts["dice"])
+    assert facts["dice"].count("– no target reached") == len(numbers) - len(timed) > 0
+    assert facts["fees"] == [str(s["fee_income_per_day"]) for s in rep["stations"]]  # whole francs
+    assert facts["crossRows"] == list(rep["capital"]["by_region_strategy"])
+    labels = facts["labels"]
+    assert len(labels) >= 6 and labels[0][0] == rep["stations"][0]["name"]
+    assert [(a[0], b[0]) for i, a in enumerate(labels) for b in labels[i + 1:] if _overlap(a, b)] == []
+    assert "Never the fastest" in facts["never"] and "Never reachable" in facts["never"]
+    assert "Sissach" in facts["never"] and "game's rules" in facts["mode"] and "timetable" in facts["mode"]
+
+
+def test_page_says_once_when_never_fastest_and_never_reachable_are_the_same(lab, tmp_path, browser):
+    from planner.lab.render import render_html
+
+    rep = copy.deepcopy(lab["report"])
+    rep["dice"]["never_fastest"] = list(rep["dice"]["never_available"])
+    page_file = tmp_path / "same.html"
+    page_file.write_text(render_html(rep, lab["board"]), "utf-8")
+    page = _page(browser, page_file, [], [])
+    never = page.locator("#never").text_content()
+    page.close()
+    assert f"are the same {len(rep['dice']['never_available'])} targets" in never
+    assert never.count("Sissach") == 1

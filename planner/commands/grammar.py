@@ -336,7 +336,11 @@ def _lab(sub) -> None:
                    help="random seed: the same seed gives the same output (default 0)")
     p.add_argument("--strategy", default="mix", help="random, ic, greedy, fast, or mix (the groups in turn; default)")
     p.add_argument("--trace", type=argtypes.out_file, metavar="FILE",
-                   help="write one JSON line per roll and per ledger event (and each group's legs)")
+                   help="write one JSON line per roll and per ledger event (and each group's legs); a roll's "
+                        "'since': for a standing group when it came to 'at' (got off there, or started there; "
+                        "its change window runs from it), for a seated one ('seated': true) the timetable time "
+                        "of its train 'trip' at 'at', the stop the train is at or approaching (so it may lie "
+                        "after the roll's 'time'; replay it with roll --trip TRIP --at AT, no --since)")
     p.add_argument("--out", type=argtypes.out_file, metavar="REPORT.html", help="write the report page (HTML)")
     p.add_argument("--executor", default="process", choices=("process", "serial", "dask"),
                    help="how days run: a process pool (default), one after another, or Dask distributed")

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
 from tqdm import tqdm
 
+from planner import config
 from planner.commands.base import Context, emit
 from planner.lab import report
 from planner.lab.advise import advise, advise_json
@@ -18,7 +21,8 @@ from planner.lab.rates import save_rates
 from planner.lab.render import render_html
 from planner.lab.run import RunSpec, keep, run_days
 from planner.lab.strategies import assign
-from planner.util.atomic import atomic_write_text
+from planner.realtime.feed import RealtimeError, RealtimeUnavailable, api_key, fetch_url, is_url
+from planner.util.atomic import atomic_write_bytes, atomic_write_text
 from planner.util.table import format_table
 
 
@@ -27,12 +31,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ctx = Context(args)
     assign(args.strategy, args.groups)  # an unknown strategy fails before the day is loaded
     cfg = DayConfig(args.groups, args.strategy, args.seed, trace=bool(args.trace))
-    spec = RunSpec(ctx.feed, ctx.game_spec, ctx.date.isoformat(), args.min_transfer, cfg, bool(args.no_zugzwang))
-    board = keep(spec, ctx.day.warm())
+    spec = RunSpec(ctx.feed, ctx.game_spec, ctx.date.isoformat(), args.min_transfer, cfg, bool(args.no_zugzwang),
+                   _realtime_file(args))
+    day = spec.load(ctx.progress)  # the very day every worker loads from the spec
+    board = keep(spec, day)
     results = run_days(spec, args.days, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
                        progress=_bar(ctx, args.days))
     rep = report.build(results, board, cfg)
-    kept = save_rates(ctx.day, rep, replace=bool(args.replace_rates))  # what advise expects of this day
+    kept = save_rates(day, rep, replace=bool(args.replace_rates))  # what advise expects of this day
     if args.trace:
         lines = [json.dumps(line, ensure_ascii=False, sort_keys=True) for r in results for line in r.trace]
         atomic_write_text(Path(args.trace), "".join(line + "\n" for line in lines))
@@ -40,6 +46,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         atomic_write_text(Path(args.out), render_html(rep, board))
     emit(args, rep | {"advise_rates": kept.to_json()}, _text(rep, args) + "\n" + kept.describe())
     return 0
+
+
+def _realtime_file(args: argparse.Namespace) -> str | None:
+    """``--realtime`` as the file every worker of the run reads: a file by its absolute path (a worker may run in
+    another folder); a URL fetched once, now, and saved in the cache (workers fetching it each would play on
+    feeds of different moments). A URL that does not answer is a one-line error: a report on real-time data
+    must be on real-time data."""
+    src = getattr(args, "realtime", None)
+    if not src:
+        return None
+    if not is_url(src):
+        return os.path.abspath(src)
+    try:
+        data = fetch_url(src, key=api_key(args.realtime_key_env)).body or b""
+    except RealtimeUnavailable as exc:
+        raise RealtimeError(f"{exc}: nothing simulated (a lab run on real-time data needs the feed)") from None
+    path = config.cache_root() / "realtime" / f"lab-{hashlib.sha256(data).hexdigest()[:16]}.pb"
+    atomic_write_bytes(path, data)
+    return str(path)
 
 
 def _bar(ctx: Context, days: int):
@@ -58,7 +83,7 @@ def _text(rep: dict, args: argparse.Namespace) -> str:
     m, v = rep["meta"], rep["verdict"]
     lines = [f"{m['title']} {m['date']}: {m['days']} simulated days, {m['groups']} groups ({', '.join(m['strategies'])}),"
              f" seed {m['seed']}: {m['rolls']} rolls, {m['ledger_events']} ledger events, money conserved: "
-             f"{'yes' if m['money_conserved'] else 'NO'}",
+             f"{'yes' if m['money_conserved'] else 'NO'}", report.routing_note(m),
              "dice table: " + ("fair" if v["fair"] else "not fair"), *(f"  - {r}" for r in v["reasons"]), "",
              "stations that pay back best (fee income per day if owned, against the price):"]
     rows = [[s["rank"], s["name"], s["category"], s["price"], s["stops_per_day"], s["groups_per_day"],

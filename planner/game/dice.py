@@ -92,7 +92,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
                       "_s": s, "_a": arr})
     if missing:  # one warning for all of them (an extract lacks several targets of every number)
         warnings.append(f"not served in the game area on {tt.date} (skipped): {', '.join(missing)}")
-    open_ = [c for c in cands if not (game.dice.skip_targeted and c["targeted"])]
+    open_ = [c for c in cands if not game.dice.skips(c["targeted"])]
     if not open_:
         free.candidates = _public(cands)
         free.warnings = [f"all targets of {roll} were targeted already: counts as a free roll"]

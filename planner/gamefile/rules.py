@@ -149,6 +149,11 @@ class DiceRules:
                 raise InputError(f"roll {roll}: two dice give 11 to 66 (white = tens, coloured = ones, each 1-6)")
         return roll
 
+    def skips(self, was_targeted: bool) -> bool:
+        """True when a target of a rolled number is out of play because the group had to head for it once
+        already (variant A §4.6: it takes the fastest one not yet targeted)."""
+        return self.skip_targeted and was_targeted
+
     def target_for(self, number: int) -> DiceTarget | None:
         """The table's entry for a number, or None."""
         return next((t for t in self.targets if t.number == number), None)

@@ -5,7 +5,9 @@ charges unbuilt and the fee income per day if one group owned it (the other grou
 game minutes, ranked by fee income against price. ``dice``: per number, the travel time to its target (median,
 p90, share never reached before the end), by part of the area and by hour, the targets chosen and those never the
 fastest. ``capital``: final capital by start region and strategy, and whether the start decides. ``verdict``: the
-dice table judged, with the numbers behind it. Everything is sorted and rounded: equal runs give equal bytes.
+dice table judged, with the numbers behind it. ``meta`` says how the days were played (seed, groups, plain routing
+or the game's change window, real-time data or the timetable). Money is in whole francs (the game's unit: fee
+income per day and capital are rounded to it); everything is sorted and rounded: equal runs give equal bytes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from statistics import mean, median, pstdev
 from planner.lab.day import DayConfig, DayResult
 from planner.lab.moves import Board
 from planner.lab.strategies import assign
+from planner.util.text import fold
 from planner.util.timefmt import fmt_clock, parse_clock
 
 FAIR_UNREACHED = 0.10  # a number whose target is missed this often before the end is not fair
@@ -26,6 +29,11 @@ DECISIVE_Z = 2.0  # a difference between start regions this many standard errors
 
 def _r(x: float, nd: int = 2) -> float:
     return round(float(x), nd)
+
+
+def _francs(x: float) -> int:
+    """Money in whole francs."""
+    return int(round(float(x)))
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -72,7 +80,7 @@ def stations(results: list[DayResult], board: Board, groups: int, fee_of, game_m
         payback = price / income * game_minutes if income else None
         out.append({"name": name, "category": board.category[s], "region": board.region[s], "price": price,
                     "fee": fee, "stops_per_day": _r(per_day), "groups_per_day": _r(visitors[name] / days),
-                    "fee_income_per_day": _r(income), "payback_minutes": _r(payback, 0) if payback else None,
+                    "fee_income_per_day": _francs(income), "payback_minutes": _r(payback, 0) if payback else None,
                     "pays_back": bool(payback is not None and payback <= game_minutes),
                     "stops_by_hour": {f"{h:02d}": _r(n / days, 3) for h, n in enumerate(by_hour[name]) if n},
                     "lat": _r(tt.station_lat[s], 5), "lon": _r(tt.station_lon[s], 5)})
@@ -83,7 +91,9 @@ def stations(results: list[DayResult], board: Board, groups: int, fee_of, game_m
 
 
 def dice(results: list[DayResult], game, end: int) -> dict:
-    """Per dice number: rolls, what they gave, travel times overall, by region and by hour; never-fastest targets."""
+    """Per dice number: rolls, what they gave, travel times overall, by region and by hour. ``never_fastest``: the
+    targets some roll could have been given (reachable, not yet targeted) that no roll chose, as another target
+    of the number was always faster; ``never_available``: those no roll could have been given at all."""
     rolls = [r for res in results for r in res.rolls]
     out: dict[str, dict] = {}
     chosen: Counter = Counter()
@@ -94,7 +104,7 @@ def dice(results: list[DayResult], game, end: int) -> dict:
         targets = Counter(r["target"] for r in hits)
         chosen.update(targets)
         for r in mine:
-            available.update(c[0] for c in r["candidates"] if c[1] is not None)
+            available.update(_open_targets(r, game))
         regions = defaultdict(list)
         hours = defaultdict(list)
         for r in hits:
@@ -106,9 +116,17 @@ def dice(results: list[DayResult], game, end: int) -> dict:
             "by_region": {k: travel(v, end) for k, v in sorted(regions.items())},
             "by_hour": {k: travel(v, end) for k, v in sorted(hours.items())}}
     names = sorted({n for t in game.dice.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n})
-    return {"numbers": out, "never_fastest": [n for n in names if not chosen[n]],
+    return {"numbers": out, "never_fastest": [n for n in names if available[n] and not chosen[n]],
             "never_available": [n for n in names if not available[n] and not chosen[n]],
             "free_numbers": sorted(game.dice.free_numbers)}
+
+
+def _open_targets(roll: dict, game) -> list[str]:
+    """The targets a roll could have been given: reachable from where the group stood, and not out of play for
+    having been targeted before (the dice rules' :meth:`~planner.gamefile.rules.DiceRules.skips`)."""
+    before = {fold(t) for t in roll["targeted"]}
+    return [name for name, arrival in roll["candidates"]
+            if arrival is not None and not game.dice.skips(fold(name) in before)]
 
 
 def capital(results: list[DayResult]) -> dict:
@@ -120,9 +138,9 @@ def capital(results: list[DayResult]) -> dict:
         groups = defaultdict(list)
         for g in rows:
             groups[g[key]].append(g)
-        return {k: {"n": len(v), "mean": _r(mean(x["capital"] for x in v), 0),
-                    "median": _r(median(x["capital"] for x in v), 0),
-                    "sd": _r(pstdev([x["capital"] for x in v]), 0),
+        return {k: {"n": len(v), "mean": _francs(mean(x["capital"] for x in v)),
+                    "median": _francs(median(x["capital"] for x in v)),
+                    "sd": _francs(pstdev([x["capital"] for x in v])),
                     "wins": _r(sum(1 for x in v if x["rank"] == 1) / len(v), 3)} for k, v in sorted(groups.items())}
 
     regions, strategies = table("region"), table("strategy")
@@ -137,7 +155,7 @@ def capital(results: list[DayResult]) -> dict:
     for g in rows:
         cross[g["region"]].setdefault(g["strategy"], []).append(g["capital"])
     return {"by_region": regions, "by_strategy": strategies,
-            "by_region_strategy": {r: {s: _r(mean(v), 0) for s, v in sorted(d.items())} for r, d in sorted(cross.items())},
+            "by_region_strategy": {r: {s: _francs(mean(v)) for s, v in sorted(d.items())} for r, d in sorted(cross.items())},
             "start_z": z, "start_decisive": bool(z is not None and z >= DECISIVE_Z)}
 
 
@@ -161,6 +179,17 @@ def verdict(d: dict) -> dict:
             "thresholds": {"unreached": FAIR_UNREACHED, "spread_minutes": FAIR_SPREAD_MIN}}
 
 
+def routing_note(meta: dict) -> str:
+    """How the report's days were played, in one sentence for its page and text: the game's change window or
+    plain timetable routing (``--no-zugzwang``), on the timetable or on real-time data (``--realtime``)."""
+    rules = ("plain timetable routing (--no-zugzwang): the game's change window (29-minute rule) was NOT applied, "
+             "so this is not a report on the game's rules" if meta.get("plain_routing")
+             else "routing by the game's rules (change window, 29-minute rule)")
+    data = (f"on real-time data from {meta['realtime']} (predicted times, cancellations)" if meta.get("realtime")
+            else "on the timetable")
+    return f"Played with {rules}, {data}."
+
+
 def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
     """The whole report (JSON: ``meta``, ``stations``, ``dice``, ``capital``, ``verdict``)."""
     day = board.day
@@ -171,7 +200,8 @@ def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
         "meta": {"game": game.name, "title": game.title, "date": day.date.isoformat(), "days": len(results),
                  "groups": cfg.groups, "strategy": cfg.strategy, "seed": cfg.seed,
                  "strategies": [s.name for s in assign(cfg.strategy, cfg.groups)],
-                 "min_transfer": day.min_transfer_minutes, "start": fmt_clock(clock.start),
+                 "min_transfer": day.min_transfer_minutes, "plain_routing": bool(day.plain_timetable),
+                 "realtime": day.realtime_source or None, "start": fmt_clock(clock.start),
                  "dice_from": fmt_clock(clock.dice_from), "end": fmt_clock(clock.end), "rolls": rolls,
                  "ledger_events": sum(r.events for r in results),
                  "money_conserved": all(r.conserved for r in results),

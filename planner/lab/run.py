@@ -31,7 +31,9 @@ EXECUTORS = ("process", "serial", "dask")
 @dataclass(frozen=True)
 class RunSpec:
     """What a worker needs to play a day anywhere: the game day (feed path, game file, date, uniform change
-    time) and the days' config. Plain values: it is pickled to the workers."""
+    time, plain routing, the real-time feed's file) and the days' config. Plain values: it is pickled to the
+    workers, and every worker that loads the day itself (a Dask worker, a spawned process) loads it from these,
+    so that all of them play on the same data as the process that started the run."""
 
     feed: str
     game: str
@@ -39,20 +41,25 @@ class RunSpec:
     min_transfer: float | None
     config: DayConfig
     plain: bool = False  # --no-zugzwang: plain timetable routing
+    realtime: str | None = None  # --realtime: a GTFS-RT file every worker reads (a URL is fetched once, saved)
+
+    def load(self, progress: bool | None = False) -> GameDay:
+        """The game day of this spec, loaded and warm (not kept: :meth:`day` keeps it)."""
+        return GameDay(self.feed, load_game(self.game), dt.date.fromisoformat(self.date),
+                       min_transfer_minutes=self.min_transfer, progress=progress, plain_timetable=self.plain,
+                       realtime=self.realtime).warm()
 
     def day(self) -> tuple[GameDay, Board]:
         """This process's loaded day (loaded on first use, then kept)."""
         key = self.key
         if key not in _LOADED:
-            day = GameDay(self.feed, load_game(self.game), dt.date.fromisoformat(self.date),
-                          min_transfer_minutes=self.min_transfer, plain_timetable=self.plain).warm()
-            keep(self, day)
+            keep(self, self.load())
         return _LOADED[key]
 
     @property
     def key(self) -> tuple:
         """What identifies the loaded day."""
-        return (self.feed, self.game, self.date, self.min_transfer, self.plain)
+        return (self.feed, self.game, self.date, self.min_transfer, self.plain, self.realtime)
 
 
 _LOADED: dict[tuple, tuple[GameDay, Board]] = {}

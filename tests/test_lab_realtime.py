@@ -1,0 +1,91 @@
+"""The game lab on real-time data and on plain routing: a ``--realtime`` feed reaches every worker (in this
+process, forked, spawned and loading the day itself, a Dask worker), a URL is fetched once for all of them (and
+one that does not answer is a one-line error, not a report on the timetable), and the report's meta and page
+say how the days were played."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import re
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+from planner.cli import main
+from planner.lab.day import DayConfig
+from planner.lab.run import RunSpec, play_day, run_days
+from planner.realtime.overlay import service_day_start
+from tests.support import DAY, DEMO_DATE, ZUG, assert_one_line_error
+from tests.support.realtime_server import FeedHandler, feed_server
+from tests.support.rt_fixtures import feed_message
+from tests.support.webserver import free_port
+
+
+@pytest.fixture(scope="module")
+def rt_feed(tmp_path_factory, zug_day):
+    """Every other train through Zug cancelled (a feed made at noon of the game day): days differ from the
+    timetable's."""
+    tt = zug_day.timetable
+    rows = np.nonzero(tt.stop_station[tt.st_stop] == zug_day.station("Zug"))[0]
+    trips = sorted({int(tt.st_trip[r]) for r in rows})[::2]
+    ymd = DEMO_DATE.strftime("%Y%m%d")
+    path = tmp_path_factory.mktemp("lab-rt") / "cancelled.pb"
+    path.write_bytes(feed_message(service_day_start(DEMO_DATE) + 12 * 3600,
+                                  [{"trip_id": str(tt.trip_id[t]), "start_date": ymd, "canceled": True} for t in trips]))
+    return path
+
+
+def _spec(realtime: str | None) -> RunSpec:
+    return RunSpec(str(ZUG), "sbb-monopoly", DEMO_DATE.isoformat(), None, DayConfig(4, "mix", 5), realtime=realtime)
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def test_every_executor_plays_on_the_real_time_feed(rt_feed):
+    spec = _spec(str(rt_feed))
+    want = [r.rolls for r in run_days(spec, 2, executor="serial")]
+    assert want != [r.rolls for r in run_days(_spec(None), 2, executor="serial")]  # the feed changes the days
+    with ProcessPoolExecutor(1, mp_context=mp.get_context("spawn")) as pool:  # a worker that loads the day itself
+        spawned = [r.rolls for r in pool.map(play_day, [spec] * 2, range(2))]
+    forked = [r.rolls for r in run_days(spec, 2, executor="process", workers=2)]
+    dask = [r.rolls for r in run_days(spec, 2, executor="dask", workers=1)]
+    assert spawned == want and forked == want and dask == want
+
+
+def test_a_url_is_fetched_once_for_every_worker(rt_feed, capsys):
+    run = ["simulate", *DAY, "--days", "2", "--groups", "4", "--seed", "5", "--json"]
+    with feed_server(rt_feed.read_bytes()) as base:
+        rc, out, err = _cli(capsys, *run, "--executor", "dask", "--workers", "1", "--realtime", base + "/feed")
+        fetched = len(FeedHandler.seen)
+    assert rc == 0, err
+    _, from_file, _ = _cli(capsys, *run, "--executor", "serial", "--realtime", str(rt_feed))
+    by_url, by_file = json.loads(out), json.loads(from_file)
+    assert fetched == 1 and by_url["meta"]["realtime"] != by_file["meta"]["realtime"]
+    assert [by_url[k] for k in ("stations", "dice", "capital")] == [by_file[k] for k in ("stations", "dice", "capital")]
+
+
+def test_an_unreachable_url_is_one_line_and_nothing_is_simulated(capsys):
+    url = f"http://127.0.0.1:{free_port()}/feed"
+    rc, _, err = _cli(capsys, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial",
+                      "--realtime", url)
+    assert_one_line_error(rc, err, url, "unreachable", "nothing simulated")
+
+
+def test_meta_and_page_say_plain_routing_and_real_time_data(rt_feed, tmp_path, capsys):
+    html = tmp_path / "plain.html"
+    rc, out, err = _cli(capsys, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial",
+                        "--no-zugzwang", "--realtime", str(rt_feed), "--out", str(html), "--json")
+    assert rc == 0, err
+    meta = json.loads(out)["meta"]
+    assert meta["plain_routing"] is True and meta["realtime"] == str(rt_feed.resolve())
+    mode = re.search(r'<p id="lab-mode" class="mode warn">(.*?)</p>', html.read_text("utf-8"))
+    assert mode and "--no-zugzwang" in mode[1] and "NOT applied" in mode[1] and rt_feed.name in mode[1]
+    _, text, _ = _cli(capsys, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial",
+                      "--no-zugzwang")
+    assert "plain timetable routing (--no-zugzwang)" in text and "on the timetable" in text
