@@ -56,6 +56,20 @@ def test_days_are_real_games_and_money_is_conserved(lab):
     assert meta["plain_routing"] is False and meta["realtime"] is None  # the game's rules, on the timetable
 
 
+def test_a_traced_fee_names_who_was_paid_the_owner_of_what_was_paid_for(lab):
+    fees = 0
+    for r in lab["results"]:
+        owner: dict[str, str] = {}
+        for line in (x for x in r.trace if x["type"] == "ledger"):
+            if line["kind"] == "buy":
+                owner[line["name"]] = line["group"]
+                assert line["to"] == ["bank"]
+            elif line["kind"] == "fee":
+                assert line["to"] == [owner[line["name"]]] and line["to"] != [line["group"]], line
+                fees += 1
+    assert fees > 0
+
+
 def test_every_traced_roll_is_what_planner_roll_answers(lab, capsys):
     """The rolls of two groups of each day, replayed in order in a fresh state through the CLI."""
     checked = 0

@@ -310,9 +310,13 @@ class SimDay:
         self.result.events += 1
         if self.cfg.trace:
             res = out.to_json()
-            self.result.trace.append({"type": "ledger", "day": self.result.index, "group": req.group,
-                                      "time": res["time"], "kind": res["kind"], "name": res.get("name", ""),
-                                      "amount": res["amount"], "message": res["message"]})
+            line = {"type": "ledger", "day": self.result.index, "group": req.group, "time": res["time"],
+                    "kind": res["kind"], "name": res.get("name", ""), "amount": res["amount"],
+                    "message": res["message"]}
+            paid = sorted({payee for _payer, payee, _amount in res.get("transfers", ()) if payee != req.group})
+            if paid:  # who got the money (a fee's owners; the bank and the free parking by those names)
+                line["to"] = paid
+            self.result.trace.append(line)
 
     # ---- the record -----------------------------------------------------------------------------------
     def _log(self, g: Sim, t: int, legs: tuple[Leg, ...], *, seated: bool = False) -> None:
