@@ -211,6 +211,18 @@ def _overlap(a: list, b: list) -> bool:
     return a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
 
 
+@pytest.mark.parametrize("argv, needle", [
+    (["--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),  # discard port
+    (["--executor", "dask", "--scheduler", "no address"], "--scheduler 'no address'"),
+    (["--scheduler", "tcp://127.0.0.1:9"], "a scheduler is for --executor dask"),
+])
+def test_a_dask_scheduler_that_cannot_be_used_is_one_line(argv, needle, capsys, monkeypatch):
+    monkeypatch.setattr("planner.lab.run.SCHEDULER_TIMEOUT", "1s")
+    rc = main(["simulate", *DAY, "--days", "1", "--groups", "2", *argv])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and err.startswith("planner: error: ") and needle in err, err
+
+
 def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     from planner.lab.render import render_html
 

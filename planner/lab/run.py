@@ -26,6 +26,7 @@ from planner.lab.moves import Board
 from planner.service.gameday import GameDay
 
 EXECUTORS = ("process", "serial", "dask")
+SCHEDULER_TIMEOUT = "10s"  # how long a given Dask scheduler may take to answer
 
 
 @dataclass(frozen=True)
@@ -101,11 +102,13 @@ def run_days(spec: RunSpec, days: int, *, executor: str = "process", workers: in
     they come, e.g. a tqdm bar)."""
     if executor not in EXECUTORS:
         raise InputError(f"unknown executor {executor!r}: one of {', '.join(EXECUTORS)}")
+    if scheduler and executor != "dask":
+        raise InputError(f"--scheduler {scheduler}: a scheduler is for --executor dask (not {executor})")
     wrap = progress or (lambda it: it)
+    if executor == "dask":  # even for one day: the organiser asked for that cluster (and learns if it answers)
+        return _dask(spec, days, workers, scheduler, wrap)
     if executor == "serial" or days <= 1:
         return list(wrap(play_day(spec, i) for i in range(days)))
-    if executor == "dask":
-        return _dask(spec, days, workers, scheduler, wrap)
     return list(wrap(_pool(spec, days, workers)))
 
 
@@ -127,7 +130,13 @@ def _dask(spec: RunSpec, days: int, workers: int | None, scheduler: str | None,
         raise InputError("the dask executor needs Dask distributed: pip install 'sbb-planner[lab]'") from None
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except ValueError as exc:  # not an address
+            raise InputError(f"--scheduler {scheduler!r}: {' '.join(str(exc).split())[:160]}") from None
+        except (OSError, TimeoutError) as exc:  # refused or unreachable
+            why = " ".join(str(exc).split())[:160] or type(exc).__name__
+            raise InputError(f"cannot reach the Dask scheduler {scheduler!r} within {SCHEDULER_TIMEOUT}: {why}") from None
     else:
         cluster = LocalCluster(n_workers=max(1, workers or 1), threads_per_worker=1, processes=True,
                                dashboard_address=None)
