@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from bench import write_results
+from bench.pace import pace_ms
 
 ROOT = Path(__file__).resolve().parents[1]
 ZUG = ROOT.parent / "shared" / "data" / "gtfs" / "ch-zug-fp2021.zip"
@@ -78,6 +79,7 @@ def per_day_cpu(groups_list: list[int], days: int = 8) -> list[dict]:
 def main() -> int:
     """Run both parts and write bench/out/lab.json."""
     quick = "--quick" in sys.argv
+    print(f"machine pace: {pace_ms()} ms (bench/pace.py; lower is faster)", flush=True)
     runs = whole_runs([25, 100] if quick else [25, 100, 1000])
     scale = per_day_cpu([2, 4, 6] if quick else [2, 4, 6, 8], days=4 if quick else 8)
     path = write_results("lab", {"machine_cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d"),

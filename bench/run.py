@@ -4,7 +4,8 @@ Order: routing (Zug day + synthetic game-area day), one-to-one against nigiri (s
 pynigiri, the ``bench`` extra, is missing), game commands, the group's day, the ledger, cache reload, maps, the
 phone app under load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), then the ingest of a
 SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
-Set BENCH_SKIP=ingest (comma-separated names) to leave some out.
+Set BENCH_SKIP=ingest (comma-separated names) to leave some out. The machine's pace (:mod:`bench.pace`) is printed at
+the start and the end, and every JSON carries the pace read when it was written.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ import subprocess
 import sys
 import time
 
+from bench.pace import pace_ms
+
 BENCHES = ["routing", "onetoone", "rules", "realtime", "group", "ledger", "lab", "cache", "maps", "web", "ingest"]
 
 
 def main() -> int:
     """Run the benchmarks as separate processes (a crash or memory peak of one does not skew another)."""
     skip = {s.strip() for s in os.environ.get("BENCH_SKIP", "").split(",") if s.strip()}
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, machine pace {pace_ms()} ms (bench/pace.py)", flush=True)
     failed = []
     for name in BENCHES:
         if name in skip:
@@ -36,6 +40,7 @@ def main() -> int:
         print(f"=== {mod}: exit {rc}, {time.perf_counter() - t0:.0f} s ===", flush=True)
         if rc:
             failed.append(mod)
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, machine pace {pace_ms()} ms", flush=True)
     if failed:
         print("failed: " + ", ".join(failed))
     return 1 if failed else 0
