@@ -51,8 +51,11 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
         m = _match_named(tt, req.trip, s, hints)
         rows = tt.trip_stop_times(m.trip)
         if req.time is not None:
-            # the group's position in the train at that time: the stop it is at or approaching
-            cand = [r for r in rows if int(tt.st_dep[r]) >= req.time - SEATED_STOP_TOLERANCE]
+            # the group's position in the train at that time: the stop it is at or approaching, by the later of
+            # the timetable's and the predicted departure (a late train is still on its way; RULES.md §3)
+            real = day.network.tt
+            cand = [r for r in rows
+                    if max(int(tt.st_dep[r]), int(real.st_dep[r])) >= req.time - SEATED_STOP_TOLERANCE]
             if s is not None:
                 at_s = [r for r in cand if int(tt.stop_station[tt.st_stop[r]]) == s]
                 cand = at_s or cand
