@@ -226,7 +226,7 @@ class SimDay:
     def _got_off_at(self, g: Sim, station: int, since: int) -> int:
         """The platform the group got off at when it stands at ``station`` since getting off its last train there
         at ``since`` (its change time still applies, RULES.md §3 "Legal itinerary"), else -1."""
-        tt = self.day.timetable
+        tt = self.day.network.tt  # the times it rode at (predicted on real-time data), as ``since`` is
         last = g.log[-1] if g.log else None
         if last is not None and not last.is_walk and last.to_station(tt) == station and last.arrival(tt) == since:
             return int(tt.st_stop[last.alight_row])
@@ -323,7 +323,7 @@ class SimDay:
         """The group's day log: rides not started by ``t`` are dropped (a new plan replaced them); the one under
         way, when ``legs`` go on in the same train (a roll while seated: ``seated``, or a ride arriving after
         ``t``), ends where they get off; a group that stayed seated changed nothing (never a 0-minute change)."""
-        tt = self.day.timetable
+        tt = self.day.network.tt  # the times it rides at (predicted on real-time data), as ``t`` is
         kept: list[Leg] = []
         for leg in g.log:
             if leg.departure(tt) > t:

@@ -79,7 +79,9 @@ def rides_from(day: GameDay, station: int, got_off: int, *, stop: int = -1, sinc
     off at ``got_off`` at platform ``stop``, or standing there since ``since`` and asking at ``got_off``) that
     leaves at ``now`` or later, to each later stop within :data:`MAX_RIDE_SECONDS` where it may get off. Trains
     leaving after the game's end are not offered."""
-    net, tt, clock = day.network, day.timetable, day.game.clock
+    # the times the group rides at (predicted on real-time data, where a skipped stop lets nobody off) on the rows of
+    # the day's timetable
+    net, tt, clock = day.network, day.network.tt, day.game.clock
     window = day.window.seconds if day.window is not None else FREE_HORIZON
     conns = boardable(net, station, got_off, window, stop=stop, since=since)
     out, seen = [], set()
@@ -100,14 +102,14 @@ def rides_from(day: GameDay, station: int, got_off: int, *, stop: int = -1, sinc
 
 def along(day: GameDay, legs: tuple[Leg, ...], *, seated: bool) -> list[Along]:
     """The stops a group is at and the crossings it travels on ``legs`` (``seated``: it starts in the first leg's
-    train, before the stop it approaches), in time order."""
+    train, before the stop it approaches), in time order, at the times it rides at (predicted on real-time data)."""
     if not legs:
         return []
-    tt = day.timetable
+    tt = day.network.tt
     j = Journey(legs[0].from_station(tt), legs[-1].to_station(tt), legs[0].departure(tt), legs)
     out = []
     for leg, ls in zip(legs, leg_stops(day, j, [[] for _ in legs], seated), strict=True):
-        out += [Along(int(t), "station", name) for name, t in zip(ls.stops, ls.times, strict=True)]
+        out += [Along(int(tt.st_arr[r]), "station", name) for name, r in zip(ls.stops, ls.rows, strict=True)]
         if leg.is_walk:
             continue
         for name, _first, last in leg_stretches(day.crossings_by_trip, leg.trip, leg.board_row, leg.alight_row):

@@ -52,7 +52,7 @@ def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seate
     out = []
     for i, (leg, cr) in enumerate(zip(journey.legs, crossings, strict=True)):
         if leg.is_walk:  # a walk to a station's bus stop is a change, not a stop of a train (RULES.md §3)
-            stops, times = (), ()
+            stops, times, rows = (), (), np.zeros(0, np.int64)
         else:
             first = leg.board_row if (i == 0 and seated) else leg.board_row + 1
             rows = np.arange(first, leg.alight_row + 1)
@@ -61,7 +61,7 @@ def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seate
             rows = rows[keep]
             stops = tuple(tt.station_name[s] for s in tt.stop_station[tt.st_stop[rows]].tolist())
             times = tuple(tt.st_arr[rows].tolist())
-        out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr), times))
+        out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr), times, tuple(rows.tolist())))
     return out
 
 
