@@ -142,3 +142,28 @@ def test_the_heading_says_whether_the_stations_pay_back_and_the_end_is_one_line(
     assert capsys.readouterr().out == "group Blau at 18:10: the game is over\n"
     over = js(capsys, "advise", *DAY, "--group", "Blau", "--time", "18:10")
     assert over["over"] and over["doing"] == "ended" and over["stations"] == []
+
+
+@pytest.mark.parametrize("at", ["Zug", "Luzern", "Rotkreuz"])
+def test_a_train_advise_offers_is_one_the_group_may_take(zug_day, at):
+    """Every "a train you may take stops there at T" of a group standing where it got off is an arrival the
+    service's own legal routing makes by T (the change time after getting off, the 29-minute window): advise never
+    promises a train the planner would refuse."""
+    from planner.game.day import GroupState, Obligation, Position
+    from planner.lab.advise import _candidates
+    from planner.lab.moves import Board
+    from planner.routing import best_journey
+    from planner.service.positions import origin_of
+
+    board, station = Board(zug_day), zug_day.station(at)
+    offered = 0
+    for t in range(9 * 3600, 12 * 3600, 7 * 60):  # before the dice: the group moves freely
+        pos = Position(station, t)
+        state = GroupState(t, pos, Obligation("before_dice", until=12 * 3600 + 1800), None, (), t)
+        for name, (arrival, why) in _candidates(zug_day, board, state, []).items():
+            if not why.startswith("a train you may take"):
+                continue
+            j = best_journey(zug_day.network, origin_of(zug_day, pos, t), zug_day.station(name))
+            assert j is not None and j.arrival(zug_day.timetable) <= arrival, (at, t, name, why)
+            offered += 1
+    assert offered > 0

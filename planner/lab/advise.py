@@ -98,7 +98,9 @@ def _candidates(day: GameDay, board: Board, state: GroupState, mine: list[Along]
         return cand
     cand.setdefault(board.names[pos.station], (t, "where you are"))
     if ob.moves_freely:
-        for r in rides_from(day, pos.station, t, since=pos.since):
+        # it got off at ``since`` (as the service's origin_of reads a standing group): the station's shortest change
+        # time after it, the window from it, trains leaving from now on
+        for r in rides_from(day, pos.station, pos.since, now=t):
             if r.arrival <= t + NEAR_SECONDS and ob.may_board_freely(r.departure):
                 cand.setdefault(board.names[r.to_station],
                                 (r.arrival, f"a train you may take stops there at {fmt_clock(r.arrival)}"))
