@@ -84,10 +84,11 @@ def next_step(play: Play, group: str, time: int) -> NextAnswer:
         return NextAnswer(st, warnings=late, rule=rule)
     if ob.kind not in ("heading", "jail"):
         # no target binds the group (before the dice, free movement, a roll due): every full-hour chance on a
-        # legal way counts, during free movement those it can board before the free time ends
+        # legal way counts; moving freely, those it can board before that ends (the dice start, the free time's
+        # end: the day model's rule, as advise reads it)
         chances = bonus_chances(day.network, day.game, origin_of(day, pos, state.time))["chances"]
-        until = ob.until if ob.kind == "free" else None
-        return NextAnswer(st, bonus=[c for c in chances if until is None or parse_clock(c["board_time"]) <= until],
+        return NextAnswer(st, bonus=[c for c in chances if not ob.moves_freely
+                                     or ob.may_board_freely(parse_clock(c["board_time"]))],
                           warnings=late, rule=rule)
     way = way_on(play, st, model)
     if way is None:
