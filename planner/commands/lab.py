@@ -95,8 +95,9 @@ def _text(rep: dict, args: argparse.Namespace) -> str:
     rows = [[n, d["rolls"], d["travel"]["median"], d["travel"]["p90"], d["travel"]["unreached"], d["as_free"],
              ", ".join(f"{k} {c}" for k, c in d["targets"].items())] for n, d in rep["dice"]["numbers"].items()]
     lines.append(_table(["no.", "rolls", "median", "p90", "unreached", "as free", "targets chosen"], rows))
-    if rep["dice"]["never_fastest"]:
-        lines.append("never the fastest: " + ", ".join(rep["dice"]["never_fastest"]))
+    for key, what in (("never_fastest", "never the fastest"), ("never_available", "never reachable")):
+        if rep["dice"][key]:
+            lines.append(f"{what}: " + ", ".join(rep["dice"][key]))
     c = rep["capital"]
     lines += ["", "final capital by strategy: " + "; ".join(f"{k} {v['mean']:.0f} (wins {v['wins']:.0%})"
                                                            for k, v in c["by_strategy"].items()),

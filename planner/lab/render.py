@@ -82,13 +82,10 @@ def _stations(rep: dict, board: Board) -> list[str]:
 
 def _never(d: dict) -> str:
     """The targets never chosen: those some roll could have been given but another was always faster, and those
-    no roll could be given; one sentence when the two lists are the same."""
+    no roll could be given (the two lists never share a target)."""
     fastest, available = d["never_fastest"], d["never_available"]
-    if fastest == available:
-        if not fastest:
-            return '<p id="never">Every target of the dice table was the fastest, and so chosen, at least once.</p>'
-        return (f'<p id="never">Never the fastest and never reachable are the same {len(fastest)} targets: '
-                f'{escape(", ".join(fastest))}.</p>')
+    if not fastest and not available:
+        return '<p id="never">Every target of the dice table was the fastest, and so chosen, at least once.</p>'
     return (f'<p id="never">Never the fastest (reachable and not yet targeted in some roll, but another target of '
             f'the number was always faster): {escape(", ".join(fastest) or "none")}.<br>Never reachable (no roll '
             f'could be given them: not in the feed\'s area, or not reachable from where groups rolled): '
