@@ -71,6 +71,7 @@ def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_besi
     rep = json.loads(capsys.readouterr().out)
     assert rep["lab"]["report"] == lab.name
     assert f"--feed {ZUG} " in rep["lab"]["command"]  # the feed the organiser checked, not the default one
+    assert rep["lab"]["command"].endswith(f"--out {lab}")  # beside the area report, where its link is looked for
     assert f"href='{lab.name}'" in out.read_text("utf-8")
 
 

@@ -18,11 +18,13 @@ def lab_report_name(game_name: str, date: dt.date) -> str:
 
 def lab_pointer(feed: str, game_spec: str, game_name: str, date: dt.date, folder: Path | None) -> dict:
     """``{command, report}``: how to make the lab's report for this feed and game (``game_spec`` as the user names
-    it), ready to paste into a shell, and its file name when it lies in ``folder`` (None: nowhere looked, as on the
-    web)."""
+    it) in ``folder``, ready to paste into a shell, and its file name when it lies there (None: nowhere looked, as
+    on the web)."""
     name = lab_report_name(game_name, date)
+    # written beside the area report, where the link to it is looked for
+    out = name if folder is None or folder == Path() or folder.resolve() == Path.cwd() else str(folder / name)
     command = " ".join(["planner simulate --game", shlex.quote(game_spec), "--date", date.isoformat(), "--feed",
-                        shlex.quote(str(feed)), "--days 1000 --groups 6 --out", shlex.quote(name)])
+                        shlex.quote(str(feed)), "--days 1000 --groups 6 --out", shlex.quote(out)])
     return {"command": command, "report": name if folder is not None and (folder / name).is_file() else None}
 
 
