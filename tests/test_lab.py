@@ -223,6 +223,17 @@ def test_a_dask_scheduler_that_cannot_be_used_is_one_line(argv, needle, capsys, 
     assert rc == 2 and err.count("\n") == 1 and err.startswith("planner: error: ") and needle in err, err
 
 
+def test_a_dask_scheduler_without_workers_is_one_line_not_a_hang(capsys, monkeypatch):
+    from dask.distributed import LocalCluster
+
+    monkeypatch.setattr("planner.lab.run.SCHEDULER_TIMEOUT", "1s")
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        rc = main(["simulate", *DAY, "--days", "2", "--groups", "2", "--executor", "dask", "--scheduler",
+                   cluster.scheduler_address])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "has no workers" in err, err
+
+
 def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     from planner.lab.render import render_html
 

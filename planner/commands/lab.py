@@ -19,7 +19,7 @@ from planner.lab.advise import advise, advise_json
 from planner.lab.day import DayConfig
 from planner.lab.rates import save_rates
 from planner.lab.render import render_html
-from planner.lab.run import RunSpec, keep, run_days
+from planner.lab.run import RunSpec, check_executor, keep, run_days
 from planner.lab.strategies import assign
 from planner.realtime.feed import RealtimeError, RealtimeUnavailable, api_key, fetch_url, is_url
 from planner.util.atomic import atomic_write_bytes, atomic_write_text
@@ -29,7 +29,8 @@ from planner.util.table import format_table
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play ``--days`` simulated days of ``--groups`` groups and print (or write) the report."""
     ctx = Context(args)
-    assign(args.strategy, args.groups)  # an unknown strategy fails before the day is loaded
+    assign(args.strategy, args.groups)  # an unknown strategy or executor fails before the day is loaded
+    check_executor(args.executor, args.scheduler)
     cfg = DayConfig(args.groups, args.strategy, args.seed, trace=bool(args.trace))
     spec = RunSpec(ctx.feed, ctx.game_spec, ctx.date.isoformat(), args.min_transfer, cfg, bool(args.no_zugzwang),
                    _realtime_file(args))

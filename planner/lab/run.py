@@ -100,16 +100,21 @@ def run_days(spec: RunSpec, days: int, *, executor: str = "process", workers: in
              scheduler: str | None = None, progress: Callable[[Iterable], Iterable] | None = None) -> list[DayResult]:
     """Play days ``0 .. days-1`` and return their results in day order (``progress`` wraps the results as
     they come, e.g. a tqdm bar)."""
-    if executor not in EXECUTORS:
-        raise InputError(f"unknown executor {executor!r}: one of {', '.join(EXECUTORS)}")
-    if scheduler and executor != "dask":
-        raise InputError(f"--scheduler {scheduler}: a scheduler is for --executor dask (not {executor})")
+    check_executor(executor, scheduler)
     wrap = progress or (lambda it: it)
     if executor == "dask":  # even for one day: the organiser asked for that cluster (and learns if it answers)
         return _dask(spec, days, workers, scheduler, wrap)
     if executor == "serial" or days <= 1:
         return list(wrap(play_day(spec, i) for i in range(days)))
     return list(wrap(_pool(spec, days, workers)))
+
+
+def check_executor(executor: str, scheduler: str | None) -> None:
+    """Refuse an unknown executor, and a scheduler for another executor than Dask (before any day is loaded)."""
+    if executor not in EXECUTORS:
+        raise InputError(f"unknown executor {executor!r}: one of {', '.join(EXECUTORS)}")
+    if scheduler and executor != "dask":
+        raise InputError(f"--scheduler {scheduler}: a scheduler is for --executor dask (not {executor})")
 
 
 def _pool(spec: RunSpec, days: int, workers: int | None) -> Iterator[DayResult]:
@@ -137,6 +142,12 @@ def _dask(spec: RunSpec, days: int, workers: int | None, scheduler: str | None,
         except (OSError, TimeoutError) as exc:  # refused or unreachable
             why = " ".join(str(exc).split())[:160] or type(exc).__name__
             raise InputError(f"cannot reach the Dask scheduler {scheduler!r} within {SCHEDULER_TIMEOUT}: {why}") from None
+        try:  # a scheduler without workers would take the days and never answer
+            client.wait_for_workers(1, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError):
+            client.close()
+            raise InputError(f"the Dask scheduler {scheduler!r} has no workers (none came within "
+                             f"{SCHEDULER_TIMEOUT}): nothing simulated") from None
     else:
         cluster = LocalCluster(n_workers=max(1, workers or 1), threads_per_worker=1, processes=True,
                                dashboard_address=None)
