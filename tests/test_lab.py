@@ -17,6 +17,7 @@ import re
 import pytest
 
 from planner.cli import main
+from planner.errors import InputError
 from planner.lab.day import DayConfig
 from planner.lab.report import build
 from planner.lab.run import RunSpec, keep, run_days
@@ -291,3 +292,19 @@ def test_the_text_report_names_the_targets_never_reachable(capsys):
     out = capsys.readouterr().out
     line = next((ln for ln in out.splitlines() if ln.startswith("never reachable: ")), "")
     assert rc == 0 and "Sissach" in line  # a target outside the Zug extract
+
+
+def test_a_worker_whose_files_changed_since_the_run_started_plays_nothing(tmp_path):
+    """A Dask worker lives on between runs: the spec names what the files held when the run started, so a worker
+    never plays a day loaded from an older (or, elsewhere, another) feed, game or real-time file."""
+    from importlib import resources
+
+    game = tmp_path / "game.toml"
+    game.write_bytes((resources.files("planner") / "games" / "sbb-monopoly.toml").read_bytes())
+    spec = RunSpec(str(ZUG), str(game), DEMO_DATE.isoformat(), None, DayConfig(2, "mix", 1)).identified()
+    assert spec.identity and spec.game == str(game.resolve()) and spec.feed == str(ZUG.resolve())
+    assert spec.load().timetable.n_trips > 0
+    game.write_text(game.read_text("utf-8").replace("[prices]", "# edited\n[prices]", 1), "utf-8")
+    with pytest.raises(InputError, match="changed since it started"):
+        spec.load()
+    assert spec.identified().key != spec.key  # a new run of the edited file is another day to load

@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import sys
+import urllib.parse
 from pathlib import Path
 
 from tqdm import tqdm
@@ -33,12 +34,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     check_executor(args.executor, args.scheduler)
     cfg = DayConfig(args.groups, args.strategy, args.seed, trace=bool(args.trace))
     spec = RunSpec(ctx.feed, ctx.game_spec, ctx.date.isoformat(), args.min_transfer, cfg, bool(args.no_zugzwang),
-                   _realtime_file(args))
+                   _realtime_file(args)).identified()
     day = spec.load(ctx.progress)  # the very day every worker loads from the spec
     board = keep(spec, day)
     results = run_days(spec, args.days, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
                        progress=_bar(ctx, args.days))
     rep = report.build(results, board, cfg)
+    if args.realtime and is_url(args.realtime):  # where the data came from, not the cache file it was saved to
+        rep["meta"]["realtime"] = _shown_url(args.realtime)
     kept = save_rates(day, rep, replace=bool(args.replace_rates))  # what advise expects of this day
     if args.trace:
         lines = [json.dumps(line, ensure_ascii=False, sort_keys=True) for r in results for line in r.trace]
@@ -66,6 +69,13 @@ def _realtime_file(args: argparse.Namespace) -> str | None:
     path = config.cache_root() / "realtime" / f"lab-{hashlib.sha256(data).hexdigest()[:16]}.pb"
     atomic_write_bytes(path, data)
     return str(path)
+
+
+def _shown_url(url: str) -> str:
+    """A feed's URL as a report may show it: without user, password, query or fragment (a key may hide there)."""
+    u = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit((u.scheme, u.hostname + (f":{u.port}" if u.port else "") if u.hostname else "",
+                                    u.path, "", ""))
 
 
 def _bar(ctx: Context, days: int):

@@ -11,16 +11,20 @@ Results come back in day order whatever the executor, so a run's output depends 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gc
+import hashlib
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from planner.errors import InputError
 from planner.gamefile.game import load_game
+from planner.gtfs.source import FeedSource
 from planner.lab.day import DayConfig, DayResult, simulate_day
 from planner.lab.moves import Board
 from planner.service.gameday import GameDay
@@ -43,12 +47,32 @@ class RunSpec:
     config: DayConfig
     plain: bool = False  # --no-zugzwang: plain timetable routing
     realtime: str | None = None  # --realtime: a GTFS-RT file every worker reads (a URL is fetched once, saved)
+    # what the files held when the run started (:meth:`identified`; "" unchecked): a worker that lives on between
+    # runs (a Dask worker of a --scheduler) must not play a day it loaded from an older feed, game or real-time file
+    identity: str = ""
 
     def load(self, progress: bool | None = False) -> GameDay:
-        """The game day of this spec, loaded and warm (not kept: :meth:`day` keeps it)."""
-        return GameDay(self.feed, load_game(self.game), dt.date.fromisoformat(self.date),
-                       min_transfer_minutes=self.min_transfer, progress=progress, plain_timetable=self.plain,
-                       realtime=self.realtime).warm()
+        """The game day of this spec, loaded and warm (not kept: :meth:`day` keeps it). With an identity, one
+        that the files no longer (or, on another machine, do not) match is refused."""
+        game = load_game(self.game)
+        if self.identity and self._identity(game.digest) != self.identity:
+            raise InputError(f"the feed, game file or real-time file of this run changed since it started (or "
+                             f"differs where this worker runs: {self.feed}, {self.game}): nothing simulated")
+        return GameDay(self.feed, game, dt.date.fromisoformat(self.date), min_transfer_minutes=self.min_transfer,
+                       progress=progress, plain_timetable=self.plain, realtime=self.realtime).warm()
+
+    def identified(self) -> RunSpec:
+        """This spec with absolute paths (a worker may run in another folder) and the identity of what its files
+        hold now."""
+        spec = dataclasses.replace(self, feed=os.path.abspath(self.feed), game=_absolute_if_file(self.game),
+                                   realtime=os.path.abspath(self.realtime) if self.realtime else None)
+        return dataclasses.replace(spec, identity=spec._identity(load_game(spec.game).digest))
+
+    def _identity(self, game_digest: str) -> str:
+        h = hashlib.sha256(f"{FeedSource(self.feed).fingerprint()}\0{game_digest}\0".encode())
+        if self.realtime:
+            h.update(Path(self.realtime).read_bytes())
+        return h.hexdigest()[:24]
 
     def day(self) -> tuple[GameDay, Board]:
         """This process's loaded day (loaded on first use, then kept)."""
@@ -60,7 +84,12 @@ class RunSpec:
     @property
     def key(self) -> tuple:
         """What identifies the loaded day."""
-        return (self.feed, self.game, self.date, self.min_transfer, self.plain, self.realtime)
+        return (self.feed, self.game, self.date, self.min_transfer, self.plain, self.realtime, self.identity)
+
+
+def _absolute_if_file(game: str) -> str:
+    """A game named by a file's path as an absolute path; a shipped game's name as it is."""
+    return os.path.abspath(game) if os.path.isfile(game) else game
 
 
 _LOADED: dict[tuple, tuple[GameDay, Board]] = {}
