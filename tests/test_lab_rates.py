@@ -48,3 +48,17 @@ def test_simulate_help_says_which_run_advise_keeps(capsys):
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     assert "--replace-rates" in capsys.readouterr().out
+
+
+def test_a_run_on_real_time_data_keeps_no_rates(capsys, tmp_path):
+    from planner.realtime.overlay import service_day_start
+    from tests.support import DEMO_DATE
+    from tests.support.rt_fixtures import feed_message
+
+    feed = tmp_path / "noon.pb"
+    feed.write_bytes(feed_message(service_day_start(DEMO_DATE) + 12 * 3600, []))
+    js(capsys, "group", "position", *DAY, "--group", "Blau", "--at", "Rotkreuz", "--time", "13:05")
+    before = _advised(capsys)
+    out = js(capsys, *RUN, "--days", "1", "--groups", "2", "--seed", "4", "--replace-rates", "--realtime", str(feed))
+    assert out["advise_rates"]["realtime"] is True and not out["advise_rates"]["saved"]
+    assert _advised(capsys) == before  # one moment's delays are no basis for a game day's advice

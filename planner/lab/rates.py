@@ -80,14 +80,18 @@ class Kept:
     saved: bool
     run: Basis
     kept: Basis | None = None
+    realtime: bool = False  # the run played on real-time data: its rates are not kept
 
     def to_json(self) -> dict:
         """``simulate --json``'s ``advise_rates``."""
         return {"saved": self.saved, "run": self.run.to_json(),
-                "kept": self.kept.to_json() if self.kept is not None else None}
+                "kept": self.kept.to_json() if self.kept is not None else None, "realtime": self.realtime}
 
     def describe(self) -> str:
         """One line for ``simulate``'s text."""
+        if self.realtime:
+            return ("advise's fee rates: this run's are not kept (played on real-time data: one moment's delays "
+                    "are no basis for a game day's advice)")
         if self.saved:
             return f"advise's fee rates from now on: this run's ({_n(self.run.group_days, 'group-day')})"
         if self.kept is None:
@@ -131,8 +135,11 @@ def _read(path: Path) -> tuple[Basis, dict] | None:
 
 def save_rates(day: GameDay, rep: dict, *, replace: bool = False) -> Kept:
     """Keep a lab report's stop rates for ``advise`` on this day, unless the kept ones come from a run of more
-    group-days and ``replace`` is not asked (a read-only cache keeps nothing: ``saved`` is False then)."""
+    group-days and ``replace`` is not asked, or the run played on real-time data (a read-only cache keeps nothing:
+    ``saved`` is False then)."""
     run = run_basis(rep)
+    if day.realtime_source:
+        return Kept(False, run, realtime=True)
     path = rates_path(day)
     old = _read(path)
     if old is not None and not replace and old[0].group_days > run.group_days:
