@@ -218,14 +218,15 @@ def test_organiser_routes_need_the_organiser_token(site):
     assert requests.get(f"{site['url']}/games/{a['game']}", headers=bearer(a["organiser"]["token"])).ok
 
 
-def test_organiser_documents_are_the_clis(site, tmp_path):
+def test_organiser_documents_are_the_clis(site, tmp_path, monkeypatch):
     a = site["a"]
+    monkeypatch.chdir(tmp_path)  # the area report in the current folder: the lab command's --out is its bare name
     for doc in ("report", "map"):
         url = f"{site['url']}/games/{a['game']}/{doc}"
         assert requests.get(url, headers=bearer(a["groups"][0]["token"])).status_code == 403
         assert requests.get(url).status_code == 401
     report = requests.get(f"{site['url']}/games/{a['game']}/report", headers=bearer(a["organiser"]["token"]))
-    p = run_cli(site["env"], "check-area", *DAY, "--out", str(tmp_path / "report.html"))
+    p = run_cli(site["env"], "check-area", *DAY, "--out", "report.html")
     assert report.status_code == 200 and report.text == (tmp_path / "report.html").read_text("utf-8")
     area = requests.get(f"{site['url']}/games/{a['game']}/map", headers=bearer(a["organiser"]["token"]))
     assert area.status_code == 200 and "L.map(" in area.text.replace("L.map (", "L.map(")
