@@ -108,8 +108,8 @@ def along(day: GameDay, legs: tuple[Leg, ...], *, seated: bool) -> list[Along]:
     tt = day.network.tt
     j = Journey(legs[0].from_station(tt), legs[-1].to_station(tt), legs[0].departure(tt), legs)
     out = []
-    for leg, ls in zip(legs, leg_stops(day, j, [[] for _ in legs], seated), strict=True):
-        out += [Along(int(tt.st_arr[r]), "station", name) for name, r in zip(ls.stops, ls.rows, strict=True)]
+    for leg, ls in zip(legs, leg_stops(day, j, [[] for _ in legs], seated, times_on=tt), strict=True):
+        out += [Along(int(t), "station", name) for name, t in zip(ls.stops, ls.times, strict=True)]
         if leg.is_walk:
             continue
         for name, _first, last in leg_stretches(day.crossings_by_trip, leg.trip, leg.board_row, leg.alight_row):

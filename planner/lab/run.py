@@ -51,11 +51,12 @@ class RunSpec:
     # runs (a Dask worker of a --scheduler) must not play a day it loaded from an older feed, game or real-time file
     identity: str = ""
 
-    def load(self, progress: bool | None = False) -> GameDay:
-        """The game day of this spec, loaded and warm (not kept: :meth:`day` keeps it). With an identity, one
-        that the files no longer (or, on another machine, do not) match is refused."""
+    def load(self, progress: bool | None = False, *, check: bool = False) -> GameDay:
+        """The game day of this spec, loaded and warm (not kept: :meth:`day` keeps it). ``check`` (a worker
+        loading the day itself): a day whose files no longer (or, on another machine, do not) match the spec's
+        identity is refused."""
         game = load_game(self.game)
-        if self.identity and self._identity(game.digest) != self.identity:
+        if check and self.identity and self._identity(game.digest) != self.identity:
             raise InputError(f"the feed, game file or real-time file of this run changed since it started (or "
                              f"differs where this worker runs: {self.feed}, {self.game}): nothing simulated")
         return GameDay(self.feed, game, dt.date.fromisoformat(self.date), min_transfer_minutes=self.min_transfer,
@@ -78,7 +79,7 @@ class RunSpec:
         """This process's loaded day (loaded on first use, then kept)."""
         key = self.key
         if key not in _LOADED:
-            keep(self, self.load())
+            keep(self, self.load(check=True))
         return _LOADED[key]
 
     @property

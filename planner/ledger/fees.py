@@ -21,7 +21,6 @@ class LegStops:
     stops: tuple[str, ...]
     crossings: tuple[tuple[str, str], ...] = ()  # (kind, name): toll_line / tunnel
     times: tuple[int, ...] = ()  # arrival at each stop (seconds), when known
-    rows: tuple[int, ...] = ()  # the stop-time row of each stop, when known (to read it on other times)
 
 
 def itinerary_fees(rules: LedgerRules, state: LedgerState, group: str, legs: Iterable[LegStops]) -> dict:

@@ -22,7 +22,7 @@ def lab_pointer(feed: str, game_spec: str, game_name: str, date: dt.date, folder
     on the web)."""
     name = lab_report_name(game_name, date)
     # written beside the area report, where the link to it is looked for
-    out = name if folder is None or folder == Path() or folder.resolve() == Path.cwd() else str(folder / name)
+    out = name if folder is None or folder.resolve() == Path.cwd() else str(folder / name)
     command = " ".join(["planner simulate --game", shlex.quote(game_spec), "--date", date.isoformat(), "--feed",
                         shlex.quote(str(feed)), "--days 1000 --groups 6 --out", shlex.quote(out)])
     return {"command": command, "report": name if folder is not None and (folder / name).is_file() else None}

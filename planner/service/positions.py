@@ -53,7 +53,7 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
         if req.time is not None:
             # the group's position in the train at that time: the stop it is at or approaching, by the later of
             # the timetable's and the predicted departure (a late train is still on its way; RULES.md §3)
-            real = day.network.tt
+            real = day.overlay.timetable if day.overlay is not None else tt  # (no network built for it)
             cand = [r for r in rows
                     if max(int(tt.st_dep[r]), int(real.st_dep[r])) >= req.time - SEATED_STOP_TOLERANCE]
             if s is not None:

@@ -21,6 +21,7 @@ from planner.routing import Journey, Origin
 from planner.service.gameday import GameDay
 from planner.service.legs import annotate
 from planner.service.play import Play
+from planner.timetable.model import Timetable
 from planner.util.timefmt import fmt_clock
 
 WEIGHING = ("among the legal itineraries arriving at the same minute, the lowest net cost wins: fees_total "
@@ -44,15 +45,17 @@ def load_pricing(play: Play, group: str) -> Pricing:
     return Pricing(group, rules, play.state.ledger.view(rules, play.id))  # read only: no copy
 
 
-def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool) -> list[LegStops]:
+def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool, *,
+              times_on: Timetable | None = None) -> list[LegStops]:
     """The stops of each leg the group is at (§7, RULES.md §3 "Being at a station": its train stops there): every
     stop after boarding, the one it gets off at included; a group starting seated has not been at the stop it
-    approaches yet."""
+    approaches yet. Their times on the timetable, or on ``times_on`` (the same rows on predicted times)."""
     tt = day.timetable
+    times_tt = tt if times_on is None else times_on
     out = []
     for i, (leg, cr) in enumerate(zip(journey.legs, crossings, strict=True)):
         if leg.is_walk:  # a walk to a station's bus stop is a change, not a stop of a train (RULES.md §3)
-            stops, times, rows = (), (), np.zeros(0, np.int64)
+            stops, times = (), ()
         else:
             first = leg.board_row if (i == 0 and seated) else leg.board_row + 1
             rows = np.arange(first, leg.alight_row + 1)
@@ -60,8 +63,8 @@ def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seate
             keep[-1:] = True  # where it gets off
             rows = rows[keep]
             stops = tuple(tt.station_name[s] for s in tt.stop_station[tt.st_stop[rows]].tolist())
-            times = tuple(tt.st_arr[rows].tolist())
-        out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr), times, tuple(rows.tolist())))
+            times = tuple(times_tt.st_arr[rows].tolist())
+        out.append(LegStops(stops, tuple((c["kind"], c["name"]) for c in cr), times))
     return out
 
 
