@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import os
 import re
 
 import pytest
@@ -302,7 +303,7 @@ def test_a_worker_whose_files_changed_since_the_run_started_plays_nothing(tmp_pa
     game = tmp_path / "game.toml"
     game.write_bytes((resources.files("planner") / "games" / "sbb-monopoly.toml").read_bytes())
     spec = RunSpec(str(ZUG), str(game), DEMO_DATE.isoformat(), None, DayConfig(2, "mix", 1)).identified()
-    assert spec.identity and spec.game == str(game.resolve()) and spec.feed == str(ZUG.resolve())
+    assert spec.identity and spec.game == os.path.abspath(game) and spec.feed == os.path.abspath(ZUG)
     assert spec.load(check=True).timetable.n_trips > 0
     game.write_text(game.read_text("utf-8").replace("[prices]", "# edited\n[prices]", 1), "utf-8")
     with pytest.raises(InputError, match="changed since it started"):
