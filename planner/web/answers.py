@@ -20,13 +20,14 @@ from planner.service import status_json as group_status_json
 from planner.service import undo as undo_entry
 from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
 from planner.service.ledger import status as ledger_status
+from planner.service.locate import locate, whereabouts_json
 from planner.service.rules import trains_after_getting_off
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 from planner.timetable.trips import find_trip
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.web.days import Day, Days, realtime_banner
-from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, text_field
+from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, number_field, text_field
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
@@ -151,6 +152,17 @@ class Answers:
                 out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
                 return out | {"seated": True}
             return trains_after_getting_off(gd, pos.station, pos.since) | {"seated": False}
+
+    def where_are_we(self, game_id: str, number: int, body: dict) -> dict:
+        """"Where are we?": the station the group is at, or the train it is in, from the phone's place
+        (``lat``, ``lon``) at its time; a proposal to confirm with the position request. The place is used for
+        this answer only: never stored, never logged."""
+        play, _day = self.play(game_id)
+        self.group(game_id, number)
+        lat, lon = number_field(body, "lat"), number_field(body, "lon")
+        t = self._time(play, body, "time")
+        tt = play.day.timetable
+        return whereabouts_json(tt, locate(tt, lat, lon, t))
 
     def ledger(self, game_id: str, number: int, _query: dict | None = None) -> dict:
         """The group's money: cash, capital, what it owns, the messages of its own events (to send, §19) and those

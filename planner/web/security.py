@@ -172,6 +172,16 @@ def int_field(body: dict, key: str, *, lo: int = -1000, hi: int = 1000) -> int:
     return v
 
 
+def number_field(body: dict, key: str) -> float:
+    """A required number (whole or decimal; not a boolean, not a string)."""
+    v = body.get(key)
+    if v is None:
+        raise HttpError(422, f"field '{key}' is required (a number)")
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise HttpError(422, f"field '{key}' must be a number, got {json.dumps(v)[:30]}")
+    return float(v)
+
+
 class RateLimiter:
     """Token buckets per key: ``rate`` per second, ``burst`` at most. Thread-safe; old buckets are dropped."""
 
