@@ -14,7 +14,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# Offline map assets: Leaflet (the version folium pins) and the swiss-maps base layer, from the npm registry.
+# Offline map assets: Leaflet (the version folium pins) and the swiss-maps base layer, from the npm registry; the
+# same `npm ci` installs eslint and linkedom (the pages' scripts: lint and unit tests, no network at run time).
 $(ASSETS): package.json package-lock.json $(STAMP)
 	@command -v npm >/dev/null || $(MAKE) system-deps
 	npm ci --no-audit --no-fund --ignore-scripts
@@ -35,8 +36,14 @@ system-deps:
 run: setup
 	$(BIN)/planner demo --feed $(FEED)
 
+# The pages' script modules: eslint, and their render functions' unit tests (Node's test runner on linkedom).
+JSLINT := node_modules/.bin/eslint planner/web/static tests/js eslint.config.js
+JSTEST := node --test --test-reporter=spec tests/js/
+
 test: system-deps setup
 	$(BIN)/ruff check planner tests bench tools
+	$(JSLINT)
+	$(JSTEST)
 	$(BIN)/python -m pytest -n 2 tests
 
 # The bench extra (pynigiri, MOTIS's routing core) is a peer to compare with, never needed by `make test`:
@@ -47,6 +54,7 @@ bench: setup
 
 lint: setup
 	$(BIN)/ruff check planner tests bench tools
+	$(JSLINT)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache node_modules planner/maps/static/vendor

@@ -12,7 +12,7 @@ import re
 import pytest
 import requests
 
-from tests.support.browser import PHONE
+from tests.support.browser import PHONE, unfold
 from tests.support.webserver import DAY, planner, run_cli, web_game
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
@@ -95,6 +95,7 @@ def test_the_phone_retries_with_the_same_id_and_buys_again_after_a_void_with_a_n
     page.goto(site["game"]["groups"][1]["url"])
     page.wait_for_url(re.compile(r"/groups/2$"))
     page.fill("#time", "09:30")
+    unfold(page, "money")
     page.select_option("#buy-kind", "station")
     page.fill("#buy-name", "Cham")
     message = page.locator("#money-message")

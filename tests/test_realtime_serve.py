@@ -100,7 +100,7 @@ def test_phone_pays_out_of_jail_in_one_tap(phones_server, browser):
     that pays 1000 into the free parking; once paid, the jail is gone from the plan and the button with it."""
     from playwright.sync_api import expect
 
-    from tests.support.browser import PHONE
+    from tests.support.browser import PHONE, roll, tell_position
 
     srv = phones_server
     game = web_game(srv.env, "Rot", base=srv.url)
@@ -110,12 +110,8 @@ def test_phone_pays_out_of_jail_in_one_tap(phones_server, browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(game["groups"][0]["url"])
     page.wait_for_url(re.compile(r"/groups/1$"))
-    page.fill("#time", "13:05")
-    page.fill("#at", "Zug")
-    page.fill("#trip", "S1 13:06")  # in the S1 that runs 6 minutes late
-    page.click("#position-form button")
-    page.select_option("#die", "2")
-    page.click("#roll-button")
+    tell_position(page, "Zug", "13:05", trip="S1 13:06")  # in the S1 that runs 6 minutes late
+    roll(page, "2")
     expect(page.locator("#live-text")).to_contain_text("Jail at", timeout=20000)
     button = page.locator("#jail-pay")
     expect(button).to_have_text("Pay 1000 into the free parking")

@@ -362,7 +362,7 @@ def test_poll_interval_reaches_both_pages_and_is_checked(site):
                         (f"/games/{a['game']}", a["organiser"]["token"])):
         page = requests.get(site["url"] + path, headers=bearer(token))
         assert page.status_code == 200 and 'data-poll-ms="500"' in page.text, path
-    assert "dataset.pollMs" in requests.get(f"{site['url']}/static/common.js").text  # read in one place
+    assert "dataset.pollMs" in requests.get(f"{site['url']}/static/api.js").text  # read in one place
     for script in ("group.js", "organiser.js"):
         assert "pollMs(" in requests.get(f"{site['url']}/static/{script}").text
     for bad in ("0", "601", "nan"):
@@ -380,8 +380,20 @@ def test_app_shell_manifest_and_service_worker(site):
     assert sw.headers["Cache-Control"] == "no-cache"  # a new worker is picked up at once
     assert "/join" in sw.text  # join links (tokens) are never cached
     assert "__VERSION__" not in sw.text and re.search(r'"planner-shell-[0-9a-f]{12}"', sw.text)
-    for asset in ("/static/group.js", "/static/common.js", "/vendor/leaflet/leaflet.js", "/vendor/basemap.json"):
+    for asset in ("/static/group.js", "/static/api.js", "/vendor/leaflet/leaflet.js", "/vendor/basemap.json"):
         assert requests.get(url + asset).status_code == 200, asset
+    # the app shell it keeps holds every module the pages import, and each is there (a tunnel after one visit)
+    shell = set(re.findall(r'"(/static/[^"]+)"', sw.text))
+    modules = {"/static/group.js", "/static/organiser.js"}
+    todo = list(modules)
+    while todo:
+        src = requests.get(url + todo.pop()).text
+        for name in re.findall(r'from "\./([\w.]+\.js)"', src):
+            if "/static/" + name not in modules:
+                modules.add("/static/" + name)
+                todo.append("/static/" + name)
+    assert len(modules) > 5 and modules <= shell, modules - shell
+    assert all(requests.get(url + a).status_code == 200 for a in shell)
     api = requests.get(group_api(site, site["a"], 1), headers=bearer(site["a"]["groups"][0]["token"]))
     assert api.headers["Cache-Control"] == "no-store" and api.headers["X-Content-Type-Options"] == "nosniff"
 

@@ -15,7 +15,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone as browser_joined
-from tests.support.browser import phone
+from tests.support.browser import phone, roll, tell_position, unfold
 from tests.support.webserver import DAY, run_cli, web_game
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
@@ -33,12 +33,9 @@ def site(web_server):
 
 def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -> None:
     """Type the position as a player would, wait until the page shows it, then roll ``die``."""
-    p.fill("#at", station)
-    p.fill("#time", time)
-    p.click("#position-form button")
+    tell_position(p, station, time)
     expect(p.locator("#position")).to_have_text(re.compile("^" + re.escape(shown)))
-    p.select_option("#die", die)
-    p.click("#roll-button")
+    roll(p, die)
 
 
 def test_group_page_join_position_roll_share_offline(site, browser):
@@ -78,9 +75,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     expect(p2.locator("#history tbody tr")).to_have_count(1)
 
     # the group gets there and says so (a roll while heading for the target is refused by the group's day)
-    p2.fill("#at", expected["target"])
-    p2.fill("#time", expected["arrival"])
-    p2.click("#position-form button")
+    tell_position(p2, expected["target"], expected["arrival"])
     expect(p2.locator("#position")).to_have_text(re.compile("^" + re.escape(f"{expected['target']} "
                                                                              f"{expected['arrival']}")))
 
@@ -93,8 +88,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     expect(p2.locator("#net")).to_have_text(re.compile(r"^Offline"))
 
     # a roll tried offline is queued, then sent once when back online
-    p2.select_option("#die", "3")
-    p2.click("#roll-button")
+    roll(p2, "3")
     assert "queued" in p2.inner_text("#message")
     ctx2.set_offline(False)
     expect(p2.locator("#message")).to_contain_text("was sent", timeout=15000)
@@ -111,8 +105,8 @@ def test_group_page_join_position_roll_share_offline(site, browser):
 
 
 def poll_ms(p) -> int:
-    """How often the page polls (``planner serve --poll-interval``, else its 4 s), as the page works it out."""
-    return p.evaluate("pollMs(4000)")
+    """How often the page polls (``planner serve --poll-interval``, else its 4 s), as api.js's pollMs works it out."""
+    return p.evaluate("Number(document.body.dataset.pollMs) || 4000")
 
 
 def joined_phone(browser, errors: list, url: str, number: int):
@@ -126,6 +120,7 @@ def test_undo_on_the_page(site, browser):
     ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
     set_position_and_roll(p, "Baar", "13:00", "1", shown="Baar 13:00")
     expect(p.locator("#history tbody tr")).to_have_count(1)
+    unfold(p, "history-box")
     p.click("#undo")  # one tap never deletes a roll: the page asks, naming it
     expect(p.locator("#undo-question")).to_contain_text("Remove roll #1 (1 at 13:00")
     p.click("#undo-no")
@@ -147,9 +142,7 @@ def test_group_name_with_markup_is_shown_as_text(site, browser):
     assert p.inner_text("#group-name") == EVIL
     assert p.locator("header img").count() == 0
     assert p.title().startswith(EVIL)
-    p.fill("#at", "Zug")
-    p.fill("#time", "11:00")
-    p.click("#position-form button")
+    tell_position(p, "Zug", "11:00")
     expect(p.locator("#position")).to_have_text("Zug 11:00")
     # the organiser's table and the label on its map show it as text, too
     org = ctx.new_page()
@@ -174,16 +167,13 @@ def test_page_shows_the_group_model_state(site, browser):
     api = f"{site['url']}/api/games/{game['game']}/groups/2"
     errors: list = []
     ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
-    p.fill("#at", "Zug")
-    p.fill("#time", "14:00")
-    p.click("#position-form button")
+    tell_position(p, "Zug", "14:00")
     expect(p.locator("#position")).to_have_text("Zug 14:00")
     st = requests.get(api, headers={"Authorization": f"Bearer {token}"}).json()["status"]
     assert st["obligation"]["board_by"] == "14:29"
     expect(p.locator("#deadline")).to_have_text(st["obligation"]["board_by"])
     expect(p.locator("#obligation")).to_have_text("roll now")
-    p.select_option("#die", "4")
-    p.click("#roll-button")
+    roll(p, "4")
     expect(p.locator("#history tbody tr")).to_have_count(1)
     st = requests.get(api, headers={"Authorization": f"Bearer {token}"}).json()["status"]
     ob = st["obligation"]
@@ -199,10 +189,9 @@ def test_undo_of_a_position_says_so(site, browser):
     game = site["game"]
     errors: list = []
     ctx, p = joined_phone(browser, errors, game["groups"][1]["url"], 2)
-    p.fill("#at", "Baar")
-    p.fill("#time", "15:00")
-    p.click("#position-form button")
+    tell_position(p, "Baar", "15:00")
     expect(p.locator("#position")).to_have_text("Baar 15:00")
+    unfold(p, "history-box")
     p.click("#undo")
     expect(p.locator("#undo-question")).to_contain_text('the position report "at Baar" at 15:00')
     p.click("#undo-yes")

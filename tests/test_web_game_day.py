@@ -23,7 +23,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import joined_phone, page_width
+from tests.support.browser import (
+    cut_labels,
+    joined_phone,
+    page_width,
+    roll,
+    split_words,
+    tell_position,
+    unfold,
+)
 from tests.support.webserver import DAY, run_cli, web_game
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
@@ -66,6 +74,7 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     cli(site, "group", "position", "--group", "Blau", "--at", "Rotkreuz", "--time", "09:20")
     expect(blau.locator("#position")).to_have_text("Rotkreuz 09:20", timeout=POLL_MS)  # the command line's
     blau.fill("#time", "09:25")
+    unfold(blau, "money")
     expect(blau.locator("#buy-offers button")).to_have_text(["Buy Rotkreuz"])  # the station it stands at
     blau.click("#buy-offers button")
     money_ok(blau, "BlauK 9.25 Rotkreuz")
@@ -76,11 +85,10 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     assert sent.locator("a.whatsapp").get_attribute("href") == f"https://wa.me/?text={body}"
     expect(sent).to_contain_text("to all groups")
 
-    rot.fill("#time", "09:10")
-    rot.fill("#at", "zug")
-    rot.click("#position-form button")
+    tell_position(rot, "zug", "09:10")
     expect(rot.locator("#position")).to_have_text("Zug 09:10")
     rot.fill("#time", "09:12")
+    unfold(rot, "money")
     expect(rot.locator("#buy-offers button")).to_have_text(["Buy Zug"])
     rot.click("#buy-offers button")
     money_ok(rot, "RotK 9.12 Zug")
@@ -96,14 +104,13 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     expect(blau.locator("#messages")).to_contain_text("RotK 9.12 Zug", timeout=POLL_MS)  # §13: told
 
     # ---- afternoon --------------------------------------------------------------------------------------
-    rot.fill("#time", "12:40")
-    rot.fill("#since", "12:31")  # "we have stood here since": the 29-minute rule counts from it
-    rot.fill("#at", "Zug")
-    rot.click("#position-form button")
+    # "we have stood here since": the 29-minute rule counts from it
+    tell_position(rot, "Zug", "12:40", since="12:31")
     expect(rot.locator("#position")).to_have_text("Zug 12:31")
     zz = json.loads(run_cli(site["env"], "zugzwang", "--at", "Zug", "--time", "12:31", *DAY, "--json").stdout)
     expect(rot.locator("#deadline")).to_have_text(zz["deadline"])
     expect(rot.locator("#trains-rule")).to_contain_text(f"board by {zz['deadline']}")
+    unfold(rot, "trains-box")
     rows = rot.locator("#trains tbody tr")
     expect(rows).to_have_count(len(zz["departures"]))
     for i, d in enumerate(zz["departures"][:3]):
@@ -111,8 +118,7 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
         assert (cells.nth(0).inner_text(), cells.nth(1).inner_text().split()[0]) == (d["departure"], d["route"])
 
     rot.fill("#time", "12:45")  # the phone's own clock, later than the position report
-    rot.select_option("#die", "3")
-    rot.click("#roll-button")
+    roll(rot, "3")
     expect(rot.locator("#target")).to_have_text("Emmenbrücke")
     expect(rot.locator("#answer-roll")).to_contain_text("at 12:45")
     status = cli(site, "group", "status", "--group", "Rot")
@@ -196,6 +202,8 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     # ---- the pages themselves --------------------------------------------------------------------------------
     for p in (rot, blau, org):
         assert page_width(p) <= 390, p.url
+    assert split_words(org, "#groups td, #ranking td, #events td") == []  # cells wrap between words only
+    assert cut_labels(org) == [] and cut_labels(rot) == []  # every name on a map shown whole
     area = ctx3.new_page()
     area.on("response", lambda r: r.status >= 400 and failed.append((r.request.method, r.status, r.url)))
     area.goto(site["url"] + org.locator("#map-link").get_attribute("href"))
@@ -206,6 +214,9 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     assert [e for e in errors if "status of 422" not in e] == []
     shots = Path(os.environ.get("PLANNER_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
+    rot.reload()  # as a phone opens it: the first screen, the rest folded
+    expect(rot.locator("#target")).to_have_text("Emmenbrücke")
+    expect(rot.locator("#first-leg .leg-card")).to_be_visible()
     rot.screenshot(path=str(shots / "phone-group.png"), full_page=True, scale="css")
     org.screenshot(path=str(shots / "phone-organiser.png"), full_page=True, scale="css")
     assert all(0 < (shots / n).stat().st_size < 1_000_000 for n in ("phone-group.png", "phone-organiser.png"))

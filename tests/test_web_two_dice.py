@@ -14,7 +14,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import joined_phone, page_width
+from tests.support.browser import joined_phone, page_width, roll, tell_position
 from tests.support.webserver import run_cli
 
 
@@ -44,14 +44,10 @@ def test_two_dice_target_admissible_ways_and_reroll(nws_site, browser, group, wh
     failed: list = []
     ctx, p = joined_phone(browser, errors, game["groups"][group]["url"], f"/groups/{group + 1}", failed)
     assert p.locator("#die").count() == 0  # two dice, not one
-    p.fill("#time", "11:30")
-    p.fill("#at", "Basel SBB")
-    p.click("#position-form button")
+    tell_position(p, "Basel SBB", "11:30")
     expect(p.locator("#position")).to_have_text("Basel SBB 11:30")
     expect(p.locator("#trains-rule")).to_contain_text("no change window in this game")
-    p.select_option("#die-white", white)
-    p.select_option("#die-colour", colour)
-    p.click("#roll-button")
+    roll(p, white, colour)
     expect(p.locator("#target")).to_have_text(want["target"])
     expect(p.locator("#answer-roll")).to_contain_text(f"roll {white}{colour} at 11:30")
     expect(p.locator("#reroll")).to_have_text(want["reroll_at"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
@@ -29,9 +30,11 @@ from planner.errors import PlannerError
 from planner.maps import assets
 from planner.store.games import Access
 from planner.store.state import State
+from planner.util.i18n import _, ngettext, use_language
 from planner.web.answers import Answers, stations
 from planner.web.days import Day, Days
 from planner.web.documents import area_map_html, check_area_html
+from planner.web.language import page_language
 from planner.web.security import (
     COOKIE,
     Caller,
@@ -56,6 +59,7 @@ ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id"}
 LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip",
                  "reason"}  # reason: which parking payment (the jail)
 VOID_FIELDS = {"seq", "reason", "time"}
+WHEREABOUTS_FIELDS = {"lat", "lon", "time"}
 
 
 class WebApp:
@@ -69,7 +73,9 @@ class WebApp:
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
         self.worker = worker  # None: everything computed in this process
-        self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+        self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
+                               extensions=["jinja2.ext.i18n"])
+        self.env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
 
     def group_of(self, request: Request, caller: Caller) -> tuple[str, int]:
         """The game id and group number of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""
@@ -150,15 +156,15 @@ class WebApp:
         try:
             self.limiter.hit("ip:" + (request.client.host if request.client else "?"))
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status)
+            return self.page("error.html", {"message": exc.message}, exc.status, request)
         access = self.known.access(token) if 0 < len(token) <= 200 else None
         if access is None:
-            return self.page("error.html", {"message": "This link is not valid (any more)."}, 401)
+            return self.page("error.html", {"message": _("This link is not valid (any more).")}, 401, request)
         number = next((g.number for g in self.answers.record(access.game_id).groups if g.key == access.group), None)
         target = (f"/games/{access.game_id}" if number is None else f"/games/{access.game_id}/groups/{number}")
         # A page, not a redirect: a SameSite=Strict cookie set during a navigation from another app (a QR
         # scanner) is sent only on the next, same-site navigation, which this page's refresh is.
-        resp = self.page("join.html", {"target": target}, 200)
+        resp = self.page("join.html", {"target": target}, 200, request)
         resp.set_cookie(COOKIE, token, max_age=3 * 24 * 3600, path="/", httponly=True, samesite="strict",
                         secure=self.secure_cookie)
         return resp
@@ -169,12 +175,12 @@ class WebApp:
             game_id, number = self.group_of(request, self.caller(request))
             play, _day = await run_in_threadpool(self.answers.play, game_id)
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status)
+            return self.page("error.html", {"message": exc.message}, exc.status, request)
         except PlannerError as exc:
-            return self.page("error.html", {"message": str(exc)}, 422)
+            return self.page("error.html", {"message": str(exc)}, 422, request)
         g = self.answers.group(game_id, number)
         return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
-                                        "info": self.answers.game_info(play), "poll_ms": self.poll_ms})
+                                        "info": self.answers.game_info(play), "poll_ms": self.poll_ms}, 200, request)
 
     def organisers_game(self, request: Request) -> str:
         """The game id of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
@@ -188,11 +194,11 @@ class WebApp:
         try:
             play, _day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status)
+            return self.page("error.html", {"message": exc.message}, exc.status, request)
         except PlannerError as exc:
-            return self.page("error.html", {"message": str(exc)}, 422)
+            return self.page("error.html", {"message": str(exc)}, 422, request)
         return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play),
-                                            "poll_ms": self.poll_ms})
+                                            "poll_ms": self.poll_ms}, 200, request)
 
     def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the
@@ -202,7 +208,7 @@ class WebApp:
             try:
                 _, day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
             except HttpError as exc:
-                return self.page("error.html", {"message": exc.message}, exc.status)
+                return self.page("error.html", {"message": exc.message}, exc.status, request)
             html = await run_in_threadpool(make, day)
             return HTMLResponse(html, headers={**security_headers(), "Content-Security-Policy": DOCUMENT_CSP})
 
@@ -233,12 +239,14 @@ class WebApp:
 
     async def home(self, request: Request) -> Response:
         """The start page: where to find the join link."""
-        return self.page("home.html", {})
+        return self.page("home.html", {}, 200, request)
 
-    def page(self, name: str, context: dict, status: int = 200) -> HTMLResponse:
-        """Render a template (autoescaped) with the security headers."""
-        html = self.env.get_template(name).render(**context)
-        return HTMLResponse(html, status, headers=security_headers())
+    def page(self, name: str, context: dict, status: int = 200, request: Request | None = None) -> HTMLResponse:
+        """Render a template (autoescaped, its texts in the request's language) with the security headers."""
+        lang = page_language(request)
+        with use_language(lang):
+            html = self.env.get_template(name).render(lang=lang, catalog=None, **context)
+        return HTMLResponse(html, status, headers={**security_headers(), "Content-Language": lang})
 
     def build(self) -> Starlette:
         """The Starlette application."""
@@ -268,6 +276,8 @@ class WebApp:
                                                                         fields=POSITION_FIELDS), methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/rolls", self.api(self.answers.roll, write=True, fields=ROLL_FIELDS),
                   methods=["POST"]),
+            Route("/api/games/{game}/groups/{group}/whereabouts", self.api(
+                self.answers.where_are_we, write=True, fields=WHEREABOUTS_FIELDS), methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/undo", self.api(self.answers.undo, write=True, fields=set()),
                   methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger)),
@@ -305,12 +315,16 @@ class TokenCache:
 
 
 def service_worker() -> str:
-    """sw.js with a hash of the app's static files as its cache version: changed files reach the phones."""
+    """sw.js with a hash of the app's static files as its cache version (changed files reach the phones) and the
+    list of those files as the app shell it keeps (every module the pages import, for a tunnel)."""
     digest = hashlib.sha256()
-    for f in sorted((HERE / "static").rglob("*")):
-        if f.is_file():
-            digest.update(f.name.encode() + f.read_bytes())
-    return (HERE / "static" / "sw.js").read_text("utf-8").replace("__VERSION__", digest.hexdigest()[:12])
+    files = sorted(f for f in (HERE / "static").rglob("*") if f.is_file())
+    for f in files:
+        digest.update(f.name.encode() + f.read_bytes())
+    shell = ", ".join(json.dumps("/static/" + f.relative_to(HERE / "static").as_posix())
+                      for f in files if f.name != "sw.js")
+    return ((HERE / "static" / "sw.js").read_text("utf-8").replace("__VERSION__", digest.hexdigest()[:12])
+            .replace('"__STATIC_FILES__"', shell))
 
 
 def security_headers() -> dict[str, str]:

@@ -1,293 +1,358 @@
-/* The group's phone page: state now, set position, roll, history with undo (answer.js draws the answers and the
-   trains the rule allows, money.js the ledger). Polls the group's state every 4 s (or serve's --poll-interval: a
-   roll on another phone shows within 10 s), keeps the last state in localStorage (readable offline) and queues a roll tried offline, sent
-   once (same roll_id) when back online. */
-"use strict";
+/* The group's phone page. The first screen says where the group is, what binds it now and offers the one action
+   it most likely needs (now.js decides which) with the answer's first leg right below; the rest folds away.
+   Polls the group's state (every 4 s, or serve's --poll-interval: a roll on another phone shows within 10 s) and
+   asks the answers that depend on it (next, the trains, the ledger) once per change of it; keeps the last state
+   for a tunnel and queues a roll tried offline, sent once (same roll_id) when back online. */
+import {ApiError, api, apiOrKept, pollMs, stations} from "./api.js";
+import {admissibleItems, answerSummary, answerTitle, candidateItems, changesOf, drawRoute, firstLegCard, legRow,
+  trainsView} from "./answer.js";
+import {PhoneClock, clockValue, tidyOnChange} from "./clock.js";
+import {banner, byId, fill, h, say, setText} from "./dom.js";
+import {chf, clockOf, minutesOf} from "./format.js";
+import {languageSwitch, loadCatalog, t} from "./i18n.js";
+import {whereAreWe} from "./locate.js";
+import {makeMap} from "./map.js";
+import {setUpMoney} from "./money_page.js";
+import {boardable, chooseAction, firstLeg, moneyKey, placeKey, positionText} from "./now.js";
+import {Kept} from "./offline.js";
+import {newId} from "./money.js";
+import {keepForOffline} from "./shell.js";
+import {deadlineText, liveText, obligationText, realtimeBanner, rollResult, seatedText,
+  undoQuestion} from "./words.js";
 
-const GAME = document.body.dataset.game;
-const GROUP = document.body.dataset.group;
-const DICE = Number(document.body.dataset.dice || 1);
-const BASE = `/api/games/${encodeURIComponent(GAME)}/groups/${encodeURIComponent(GROUP)}`;
-const KEY = `planner:${GAME}:${GROUP}`;
-const POLL_MS = pollMs(4000);
+const DATA = document.body.dataset;
+const GAME = DATA.game;
+const DICE = Number(DATA.dice || 1);
+const BASE = `/api/games/${encodeURIComponent(GAME)}/groups/${encodeURIComponent(DATA.group)}`;
+const kept = new Kept(`planner:${GAME}:${DATA.group}`);
+const clock = new PhoneClock(byId("time"), `planner:${GAME}:${DATA.group}:time`);
 
-const view = {state: null, next: null};  // the latest state and next answer (money.js reads them)
+const view = {state: null, next: null, trains: null, ledger: null};  // the latest answers of each kind
+const asked = {place: null, money: null};  // what next/trains and the ledger were last asked for (now.js keys)
+let shownSeq = null;  // the roll whose answer the page shows
+let map = null;
+let routeLayer = null;
+let shownAction = null;  // what the action slot shows (redrawn only when it changes)
+const HOLD_MS = 6000;  // a form the players just touched stays where it is this long (it does not jump away)
+let holdUntil = 0;
 
-function newRollId() {
-  const b = new Uint8Array(16);
-  crypto.getRandomValues(b);  // available without a secure context, unlike crypto.randomUUID
-  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+function message(text, isError) { say("message", text, isError); }
+
+const money = setUpMoney({base: BASE, view, now: () => clock.now(), fetchLedger, said: message});
+
+// ---- the first screen -----------------------------------------------------------------------------------
+
+function setFact(id, value) {
+  setText(id, value);
+  const box = byId(id).parentElement;
+  if (!box.classList.contains("always")) box.hidden = value === null || value === undefined || value === "";
 }
 
-function message(text, isError) {
-  const el = document.getElementById("message");
-  el.textContent = text || "";
-  el.className = isError ? "error" : "";
+function renderNow() {
+  const st = view.state.status;
+  const pos = st.position;
+  const ob = st.obligation;
+  setText("position", positionText(pos));
+  setText("obligation", obligationText(ob));
+  setFact("next-roll", st.next_roll_at);
+  let boardBy = null;
+  if (pos && pos.seated) boardBy = seatedText();
+  else if (ob && ob.board_by) boardBy = ob.board_by;
+  else if (view.trains && view.trains.deadline && pos) boardBy = deadlineText(view.trains);
+  setFact("deadline", boardBy);
+  const last = view.state.last;
+  setFact("target", last ? (last.kind === "free" ? t("free movement") : last.target) : null);
+  setFact("arrival", last ? last.arrival : null);
+  setFact("free-until", last ? last.free_until : null);
+  setFact("reroll", last ? last.reroll_at : null);
+  const cash = view.ledger ? view.ledger : view.state;
+  setFact("cash", chf(cash.cash));
+  setFact("capital", chf(cash.capital));
+  renderAction();
+  fill("first-leg", [firstLegCard(firstLeg(view))].filter(Boolean));
 }
 
-// ---- rendering --------------------------------------------------------------------------------
+/* The one action: its form moves into the slot under the obligation (and back into its folded section when
+   another action is due). Not while the players type in it or have just touched it; at once after it was sent. */
+function holdForms() { holdUntil = Date.now() + HOLD_MS; }
+function releaseForms() { holdUntil = 0; }
 
-/* What binds the group now, in words: the group model's obligation (planner group status --json). */
-function obligationText(ob) {
-  if (!ob) return null;
-  switch (ob.kind) {
-    case "before_dice": return `free until dice start at ${ob.until}`;
-    case "dice_soon": return `first roll at ${ob.until}`;
-    case "roll": return "roll now";
-    case "heading": return `heading for ${ob.target}${ob.until ? ", arrival " + ob.until : ""}`;
-    case "free": return `free movement until ${ob.until}: roll before it ends`;
-    case "jail": return `in jail until ${ob.until} (your train was 5+ minutes late)${ob.target ? ", then on to " + ob.target : ""}`;
-    case "ended": return "the game is over";
-    default: return ob.kind;
+function renderAction() {
+  const action = chooseAction(view, minutesOf(clock.now()));
+  const trains = action.kind === "board" ? boardable(view.trains, 3) : [];
+  const key = JSON.stringify([action.kind, action.fee || null, action.by || null, trains.map((d) => d.trip_id),
+    action.kind === "fee" ? money.paidKey() : null]);
+  if (key === shownAction) return;
+  const slot = byId("action");
+  const focus = document.activeElement;
+  const typing = focus && focus.matches("input, select, textarea") && focus.closest("#action, #where-box, #roll-box");
+  if (shownAction !== null && (typing || Date.now() < holdUntil)) return;
+  shownAction = key;
+  const forms = {roll: [byId("roll-form"), byId("home-roll"), byId("roll-box")],
+    position: [byId("position-form"), byId("home-position"), byId("where-box")]};
+  for (const [kind, [form, home, box]] of Object.entries(forms)) {
+    if (kind === action.kind) { slot.append(form); box.hidden = true; } else { home.append(form); box.hidden = false; }
+  }
+  for (const el of [...slot.children]) if (!Object.values(forms).some(([f]) => f === el)) el.remove();
+  byId("fact-deadline").classList.toggle("in-action", action.kind === "board");
+  slot.dataset.action = action.kind || "none";
+  if (action.kind === "fee") {
+    slot.append(h("div", {class: "due-fee"}, h("p", {class: "action-title"}, t("A fee is due here")),
+      h("ul", {id: "due-fee"}, money.feeItem(action.fee))));
+  } else if (action.kind === "board") {
+    const plan = firstLeg(view);  // the train of the way on, marked among those the window allows
+    slot.append(h("div", {class: "board"}, h("p", {class: "action-title"},
+      t("Board a train by {time}", {time: action.by})), h("table", {id: "board-trains", class: "compact"},
+      h("tbody", {}, trains.map((d) => h("tr", {class: plan && d.trip_id === plan.trip_id ? "plan" : ""},
+        h("td", {}, h("b", {}, d.departure)), h("td", {}, d.route), h("td", {}, d.headsign || ""),
+        h("td", {}, d.platform ? t("Gl. {platform}", {platform: d.platform}) : "")))))));
   }
 }
 
-/* The time the group's requests carry: the time field (prefilled with the phone's clock, which it follows until
-   the players change it to tell a time that has passed). */
-let timeEdited = false;
-function restoreTime() {
-  const kept = localStorage.getItem(KEY + ":time");  // a time the players typed survives a reload
-  if (kept) { document.getElementById("time").value = kept; timeEdited = true; }
-}
-function nowHHMM() {
-  const d = new Date();
-  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-}
-function currentTime() {
-  const el = document.getElementById("time");
-  if (!timeEdited || !el.value) el.value = nowHHMM();
-  return el.value;
+// ---- the answer, the trains, the day's history ------------------------------------------------------------
+
+function renderAnswer(ans) {
+  shownSeq = ans.seq;
+  byId("answer").hidden = false;
+  setText("answer-roll", answerTitle(ans));
+  const {text, notes} = answerSummary(ans);
+  byId("answer-text").textContent = text;
+  byId("legs").querySelector("tbody").replaceChildren(...(ans.legs || []).map(legRow));
+  changeDeadlines(ans);
+  fill("extras", notes);
+  const others = candidateItems(ans);
+  byId("candidates-box").hidden = !others.length;
+  fill("candidates", others);
+  const ways = admissibleItems(ans);
+  byId("admissible-box").hidden = !ways.length;
+  fill("admissible", ways);
+  drawAnswerRoute(ans);
 }
 
-function renderState(state) {
-  view.state = state;
-  // where the group's day has it (it moves along its itinerary): the one place a group's position is kept
-  const modelPos = state.status && state.status.position;
-  setText("position", modelPos && modelPos.station
-    ? (modelPos.seated && modelPos.train ? modelPos.train : `${modelPos.station} ${modelPos.since}`) : null);
-  const ob = state.status && state.status.obligation;
-  setText("obligation", obligationText(ob));
-  setText("next-roll", state.status ? state.status.next_roll_at : null);
-  if (ob && ob.board_by && !(modelPos && modelPos.seated)) boardBy = ob.board_by;
-  else if (modelPos && modelPos.seated) boardBy = "seated: nothing binds until you get off";
-  else boardBy = null;
-  if (boardBy) setText("deadline", boardBy);
-  if (state.cash !== undefined) { setText("cash", chf(state.cash)); setText("capital", chf(state.capital)); }
-  const last = state.last;
-  setText("target", last ? (last.kind === "free" ? "free movement" : last.target) : null);
-  setText("arrival", last ? last.arrival : null);
-  setText("free-until", last ? last.free_until : null);
-  setText("reroll", last ? last.reroll_at : null);
-  const tbody = document.querySelector("#history tbody");
-  tbody.replaceChildren(...state.status.rolls.slice().reverse().map((r) => h("tr", {},
-    h("td", {}, r.seq), h("td", {}, r.time), h("td", {}, r.dice),
-    h("td", {}, r.kind === "free" ? `free until ${r.free_until}` : r.target))));
-  document.getElementById("undo").disabled = !latestEntry(state);
-  const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
-  if (last && lastSeq !== shownSeq) renderAnswer(last);
-  if (!last) { document.getElementById("answer").hidden = true; shownSeq = null; }
-  renderRealtime(state.realtime, `${lastSeq}:${(state.status.positions || []).length}`);
-  renderMessages(state.messages || []);
+/* The 29-minute rule at each change: what the trains endpoint (planner zugzwang) answers for getting off there. */
+async function changeDeadlines(ans) {
+  const rows = byId("legs").querySelectorAll("tbody tr");
+  for (const c of changesOf(ans)) {
+    const q = new URLSearchParams({at: c.at, time: c.time});
+    if (c.trip) q.set("trip", c.trip);
+    let z;
+    try { z = await apiOrKept(`${BASE}/trains?${q}`); } catch { continue; }
+    if (rows[c.index] && z.deadline) {
+      rows[c.index].lastElementChild.append(h("br"),
+        h("small", {class: "deadline"}, t("next train by {deadline}", {deadline: z.deadline})));
+    }
+  }
+}
+
+async function drawAnswerRoute(ans) {
+  if (!map) map = makeMap("map");
+  if (!map) return;
+  let coords;
+  try { coords = await stations(GAME); } catch { return; }
+  if (routeLayer) routeLayer.remove();
+  routeLayer = drawRoute(map, ans, coords);
+}
+
+function renderTrains() {
+  const z = view.trains;
+  if (!z) return;
+  const {rule, rows} = trainsView(z);
+  byId("trains-rule").textContent = rule;
+  byId("trains").querySelector("tbody").replaceChildren(...rows);
+}
+
+function renderHistory(st) {
+  byId("history").querySelector("tbody").replaceChildren(...st.rolls.slice().reverse().map((r) => h("tr", {},
+    h("td", {}, r.seq), h("td", {}, r.time), h("td", {}, r.dice), h("td", {}, rollResult(r)))));
+  byId("undo").disabled = !undoQuestion(st);
 }
 
 /* serve --realtime: a banner when the data is stale or missing, and the way on re-planned on real times
-   (planner next: a missed change, a cancelled train or a jail changes it) whenever the data or the day changed. */
-let liveFor = null;
-
-function late(min) {
-  return min ? (min > 0 ? ` +${min}'` : ` ${min}'`) : "";
-}
-
-function renderRealtime(rt, lastSeq) {
-  const el = document.getElementById("realtime");
-  if (!rt) { el.hidden = true; return; }
-  let text = "";
-  if (!rt.available) text = `No real-time data${rt.error ? " (" + rt.error + ")" : ""}: timetable times only.`;
-  else if (rt.stale) text = `Real-time data is ${rt.age_s === null ? "of unknown age" : Math.round(rt.age_s / 60) + " min old"}: delays may have changed.`;
-  else if (rt.error) text = `Real-time data ${Math.round(rt.age_s / 60)} min old (last fetch failed: ${rt.error}).`;
-  el.textContent = text;
-  el.hidden = !text;
-  const key = `${rt.version}:${lastSeq}`;
-  if (key !== liveFor) { liveFor = key; refreshLive(); }
-}
-
-async function refreshLive() {
-  let nx;
-  try { nx = await api(`${BASE}/next?time=${encodeURIComponent(currentTime())}`); } catch (e) { return; }
-  const sec = document.getElementById("live");
-  const it = nx.itinerary;
-  if (!it || !it.legs || !it.legs.length) { sec.hidden = true; return; }
-  sec.hidden = false;
-  let text = `${nx.advice}.`;
-  if (it.jail) text += ` Jail at ${it.jail.station} ${it.jail.from}-${it.jail.until} (the ${it.jail.route} is ${it.jail.delay_min} min late)` +
-    (it.jail.pay ? `; or pay ${it.jail.pay.amount} into the free parking and arrive ${it.jail.pay.arrival}.` : ".");
-  document.getElementById("live-text").textContent = text;
-  const pay = document.getElementById("jail-pay");
+   (planner next: a missed change, a cancelled train or a jail changes it). */
+function renderLive() {
+  const rt = view.state.realtime;
+  banner("realtime", rt ? realtimeBanner(rt) : "");
+  const sec = byId("live");
+  const nx = view.next;
+  const it = nx && nx.itinerary;
+  sec.hidden = !rt || !it || !it.legs || !it.legs.length;
+  if (sec.hidden) return;
+  byId("live-text").textContent = liveText(nx);
+  const pay = byId("jail-pay");
   pay.hidden = !(it.jail && it.jail.pay);
   if (!pay.hidden) {
-    pay.textContent = `Pay ${it.jail.pay.amount} into the free parking`;
+    pay.textContent = t("Pay {amount} into the free parking", {amount: it.jail.pay.amount});
     // the jail is named by its train and station (the predicted time may move between the taps of one payment);
     // once paid the jail is gone from the plan (and the button with it); voided, it is back, and a tap pays anew
-    pay.onclick = () => sendLedger({event: "parking", reason: "jail", time: it.jail.from,
-      key: `jail|${it.jail.trip_id}|${it.jail.station}`}, () => refreshLive());
+    pay.onclick = () => money.send({event: "parking", reason: "jail", time: it.jail.from,
+      key: `jail|${it.jail.trip_id}|${it.jail.station}`}, () => fetchPlace(true));
   }
-  document.querySelector("#live-legs tbody").replaceChildren(...it.legs.map((l) => h("tr", {},
+  const late = (min) => (min ? (min > 0 ? ` +${min}'` : ` ${min}'`) : "");
+  byId("live-legs").querySelector("tbody").replaceChildren(...it.legs.map((l) => h("tr", {},
     h("td", {}, l.route), h("td", {}, l.from), h("td", {}, l.departure + late(l.departure_delay_min)),
     h("td", {}, l.to), h("td", {}, l.arrival + late(l.arrival_delay_min)))));
 }
 
-function renderMessages(events) {
-  const items = events.slice().reverse().map((e) => h("li", {class: e.voided ? "voided" : ""},
-    h("b", {}, e.time), " ", e.message, e.voided ? h("small", {}, " (voided)") : null));
-  document.getElementById("messages").replaceChildren(...(items.length ? items : [h("li", {}, "none yet")]));
+function renderAll() {
+  if (!view.state) return;
+  renderNow();
+  renderTrains();
+  renderLive();
+  money.render();
 }
 
-// ---- state, polling, offline ------------------------------------------------------------------
-
-function saveState(state) {
-  try { localStorage.setItem(KEY + ":state", JSON.stringify({state, at: Date.now()})); } catch (e) { /* full */ }
+function renderState(state) {
+  view.state = state;
+  const st = state.status;
+  renderHistory(st);
+  const lastSeq = st.rolls.length ? st.rolls[st.rolls.length - 1].seq : null;
+  if (state.last && lastSeq !== shownSeq) renderAnswer(state.last);
+  if (!state.last) { byId("answer").hidden = true; shownSeq = null; }
+  const told = state.messages || [];
+  fill("messages", money.toldItems(told));
+  byId("messages-count").textContent = told.length ? `(${told.length})` : "";
+  renderAll();
 }
 
-function cachedState() {
-  try { return JSON.parse(localStorage.getItem(KEY + ":state") || "null"); } catch (e) { return null; }
+// ---- asking the server ------------------------------------------------------------------------------------
+
+/* Next's answer and the trains, once per change of the group's place (or when ``force``d: a jail paid). */
+async function fetchPlace(force) {
+  const key = placeKey(view.state);
+  if (!force && key === asked.place) return;
+  asked.place = key;
+  const time = encodeURIComponent(clock.now() || clockOf(new Date()));
+  if (view.state.status.position) {
+    try { view.trains = await apiOrKept(`${BASE}/trains?time=${time}`); } catch { view.trains = null; }
+    try { view.next = await apiOrKept(`${BASE}/next?time=${time}`); } catch { view.next = null; }
+  } else {
+    view.trains = null;
+    view.next = null;
+  }
+  renderAll();
 }
+
+async function fetchLedger() {
+  try { view.ledger = await apiOrKept(BASE + "/ledger"); } catch { return; }
+  // the ledger answers what the state's money key sums up: the next poll asks it again only for a change after it
+  asked.money = moneyKey({cash: view.ledger.cash, capital: view.ledger.capital, messages: view.ledger.told});
+  renderAll();
+}
+
+let asking = 0;  // the latest state asked for: an older answer arriving after it is not shown
 
 async function refresh() {
+  const mine = ++asking;
   try {
-    const state = await api(`${BASE}?time=${encodeURIComponent(currentTime())}`);
-    netStatus("");
-    saveState(state);
+    const state = await api(`${BASE}?time=${encodeURIComponent(clock.now() || clockOf(new Date()))}`);
+    if (mine !== asking) return;
+    banner("net", "");
+    kept.saveState(state);
     renderState(state);
-    const rolls = state.status.rolls;
-    const where = JSON.stringify([state.status.position, rolls.length ? rolls[rolls.length - 1].seq : null]);
-    if (state.status.position && where !== nextFor) refreshNext(where);  // routed: only when something moved
-    refreshMoney();
+    fetchPlace(false);
+    const mk = moneyKey(state);
+    if (mk !== asked.money) { asked.money = mk; fetchLedger(); }
     await flushQueue();
   } catch (e) {
-    if (e instanceof ApiError) { netStatus(e.message); return; }
-    const c = cachedState();
-    netStatus(`Offline: showing the last answer${c ? " from " + new Date(c.at).toLocaleTimeString() : ""}.`);
+    if (e instanceof ApiError) { banner("net", e.message); return; }
+    const c = kept.state();
+    banner("net", c ? t("Offline: showing the last answer from {time}.", {time: clockOf(new Date(c.at))})
+      : t("Offline: showing the last answer."));
   }
 }
-
-let nextFor = null;
-let boardBy = null;  // the group model's board-by time wins over the trains answer for the set position
-
-/* The trains the rule allows from the group's position, and what next (the itinerary's fees, for money.js). */
-async function refreshNext(where) {
-  try {
-    const z = await api(`${BASE}/trains?time=${encodeURIComponent(currentTime())}`);
-    nextFor = where;
-    renderTrains(z);
-    if (!boardBy) setText("deadline", z.forced_next ? `${z.deadline} (no train by then: take the next one)` : z.deadline);
-  } catch (e) {
-    if (e instanceof OfflineCopy) renderTrains(e.data);
-  }
-  try {
-    view.next = await api(`${BASE}/next?time=${encodeURIComponent(currentTime())}`);
-  } catch (e) {
-    if (e instanceof OfflineCopy) view.next = e.data;
-  }
-  renderMoney();
-}
-
-function queue() {
-  try { return JSON.parse(localStorage.getItem(KEY + ":queue") || "[]"); } catch (e) { return []; }
-}
-
-function setQueue(q) { localStorage.setItem(KEY + ":queue", JSON.stringify(q)); }
 
 async function flushQueue() {
-  let q = queue();
-  while (q.length) {
-    const body = q[0];
+  for (const body of kept.queue()) {
     try {
       const ans = await api(BASE + "/rolls", "POST", body);
-      message(`The queued roll ${body.dice} was sent.`);
+      message(t("The queued roll {dice} was sent.", {dice: body.dice}));
       renderAnswer(ans);
     } catch (e) {
       if (!(e instanceof ApiError)) return;  // still offline: keep it for later
-      message(`The queued roll ${body.dice} was NOT sent: ${e.message}`, true);
+      message(t("The queued roll {dice} was NOT sent: {error}", {dice: body.dice, error: e.message}), true);
     }
-    q = queue().filter((b) => b.roll_id !== body.roll_id);
-    setQueue(q);
+    kept.done(body.roll_id);
   }
 }
 
-/* "We have stood here since": optional, sent with a position or a roll (the 29-minute rule counts from it). */
+// ---- what the players do -----------------------------------------------------------------------------------
+
+/* "We have stood here since": optional, sent with a position or a roll (the 29-minute rule counts from it);
+   undefined when the field holds something that is no time. */
 function sinceValue() {
-  return document.getElementById("since").value || null;
+  const el = byId("since");
+  const c = clockValue(el);
+  if (el.value.trim() && !c) return undefined;
+  return c;
+}
+
+function timesOrSay() {
+  const time = clock.now();
+  const since = sinceValue();
+  if (!time || since === undefined) { message(t("Type the time as HH:MM (24-hour)."), true); return null; }
+  return since ? {time, since} : {time};
 }
 
 async function submitRoll(ev) {
   ev.preventDefault();
-  const dice = DICE === 2
-    ? Number(document.getElementById("die-white").value) * 10 + Number(document.getElementById("die-colour").value)
-    : Number(document.getElementById("die").value);
-  const body = {dice, time: currentTime(), roll_id: newRollId()};
-  if (sinceValue()) body.since = sinceValue();
+  const times = timesOrSay();
+  if (!times) return;
+  const dice = DICE === 2 ? Number(byId("die-white").value) * 10 + Number(byId("die-colour").value)
+    : Number(byId("die").value);
+  const body = {dice, ...times, roll_id: newId()};
   const queueIt = () => {
-    setQueue([...queue(), body]);
-    message(`No connection: roll ${dice} is queued and will be sent once when the phone is back online.`);
+    kept.enqueue(body);
+    message(t("No connection: roll {dice} is queued and will be sent once when the phone is back online.", {dice}));
   };
   if (!navigator.onLine) { queueIt(); return; }
-  message("Rolling...");
+  message(t("Rolling..."));
   try {
     const ans = await api(BASE + "/rolls", "POST", body);
-    message("");
+    releaseForms();
+    message(t("Recorded: roll {dice} at {time}.", {dice, time: ans.time}));
     renderAnswer(ans);
     refresh();
   } catch (e) {
-    if (e instanceof ApiError) message(`Not recorded: ${e.message}`, true); else queueIt();
+    if (e instanceof ApiError) message(t("Not recorded: {error}", {error: e.message}), true); else queueIt();
   }
+}
+
+function positionSet(st) {
+  releaseForms();
+  message(st.train ? t("Position: {train}", {train: st.train})
+    : t("Position: {station} since {since}", {station: st.position.station, since: st.position.since}));
+  refresh();
 }
 
 async function submitPosition(ev) {
   ev.preventDefault();
-  const at = document.getElementById("at").value.trim();
-  const time = currentTime();
-  const trip = document.getElementById("trip").value.trim();
-  if (!at && !trip) { message("Type the station, or the train you are in (e.g. IR75 12:25).", true); return; }
-  const body = {};
+  const at = byId("at").value.trim();
+  const trip = byId("trip").value.trim();
+  if (!at && !trip) { message(t("Type the station, or the train you are in (e.g. IR75 12:25)."), true); return; }
+  const times = timesOrSay();
+  if (!times) return;
+  const body = {...times};
   if (at) body.at = at;
-  if (time) body.time = time;
   if (trip) body.trip = trip;
-  if (sinceValue()) body.since = sinceValue();
   try {
-    const st = await api(BASE + "/position", "POST", body);
-    const pos = st.position;
-    message(st.train ? `Position: ${st.train}` : `Position: ${pos.station} since ${pos.since}`);
-    refresh();
+    positionSet(await api(BASE + "/position", "POST", body));
   } catch (e) {
-    message(e instanceof ApiError ? e.message : "No connection: the position was not sent.", true);
+    message(e instanceof ApiError ? e.message : t("No connection: the position was not sent."), true);
   }
-}
-
-/* The entry undo would remove: the latest roll or position report. In the same minute the server takes the one
-   recorded last, which the state does not say: the roll is taken (a group reports, then rolls), and the answer
-   of the undo names what was removed. */
-function latestEntry(state) {
-  const rolls = (state && state.status && state.status.rolls) || [];
-  const positions = (state && state.status && state.status.positions) || [];
-  const r = rolls.length ? rolls[rolls.length - 1] : null;
-  const p = positions.reduce((a, b) => (!a || b.time >= a.time ? b : a), null);
-  if (p && (!r || p.time > r.time)) return `the position report "${p.label || p.station}" at ${p.time}`;
-  if (r) return `roll #${r.seq} (${r.dice} at ${r.time}: ${r.kind === "free" ? "free movement" : r.target})`;
-  return null;
 }
 
 /* Undo asks first: one tap never deletes a roll. */
 function askUndo() {
-  const what = latestEntry(view.state);
-  if (!what) { message("Nothing to undo."); return; }
-  document.getElementById("undo-question").textContent = `Remove ${what}? Every phone of the group and the command line will no longer have it.`;
-  document.getElementById("undo-confirm").hidden = false;
-  document.getElementById("undo").hidden = true;
+  const question = undoQuestion(view.state && view.state.status);
+  if (!question) { message(t("Nothing to undo.")); return; }
+  byId("undo-question").textContent = question;
+  byId("undo-confirm").hidden = false;
+  byId("undo").hidden = true;
 }
 
 function closeUndo() {
-  document.getElementById("undo-confirm").hidden = true;
-  document.getElementById("undo").hidden = false;
+  byId("undo-confirm").hidden = true;
+  byId("undo").hidden = false;
 }
 
 async function undo() {
@@ -295,38 +360,50 @@ async function undo() {
   try {
     const out = await api(BASE + "/undo", "POST", {});
     // undo removes the latest entry, a roll or a position report: say which
-    message(out.removed ? `Roll #${out.removed} removed.`
-      : out.removed_position ? `Position ${out.removed_position} removed.` : "Nothing to undo.");
+    message(out.removed ? t("Roll #{seq} removed.", {seq: out.removed})
+      : out.removed_position ? t("Position {position} removed.", {position: out.removed_position}) : t("Nothing to undo."));
     shownSeq = null;
-    nextFor = null;
     refresh();
   } catch (e) {
-    message(e instanceof ApiError ? e.message : "No connection: nothing was undone.", true);
+    message(e instanceof ApiError ? e.message : t("No connection: nothing was undone."), true);
   }
 }
 
 async function fillStations() {
   try {
     const coords = await stations(GAME);
-    document.getElementById("stations").replaceChildren(...[...coords.keys()].map((n) => h("option", {value: n})));
-  } catch (e) { /* offline: the field still takes any name */ }
+    fill("stations", [...coords.keys()].map((n) => h("option", {value: n})));
+  } catch { /* offline: the field still takes any name */ }
 }
 
-document.getElementById("roll-form").addEventListener("submit", submitRoll);
-document.getElementById("position-form").addEventListener("submit", submitPosition);
-document.getElementById("undo").addEventListener("click", askUndo);
-document.getElementById("undo-yes").addEventListener("click", undo);
-document.getElementById("undo-no").addEventListener("click", closeUndo);
-document.getElementById("time").addEventListener("input", (ev) => {
-  timeEdited = Boolean(ev.target.value);
-  if (timeEdited) localStorage.setItem(KEY + ":time", ev.target.value); else localStorage.removeItem(KEY + ":time");
-});
-restoreTime();
-window.addEventListener("online", () => { netStatus(""); refresh(); });
-window.addEventListener("offline", () => netStatus("Offline: showing the last answer."));
+// ---- start ------------------------------------------------------------------------------------------------
 
-const cached = cachedState();
+await loadCatalog(apiOrKept);
+languageSwitch(byId("languages"));
+keepForOffline();
+for (const id of ["action", "where-box", "roll-box"]) {
+  for (const type of ["pointerdown", "keydown", "input"]) byId(id).addEventListener(type, holdForms);
+}
+byId("roll-form").addEventListener("submit", submitRoll);
+byId("position-form").addEventListener("submit", submitPosition);
+byId("undo").addEventListener("click", askUndo);
+byId("undo-yes").addEventListener("click", undo);
+byId("undo-no").addEventListener("click", closeUndo);
+let timeTyped = null;  // a time typed: the page asks for the group's state then, once the typing pauses
+byId("time").addEventListener("input", () => {
+  clearTimeout(timeTyped);
+  timeTyped = setTimeout(() => { if (clockValue(byId("time"))) refresh(); }, 400);
+});
+byId("time-now").addEventListener("click", () => { clock.follow(); refresh(); });
+byId("time-back").addEventListener("click", () => { clock.shift(-5); refresh(); });
+tidyOnChange(byId("since"));
+whereAreWe({button: byId("locate"), box: byId("proposal"), base: BASE, time: () => clock.now(),
+  extra: (body) => (body.at && sinceValue() ? {since: sinceValue()} : {}), done: positionSet, say: message});
+window.addEventListener("online", () => { banner("net", ""); refresh(); });
+window.addEventListener("offline", () => banner("net", t("Offline: showing the last answer.")));
+
+const cached = kept.state();
 if (cached) renderState(cached.state);
 fillStations();
 refresh();
-setInterval(refresh, POLL_MS);
+setInterval(refresh, pollMs(4000));

@@ -1,74 +1,22 @@
-/* The group's money on its phone: cash, capital, what it owns; buy, pay a fee, full-hour income, build, mortgage,
-   redeem; each event's §19 message with share links (SMS, WhatsApp, the phone's share sheet).
-   The server computes every amount and checks every claim against the group's day: the page only says what
-   happened, and shows a refusal as the server words it. Uses common.js and, at call time, group.js's BASE,
-   currentTime(), newRollId() and view (the latest state and next answer). */
-"use strict";
+/* The group's money: the fees of the itinerary it rides (each paid with one tap), what it may buy now, what it
+   owns, each event's §19 message with share links (SMS, WhatsApp, the phone's share sheet); and the ledger
+   events sent to the server. The server computes every amount and checks every claim against the group's day:
+   the page only says what happened, and shows a refusal as the server words it. The builders are pure (data in,
+   elements out; a tap calls the function given). */
+import {ApiError, api} from "./api.js";
+import {h} from "./dom.js";
+import {chf, minutesOf} from "./format.js";
+import {t} from "./i18n.js";
 
-let ledgerData = null;
-
-function moneyMessage(text, isError) {
-  const el = document.getElementById("money-message");
-  el.textContent = text || "";
-  el.className = isError ? "error" : "";
-}
-
-function chf(n) { return n === null || n === undefined ? "-" : Number(n).toLocaleString("de-CH"); }
-
-/* Each tap is one event with an id of its own (a nonce), kept by what the event is until the server has answered:
-   a second tap while it is on its way, or a tap again after "No connection" (or a 5xx/429), sends the same id and
-   is recorded once. Once answered, the next tap is a new event with a new id: a fee paid again after an organiser
-   voided the first payment (the server refuses a retry of a voided event's id). ``body.key`` (not sent) names the
-   event instead of its fields, when a field such as the time may move between the taps of one event. */
-const unanswered = new Map();  // what an event is -> the id of its tap the server has not answered yet
-
-function eventKey(body) {
-  if (body.key) return `${body.event}|${body.key}`;
-  return [body.event, body.station || body.toll_line || body.tunnel || "", body.time,
-    JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : "",
-    body.reason || ""].join("|");
-}
-
-async function sendLedger(body, done) {
-  const {key: _key, ...payload} = body;
-  const what = eventKey(body);
-  payload.event_id = unanswered.get(what) || `${body.event}-${newRollId()}`;
-  unanswered.set(what, payload.event_id);
-  moneyMessage("Sending...");
-  try {
-    const ev = await api(BASE + "/ledger", "POST", payload);
-    unanswered.delete(what);
-    moneyMessage(`Recorded #${ev.seq}: ${ev.message}`);
-    if (done) done(ev);
-    await refreshMoney();  // the paid fee shows as paid before its button can be tapped again
-    return ev;
-  } catch (e) {
-    const answered = e instanceof ApiError && e.status < 500 && e.status !== 429;
-    if (answered) unanswered.delete(what);
-    moneyMessage(e instanceof ApiError ? `Not recorded: ${e.message}` : "No connection: not recorded; try again.",
-      true);
-    return null;
-  }
-}
-
-async function refreshMoney() {
-  try {
-    ledgerData = await api(BASE + "/ledger");
-  } catch (e) {
-    if (!(e instanceof OfflineCopy)) return;
-    ledgerData = e.data;
-  }
-  renderMoney();
-}
-
-/* The fees of the itinerary the group rides (next's, else the last answer's), each with its pay button. */
-function itineraryFees() {
+/** The fees of the itinerary the group rides (next's, else the last answer's). */
+export function itineraryFees(view) {
   const nxt = view.next && view.next.itinerary;
   if (nxt && nxt.fees) return nxt.fees;
   return (view.state && view.state.last && view.state.last.fees) || [];
 }
 
-function itineraryCrossings() {
+/** The toll lines and tunnels of that itinerary (of the whole way and of each leg, once each). */
+export function itineraryCrossings(view) {
   const nxt = view.next && view.next.itinerary;
   const src = nxt || (view.state && view.state.last) || {};
   const seen = new Map();
@@ -77,173 +25,187 @@ function itineraryCrossings() {
   return [...seen.values()];
 }
 
-function paidFee(fee) {
-  const own = (ledgerData && ledgerData.messages) || [];
+/** The group's own event that paid ``fee`` (not voided), or undefined. */
+export function paidFee(fee, ledger) {
+  const own = (ledger && ledger.messages) || [];
   return own.find((e) => e.kind === "fee" && !e.voided && e.name === fee.name && (!fee.time || e.time === fee.time));
+}
+
+const FEE_DUE_AHEAD = 2;  // minutes: a fee a stop ahead is due as the train pulls in
+const FEE_DUE_BEHIND = 60;  // minutes: a fee of a stop passed an hour ago is for the Money section, not now
+
+/** The fee due now (``now`` minutes after midnight): the earliest unpaid fee of the itinerary at a stop the group
+    is at or has just passed; null when none (or the ledger is not known yet). */
+export function dueFee(view, now) {
+  if (!view.ledger || now === null) return null;
+  const due = itineraryFees(view).filter((f) => {
+    const at = minutesOf(f.time);
+    return at !== null && at <= now + FEE_DUE_AHEAD && at >= now - FEE_DUE_BEHIND && !paidFee(f, view.ledger);
+  });
+  return due.length ? due[0] : null;
 }
 
 function thingKey(kind) { return kind === "toll_line" ? "toll_line" : kind === "tunnel" ? "tunnel" : "station"; }
 
 function diceSelect(cls) {
-  return h("select", {class: cls}, ...[1, 2, 3, 4, 5, 6].map((i) => h("option", {}, i)));
+  return h("select", {class: cls, "aria-label": t("die")}, ...[1, 2, 3, 4, 5, 6].map((i) => h("option", {value: String(i)}, i)));
 }
 
-function feeItem(fee) {
+/** One fee of the itinerary: to whom, how much, when, and its pay button (two dice for a tunnel), or "paid". The
+    tap calls ``pay(body)`` with the ledger event (time: the fee's, else ``now()``). */
+export function feeItem(fee, ledger, pay, now) {
   const amount = fee.amount !== null && fee.amount !== undefined ? chf(fee.amount)
-    : `${chf(fee.min)}-${chf(fee.max)} (two dice)`;
-  const li = h("li", {class: "fee"}, h("b", {}, fee.name), ` to ${fee.owner}: ${amount}`,
-    fee.time ? h("small", {}, ` at ${fee.time}`) : null, " ");
-  const paid = paidFee(fee);
-  if (paid) { li.append(h("span", {class: "done"}, `paid (#${paid.seq})`)); return li; }
+    : t("{min}-{max} (two dice)", {min: chf(fee.min), max: chf(fee.max)});
+  const li = h("li", {class: "fee"}, h("b", {}, fee.name), " ", t("to {owner}: {amount}", {owner: fee.owner, amount}),
+    fee.time ? h("small", {}, " ", t("at {time}", {time: fee.time})) : null, " ");
+  const paid = paidFee(fee, ledger);
+  if (paid) { li.append(h("span", {class: "done"}, t("paid (#{seq})", {seq: paid.seq}))); return li; }
   const dice = fee.kind === "tunnel" ? [diceSelect("die1"), diceSelect("die2")] : [];
   dice.forEach((d) => li.append(d, " "));
-  const btn = h("button", {type: "button", class: "small pay"}, "Pay");
+  const btn = h("button", {type: "button", class: "small pay"}, t("Pay"));
   btn.addEventListener("click", () => {
-    const body = {event: "pay", [thingKey(fee.kind)]: fee.name, time: fee.time || currentTime()};
+    const body = {event: "pay", [thingKey(fee.kind)]: fee.name, time: fee.time || now()};
     if (dice.length) body.dice = dice.map((d) => Number(d.value));
     btn.disabled = true;
-    sendLedger(body).finally(() => { btn.disabled = false; });
+    Promise.resolve(pay(body)).finally(() => { btn.disabled = false; });
   });
   li.append(btn);
   return li;
 }
 
-/* What the group may buy now: the station it stands at, and the toll lines and tunnels of the itinerary it rides
-   that nobody owns (the server checks that it is there, or crossing it, at that time). */
-function buyOffers() {
+/** What the group may buy now: the station it stands at, and the toll lines and tunnels of the itinerary it rides
+    that nobody owns (the server checks that it is there, or crossing it, at that time). */
+export function buyOffers(view) {
   const out = [];
   const pos = view.state && view.state.status && view.state.status.position;
-  const owned = (ledgerData && ledgerData.owned) || {stations: [], toll_lines: [], tunnels: []};
+  const owned = (view.ledger && view.ledger.owned) || {stations: [], toll_lines: [], tunnels: []};
   const mine = new Set([...owned.stations, ...owned.toll_lines, ...owned.tunnels].map((x) => x.name));
   if (pos && pos.station && !pos.seated && !mine.has(pos.station)) out.push({kind: "station", name: pos.station});
-  for (const c of itineraryCrossings()) if (!c.owner && !mine.has(c.name)) out.push({kind: c.kind, name: c.name});
+  for (const c of itineraryCrossings(view)) if (!c.owner && !mine.has(c.name)) out.push({kind: c.kind, name: c.name});
   return out;
 }
 
-function buyButton(offer) {
-  const label = offer.kind === "station" ? offer.name : `${offer.kind === "tunnel" ? "tunnel" : "toll line"} ${offer.name}`;
-  const btn = h("button", {type: "button", class: "small buy"}, `Buy ${label}`);
+/** A one-tap purchase; the tap calls ``buy(body)``. */
+export function buyButton(offer, buy, now) {
+  const label = offer.kind === "station" ? t("Buy {name}", offer)
+    : offer.kind === "tunnel" ? t("Buy tunnel {name}", offer) : t("Buy toll line {name}", offer);
+  const btn = h("button", {type: "button", class: "small buy"}, label);
   btn.addEventListener("click", () => {
     btn.disabled = true;
-    sendLedger({event: "buy", [thingKey(offer.kind)]: offer.name, time: currentTime()})
+    Promise.resolve(buy({event: "buy", [thingKey(offer.kind)]: offer.name, time: now()}))
       .finally(() => { btn.disabled = false; });
   });
   return btn;
 }
 
-function ownedRow(kind, x) {
-  const what = kind === "station" ? x.name + (x.code ? ` (${x.code})` : "") : `${kind === "tunnel" ? "Tunnel" : "Toll line"} ${x.name}`;
-  const fee = kind === "tunnel" ? (x.fee_multiplier ? `${x.fee_multiplier} x dice` : "-") : chf(x.fee);
-  const act = h("button", {type: "button", class: "small quiet"}, x.mortgaged ? "Redeem" : "Mortgage");
-  act.addEventListener("click", () => {
-    act.disabled = true;
-    sendLedger({event: x.mortgaged ? "redeem" : "mortgage", [kind]: x.name, time: currentTime()})
-      .finally(() => { act.disabled = false; });
+function ownedRow(kind, x, act, now) {
+  const what = kind === "station" ? x.name + (x.code ? ` (${x.code})` : "")
+    : kind === "tunnel" ? t("Tunnel {name}", x) : t("Toll line {name}", x);
+  const fee = kind === "tunnel" ? (x.fee_multiplier ? t("{n} x dice", {n: x.fee_multiplier}) : "-") : chf(x.fee);
+  const btn = h("button", {type: "button", class: "small quiet"}, x.mortgaged ? t("Redeem") : t("Mortgage"));
+  btn.addEventListener("click", () => {
+    btn.disabled = true;
+    Promise.resolve(act({event: x.mortgaged ? "redeem" : "mortgage", [kind]: x.name, time: now()}))
+      .finally(() => { btn.disabled = false; });
   });
-  return h("tr", {class: x.mortgaged ? "mortgaged" : ""}, h("td", {}, what, x.mortgaged ? h("small", {}, " mortgaged") : null),
-    h("td", {}, chf(x.value)), h("td", {}, fee), h("td", {}, act));
+  return h("tr", {class: x.mortgaged ? "mortgaged" : ""},
+    h("td", {}, what, x.mortgaged ? h("small", {}, " ", t("mortgaged")) : null),
+    h("td", {}, chf(x.value)), h("td", {}, fee), h("td", {}, btn));
 }
 
-/* §19: a message goes out by SMS or WhatsApp in two taps (the link opens the app with the text filled in). */
-function shareLinks(text) {
+/** What the group owns, one row each with its value, fee and mortgage / redeem button (``act(body)``). */
+export function ownedRows(ledger, act, now) {
+  const rows = [];
+  for (const kind of ["station", "toll_line", "tunnel"]) {
+    for (const x of ledger.owned[kind === "station" ? "stations" : kind + "s"]) rows.push(ownedRow(kind, x, act, now));
+  }
+  return rows.length ? rows : [h("tr", {}, h("td", {colspan: "4"}, t("nothing yet")))];
+}
+
+/** §19: a message goes out by SMS or WhatsApp in two taps (the link opens the app with the text filled in), or
+    by the phone's share sheet when it has one. */
+export function shareLinks(text, share) {
   const enc = encodeURIComponent(text);
   const box = h("span", {class: "share"},
     h("a", {href: `sms:?body=${enc}`, class: "sms"}, "SMS"), " ",
     h("a", {href: `https://wa.me/?text=${enc}`, class: "whatsapp", target: "_blank", rel: "noopener"}, "WhatsApp"));
-  if (navigator.share) {
-    const b = h("button", {type: "button", class: "small quiet share-native"}, "Share");
-    b.addEventListener("click", () => navigator.share({text}).catch(() => {}));
+  if (share) {
+    const b = h("button", {type: "button", class: "small quiet share-native"}, t("Share"));
+    b.addEventListener("click", () => share({text}).catch(() => {}));
     box.append(" ", b);
   }
   return box;
 }
 
-function tellText(tell) { return tell === "*" ? "all groups" : tell; }
+function tellText(tell) { return tell === "*" ? t("to all groups") : t("to {groups}", {groups: tell}); }
 
-function renderOwnMessages() {
-  const own = ((ledgerData && ledgerData.messages) || []).slice().reverse();
-  document.getElementById("own-messages").replaceChildren(...(own.length ? own.map((e) => h("li", {
-    class: e.voided ? "voided" : ""}, h("b", {}, `#${e.seq}`), " ", h("span", {class: "sms-text"}, e.message),
-  e.voided ? h("small", {}, " voided") : h("small", {}, e.tell ? ` to ${tellText(e.tell)} ` : " (nobody to tell)"),
-  e.voided || !e.tell ? null : shareLinks(e.message))) : [h("li", {}, "none yet")]));
+/** The group's own events, newest first, each with its §19 message and whom to send it to. */
+export function ownMessageItems(ledger, share) {
+  const own = ((ledger && ledger.messages) || []).slice().reverse();
+  if (!own.length) return [h("li", {}, t("none yet"))];
+  return own.map((e) => h("li", {class: e.voided ? "voided" : ""}, h("b", {}, `#${e.seq}`), " ",
+    h("span", {class: "sms-text"}, e.message), " ",
+    e.voided ? h("small", {}, t("voided")) : h("small", {}, e.tell ? tellText(e.tell) : t("(nobody to tell)")), " ",
+    e.voided || !e.tell ? null : shareLinks(e.message, share)));
 }
 
-function renderMoney() {
-  const d = ledgerData;
-  if (!d) return;
-  setText("cash", chf(d.cash));
-  setText("capital", chf(d.capital));
-  const notes = [`Cash ${chf(d.cash)}, capital ${chf(d.capital)}.`];
-  if (d.letter_groups.length) notes.push(`Letter groups: ${d.letter_groups.map((g) => g.join(", ")).join("; ")}.`);
-  if (d.redeem_due.length) notes.push(`Redeem now (§10): ${d.redeem_due.join(", ")}.`);
-  if (d.must_mortgage) notes.push("Cash below zero: mortgage something.");
-  if (d.out) notes.push("Out of the game (§6).");
-  document.getElementById("money-summary").textContent = notes.join(" ");
-  const fees = itineraryFees();
-  document.getElementById("fees").replaceChildren(...(fees.length ? fees.map(feeItem) : [h("li", {}, "none")]));
-  const offers = buyOffers();
-  document.getElementById("buy-offers").replaceChildren(...offers.map(buyButton));
-  const rows = [];
-  for (const kind of ["station", "toll_line", "tunnel"]) {
-    for (const x of d.owned[kind === "station" ? "stations" : kind + "s"]) rows.push(ownedRow(kind, x));
+/** What the other groups did that this group must be told of (§13), newest first. */
+export function toldItems(events) {
+  const items = events.slice().reverse().map((e) => h("li", {class: e.voided ? "voided" : ""},
+    h("b", {}, e.time), " ", e.message, e.voided ? h("small", {}, " ", t("(voided)")) : null));
+  return items.length ? items : [h("li", {}, t("none yet"))];
+}
+
+/** A random id (hex): a roll's or a ledger event's, so that a retry is recorded once. */
+export function newId() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);  // available without a secure context, unlike crypto.randomUUID
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+/** Ledger events sent to the server. Each tap is one event with an id of its own (a nonce), kept by what the
+    event is until the server has answered: a second tap while it is on its way, or a tap again after "No
+    connection" (or a 5xx/429), sends the same id and is recorded once. Once answered, the next tap is a new event
+    with a new id: a fee paid again after an organiser voided the first payment (the server refuses a retry of a
+    voided event's id). ``body.key`` (not sent) names the event instead of its fields, when a field such as the
+    time may move between the taps of one event. */
+export class Ledger {
+  /** ``base``: the group's API path; ``say(text, isError)``: the money status line; ``recorded(event)``: called
+      after each recorded event (the page fetches the ledger again). */
+  constructor(base, say, recorded) {
+    this.base = base;
+    this.say = say;
+    this.recorded = recorded;
+    this.unanswered = new Map();  // what an event is -> the id of its tap the server has not answered yet
   }
-  document.querySelector("#owned tbody").replaceChildren(...(rows.length ? rows
-    : [h("tr", {}, h("td", {colspan: "4"}, "nothing yet"))]));
-  const sel = document.getElementById("build-station");
-  const keep = sel.value;
-  sel.replaceChildren(...d.owned.stations.filter((s) => !s.mortgaged).map((s) => h("option", {value: s.name}, s.name)));
-  if (keep) sel.value = keep;
-  document.getElementById("build-form").hidden = !d.owned.stations.length;
-  renderOwnMessages();
-}
 
-function fullHour() {
-  const t = currentTime();
-  return t ? `${t.slice(0, 2)}:00` : "";
-}
-
-function onPay(ev) {
-  ev.preventDefault();
-  const kind = document.getElementById("pay-kind").value;
-  const name = document.getElementById("pay-name").value.trim();
-  if (!name) { moneyMessage("Name the station, toll line or tunnel whose fee you pay.", true); return; }
-  const body = {event: "pay", [kind]: name, time: currentTime()};
-  if (kind === "tunnel") {
-    body.dice = [Number(document.getElementById("pay-die1").value), Number(document.getElementById("pay-die2").value)];
+  static eventKey(body) {
+    if (body.key) return `${body.event}|${body.key}`;
+    return [body.event, body.station || body.toll_line || body.tunnel || "", body.time,
+      JSON.stringify(body.houses || {}), (body.dice || []).join(","), body.trip || "", body.bonus ? "b" : "",
+      body.reason || ""].join("|");
   }
-  sendLedger(body);
-}
 
-function onBuy(ev) {
-  ev.preventDefault();
-  const kind = document.getElementById("buy-kind").value;
-  const name = document.getElementById("buy-name").value.trim();
-  if (!name) { moneyMessage("Name what you buy.", true); return; }
-  sendLedger({event: "buy", [kind]: name, time: currentTime()});
+  /** Send one event (``done(event)`` once recorded); the recorded event, or null (the status line says why). */
+  async send(body, done) {
+    const {key: _key, ...payload} = body;
+    const what = Ledger.eventKey(body);
+    payload.event_id = this.unanswered.get(what) || `${body.event}-${newId()}`;
+    this.unanswered.set(what, payload.event_id);
+    this.say(t("Sending..."));
+    try {
+      const ev = await api(this.base + "/ledger", "POST", payload);
+      this.unanswered.delete(what);
+      this.say(t("Recorded #{seq}: {message}", {seq: ev.seq, message: ev.message}));
+      if (done) done(ev);
+      await this.recorded(ev);  // the paid fee shows as paid before its button can be tapped again
+      return ev;
+    } catch (e) {
+      const answered = e instanceof ApiError && e.status < 500 && e.status !== 429;
+      if (answered) this.unanswered.delete(what);
+      this.say(e instanceof ApiError ? t("Not recorded: {error}", {error: e.message})
+        : t("No connection: not recorded; try again."), true);
+      return null;
+    }
+  }
 }
-
-function onIncome(ev) {
-  ev.preventDefault();
-  const hour = document.getElementById("income-hour").value || fullHour();
-  const trip = document.getElementById("income-trip").value.trim();
-  const body = {event: "income", time: hour, bonus: document.getElementById("income-bonus").checked};
-  if (trip) body.trip = trip;
-  sendLedger(body, () => { document.getElementById("income-bonus").checked = false; });
-}
-
-function onBuild(ev) {
-  ev.preventDefault();
-  const station = document.getElementById("build-station").value;
-  const level = document.getElementById("build-level").value;
-  if (!station) { moneyMessage("You own no station to build on.", true); return; }
-  sendLedger({event: "build", houses: {[station]: level === "hotel" ? "hotel" : Number(level)}, time: currentTime()});
-}
-
-document.getElementById("pay-form").addEventListener("submit", onPay);
-document.getElementById("buy-form").addEventListener("submit", onBuy);
-document.getElementById("income-form").addEventListener("submit", onIncome);
-document.getElementById("build-form").addEventListener("submit", onBuild);
-document.getElementById("pay-kind").addEventListener("change", (ev) => {
-  document.getElementById("pay-dice").hidden = ev.target.value !== "tunnel";
-});
-document.getElementById("income-hour").addEventListener("focus", (ev) => { if (!ev.target.value) ev.target.value = fullHour(); });

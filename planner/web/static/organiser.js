@@ -1,6 +1,13 @@
 /* The organiser's page: every group's cash, capital, position and target in one table and on one map (station
-   names as labels), the ranking, and the game's ledger events with a way to void one. */
-"use strict";
+   names as labels, each shown whole), the ranking, and the game's ledger events with a way to void one. */
+import {ApiError, api, pollMs, stations} from "./api.js";
+import {clockValue, tidyOnChange} from "./clock.js";
+import {banner, byId, say} from "./dom.js";
+import {nowClock} from "./format.js";
+import {languageSwitch, loadCatalog, t} from "./i18n.js";
+import {makeMap, mapLabel, placeLabels} from "./map.js";
+import {eventRows, groupRows, mapItems, parkingText, rankingRows} from "./overview.js";
+import {keepForOffline} from "./shell.js";
 
 const GAME = document.body.dataset.game;
 const API = `/api/games/${encodeURIComponent(GAME)}`;
@@ -10,47 +17,6 @@ let fittedTo = "";  // the points the map was last fitted to: refitted when a gr
 let drawn = "";  // what the map shows (names, places, targets): redrawn only when it changes
 let drawing = 0;  // the latest draw: an older one still waiting for the stations gives way
 
-function chf(n) { return n === null || n === undefined ? "-" : Number(n).toLocaleString("de-CH"); }
-
-function where(g) {
-  const pos = g.status.position;
-  if (!pos || !pos.station) return "-";
-  return pos.seated && pos.train ? pos.train : `${pos.station} ${pos.since}`;
-}
-
-function heading(g) {
-  const last = g.last;
-  if (!last) return "-";
-  if (last.kind === "free") return `free until ${last.free_until}`;
-  return last.arrival ? `${last.target} ${last.arrival}` : last.target;
-}
-
-function renderGroups(data) {
-  document.querySelector("#groups tbody").replaceChildren(...data.groups.map((g) => h("tr", {},
-    h("td", {}, g.group.name), h("td", {class: "num"}, chf(g.cash)), h("td", {class: "num"}, chf(g.capital)),
-    h("td", {}, where(g)), h("td", {}, heading(g)))));
-}
-
-function renderRanking(data) {
-  const r = data.ranking;
-  document.querySelector("#ranking tbody").replaceChildren(...r.ranking.map((x) => h("tr", {class: x.out ? "voided" : ""},
-    h("td", {}, x.out ? "out" : x.rank), h("td", {}, x.group), h("td", {class: "num"}, chf(x.cash)),
-    h("td", {class: "num"}, chf(x.capital)))));
-  document.getElementById("parking").textContent = `Free parking: ${chf(r.parking)}` +
-    (r.winner ? `. Leading: ${r.winner}.` : ".");
-}
-
-function renderEvents(data) {
-  const rows = (data.events || []).slice().reverse().map((e) => {
-    const tr = h("tr", {class: e.voided ? "voided" : "pick"}, h("td", {}, e.seq), h("td", {}, e.time),
-      h("td", {}, h("span", {class: "sms-text"}, e.message), e.voided ? h("small", {}, " voided") : null));
-    if (!e.voided) tr.addEventListener("click", () => { document.getElementById("void-seq").value = e.seq; });
-    return tr;
-  });
-  document.querySelector("#events tbody").replaceChildren(...(rows.length ? rows
-    : [h("tr", {}, h("td", {colspan: "3"}, "no ledger events yet"))]));
-}
-
 async function drawMap(data) {
   if (!map) map = makeMap("map");
   if (!map) return;
@@ -59,75 +25,77 @@ async function drawMap(data) {
   if (shown === drawn) return;  // a poll with nothing new: the labels stay as they are (no flicker, no churn)
   const mine = ++drawing;
   let coords;
-  try { coords = await stations(GAME); } catch (e) { return; }
+  try { coords = await stations(GAME); } catch { return; }
   if (mine !== drawing) return;
   drawn = shown;
   if (layer) map.removeLayer(layer);
   layer = L.layerGroup().addTo(map);
   const pts = [];
-  for (const g of data.groups) {
-    const pos = g.status.position;
-    const here = pos && coords.get(pos.station);
-    const there = g.last && g.last.target && coords.get(g.last.target);
-    if (here) {
-      pts.push(here);
-      L.circleMarker(here, {radius: 7, color: "#c60018", className: "group-dot"})
-        .bindTooltip(mapLabel(`${g.group.name}: ${pos.station}`), {permanent: true, direction: "right",
-          className: "group-name"}).addTo(layer);
+  const markers = [];
+  for (const item of mapItems(data, coords)) {
+    if (item.here) {
+      pts.push(item.here);
+      markers.push(L.circleMarker(item.here, {radius: 7, color: "#c60018", className: "group-dot"})
+        .bindTooltip(mapLabel(item.hereLabel), {permanent: true, direction: "right", className: "group-name"})
+        .addTo(layer));
     }
-    if (there) {
-      pts.push(there);
-      L.circleMarker(there, {radius: 4, color: "#333"})
-        .bindTooltip(mapLabel(g.last.target), {permanent: true, direction: "left", className: "stop-name"})
-        .addTo(layer);
+    if (item.there) {
+      pts.push(item.there);
+      markers.push(L.circleMarker(item.there, {radius: 4, color: "#333"})
+        .bindTooltip(mapLabel(item.thereLabel), {permanent: true, direction: "left", className: "stop-name"})
+        .addTo(layer));
     }
-    if (here && there) L.polyline([here, there], {color: "#c60018", dashArray: "4 6"}).addTo(layer);
+    if (item.here && item.there) L.polyline([item.here, item.there], {color: "#c60018", dashArray: "4 6"}).addTo(layer);
   }
   const key = JSON.stringify(pts);
-  if (pts.length && key !== fittedTo) { map.fitBounds(L.latLngBounds(pts).pad(0.3), {maxZoom: 12}); fittedTo = key; }
+  if (pts.length && key !== fittedTo) {
+    map.fitBounds(L.latLngBounds(pts).pad(0.3), {maxZoom: 12, animate: false});
+    fittedTo = key;
+  }
+  placeLabels(map, markers);
 }
 
 async function refresh() {
   let data;
   try {
     data = await api(API);
-    netStatus("");
+    banner("net", "");
   } catch (e) {
-    netStatus(e instanceof ApiError ? e.message : "Offline.");
+    banner("net", e instanceof ApiError ? e.message : t("Offline."));
     return;
   }
-  renderGroups(data);
-  renderRanking(data);
-  renderEvents(data);
+  byId("groups").querySelector("tbody").replaceChildren(...groupRows(data));
+  byId("ranking").querySelector("tbody").replaceChildren(...rankingRows(data));
+  byId("parking").textContent = parkingText(data);
+  byId("events").querySelector("tbody").replaceChildren(...eventRows(data, (seq) => { byId("void-seq").value = seq; }));
   drawMap(data);
-}
-
-function nowHHMM() {
-  const d = new Date();
-  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
 
 async function submitVoid(ev) {
   ev.preventDefault();
-  const out = document.getElementById("void-message");
-  const seq = Number(document.getElementById("void-seq").value);
-  const reason = document.getElementById("void-reason").value.trim();
-  const timeEl = document.getElementById("void-time");
-  if (!timeEl.value) timeEl.value = nowHHMM();
-  if (!seq || !reason) { out.className = "error"; out.textContent = "Give the event's number and the reason."; return; }
+  const seq = Number(byId("void-seq").value);
+  const reason = byId("void-reason").value.trim();
+  const timeEl = byId("void-time");
+  if (!timeEl.value.trim()) timeEl.value = nowClock();
+  const time = clockValue(timeEl);
+  if (!time) { say("void-message", t("Type the time as HH:MM (24-hour)."), true); return; }
+  if (!seq || !reason) { say("void-message", t("Give the event's number and the reason."), true); return; }
   try {
-    const rec = await api(API + "/void", "POST", {seq, reason, time: timeEl.value});
-    out.className = "";
-    out.textContent = `Voided #${seq}: ${rec.message}`;
-    document.getElementById("void-seq").value = "";
-    document.getElementById("void-reason").value = "";
+    const rec = await api(API + "/void", "POST", {seq, reason, time});
+    say("void-message", t("Voided #{seq}: {message}", {seq, message: rec.message}));
+    byId("void-seq").value = "";
+    byId("void-reason").value = "";
     refresh();
   } catch (e) {
-    out.className = "error";
-    out.textContent = e instanceof ApiError ? `Not voided: ${e.message}` : "No connection: nothing was voided.";
+    say("void-message", e instanceof ApiError ? t("Not voided: {error}", {error: e.message})
+      : t("No connection: nothing was voided."), true);
   }
 }
 
-document.getElementById("void-form").addEventListener("submit", submitVoid);
+await loadCatalog((url) => api(url));
+languageSwitch(byId("languages"));
+keepForOffline();
+tidyOnChange(byId("void-time"));
+byId("void-form").addEventListener("submit", submitVoid);
 refresh();
 setInterval(refresh, pollMs(5000));

@@ -5,8 +5,9 @@
 
 const SHELL = "planner-shell-__VERSION__";  // the server puts a hash of the static files here: new files, new cache
 const DATA = "planner-data-v1";
-const ASSETS = ["/static/style.css", "/static/common.js", "/static/answer.js", "/static/money.js", "/static/group.js",
-  "/static/organiser.js", "/static/icon.svg", "/manifest.webmanifest", "/vendor/leaflet/leaflet.js",
+// The server puts every file of /static/ in place of the first entry (the style, the icon and each script module
+// the pages import), so a phone that loaded the page once has all of them in a tunnel.
+const ASSETS = ["__STATIC_FILES__", "/manifest.webmanifest", "/vendor/leaflet/leaflet.js",
   "/vendor/leaflet/leaflet.css", "/vendor/basemap.json"];
 
 self.addEventListener("install", (ev) => {

@@ -1,0 +1,88 @@
+/* The Money section of the group's page: the fees of the itinerary with their pay buttons, what it may buy now,
+   the forms (pay, buy, full-hour income, build), what it owns, the messages to send. */
+import {byId, fill, h, say} from "./dom.js";
+import {clockValue, tidyOnChange} from "./clock.js";
+import {t} from "./i18n.js";
+import {Ledger, buyButton, buyOffers, feeItem, itineraryFees, ownMessageItems, ownedRows, toldItems} from "./money.js";
+import {moneyNotes} from "./words.js";
+
+/** Wire the Money section: ``view`` holds the latest answers (state, next, ledger), ``now()`` the group's time,
+    ``fetchLedger()`` asks the ledger again, ``said(text, isError)`` repeats the status on the first screen. */
+export function setUpMoney({base, view, now, fetchLedger, said}) {
+  const status = (text, isError) => {
+    say("money-message", text, isError);
+    said(text, isError);
+  };
+  const ledger = new Ledger(base, status, () => fetchLedger());
+  const send = (body, done) => ledger.send(body, done);
+  const share = navigator.share ? (data) => navigator.share(data) : null;
+
+  function render() {
+    const d = view.ledger;
+    if (!d) return;
+    byId("money-summary").textContent = moneyNotes(d);
+    const fees = itineraryFees(view);
+    fill("fees", fees.length ? fees.map((f) => feeItem(f, d, send, now)) : [h("li", {}, t("none"))]);
+    fill("buy-offers", buyOffers(view).map((o) => buyButton(o, send, now)));
+    byId("owned").querySelector("tbody").replaceChildren(...ownedRows(d, send, now));
+    const sel = byId("build-station");
+    const keep = sel.value;
+    sel.replaceChildren(...d.owned.stations.filter((s) => !s.mortgaged).map((s) => h("option", {value: s.name}, s.name)));
+    if (keep) sel.value = keep;
+    byId("build-form").hidden = !d.owned.stations.length;
+    fill("own-messages", ownMessageItems(d, share));
+  }
+
+  const fullHour = () => {
+    const c = now();
+    return c ? `${c.slice(0, 2)}:00` : "";
+  };
+
+  byId("pay-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const kind = byId("pay-kind").value;
+    const name = byId("pay-name").value.trim();
+    if (!name) { status(t("Name the station, toll line or tunnel whose fee you pay."), true); return; }
+    const body = {event: "pay", [kind]: name, time: now()};
+    if (kind === "tunnel") body.dice = [Number(byId("pay-die1").value), Number(byId("pay-die2").value)];
+    send(body);
+  });
+  byId("buy-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const kind = byId("buy-kind").value;
+    const name = byId("buy-name").value.trim();
+    if (!name) { status(t("Name what you buy."), true); return; }
+    send({event: "buy", [kind]: name, time: now()});
+  });
+  const hour = byId("income-hour");
+  tidyOnChange(hour);
+  byId("income-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const time = hour.value.trim() ? clockValue(hour) : fullHour();
+    if (!time) { status(t("Type the hour as HH:00 (24-hour)."), true); return; }
+    const trip = byId("income-trip").value.trim();
+    const body = {event: "income", time, bonus: byId("income-bonus").checked};
+    if (trip) body.trip = trip;
+    send(body, () => { byId("income-bonus").checked = false; });
+  });
+  byId("build-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const station = byId("build-station").value;
+    const level = byId("build-level").value;
+    if (!station) { status(t("You own no station to build on."), true); return; }
+    send({event: "build", houses: {[station]: level === "hotel" ? "hotel" : Number(level)}, time: now()});
+  });
+  byId("pay-kind").addEventListener("change", (ev) => { byId("pay-dice").hidden = ev.target.value !== "tunnel"; });
+  hour.addEventListener("focus", () => { if (!hour.value) hour.value = fullHour(); });
+
+  return {
+    render,
+    send,
+    toldItems,
+    /** One fee with its pay button (the first screen's, when a fee is due here). */
+    feeItem: (fee) => feeItem(fee, view.ledger, send, now),
+    /** The fees paid so far (the action slot is redrawn when one more is paid). */
+    paidKey: () => ((view.ledger && view.ledger.messages) || []).filter((e) => e.kind === "fee" && !e.voided)
+      .map((e) => e.seq).join(","),
+  };
+}

@@ -1,0 +1,17 @@
+/* The service worker keeps the app for a tunnel. The page that registered it was loaded before it ran, so the
+   page puts itself into the worker's cache (same name as in sw.js) to be there offline, too. */
+
+const PAGE_CACHE = "planner-data-v1";
+
+/** Register the service worker once the page has loaded; the page is marked data-offline-ready when kept. */
+export function keepForOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js", {scope: "/"})
+      .then(() => navigator.serviceWorker.ready)
+      .then(() => caches.open(PAGE_CACHE))
+      .then((c) => c.add(location.pathname))
+      .then(() => document.documentElement.setAttribute("data-offline-ready", "1"))
+      .catch(() => {});
+  });
+}

@@ -1,0 +1,157 @@
+/* The rule sentences the page shows that the server does not send yet, in one place.
+   TODO(typed): helper "typed" moves these sentences to the server (each answer carries its own words); once an
+   answer has them, the page shows the server's text and the sentence here goes. Each is one whole sentence per
+   case (a catalog entry), never assembled from pieces. */
+import {t, tn} from "./i18n.js";
+import {chf} from "./format.js";
+
+/** What binds the group now (the group's day's obligation); the server's words when it sends them. */
+export function obligationText(ob) {
+  if (!ob) return null;
+  if (ob.text) return ob.text;
+  switch (ob.kind) {
+    case "before_dice": return t("free until dice start at {until}", {until: ob.until});
+    case "dice_soon": return t("first roll at {until}", {until: ob.until});
+    case "roll": return t("roll now");
+    case "heading": return ob.until ? t("heading for {target}, arrival {until}", {target: ob.target, until: ob.until})
+      : t("heading for {target}", {target: ob.target});
+    case "free": return t("free movement until {until}: roll before it ends", {until: ob.until});
+    case "jail": return ob.target
+      ? t("in jail until {until} (your train was 5+ minutes late), then on to {target}", {until: ob.until, target: ob.target})
+      : t("in jail until {until} (your train was 5+ minutes late)", {until: ob.until});
+    case "ended": return t("the game is over");
+    default: return ob.kind;
+  }
+}
+
+/** A roll's answer in one sentence. */
+export function answerText(ans) {
+  if (ans.kind === "free") return t("Free movement until {until}.", {until: ans.free_until});
+  if (ans.already_there) return t("Target {target}: you are there.", {target: ans.target});
+  if (!ans.arrival) return t("Target {target}: not reachable from here today.", {target: ans.target});
+  return tn("Go to {target}: leave {departure}, arrive {arrival}, {n} change.",
+    "Go to {target}: leave {departure}, arrive {arrival}, {n} changes.", ans.changes,
+    {target: ans.target, departure: ans.departure, arrival: ans.arrival});
+}
+
+/** The notes under an answer: full-hour bonus chances, toll lines and tunnels with their owners, the fees on
+    the way, the server's warnings. */
+export function answerNotes(ans) {
+  const notes = [];
+  for (const b of ans.bonus || []) {
+    notes.push(t("full-hour bonus: {event} at {station} {time} (fee {fee})",
+      {event: b.event, station: b.station, time: b.time, fee: b.fee}));
+  }
+  for (const c of ans.crossings || []) {
+    const tunnel = c.kind === "tunnel";
+    if (c.owner) {
+      notes.push(tunnel ? t("tunnel: {name} (owner {owner})", c) : t("toll line: {name} (owner {owner})", c));
+    } else {
+      notes.push(tunnel ? t("tunnel: {name}", c) : t("toll line: {name}", c));
+    }
+  }
+  if (ans.fees && ans.fees.length) notes.push(t("fees on the way: {total} in all (see Money)", {total: ans.fees_total}));
+  for (const w of ans.warnings || []) notes.push(t("note: {warning}", {warning: w}));
+  return notes;
+}
+
+/** Why another target of the rolled number was not chosen. */
+export function candidateNote(c) {
+  if (c.targeted) return t("targeted before");
+  if (!c.available) return t("not served today");
+  return c.arrival ? t("arrival {arrival}", {arrival: c.arrival}) : t("not reachable");
+}
+
+/** A way's changes (variant B's admissible ways). */
+export function changesText(n, fastest) {
+  return fastest ? tn("{n} change (fastest)", "{n} changes (fastest)", n) : tn("{n} change", "{n} changes", n);
+}
+
+/** The change window's rule where the group is (the trains answer, planner zugzwang): where, then what binds. */
+export function trainsRuleText(z) {
+  const where = z.seated && z.station
+    ? t("Seated: nothing binds until you get off. Getting off at {station}:", {station: z.station})
+    : z.got_off ? t("At {station} since {since}:", {station: z.station || "-", since: z.got_off})
+      : t("At {station}:", {station: z.station || "-"});
+  let rule;
+  if (!z.applies) rule = t("no change window in this game, any train.");
+  else if (z.forced_next) rule = t("no train by {deadline}: you must take the first one after (marked).", {deadline: z.deadline});
+  else rule = t("{rule}, board by {deadline}.", {rule: z.rule || t("change window"), deadline: z.deadline});
+  return `${where} ${rule}`;
+}
+
+/** The board-by time of the trains answer when the group's day gives none. */
+export function deadlineText(z) {
+  return z.forced_next ? t("{deadline} (no train by then: take the next one)", {deadline: z.deadline}) : z.deadline;
+}
+
+/** The board-by line of a seated group. */
+export function seatedText() {
+  return t("seated: nothing binds until you get off");
+}
+
+/** The banner of ``serve --realtime`` when its data is missing, stale or failed ("" when fine). */
+export function realtimeBanner(rt) {
+  const minutes = rt.age_s === null || rt.age_s === undefined ? null : Math.round(rt.age_s / 60);
+  if (!rt.available) {
+    return rt.error ? t("No real-time data ({error}): timetable times only.", {error: rt.error})
+      : t("No real-time data: timetable times only.");
+  }
+  if (rt.stale) {
+    return minutes === null ? t("Real-time data is of unknown age: delays may have changed.")
+      : t("Real-time data is {minutes} min old: delays may have changed.", {minutes});
+  }
+  if (rt.error) return t("Real-time data {minutes} min old (last fetch failed: {error}).", {minutes, error: rt.error});
+  return "";
+}
+
+/** The way on re-planned on real times (planner next), with the jail when a train is late. */
+export function liveText(nx) {
+  const it = nx.itinerary;
+  const advice = `${nx.advice}.`;
+  if (!it.jail) return advice;
+  const j = it.jail;
+  const jail = j.pay
+    ? t("Jail at {station} {from}-{until} (the {route} is {delay} min late); or pay {amount} into the free parking and arrive {arrival}.",
+      {station: j.station, from: j.from, until: j.until, route: j.route, delay: j.delay_min, amount: j.pay.amount,
+        arrival: j.pay.arrival})
+    : t("Jail at {station} {from}-{until} (the {route} is {delay} min late).",
+      {station: j.station, from: j.from, until: j.until, route: j.route, delay: j.delay_min});
+  return `${advice} ${jail}`;
+}
+
+/** The group's money in a few sentences: cash and capital, letter groups, what §10 and §6 ask of it now. */
+export function moneyNotes(d) {
+  const notes = [t("Cash {cash}, capital {capital}.", {cash: chf(d.cash), capital: chf(d.capital)})];
+  if (d.letter_groups.length) {
+    notes.push(t("Letter groups: {groups}.", {groups: d.letter_groups.map((g) => g.join(", ")).join("; ")}));
+  }
+  if (d.redeem_due.length) notes.push(t("Redeem now (§10): {names}.", {names: d.redeem_due.join(", ")}));
+  if (d.must_mortgage) notes.push(t("Cash below zero: mortgage something."));
+  if (d.out) notes.push(t("Out of the game (§6)."));
+  return notes.join(" ");
+}
+
+/** A history row's result. */
+export function rollResult(r) {
+  return r.kind === "free" ? t("free until {until}", {until: r.free_until}) : r.target;
+}
+
+/** The question undo asks first, naming the latest entry (a roll or a position report), or null. In the same
+    minute the server takes the one recorded last, which the state does not say: the roll is taken (a group
+    reports, then rolls), and the answer of the undo names what was removed. */
+export function undoQuestion(status) {
+  const rolls = (status && status.rolls) || [];
+  const positions = (status && status.positions) || [];
+  const r = rolls.length ? rolls[rolls.length - 1] : null;
+  const p = positions.reduce((a, b) => (!a || b.time >= a.time ? b : a), null);
+  if (p && (!r || p.time > r.time)) {
+    return t("Remove the position report \"{label}\" at {time}? Every phone of the group and the command line will no longer have it.",
+      {label: p.label || p.station, time: p.time});
+  }
+  if (r) {
+    return t("Remove roll #{seq} ({dice} at {time}: {result})? Every phone of the group and the command line will no longer have it.",
+      {seq: r.seq, dice: r.dice, time: r.time, result: r.kind === "free" ? t("free movement") : r.target});
+  }
+  return null;
+}

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import {test} from "node:test";
+
+import "./dom.js";
+import {liveText, moneyNotes, obligationText, realtimeBanner, undoQuestion} from "../../planner/web/static/words.js";
+
+test("the obligation is the server's words when it sends them, else one sentence per kind", () => {
+  assert.equal(obligationText({kind: "roll", text: "Würfeln!"}), "Würfeln!");
+  assert.equal(obligationText({kind: "roll"}), "roll now");
+  assert.equal(obligationText({kind: "heading", target: "Emmenbrücke", until: "13:32"}),
+    "heading for Emmenbrücke, arrival 13:32");
+  assert.equal(obligationText({kind: "heading", target: "Emmenbrücke", until: null}), "heading for Emmenbrücke");
+  assert.equal(obligationText({kind: "jail", until: "14:00", target: null}),
+    "in jail until 14:00 (your train was 5+ minutes late)");
+  assert.equal(obligationText(null), null);
+});
+
+test("undo names the latest entry: a position report later than the last roll, else the roll", () => {
+  const status = {rolls: [{seq: 1, dice: "1", time: "13:00", kind: "target", target: "Sissach"}],
+    positions: [{time: "12:50", label: "at Baar", station: "Baar"}]};
+  assert.match(undoQuestion(status), /^Remove roll #1 \(1 at 13:00: Sissach\)\?/);
+  status.positions.push({time: "15:00", label: "at Baar", station: "Baar"});
+  assert.match(undoQuestion(status), /^Remove the position report "at Baar" at 15:00\?/);
+  assert.equal(undoQuestion({rolls: [], positions: []}), null);
+});
+
+test("the money's notes: cash and capital, then what §10 and §6 ask now", () => {
+  assert.equal(moneyNotes({cash: 500, capital: 4500, letter_groups: [["Zug", "Zürich HB", "Zollikofen"]],
+    redeem_due: ["Baar"], must_mortgage: false, out: false}),
+  "Cash 500, capital 4'500. Letter groups: Zug, Zürich HB, Zollikofen. Redeem now (§10): Baar.");
+});
+
+test("real-time banners and the jail on the way", () => {
+  assert.equal(realtimeBanner({available: true, stale: false, error: null, age_s: 30}), "");
+  assert.equal(realtimeBanner({available: true, stale: true, age_s: 600}),
+    "Real-time data is 10 min old: delays may have changed.");
+  assert.equal(realtimeBanner({available: false, error: "timeout"}), "No real-time data (timeout): timetable times only.");
+  const nx = {advice: "go to Zug, arrival 13:40", itinerary: {jail: {station: "Baar", from: "13:10", until: "13:40",
+    route: "S1", delay_min: 6, pay: {amount: 1000, arrival: "13:25"}}}};
+  assert.equal(liveText(nx), "go to Zug, arrival 13:40. Jail at Baar 13:10-13:40 (the S1 is 6 min late); " +
+    "or pay 1000 into the free parking and arrive 13:25.");
+});
