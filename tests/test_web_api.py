@@ -307,6 +307,23 @@ def test_user_text_is_escaped_in_html(site):
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/json")
 
 
+def test_pages_come_in_the_language_chosen_else_the_browsers(site):
+    a = site["a"]
+    url, h = f"{site['url']}/games/{a['game']}/groups/1", bearer(a["groups"][0]["token"])
+
+    def lang(headers=None, cookies=None, query="") -> str:
+        page = requests.get(url + query, headers={**h, **(headers or {})}, cookies=cookies)
+        assert page.status_code == 200
+        return re.search(r'<html lang="(\w+)"', page.text).group(1) + "/" + page.headers["Content-Language"]
+
+    assert lang() == "en/en"
+    assert lang({"Accept-Language": "de-CH,de;q=0.9,en;q=0.8"}) == "de/de"
+    assert lang({"Accept-Language": "it-CH, fr;q=0.8"}) == "fr/fr"  # the first the planner speaks
+    assert lang({"Accept-Language": "de-CH"}, {"lang": "fr"}) == "fr/fr"  # chosen on the page: the cookie
+    assert lang({"Accept-Language": "de-CH"}, {"lang": "fr"}, "?lang=en") == "en/en"
+    assert lang(None, {"lang": "<script>"}) == "en/en"  # not a language: none chosen
+
+
 def test_rate_limit_per_token(tmp_path):
     env = web_env(tmp_path)
     game = web_game(env, "Rot,Blau")

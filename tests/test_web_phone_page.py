@@ -2,7 +2,7 @@
 2021-09-11): the first screen holds what binds the group now, the one action it most likely needs and the answer's
 first leg; "Where are we?" proposes the station or the train from a simulated location, confirmed in one tap; every
 time field takes 24-hour times in an English browser; the page asks the answers that depend on the group's place
-once per change, not once per poll; the language switch is remembered and goes with every request.
+once per change, not once per poll; the language switch is remembered (localStorage, the cookie ``lang``).
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def test_the_page_asks_next_the_trains_and_the_ledger_once_per_change_not_per_po
     ctx.close()
 
 
-def test_the_language_chosen_is_remembered_and_sent_with_every_request(site, browser):
+def test_the_language_chosen_is_remembered_on_the_phone_and_in_the_cookie_the_server_reads(site, browser):
     errors: list = []
     ctx, p = joined_phone(browser, errors, site["game"]["groups"][0]["url"], "/groups/1")
     assert p.evaluate("document.documentElement.lang") == "en"
