@@ -14,7 +14,7 @@ from planner.gamefile.game import load_game
 from planner.lab.rates import rates_path
 from planner.service.gameday import GameDay
 from tests.support import DEMO_DATE, ZUG, assert_one_line_error
-from tests.support.full_disk import planner_on_full_disk
+from tests.support.namespaces import planner_on_full_disk
 from tests.support.webserver import run_cli
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early

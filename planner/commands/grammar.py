@@ -1,5 +1,8 @@
 """The command line's grammar: every command, its options and its handler, in one place.
 
+A command that records in the state says so (``writes_state``); every other one opens the state read-only
+(:attr:`planner.commands.base.Context.state`), so it reads a state in a folder it may not write.
+
 Handlers are named ``"module:function"`` of :mod:`planner.commands` and imported only when their command runs
 (:func:`planner.cli.main`): building this parser imports nothing but argparse, so ``planner --help`` and a
 mistyped option answer at once, whatever the handlers load (the routing kernels, pandas, folium, matplotlib).
@@ -147,7 +150,7 @@ def _group(sub) -> None:
     add_position(p)
     add_game_id(p)
     add_common(p)
-    p.set_defaults(handler="group:cmd_roll")
+    p.set_defaults(handler="group:cmd_roll", writes_state=True)
     p = sub.add_parser("next", help="what now? where the group is, what it must do, the itinerary")
     p.add_argument("--group", required=True)
     p.add_argument("--time", help="HH:MM (default: now on the game day)")
@@ -174,13 +177,13 @@ def _group(sub) -> None:
     u.add_argument("--group", required=True)
     add_game_id(u)
     add_common(u)
-    u.set_defaults(handler="group:cmd_group_undo")
+    u.set_defaults(handler="group:cmd_group_undo", writes_state=True)
     u = gsub.add_parser("position", help="we got off at X at T, or we are in the IR75 12:25")
     u.add_argument("--group", required=True)
     add_position(u)
     add_game_id(u)
     add_common(u)
-    u.set_defaults(handler="group:cmd_group_position")
+    u.set_defaults(handler="group:cmd_group_position", writes_state=True)
 
 
 def _map_options(p: argparse.ArgumentParser) -> None:
@@ -245,7 +248,7 @@ def _ledger(sub) -> None:
             a.add_argument("--tunnel")
         add_game_id(a)
         add_common(a)
-        a.set_defaults(handler="ledger:cmd_event", event=name)
+        a.set_defaults(handler="ledger:cmd_event", event=name, writes_state=True)
         return a
 
     action("buy", "buy the station the group is at, or a toll line / tunnel it travelled", target=True)
@@ -305,7 +308,7 @@ def _others(sub) -> None:
     n.add_argument("--groups", required=True, help='group names, comma-separated: "Rot,Blau,Gelb"')
     add_common(n)
     n.add_argument("--base-url", help="where the server is reached (default $PLANNER_BASE_URL or http://127.0.0.1:8000)")
-    n.set_defaults(handler="web:cmd_game_new")
+    n.set_defaults(handler="web:cmd_game_new", writes_state=True)
     s = sub.add_parser("serve", help="the phone app: one page per group, shared live state (ASGI, uvicorn)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
