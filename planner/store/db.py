@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import stat
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from pathlib import Path
 from planner import config
 from planner.errors import DamagedState, PlannerError
 from planner.store.migrate import migrate_to_3
+from planner.util.i18n import _
 
 FILE_VERSION = 3  # PRAGMA user_version: 2 = parts by game file and date, 3 = every row names its game
 APPLICATION_ID = 0x53424250  # "SBBP": marks the file as ours (PRAGMA application_id)
@@ -108,6 +110,7 @@ class StateDB:
             self._conn = conn
             self.opened += 1
             return conn
+        self._refuse_special()
         if self.read_only:
             self._conn = self._connect_read_only()
             self.opened += 1
@@ -136,6 +139,17 @@ class StateDB:
         self._conn = conn
         self.opened += 1
         return conn
+
+    def _refuse_special(self) -> None:
+        """A state path that is a pipe or a device (a FIFO blocks a reader for good, /dev/zero reads as an empty
+        database) is refused before SQLite opens it."""
+        try:
+            mode = os.stat(self.path).st_mode
+        except OSError:
+            return  # missing (created by a write), or unreadable: SQLite says so
+        if not stat.S_ISREG(mode):
+            raise PlannerError(_("group state {path}: not a regular file (a folder, pipe or device); set "
+                                 "PLANNER_STATE to a file").format(path=self.path))
 
     def _connect_read_only(self) -> sqlite3.Connection:
         """The file opened for reading only (``mode=ro``): nothing is created or changed, so it reads a state in a
