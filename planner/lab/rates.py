@@ -155,7 +155,7 @@ def _read(path: Path) -> tuple[tuple[Basis, dict] | None, str | None]:
 
 def _no_constant(text: str) -> float:
     """JSON's NaN and Infinity (which json reads by default) are refused."""
-    raise _Damaged(f"{text} is not a number of stops")
+    raise _Damaged(_("{text} is not a number of stops").format(text=text))
 
 
 def _parse(data: bytes) -> tuple[Basis, dict]:
@@ -163,38 +163,40 @@ def _parse(data: bytes) -> tuple[Basis, dict]:
     try:
         doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise _Damaged(f"not JSON ({exc.msg} at byte {exc.pos})") from None
+        raise _Damaged(_("not JSON ({why} at byte {at})").format(why=exc.msg, at=exc.pos)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _Damaged(f"not the format {FORMAT} that simulate writes")
+        raise _Damaged(_("not the format {format} that simulate writes").format(format=FORMAT))
     b, rates = doc.get("basis"), doc.get("rates")
     if not isinstance(b, dict) or not isinstance(rates, dict):
-        raise _Damaged("no basis or no rates")
+        raise _Damaged(_("no basis or no rates"))
     days, groups = b.get("days"), b.get("groups")
     if not all(type(x) is int and 1 <= x <= MAX_DAYS for x in (days, groups)):
-        raise _Damaged(f"the run's days {days!r} and groups {groups!r} are not whole numbers of at least 1")
+        raise _Damaged(_("the run's days {days} and groups {groups} are not whole numbers of at least 1").format(
+            days=repr(days)[:20], groups=repr(groups)[:20]))
     if not isinstance(b.get("game"), str) or not isinstance(b.get("date"), str):
-        raise _Damaged("the basis names no game or date")
+        raise _Damaged(_("the basis names no game or date"))
     seed, strategy = b.get("seed"), b.get("strategy")
     if not (seed is None or type(seed) is int) or not (strategy is None or isinstance(strategy, str)):
-        raise _Damaged("the run's seed or strategy is not what simulate writes")
+        raise _Damaged(_("the run's seed or strategy is not what simulate writes"))
     basis = Basis("lab", b["game"], b["date"], days, groups, seed, strategy)
     out: dict[str, dict[int, float]] = {}
     for name, hours in rates.items():
         if not isinstance(hours, dict):
-            raise _Damaged(f"{name!r}: not a table of hours")
+            raise _Damaged(_("{station}: not a table of hours").format(station=repr(name)[:60]))
         out[name] = {_hour(name, h): _rate(name, h, x) for h, x in hours.items()}
     return basis, out
 
 
 def _hour(name: str, h: str) -> int:
     if not (h.isascii() and h.isdigit() and int(h) < 48):
-        raise _Damaged(f"{name!r}: hour {h[:20]!r} is not 0 to 47")
+        raise _Damaged(_("{station}: hour {hour} is not 0 to 47").format(station=repr(name)[:60], hour=repr(h[:20])))
     return int(h)
 
 
 def _rate(name: str, h: str, x: object) -> float:
     if type(x) not in (int, float) or not 0 <= x <= MAX_RATE:  # NaN fails both comparisons
-        raise _Damaged(f"{name!r} hour {h}: {str(x)[:20]} is not a number of stops from 0 to {MAX_RATE:g}")
+        raise _Damaged(_("{station} hour {hour}: {value} is not a number of stops from 0 to {most}").format(
+            station=repr(name)[:60], hour=h, value=str(x)[:20], most=f"{MAX_RATE:g}"))
     return float(x)
 
 

@@ -189,7 +189,8 @@ def _reach(scheduler: str, client_class: type):
         raise InputError(f"--scheduler {scheduler!r}: {' '.join(str(exc).split())[:160]}") from None
     if isinstance(exc, OSError | TimeoutError):  # refused or unreachable
         why = " ".join(str(exc).split())[:160] or type(exc).__name__
-        raise InputError(f"cannot reach the Dask scheduler {scheduler!r} within {SCHEDULER_DEADLINE} s: {why}") from None
+        raise InputError(_("cannot reach the Dask scheduler {address} within {seconds} s: {why}").format(
+            address=repr(scheduler), seconds=SCHEDULER_DEADLINE, why=why)) from None
     if exc is not None:
         raise exc
     client = made["client"]
@@ -197,8 +198,8 @@ def _reach(scheduler: str, client_class: type):
         client.wait_for_workers(1, timeout=max(0.1, deadline - time.monotonic()))
     except (OSError, TimeoutError):
         client.close()
-        raise InputError(f"the Dask scheduler {scheduler!r} has no workers (none came within "
-                         f"{SCHEDULER_DEADLINE} s): nothing simulated") from None
+        raise InputError(_("the Dask scheduler {address} has no workers (none came within {seconds} s): nothing "
+                           "simulated").format(address=repr(scheduler), seconds=SCHEDULER_DEADLINE)) from None
     return client
 
 

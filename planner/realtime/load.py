@@ -74,6 +74,7 @@ def _start_dates(feed) -> list[str]:
 def _made(timestamp: int) -> str:
     """The feed header's time in Swiss time, or the number itself where it is no time of a calendar."""
     try:
-        return f"{dt.datetime.fromtimestamp(timestamp, dt.UTC).astimezone(ZURICH):%Y-%m-%d %H:%M} (Swiss time)"
+        when = dt.datetime.fromtimestamp(timestamp, dt.UTC).astimezone(ZURICH)
+        return _("{when} (Swiss time)").format(when=f"{when:%Y-%m-%d %H:%M}")
     except (OverflowError, OSError, ValueError):  # past year 9999 (or before 1): "Value too large" otherwise
         return _("at header timestamp {seconds} (no date: out of every calendar)").format(seconds=timestamp)

@@ -91,7 +91,7 @@ class StateDB:
             return PlannerError(f"group state {self.path}: not a valid SQLite database (corrupt?); "
                                 "move it aside to start afresh")
         if self.read_only and ("unable to open" in msg or isinstance(exc, OSError)):
-            return PlannerError(f"group state {self.path}: cannot be read ({exc})")
+            return PlannerError(_("group state {path}: cannot be read ({why})").format(path=self.path, why=exc))
         if "readonly" in msg or "read-only" in msg or "unable to open" in msg or isinstance(exc, OSError):
             return PlannerError(f"group state {self.path}: cannot write there ({exc}); "
                                 "set PLANNER_STATE to a writable file")
@@ -176,8 +176,9 @@ class StateDB:
                 raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
                                    f"this one knows {FILE_VERSION}); update the planner")
             if app == APPLICATION_ID and version < FILE_VERSION:
-                raise PlannerError(f"group state {self.path}: written by an older planner (schema {version}); a "
-                                   "command that records (a roll, a ledger event) brings it up to date first")
+                raise PlannerError(_("group state {path}: written by an older planner (schema {version}); a command "
+                                     "that records (a roll, a ledger event) brings it up to date first").format(
+                                         path=self.path, version=version))
         except sqlite3.Error as exc:
             if conn is not None:
                 conn.close()
@@ -348,8 +349,9 @@ def part_ready(db: StateDB, part: str, version: int) -> bool:
     if row is None:
         return False
     if int(row[0]) != version:
-        raise PlannerError(f"group state {db.path}: {part} schema {row[0]}, this planner reads {version}; a command "
-                           "that records (a roll, a ledger event) brings it up to date first (or update the planner)")
+        raise PlannerError(_("group state {path}: {part} schema {have}, this planner reads {version}; a command that "
+                             "records (a roll, a ledger event) brings it up to date first (or update the planner)")
+                           .format(path=db.path, part=part, have=row[0], version=version))
     return True
 
 

@@ -14,6 +14,8 @@ import secrets
 import stat
 from pathlib import Path
 
+from planner.util.i18n import _
+
 
 class DamagedFile(Exception):
     """A kept file that must not be used (the reason is the message)."""
@@ -27,16 +29,19 @@ def read_kept(path: Path, limit: int) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:  # ELOOP: a symlink (O_NOFOLLOW); others: unreadable
-        raise DamagedFile(f"{path.name}: {'a link' if os.path.islink(path) else exc.strerror}") from None
+        if os.path.islink(path):
+            raise DamagedFile(_("{file}: a link").format(file=path.name)) from None
+        raise DamagedFile(_("{file}: cannot be read ({why})").format(file=path.name, why=exc.strerror)) from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
         os.close(fd)
-        raise DamagedFile(f"{path.name}: not a regular file" if not stat.S_ISREG(st.st_mode)
-                          else f"{path.name}: {st.st_size} bytes (at most {limit})")
+        raise DamagedFile(_("{file}: not a regular file").format(file=path.name) if not stat.S_ISREG(st.st_mode)
+                          else _("{file}: {size} bytes (at most {limit})").format(file=path.name, size=st.st_size,
+                                                                                   limit=limit))
     with os.fdopen(fd, "rb") as fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise DamagedFile(f"{path.name}: grew past {limit} bytes while read")
+        raise DamagedFile(_("{file}: grew past {limit} bytes while read").format(file=path.name, limit=limit))
     return data
 
 
