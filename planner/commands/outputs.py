@@ -64,14 +64,17 @@ def guard(args: argparse.Namespace) -> None:
     claimed: list[tuple[str, Path]] = []
     for opt, path, folder in outs:
         if folder:  # a folder the command writes new files into: only never into the cache
-            _refuse_inside(opt, path, [k for k in kept if k.path == config.cache_root()])
+            _refuse_inside(opt, path, str(path), [k for k in kept if k.path == config.cache_root()])
             continue
         for claim in [path, *_companions(args, path)]:
-            _refuse_inside(opt, claim, kept)
+            # a companion is named with the output it goes beside: "--out h.pdf (h-join.pdf beside it)"
+            shown = str(path) if claim == path else _("{path} ({companion} beside it)").format(path=path,
+                                                                                             companion=claim.name)
+            _refuse_inside(opt, claim, shown, kept)
             for other_opt, other in claimed:
                 if _same(claim, other):
                     raise InputError(_("{option} {path}: is also written by {other} of this command: nothing "
-                                       "written").format(option=opt, path=claim, other=other_opt))
+                                       "written").format(option=opt, path=shown, other=other_opt))
             claimed.append((opt, claim))
 
 
@@ -105,10 +108,10 @@ def _companions(args: argparse.Namespace, path: Path) -> list[Path]:
     return [path.with_name(pattern.format(stem=path.stem)) for pattern in getattr(args, "out_companions", ())]
 
 
-def _refuse_inside(opt: str, claim: Path, kept: list[_Kept]) -> None:
+def _refuse_inside(opt: str, claim: Path, shown: str, kept: list[_Kept]) -> None:
     for k in kept:
         if _same(claim, k.path) or (k.folder and _below(claim, k.path)):
-            raise InputError(k.refusal.format(option=opt, path=claim, kept=k.path, input=k.input))
+            raise InputError(k.refusal.format(option=opt, path=shown, kept=k.path, input=k.input))
 
 
 def _resolved(p: Path) -> Path:
