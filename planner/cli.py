@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
+from planner.commands.outputs import declare, guard
 from planner.errors import PlannerError
 
 
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     register_all(sub)
     apply_defaults(p)
+    declare(p)
     _require_actions(p)
     return p
 
@@ -65,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
+        guard(args)  # no output onto the state, the cache, an input or another output: before anything runs
         rc = handler(args.handler)(args)
         return int(rc or 0)
     except PlannerError as exc:

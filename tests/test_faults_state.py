@@ -7,6 +7,8 @@ import hashlib
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -73,6 +75,19 @@ def test_another_programs_sqlite_file_is_refused_before_any_byte_changes(argv, t
     assert_one_line_error(rc, err, "another program")
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before  # still in its own journal mode
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]  # no -wal, no -shm
+
+
+@pytest.mark.parametrize("argv", [["ledger", "status"], ["roll", "--group", "1", "--dice", "2", "--at", "Zug",
+                                                        "--time", "12:40"]], ids=["a read", "a write"])
+@pytest.mark.parametrize("kind", ["FIFO", "/dev/zero", "folder"])
+def test_a_state_path_that_is_a_pipe_or_device_is_refused_not_read(kind, argv, tmp_path):
+    """In a fresh process with a deadline: a reader opening a FIFO waits for a writer for good."""
+    path = {"FIFO": tmp_path / "state.fifo", "/dev/zero": Path("/dev/zero"), "folder": tmp_path}[kind]
+    if kind == "FIFO":
+        os.mkfifo(path)
+    p = subprocess.run([sys.executable, "-m", "planner", *argv, *DAY], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PLANNER_STATE": str(path)})
+    assert_one_line_error(p.returncode, p.stderr, str(path), "not a regular file")
 
 
 READ_ONLY = {

@@ -38,7 +38,7 @@ def cases(tmp: Path) -> list[tuple[str, list[str]]]:
         "[dice]\n", "[dice]\nsides = 8\n"), "utf-8")
     legs = tmp / "legs.csv"
     legs.write_text("from,to,departure\nZug,Luzern,10:03\n")
-    return [
+    return [*output_cases(tmp), *realtime_cases(tmp),
         ("misspelled station", ["route", *DAY, "--from", "Zugg", "--to", "Luzern", "--time", "10:00"]),
         ("ambiguous station", ["route", *DAY, "--from", "Ba", "--to", "Luzern", "--time", "10:00"]),
         ("station not in the area", ["route", *DAY, "--from", "Zug", "--to", "Winterthur", "--time", "10:00"]),
@@ -81,6 +81,37 @@ def cases(tmp: Path) -> list[tuple[str, list[str]]]:
         ("roll after the game's end", ["roll", *DAY, "--group", "Blau", "--dice", "4", "--at", "Zug",
                                        "--time", "17:58"]),
     ]
+
+
+def output_cases(tmp: Path) -> list[tuple[str, list[str]]]:
+    """Outputs onto what a run keeps or reads (``planner.commands.outputs``); the feed is a copy (the guard refuses
+    before anything is written, but a table is no reason to risk the shared data)."""
+    feed = tmp / "day.zip"
+    shutil.copyfile(ZUG, feed)
+    own = ["--feed", str(feed), "--date", "2021-09-11"]
+    (tmp / "state-link").symlink_to(tmp / "state.sqlite")
+    (tmp / "h-join.pdf").write_text("the links an organiser keeps")
+    return [
+        ("simulate --trace onto the state file", ["simulate", *DAY, "--trace", str(tmp / "state.sqlite")]),
+        ("--out onto a symlink to the state file", ["map", "area", *DAY, "--out", str(tmp / "state-link")]),
+        ("export --out onto its own feed", ["export", *own, "--out", str(feed)]),
+        ("--trace x --out x", ["simulate", *DAY, "--trace", str(tmp / "x"), "--out", str(tmp / "x")]),
+        ("check-area --out into the cache", ["check-area", *DAY, "--out", str(tmp / "cache" / "r.html")]),
+        ("handout pages onto its --links file", ["handout", *DAY, "--links", str(tmp / "h-join.pdf"),
+                                                 "--out", str(tmp / "h.pdf")]),
+    ]
+
+
+def realtime_cases(tmp: Path) -> list[tuple[str, list[str]]]:
+    """Real-time feeds about no day: a header time out of every calendar, a start date not written YYYYMMDD."""
+    from tests.support.rt_fixtures import feed_message
+
+    far, dashed = tmp / "far.pb", tmp / "dashed.pb"
+    far.write_bytes(feed_message(2**63 - 1, []))
+    dashed.write_bytes(feed_message(1631354400, [{"trip_id": "x", "start_date": "2021-09-11", "stops": []}]))
+    route = ["route", *DAY, "--from", "Zug", "--to", "Luzern", "--time", "12:40", "--realtime"]
+    return [("real-time header time 2^63-1", [*route, str(far)]),
+            ("real-time start date 2021-09-11", [*route, str(dashed)])]
 
 
 def hostile_cases(tmp: Path) -> list[tuple[str, list[str]]]:

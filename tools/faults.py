@@ -2,7 +2,8 @@
 planner healed by itself (no person had to act).
 
 Usage: ``.venv/bin/python -m tools.faults`` (from the repo root; needs ../shared/data; starts a real
-``planner serve`` on loopback). The README's table of faults is this script's output.
+``planner serve`` on loopback, and ``unshare`` for a full disk and a read-only folder: :mod:`tools.faults_io`).
+The README's table of faults is this script's output.
 """
 
 from __future__ import annotations
@@ -98,6 +99,10 @@ def state_faults(tmp: Path) -> list[Row]:
                  f"exit {p.returncode} after {time.monotonic() - t0:.1f} s (waited, then recorded)",
                  "yes" if p.returncode == 0 else "no"))
     holder.close()
+    fifo = tmp / "state.fifo"
+    os.mkfifo(fifo)
+    p = planner({**env, "PLANNER_STATE": str(fifo)}, "ledger", "status", *DAY)
+    rows.append(("`$PLANNER_STATE` is a FIFO, a read-only command", _said(p, tmp), "no (refused)"))
     return rows
 
 
@@ -141,9 +146,108 @@ def worker_faults(tmp: Path) -> list[Row]:
     return rows
 
 
+def _js(p: subprocess.CompletedProcess) -> dict:
+    return json.loads(p.stdout) if p.returncode == 0 and p.stdout.strip() else {}
+
+
+def kept_rates_faults(tmp: Path) -> list[Row]:
+    """The lab rates simulate keeps for advise, replaced by what must never be read."""
+    env = {**os.environ, "PLANNER_CACHE": str(tmp / "cache"), "PLANNER_STATE": str(tmp / "s.sqlite")}
+    planner(env, "roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40")
+    planner(env, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial")
+    (path,) = (tmp / "cache" / "lab").glob("*.json")
+    good = path.read_text()
+    rows = []
+    for what, plant in (("are a FIFO", lambda: os.mkfifo(path)),
+                        ("are a link to /dev/zero", lambda: path.symlink_to("/dev/zero")),
+                        ("hold a rate of 1e999 (infinity)", lambda: path.write_text(_one_rate(good, "1e999"))),
+                        ("hold a rate of 1e308", lambda: path.write_text(_one_rate(good, "1e308"))),
+                        ("hold a rate of NaN", lambda: path.write_text(_one_rate(good, "NaN")))):
+        path.unlink(missing_ok=True)
+        plant()
+        t0 = time.monotonic()
+        first = _js(planner(env, "advise", *DAY, "--group", "Rot", "--time", "13:00", "--json")).get("rates", {})
+        took = time.monotonic() - t0
+        again = _js(planner(env, "advise", *DAY, "--group", "Rot", "--time", "13:00", "--json")).get("rates", {})
+        aside = sorted(p.name for p in path.parent.glob(f".{path.name}.damaged-*"))
+        ok = first.get("source") == "timetable" and bool(first.get("set_aside")) and again.get("set_aside") is None
+        rows.append((f"the kept advise rates {what}",
+                     f"`advise` exit 0 in {took:.1f} s on the timetable's estimate, reason `{first.get('set_aside')}`; "
+                     f"set aside: {bool(aside)}; the next advise: no report", "yes" if ok else "no"))
+        for p in [path, *path.parent.glob(f".{path.name}.damaged-*")]:
+            p.unlink(missing_ok=True)
+        path.write_text(good)
+    return rows
+
+
+def _one_rate(good: str, value: str) -> str:
+    doc = json.loads(good)
+    name = next(iter(doc["rates"]))
+    doc["rates"][name] = {"12": "@@"}
+    return json.dumps(doc).replace('"@@"', value)
+
+
+def serve_hang_faults(tmp: Path) -> list[Row]:
+    """The phone app with a FIFO as the kept rates, and SIGTERM while a request hangs in the routing process."""
+    env = {**os.environ, "PLANNER_CACHE": str(tmp / "cache"), "PLANNER_STATE": str(tmp / "web.sqlite")}
+    planner(env, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial")
+    (path,) = (tmp / "cache" / "lab").glob("*.json")
+    port = free_port()
+    game = web_game(env, "Rot,Blau", base=f"http://127.0.0.1:{port}")
+    rows = []
+    with serve(env, port=port) as srv:
+        def get(what: str) -> requests.Response:
+            return requests.get(f"{srv.url}/api/games/{game['game']}/groups/1{what}", timeout=120,
+                                headers={"Authorization": f"Bearer {game['groups'][0]['token']}"})
+
+        path.unlink()
+        os.mkfifo(path)
+        codes = [get("").status_code, get("/next?time=13:00").status_code,
+                 requests.get(srv.url + "/health", timeout=120).status_code]
+        rows.append(("the kept advise rates are a FIFO under a running `serve`",
+                     f"state poll, `/next`, `/health`: HTTP {codes}", "yes" if set(codes) == {200} else "no"))
+        child = routing_child(srv.proc.pid)
+        os.kill(child, signal.SIGSTOP)
+        threading.Thread(target=lambda: _quietly(get, "/next?time=13:00"), daemon=True).start()
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        try:
+            srv.proc.wait(timeout=60)
+            what = f"`serve` stopped {time.monotonic() - t0:.1f} s after SIGTERM; the frozen process gone: "
+            gone = _wait_gone(child)
+            rows.append(("SIGTERM while a request hangs in the routing process (SIGSTOP)", what + str(gone),
+                         "yes" if gone else "no"))
+        except subprocess.TimeoutExpired:
+            rows.append(("SIGTERM while a request hangs in the routing process (SIGSTOP)",
+                         "still running 60 s after SIGTERM", "no"))
+        finally:
+            if not process_gone(child):
+                os.kill(child, signal.SIGCONT)
+    return rows
+
+
+def _quietly(get, what: str) -> None:
+    try:
+        get(what)
+    except requests.RequestException:
+        pass
+
+
+def _wait_gone(pid: int) -> bool:
+    deadline = time.monotonic() + 10
+    while not process_gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process_gone(pid)
+
+
 def main() -> int:
     """Print the table."""
-    runs: list[Callable[[Path], list[Row]]] = [cache_faults, state_faults, worker_faults]
+    from tools.faults_io import deadline_faults, machine_faults, realtime_value_faults
+
+    runs: list[Callable[[Path], list[Row]]] = [cache_faults, kept_rates_faults, state_faults, machine_faults,
+                                               worker_faults, serve_hang_faults, deadline_faults,
+                                               realtime_value_faults]
     print("| fault | what happened (a real run) | healed by itself |")
     print("|---|---|---|")
     with tempfile.TemporaryDirectory() as d:

@@ -67,6 +67,12 @@ def url(value: str) -> str:
     return value
 
 
+def in_file(value: str) -> str:
+    """A file the command reads (checked when read); declared as an input, so no output of the run may replace it
+    (:mod:`planner.commands.outputs`)."""
+    return text(value)
+
+
 def feed(value: str) -> str:
     """A feed: a path (checked when opened) or an http(s) URL."""
     text(value)

@@ -41,8 +41,9 @@ class Context:
 
     @cached_property
     def state(self) -> State:
-        """The state database (``$PLANNER_STATE``), opened on first use."""
-        return State()
+        """The state database (``$PLANNER_STATE``), opened on first use; read-only unless the command records
+        (``writes_state`` in the grammar)."""
+        return State(read_only=not getattr(self.args, "writes_state", False))
 
     @cached_property
     def record(self) -> GameRecord | None:

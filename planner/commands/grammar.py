@@ -1,5 +1,8 @@
 """The command line's grammar: every command, its options and its handler, in one place.
 
+A command that records in the state says so (``writes_state``); every other one opens the state read-only
+(:attr:`planner.commands.base.Context.state`), so it reads a state in a folder it may not write.
+
 Handlers are named ``"module:function"`` of :mod:`planner.commands` and imported only when their command runs
 (:func:`planner.cli.main`): building this parser imports nothing but argparse, so ``planner --help`` and a
 mistyped option answer at once, whatever the handlers load (the routing kernels, pandas, folium, matplotlib).
@@ -16,7 +19,7 @@ def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = Tr
     """``--feed --game --date --json --progress`` (the options every command accepts)."""
     p.add_argument("--feed", type=argtypes.feed, help="GTFS zip, folder or URL (default: $PLANNER_FEED, config, downloaded, demo)")
     if game:
-        p.add_argument("--game", help="game name, path to a .toml, or 'none' for the whole feed")
+        p.add_argument("--game", type=argtypes.in_file, help="game name, path to a .toml, or 'none' for the whole feed")
     if date:
         p.add_argument("--date", help="game day YYYY-MM-DD")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -46,7 +49,7 @@ def add_routing(p: argparse.ArgumentParser) -> None:
 
 def add_realtime(p: argparse.ArgumentParser) -> None:
     """``--realtime FILE_OR_URL`` and ``--realtime-key-env NAME``: answers on predicted times (and §17 jail)."""
-    p.add_argument("--realtime", metavar="FILE_OR_URL", type=argtypes.text,
+    p.add_argument("--realtime", metavar="FILE_OR_URL", type=argtypes.in_file,
                    help="GTFS-RT trip updates (a file, or the platform's URL): route on predicted times")
     p.add_argument("--realtime-key-env", metavar="NAME", type=argtypes.text,
                    help="environment variable holding the API key for a --realtime URL")
@@ -100,7 +103,7 @@ def _route(sub) -> None:
                    help="also list every itinerary arriving at most MIN minutes after the fastest")
     p.add_argument("--group", help="for this group: priced with its fees (ledger); without --from, from where it is "
                                   "in its day (to its target when --to is left out)")
-    p.add_argument("--batch", metavar="CSV", help="answer many queries: CSV with columns from,to,time[,trip]")
+    p.add_argument("--batch", metavar="CSV", type=argtypes.in_file, help="answer many queries: CSV with columns from,to,time[,trip]")
     add_game_id(p)
     add_common(p)
     add_routing(p)
@@ -119,7 +122,7 @@ def _rules(sub) -> None:
     p.add_argument("--at", help="station where the group got off")
     p.add_argument("--time", help="HH:MM when the group got off")
     p.add_argument("--trip", help="the train the group got off (excluded)")
-    p.add_argument("--check", metavar="LEGS.csv", help="check a day's log: CSV from,to,departure,arrival[,route]")
+    p.add_argument("--check", metavar="LEGS.csv", type=argtypes.in_file, help="check a day's log: CSV from,to,departure,arrival[,route]")
     add_common(p)
     add_routing(p)
     p.set_defaults(handler="rules:cmd_zugzwang")
@@ -133,7 +136,7 @@ def _rules(sub) -> None:
     p.add_argument("--trip", required=True, help="trip id")
     p.add_argument("--from", dest="origin", help="boarding station (default: the trip's first in-area stop)")
     p.add_argument("--to", dest="target", help="alighting station (default: its last in-area stop)")
-    p.add_argument("--owners", help="TOML: [owners] \"Olten–Aarau\" = \"group 2\" ... (fees by owner's count)")
+    p.add_argument("--owners", type=argtypes.in_file, help="TOML: [owners] \"Olten–Aarau\" = \"group 2\" ... (fees by owner's count)")
     p.add_argument("--tunnel-dice", type=int, help="sum of the two dice rolled for a tunnel fee (2-12)")
     add_common(p)
     p.set_defaults(handler="rules:cmd_tolls")
@@ -147,7 +150,7 @@ def _group(sub) -> None:
     add_position(p)
     add_game_id(p)
     add_common(p)
-    p.set_defaults(handler="group:cmd_roll")
+    p.set_defaults(handler="group:cmd_roll", writes_state=True)
     p = sub.add_parser("next", help="what now? where the group is, what it must do, the itinerary")
     p.add_argument("--group", required=True)
     p.add_argument("--time", help="HH:MM (default: now on the game day)")
@@ -174,13 +177,13 @@ def _group(sub) -> None:
     u.add_argument("--group", required=True)
     add_game_id(u)
     add_common(u)
-    u.set_defaults(handler="group:cmd_group_undo")
+    u.set_defaults(handler="group:cmd_group_undo", writes_state=True)
     u = gsub.add_parser("position", help="we got off at X at T, or we are in the IR75 12:25")
     u.add_argument("--group", required=True)
     add_position(u)
     add_game_id(u)
     add_common(u)
-    u.set_defaults(handler="group:cmd_group_position")
+    u.set_defaults(handler="group:cmd_group_position", writes_state=True)
 
 
 def _map_options(p: argparse.ArgumentParser) -> None:
@@ -220,10 +223,11 @@ def _organiser(sub) -> None:
     p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help="PDF path (default maps/handout-<game>-<date>.pdf)")
     p.add_argument("--no-png", action="store_true", help="skip the PNG pages")
     p.add_argument("--dpi", type=argtypes.integer(50, 1200, "dpi"), default=300, help="PNG resolution (default 300)")
-    p.add_argument("--links", metavar="GAME.json", help="the saved output of 'planner game new --json': also "
+    p.add_argument("--links", metavar="GAME.json", type=argtypes.in_file, help="the saved output of 'planner game new --json': also "
                                                          "write <handout>-join.pdf, one QR code per group")
     add_common(p)
-    p.set_defaults(handler="organiser:cmd_handout")
+    # written beside the PDF: its pages as PNG, the join codes (guarded as outputs: planner.commands.outputs)
+    p.set_defaults(handler="organiser:cmd_handout", out_companions=("{stem}-p*.png", "{stem}-join.pdf"))
 
 
 def _ledger(sub) -> None:
@@ -244,7 +248,7 @@ def _ledger(sub) -> None:
             a.add_argument("--tunnel")
         add_game_id(a)
         add_common(a)
-        a.set_defaults(handler="ledger:cmd_event", event=name)
+        a.set_defaults(handler="ledger:cmd_event", event=name, writes_state=True)
         return a
 
     action("buy", "buy the station the group is at, or a toll line / tunnel it travelled", target=True)
@@ -304,7 +308,7 @@ def _others(sub) -> None:
     n.add_argument("--groups", required=True, help='group names, comma-separated: "Rot,Blau,Gelb"')
     add_common(n)
     n.add_argument("--base-url", help="where the server is reached (default $PLANNER_BASE_URL or http://127.0.0.1:8000)")
-    n.set_defaults(handler="web:cmd_game_new")
+    n.set_defaults(handler="web:cmd_game_new", writes_state=True)
     s = sub.add_parser("serve", help="the phone app: one page per group, shared live state (ASGI, uvicorn)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")

@@ -42,12 +42,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rep = report.build(results, board, cfg)
     if args.realtime and is_url(args.realtime):  # where the data came from, not the cache file it was saved to
         rep["meta"]["realtime"] = _shown_url(args.realtime)
-    kept = save_rates(day, rep, replace=bool(args.replace_rates))  # what advise expects of this day
     if args.trace:
         lines = [json.dumps(line, ensure_ascii=False, sort_keys=True) for r in results for line in r.trace]
         atomic_write_text(Path(args.trace), "".join(line + "\n" for line in lines))
     if args.out:
         atomic_write_text(Path(args.out), render_html(rep, board))
+    # what advise expects of this day, once the run's files are written: a run that failed (a full disk) keeps
+    # the rates advise had
+    kept = save_rates(day, rep, replace=bool(args.replace_rates))
     emit(args, rep | {"advise_rates": kept.to_json()}, _text(rep, args) + "\n" + kept.describe())
     return 0
 

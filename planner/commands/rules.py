@@ -53,8 +53,9 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     """The change-window rule for one stop, or a check of a day's legs (the game file says whether it applies)."""
     ctx = Context(args)
     if args.check:
+        legs = _read_legs(Path(args.check))  # its errors name the file and line already
         try:
-            out = check_log(ctx.day, _read_legs(Path(args.check)))
+            out = check_log(ctx.day, legs)
         except InputError as exc:
             raise InputError(f"legs file {args.check}: {exc}") from None
         violations = out["violations"]

@@ -18,6 +18,8 @@ from planner.realtime.live import LiveFeed
 from planner.service.games import DEFAULT_BASE, create_game
 from planner.web.app import load_app
 
+STOP_GRACE = 5  # seconds requests still running may take once the server is told to stop
+
 
 def cmd_game_new(args: argparse.Namespace) -> int:
     """Create the game; its tokens are shown now and never again (the database keeps only their hashes)."""
@@ -59,9 +61,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         # X-Forwarded-For is believed only from the configured proxy: anyone else could rotate it to get past
         # the per-address limit on guessed tokens
+        # a request still running when the server is told to stop gets STOP_GRACE seconds, not for ever (a read
+        # that hung in the routing child would otherwise keep SIGTERM from stopping the server)
         server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                                                proxy_headers=bool(args.trusted_proxy),
-                                               forwarded_allow_ips=args.trusted_proxy or ""))
+                                               forwarded_allow_ips=args.trusted_proxy or "",
+                                               timeout_graceful_shutdown=STOP_GRACE))
         worker.on_failed = lambda: setattr(server, "should_exit", True)  # uvicorn's graceful shutdown
         server.run()
     finally:

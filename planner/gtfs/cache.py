@@ -31,7 +31,6 @@ import os
 import re
 import secrets
 import shutil
-import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,7 @@ from planner.gamefile.game import Game
 from planner.gtfs.cache_files import build_lock, fsync_dir, sweep, write_file
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import Timetable
+from planner.util.keptfiles import DamagedFile, read_kept
 
 # Bump whenever the Timetable model, the ingest's output, or this file format changes: old entries then
 # get other keys and are simply never read again.
@@ -239,16 +239,12 @@ MAX_PART = 2 << 30  # bytes of one parquet file (the national game day's stop_ti
 def _entry_file(path: Path, limit: int) -> bytes:
     """The bytes of one file of an entry: a regular file of at most ``limit`` bytes, never followed through a
     link (a member linked to ``/dev/zero`` would fill the memory, a FIFO block for ever)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise _BadEntry(f"{path.name}: not a regular file")
-        if st.st_size > limit:
-            raise _BadEntry(f"{path.name}: {st.st_size >> 20} MiB (at most {limit >> 20} MiB)")
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise _BadEntry(f"{path.name}: grew past {limit >> 20} MiB while read")
+    try:
+        data = read_kept(path, limit)
+    except DamagedFile as exc:
+        raise _BadEntry(str(exc)) from None
+    if data is None:
+        raise _BadEntry(f"{path.name}: missing")
     return data
 
 

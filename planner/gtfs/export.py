@@ -105,7 +105,9 @@ def write_feed(tt: Timetable, path: str | Path) -> Path:
     try:
         to_feed(tt).to_file(Path(tmp))
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp, str(tmp)):  # named as the file asked for
+            raise OSError(exc.errno, exc.strerror or type(exc).__name__, str(path)) from exc
         raise
     return path

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,10 @@ import numpy as np
 from planner import config
 from planner.service.gameday import GameDay
 from planner.util.atomic import atomic_write_text
+from planner.util.i18n import _
+from planner.util.keptfiles import DamagedFile, read_kept, set_aside
+
+log = logging.getLogger(__name__)
 
 # Stops a group makes per hour of play (at stations its train calls at), as the lab measured on the Zug game day
 # (planner simulate --days 200: 7.5-8.5 for every strategy); the timetable estimate spreads them over stations.
@@ -38,6 +43,7 @@ class Basis:
     groups: int = 0
     seed: int | None = None
     strategy: str | None = None
+    set_aside: str | None = None  # the timetable's estimate because the kept lab rates were damaged: why
 
     @property
     def group_days(self) -> int:
@@ -50,13 +56,16 @@ class Basis:
         if self.source == "lab":
             return out | {"days": self.days, "groups": self.groups, "group_days": self.group_days,
                           "seed": self.seed, "strategy": self.strategy}
-        return out | {"stops_per_group_hour": STOPS_PER_GROUP_HOUR}
+        return out | {"stops_per_group_hour": STOPS_PER_GROUP_HOUR, "set_aside": self.set_aside}
 
     def describe(self) -> str:
         """The basis in words."""
         if self.source == "lab":
             return (f"a lab run of {_n(self.days, 'day')} x {_n(self.groups, 'group')} ({_n(self.group_days, 'group-day')}"
                     f", seed {self.seed}, strategy {self.strategy}) of {self.game} on {self.date}")
+        if self.set_aside:
+            return _("the timetable's estimate for {game} on {date} (the kept lab rates of this game day were "
+                     "damaged and set aside: {reason})").format(game=self.game, date=self.date, reason=self.set_aside)
         return f"the timetable's estimate for {self.game} on {self.date} (no lab run of this game day is kept)"
 
 
@@ -120,17 +129,75 @@ def run_basis(rep: dict) -> Basis:
                  m.get("strategy"))
 
 
-def _read(path: Path) -> tuple[Basis, dict] | None:
-    """The kept file's basis and rates; None when there is none or it is damaged."""
+MAX_FILE = 64 << 20  # bytes of a kept file: the national game day's stations x 48 hours is a few MB
+MAX_RATE = 60.0  # stops per group at one station in one hour: one a minute is already more than a train allows
+MAX_DAYS = 10**9
+
+
+class _Damaged(ValueError):
+    """The kept file is not what simulate writes (the reason is the message)."""
+
+
+def _read(path: Path) -> tuple[tuple[Basis, dict] | None, str | None]:
+    """The kept file's basis and rates, and None; (None, None) when there is none. A damaged one (a link, a pipe or
+    device, too large, not the JSON simulate writes, a rate that is not a finite number of stops) is set aside now,
+    so it is reported once: (None, why)."""
     try:
-        doc = json.loads(path.read_text("utf-8"))
-        b = doc["basis"]
-        basis = Basis("lab", str(b["game"]), str(b["date"]), int(b["days"]), int(b["groups"]), b.get("seed"),
-                      b.get("strategy"))
-        rates = {n: {int(h): float(x) for h, x in r.items()} for n, r in doc["rates"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return basis, rates
+        data = read_kept(path, MAX_FILE)
+        return (None if data is None else _parse(data)), None
+    except (DamagedFile, _Damaged, UnicodeDecodeError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, DamagedFile | _Damaged) else "not UTF-8 JSON"
+    aside = set_aside(path)
+    log.warning("kept lab rates %s are damaged (%s); %s", path, reason,
+                f"set aside as {aside.name}" if aside else "not read")
+    return None, reason
+
+
+def _no_constant(text: str) -> float:
+    """JSON's NaN and Infinity (which json reads by default) are refused."""
+    raise _Damaged(_("{text} is not a number of stops").format(text=text))
+
+
+def _parse(data: bytes) -> tuple[Basis, dict]:
+    """The basis and rates of a kept file's bytes, every value checked."""
+    try:
+        doc = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise _Damaged(_("not JSON ({why} at byte {at})").format(why=exc.msg, at=exc.pos)) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise _Damaged(_("not the format {format} that simulate writes").format(format=FORMAT))
+    b, rates = doc.get("basis"), doc.get("rates")
+    if not isinstance(b, dict) or not isinstance(rates, dict):
+        raise _Damaged(_("no basis or no rates"))
+    days, groups = b.get("days"), b.get("groups")
+    if not all(type(x) is int and 1 <= x <= MAX_DAYS for x in (days, groups)):
+        raise _Damaged(_("the run's days {days} and groups {groups} are not whole numbers of at least 1").format(
+            days=repr(days)[:20], groups=repr(groups)[:20]))
+    if not isinstance(b.get("game"), str) or not isinstance(b.get("date"), str):
+        raise _Damaged(_("the basis names no game or date"))
+    seed, strategy = b.get("seed"), b.get("strategy")
+    if not (seed is None or type(seed) is int) or not (strategy is None or isinstance(strategy, str)):
+        raise _Damaged(_("the run's seed or strategy is not what simulate writes"))
+    basis = Basis("lab", b["game"], b["date"], days, groups, seed, strategy)
+    out: dict[str, dict[int, float]] = {}
+    for name, hours in rates.items():
+        if not isinstance(hours, dict):
+            raise _Damaged(_("{station}: not a table of hours").format(station=repr(name)[:60]))
+        out[name] = {_hour(name, h): _rate(name, h, x) for h, x in hours.items()}
+    return basis, out
+
+
+def _hour(name: str, h: str) -> int:
+    if not (h.isascii() and h.isdigit() and int(h) < 48):
+        raise _Damaged(_("{station}: hour {hour} is not 0 to 47").format(station=repr(name)[:60], hour=repr(h[:20])))
+    return int(h)
+
+
+def _rate(name: str, h: str, x: object) -> float:
+    if type(x) not in (int, float) or not 0 <= x <= MAX_RATE:  # NaN fails both comparisons
+        raise _Damaged(_("{station} hour {hour}: {value} is not a number of stops from 0 to {most}").format(
+            station=repr(name)[:60], hour=h, value=str(x)[:20], most=f"{MAX_RATE:g}"))
+    return float(x)
 
 
 def save_rates(day: GameDay, rep: dict, *, replace: bool = False) -> Kept:
@@ -141,7 +208,7 @@ def save_rates(day: GameDay, rep: dict, *, replace: bool = False) -> Kept:
     if day.realtime_source:
         return Kept(False, run, realtime=True)
     path = rates_path(day)
-    old = _read(path)
+    old, _damaged = _read(path)  # a damaged file is replaced (it was set aside)
     if old is not None and not replace and old[0].group_days > run.group_days:
         return Kept(False, run, old[0])
     groups = max(1, run.groups)
@@ -158,7 +225,7 @@ def save_rates(day: GameDay, rep: dict, *, replace: bool = False) -> Kept:
 def load_rates(day: GameDay, names: list[str]) -> Rates:
     """Stops per group and hour at each station (``names``: the day's station names): the kept lab run's, else
     the timetable's estimate."""
-    kept = _read(rates_path(day))
+    kept, damaged = _read(rates_path(day))
     if kept is not None:
         return Rates(*kept)
     net = day.network
@@ -170,4 +237,4 @@ def load_rates(day: GameDay, names: list[str]) -> Rates:
     share = np.divide(calls, total, out=np.zeros_like(calls), where=total > 0)
     est = {names[s]: {h: float(STOPS_PER_GROUP_HOUR * share[s, h]) for h in range(48) if share[s, h]}
            for s in range(len(names))}
-    return Rates(Basis("timetable", day.game.name, day.date.isoformat()), est)
+    return Rates(Basis("timetable", day.game.name, day.date.isoformat(), set_aside=damaged), est)

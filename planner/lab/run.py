@@ -17,6 +17,8 @@ import gc
 import hashlib
 import multiprocessing as mp
 import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -28,9 +30,10 @@ from planner.gtfs.source import FeedSource
 from planner.lab.day import DayConfig, DayResult, simulate_day
 from planner.lab.moves import Board
 from planner.service.gameday import GameDay
+from planner.util.i18n import _
 
 EXECUTORS = ("process", "serial", "dask")
-SCHEDULER_TIMEOUT = "10s"  # how long a given Dask scheduler may take to answer
+SCHEDULER_DEADLINE = 20  # seconds a given Dask scheduler has to answer and show a worker, in all
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,49 @@ def _pool(spec: RunSpec, days: int, workers: int | None) -> Iterator[DayResult]:
         yield from pool.map(play_day, [spec] * days, range(days), chunksize=max(1, min(8, days // (4 * n))))
 
 
+def _reach(scheduler: str, client_class: type):
+    """A client of the Dask scheduler at ``scheduler`` with a worker, within :data:`SCHEDULER_DEADLINE` seconds in
+    all. Dask's own timeout covers opening the connection only: an address where something else listens (an HTTP
+    port) keeps its handshake waiting for good, so the client is made in a thread of its own that is given up on
+    (left to end when that peer hangs up) once the deadline passes."""
+    deadline = time.monotonic() + SCHEDULER_DEADLINE
+    made: dict = {}
+
+    def connect() -> None:
+        try:
+            # Dask's timeout (connecting: a refused port is retried until it passes) inside the deadline, so that a
+            # refusal is said as one
+            made["client"] = client_class(scheduler, timeout=f"{SCHEDULER_DEADLINE * 0.75:g}s")
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread, which reports it
+            made["error"] = exc
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(SCHEDULER_DEADLINE)
+    late = InputError(_("the Dask scheduler {address} did not answer within {seconds} s (is a Dask scheduler "
+                        "listening there?): nothing simulated").format(address=repr(scheduler),
+                                                                       seconds=SCHEDULER_DEADLINE))
+    if thread.is_alive():
+        raise late
+    exc = made.get("error")
+    if isinstance(exc, ValueError):  # not an address
+        raise InputError(f"--scheduler {scheduler!r}: {' '.join(str(exc).split())[:160]}") from None
+    if isinstance(exc, OSError | TimeoutError):  # refused or unreachable
+        why = " ".join(str(exc).split())[:160] or type(exc).__name__
+        raise InputError(_("cannot reach the Dask scheduler {address} within {seconds} s: {why}").format(
+            address=repr(scheduler), seconds=SCHEDULER_DEADLINE, why=why)) from None
+    if exc is not None:
+        raise exc
+    client = made["client"]
+    try:  # a scheduler without workers would take the days and never answer
+        client.wait_for_workers(1, timeout=max(0.1, deadline - time.monotonic()))
+    except (OSError, TimeoutError):
+        client.close()
+        raise InputError(_("the Dask scheduler {address} has no workers (none came within {seconds} s): nothing "
+                           "simulated").format(address=repr(scheduler), seconds=SCHEDULER_DEADLINE)) from None
+    return client
+
+
 def _dask(spec: RunSpec, days: int, workers: int | None, scheduler: str | None,
           wrap: Callable[[Iterable], Iterable]) -> list[DayResult]:
     try:  # an optional extra ('lab'): imported only when asked for, and said so when missing
@@ -165,19 +211,7 @@ def _dask(spec: RunSpec, days: int, workers: int | None, scheduler: str | None,
         raise InputError("the dask executor needs Dask distributed: pip install 'sbb-planner[lab]'") from None
     cluster = None
     if scheduler:
-        try:
-            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-        except ValueError as exc:  # not an address
-            raise InputError(f"--scheduler {scheduler!r}: {' '.join(str(exc).split())[:160]}") from None
-        except (OSError, TimeoutError) as exc:  # refused or unreachable
-            why = " ".join(str(exc).split())[:160] or type(exc).__name__
-            raise InputError(f"cannot reach the Dask scheduler {scheduler!r} within {SCHEDULER_TIMEOUT}: {why}") from None
-        try:  # a scheduler without workers would take the days and never answer
-            client.wait_for_workers(1, timeout=SCHEDULER_TIMEOUT)
-        except (OSError, TimeoutError):
-            client.close()
-            raise InputError(f"the Dask scheduler {scheduler!r} has no workers (none came within "
-                             f"{SCHEDULER_TIMEOUT}): nothing simulated") from None
+        client = _reach(scheduler, Client)
     else:
         cluster = LocalCluster(n_workers=max(1, workers or 1), threads_per_worker=1, processes=True,
                                dashboard_address=None)

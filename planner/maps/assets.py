@@ -22,6 +22,7 @@ from pathlib import Path
 
 from planner.errors import PlannerError
 from planner.util.atomic import atomic_write_text
+from planner.util.i18n import _
 
 STATIC = Path(__file__).resolve().parent / "static"
 VENDOR = STATIC / "vendor"
@@ -235,18 +236,33 @@ def install_leaflet(folder: Path) -> None:
     want = json.dumps(versions())
     if stamp.is_file() and stamp.read_text("utf-8") == want and (lib / "leaflet.js").is_file():
         return
-    own.mkdir(exist_ok=True)
-    atomic_write_text(own / ASSETS_MARKER, "Leaflet copies written by sbb-planner for its maps; safe to delete.\n")
-    # Copied complete into a temporary folder of ours, then renamed: a reader sees all of it or nothing.
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-leaflet-", dir=own))
+    created = not own.exists()
     try:
-        shutil.copytree(LEAFLET_DIR, tmp / "leaflet")
-        (tmp / "leaflet" / ".version").write_text(want, "utf-8")
-        if lib.exists():  # an incomplete copy of ours (the marker says so): replaced
-            shutil.rmtree(lib)
-        os.rename(tmp / "leaflet", lib)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        own.mkdir(exist_ok=True)
+        atomic_write_text(own / ASSETS_MARKER, "Leaflet copies written by sbb-planner for its maps; safe to delete.\n")
+        # Copied complete into a temporary folder of ours, then renamed: a reader sees all of it or nothing.
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-leaflet-", dir=own))
+        try:
+            shutil.copytree(LEAFLET_DIR, tmp / "leaflet")
+            (tmp / "leaflet" / ".version").write_text(want, "utf-8")
+            if lib.exists():  # an incomplete copy of ours (the marker says so): replaced
+                shutil.rmtree(lib)
+            os.rename(tmp / "leaflet", lib)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    except (OSError, shutil.Error) as exc:
+        if created:  # nothing of ours left behind: the folder held only what this call began to write
+            shutil.rmtree(own, ignore_errors=True)
+        raise PlannerError(_("map assets {folder}: cannot be written ({why})").format(
+            folder=own, why=_os_reason(exc))) from None
+
+
+def _os_reason(exc: BaseException) -> str:
+    """Why a write failed, in the system's words (copytree gathers its errors in a list: the first one)."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+        why = str(exc.args[0][0][-1])  # "[Errno 28] No space left on device: 'src' -> 'dst'"
+        return why.split("] ", 1)[-1].split(": '", 1)[0]
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def main(argv: list[str] | None = None) -> int:

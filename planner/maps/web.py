@@ -12,6 +12,7 @@ works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planne
 from __future__ import annotations
 
 import html
+import shutil
 from pathlib import Path
 
 import folium
@@ -326,9 +327,16 @@ def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
     if system_path(p.parent):
         raise PlannerError(f"map {p}: refusing to write into a system folder")
     p.parent.mkdir(parents=True, exist_ok=True)
-    if not standalone:
-        assets.install_leaflet(p.parent)
-    atomic_write_text(p, render(m, standalone=standalone))
+    own = p.parent / assets.ASSETS_DIR
+    fresh = not standalone and not own.exists()
+    try:
+        if not standalone:
+            assets.install_leaflet(p.parent)
+        atomic_write_text(p, render(m, standalone=standalone))
+    except BaseException:
+        if fresh:  # the map failed (a full disk): the Leaflet copy made for it goes with it
+            shutil.rmtree(own, ignore_errors=True)
+        raise
     return p
 
 

@@ -13,9 +13,12 @@ import numpy as np
 
 from planner.errors import InputError
 from planner.realtime import wire
+from planner.util.deadline import Deadline
+from planner.util.i18n import _
 
 MAX_BYTES = 256 * 1024 * 1024  # the whole of Switzerland is tens of MB; more is not a feed
-TIMEOUT = 20
+TIMEOUT = 20  # seconds one read of the socket may wait
+DEADLINE = 60  # seconds one whole request may take (the national feed is tens of MB: seconds on a slow line)
 
 
 class RealtimeError(InputError):
@@ -109,13 +112,15 @@ class Fetched:
 
 
 def fetch_url(url: str, *, key: str | None = None, etag: str | None = None, last_modified: str | None = None,
-              session=None, timeout: float = TIMEOUT) -> Fetched:
+              timeout: float = TIMEOUT, deadline: float | None = None) -> Fetched:
     """GET ``url`` with the API key (``Authorization: Bearer``) and the validators of the last answer
-    (``If-None-Match``/``If-Modified-Since``: an unchanged feed costs one short answer, 304). A network error
-    or an HTTP error is :class:`RealtimeUnavailable`."""
+    (``If-None-Match``/``If-Modified-Since``: an unchanged feed costs one short answer, 304). Each read waits at most
+    ``timeout`` s and the whole exchange at most ``deadline`` s (default :data:`DEADLINE`): a server that trickles is
+    cut then. A network error, an HTTP error or the deadline is :class:`RealtimeUnavailable`."""
     # imported here: requests and urllib3 are 45-65 ms of every command's start (python -X importtime), and
     # only a URL feed needs them
     import requests
+    import urllib3
 
     headers = {"Accept": "application/x-protobuf, application/octet-stream", "User-Agent": "sbb-planner"}
     if key:
@@ -124,26 +129,44 @@ def fetch_url(url: str, *, key: str | None = None, etag: str | None = None, last
         headers["If-None-Match"] = etag
     if last_modified:
         headers["If-Modified-Since"] = last_modified
-    s = session or requests
-    try:
-        r = s.get(url, headers=headers, timeout=timeout, stream=True)
-    except requests.RequestException as exc:
-        raise RealtimeUnavailable(f"real-time feed {url}: unreachable ({type(exc).__name__})") from None
-    with r:
-        if r.status_code == 304:
-            return Fetched(None, etag, last_modified, 304)
-        if r.status_code != 200:
-            raise RealtimeUnavailable(f"real-time feed {url}: HTTP {r.status_code}")
-        chunks, size = [], 0
+    total = DEADLINE if deadline is None else deadline
+    late = RealtimeUnavailable(_("real-time feed {url}: no complete answer within {seconds} s (the server is too "
+                                 "slow)").format(url=url, seconds=f"{total:g}"))
+    with Deadline(total) as dl, dl.session() as s:
         try:
-            for chunk in r.iter_content(1 << 20):
-                size += len(chunk)
-                if size > MAX_BYTES:
-                    raise RealtimeError(f"real-time feed {url}: larger than {MAX_BYTES // 2**20} MiB")
-                chunks.append(chunk)
+            r = s.get(url, headers=headers, timeout=min(timeout, total), stream=True)
         except requests.RequestException as exc:
-            raise RealtimeUnavailable(f"real-time feed {url}: cut off ({type(exc).__name__})") from None
-        return Fetched(b"".join(chunks), r.headers.get("ETag"), r.headers.get("Last-Modified"), 200)
+            raise (late if dl.expired else RealtimeUnavailable(
+                f"real-time feed {url}: unreachable ({type(exc).__name__})")) from None
+        with r:
+            if r.status_code == 304:
+                return Fetched(None, etag, last_modified, 304)
+            if r.status_code != 200:
+                raise RealtimeUnavailable(f"real-time feed {url}: HTTP {r.status_code}")
+            try:
+                body = _body(r, url, dl)
+            except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
+                raise (late if dl.expired else RealtimeUnavailable(
+                    f"real-time feed {url}: cut off ({type(exc).__name__})")) from None
+            if body is None:
+                raise late
+            return Fetched(body, r.headers.get("ETag"), r.headers.get("Last-Modified"), 200)
+
+
+def _body(r, url: str, dl: Deadline) -> bytes | None:
+    """The body of ``r`` (None once the deadline passed): read as the socket gives it (read1), so the deadline is
+    looked at between bytes that trickle in, also where no socket of the session is watched (a proxy)."""
+    chunks, size = [], 0
+    while chunk := r.raw.read1(1 << 20, decode_content=True):
+        size += len(chunk)
+        if size > MAX_BYTES:
+            raise RealtimeError(f"real-time feed {url}: larger than {MAX_BYTES // 2**20} MiB")
+        chunks.append(chunk)
+        if not dl.left():
+            return None
+    if dl.expired:  # the end of the body was the socket being cut
+        return None
+    return b"".join(chunks)
 
 
 def api_key(env_name: str | None) -> str | None:

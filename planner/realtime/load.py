@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
+
+from planner.realtime import wire
 from planner.realtime.feed import (
     RealtimeError,
     RealtimeUnavailable,
@@ -15,6 +18,7 @@ from planner.realtime.feed import (
 )
 from planner.realtime.overlay import ZURICH, Overlay, apply, service_day_start
 from planner.timetable.model import Timetable
+from planner.util.i18n import _
 
 # a feed fetched this long after the game day's midnight still describes it (trains past midnight)
 _NEXT_DAY_HOURS = 4
@@ -41,16 +45,36 @@ def overlay_of(tt: Timetable, date: dt.date, feed) -> Overlay:
 
 def check_date(feed, date: dt.date) -> None:
     """Refuse a feed that is about another day than the game day: its header time is not on it (nor in the
-    small hours after it), or none of its dated trip updates is for it."""
+    small hours after it), or none of its dated trip updates is for it (a start date not written YYYYMMDD is
+    named as it is)."""
     if feed.timestamp:
         start = service_day_start(date)
         if not start - 3600 <= feed.timestamp < start + (24 + _NEXT_DAY_HOURS) * 3600:
-            when = dt.datetime.fromtimestamp(feed.timestamp, dt.UTC).astimezone(ZURICH)
-            raise RealtimeError(f"real-time feed {feed.source}: made {when:%Y-%m-%d %H:%M} (Swiss time), not on the "
-                                f"game day {date.isoformat()}")
-    dates = {d for d in feed.start_date.tolist() if d}
-    day = date.strftime("%Y%m%d").encode()
+            raise RealtimeError(_("real-time feed {source}: made {when}, not on the game day {date}").format(
+                source=feed.source, when=_made(feed.timestamp), date=date.isoformat()))
+    dates = {d for d in _start_dates(feed) if d}
+    day = date.strftime("%Y%m%d")
     if dates and day not in dates:
-        other = sorted(dates)[0].decode(errors="replace")
-        raise RealtimeError(f"real-time feed {feed.source}: its trips run on {other}, not on the game day "
-                            f"{date.isoformat()}")
+        other = sorted(dates)[0]
+        if not (len(other) == 8 and other.isascii() and other.isdigit()):
+            raise RealtimeError(_("real-time feed {source}: a trip update's start date {value} is not a date "
+                                  "YYYYMMDD").format(source=feed.source, value=repr(other[:40])))
+        raise RealtimeError(_("real-time feed {source}: its trips run on {other}, not on the game day {date}")
+                            .format(source=feed.source, other=f"{other[:4]}-{other[4:6]}-{other[6:]}",
+                                    date=date.isoformat()))
+
+
+def _start_dates(feed) -> list[str]:
+    """Each trip update's start date as written (not cut to eight characters)."""
+    tu = feed.tu
+    raw = wire.strings(feed.buf, tu[:, wire.TU_DATE_OFF], np.minimum(tu[:, wire.TU_DATE_LEN], 64)) if len(tu) else []
+    return [d.decode("utf-8", errors="replace") for d in raw]
+
+
+def _made(timestamp: int) -> str:
+    """The feed header's time in Swiss time, or the number itself where it is no time of a calendar."""
+    try:
+        when = dt.datetime.fromtimestamp(timestamp, dt.UTC).astimezone(ZURICH)
+        return _("{when} (Swiss time)").format(when=f"{when:%Y-%m-%d %H:%M}")
+    except (OverflowError, OSError, ValueError):  # past year 9999 (or before 1): "Value too large" otherwise
+        return _("at header timestamp {seconds} (no date: out of every calendar)").format(seconds=timestamp)

@@ -19,9 +19,14 @@ _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
 REL_SKIPPED, REL_NO_DATA = 1, 2
 TRIP_CANCELED, TRIP_DELETED, TRIP_REPLACEMENT = 3, 7, 5
-# counters: matched, unknown, other date, cancelled, unsupported, unplaced stop updates
-C_MATCHED, C_UNKNOWN, C_OTHER_DATE, C_CANCELLED, C_UNSUPPORTED, C_UNPLACED = range(6)
-N_COUNTS = 6
+# counters: matched, unknown, other date, cancelled, unsupported, unplaced stop updates, implausible times
+C_MATCHED, C_UNKNOWN, C_OTHER_DATE, C_CANCELLED, C_UNSUPPORTED, C_UNPLACED, C_IMPLAUSIBLE = range(7)
+N_COUNTS = 7
+# A predicted time further from the timetable than this is no prediction but a broken value (a delay of -2^31 s
+# or of a day, an absolute time in 1970): dropped and counted, as if the update had not given it. A train that
+# runs an hour early or twelve hours late is not in a game day's timetable any more.
+EARLIEST_DELAY = -3600
+LATEST_DELAY = 12 * 3600
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -193,17 +198,24 @@ def apply_updates(buf, tu, su, trips, order, stop_ids, stop_off, row_hash, sta_i
                 col = wire.SU_ARR_DELAY if slot == 0 else wire.SU_DEP_DELAY
                 sched = st_arr[r] if slot == 0 else st_dep[r]
                 if su[j, col + 3]:  # an absolute time wins over a delay (the delay was computed from it)
-                    vals[k + slot] = su[j, col + 2] - base - sched
-                    known[k + slot] = True
-                    nodata[k + slot] = False
+                    v = su[j, col + 2] - base - sched
                 elif su[j, col + 1]:
-                    vals[k + slot] = su[j, col]
-                    known[k + slot] = True
-                    nodata[k + slot] = False
+                    v = su[j, col]
+                else:
+                    continue
+                if not EARLIEST_DELAY <= v <= LATEST_DELAY:
+                    counts[C_IMPLAUSIBLE] += 1
+                    continue
+                vals[k + slot] = v
+                known[k + slot] = True
+                nodata[k + slot] = False
         if j0 == j1 and tu[i, wire.TU_HAS_DELAY]:  # a trip-level delay alone: from the first stop on
-            vals[0] = tu[i, wire.TU_DELAY]
-            known[0] = True
-            lo = 0
+            if EARLIEST_DELAY <= tu[i, wire.TU_DELAY] <= LATEST_DELAY:
+                vals[0] = tu[i, wire.TU_DELAY]
+                known[0] = True
+                lo = 0
+            else:
+                counts[C_IMPLAUSIBLE] += 1
         if lo < n:
             _propagate(r0, lo, n, st_arr, st_dep, vals, known, nodata, arr, dep, arr_known, dep_known)
             known[2 * lo:2 * n] = False  # (the scratch slots are clean again for the next trip)

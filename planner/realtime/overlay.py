@@ -15,7 +15,8 @@ trip ids, for its ``start_date`` (none given: the game day). A stop-time update'
 platform; a platform the timetable does not plan there (a platform change) is matched by its station, the UIC
 number before the id's first ``:``.
 Updates with only a ``stop_sequence`` cannot be placed (the game day keeps no sequence numbers) and are
-counted. Nothing here fails on bad content: unknown trips, other dates, unplaced stops are counted.
+counted; so are predicted times implausibly far from the timetable (:data:`planner.realtime.match.LATEST_DELAY`),
+which are dropped. Nothing here fails on bad content: unknown trips, other dates, unplaced stops are counted.
 """
 
 from __future__ import annotations
@@ -145,6 +146,7 @@ def apply(tt: Timetable, feed: FeedData, date: dt.date) -> Overlay:
               "trips_unknown": int(c[match.C_UNKNOWN]), "trips_other_date": int(c[match.C_OTHER_DATE]),
               "trips_cancelled": int(c[match.C_CANCELLED]), "trips_unsupported": int(c[match.C_UNSUPPORTED]),
               "stop_updates": int(len(feed.su)), "stops_unplaced": int(c[match.C_UNPLACED]),
+              "times_implausible": int(c[match.C_IMPLAUSIBLE]),
               "stops_skipped": int(np.count_nonzero(skipped))}
     return Overlay(feed.source, feed.timestamp, date, arr, dep, arr_known, dep_known, skipped, cancelled,
                    counts, tt)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import stat
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +24,7 @@ from pathlib import Path
 from planner import config
 from planner.errors import DamagedState, PlannerError
 from planner.store.migrate import migrate_to_3
+from planner.util.i18n import _
 
 FILE_VERSION = 3  # PRAGMA user_version: 2 = parts by game file and date, 3 = every row names its game
 APPLICATION_ID = 0x53424250  # "SBBP": marks the file as ours (PRAGMA application_id)
@@ -43,9 +46,11 @@ def default_state_path() -> Path:
 class StateDB:
     """One connection to the state file (lazy; one per thread and process)."""
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, path: str | Path | None = None, *, timeout: float = DEFAULT_TIMEOUT, read_only: bool = False):
         # ``":memory:"``: a state of this connection only (simulated game days, property tests)
         self.memory = str(path) == MEMORY
+        # a command that only reads: the file is opened read-only, and its folder need not be writable
+        self.read_only = read_only and not self.memory
         self.path = Path(path).expanduser() if path is not None else default_state_path()
         self.timeout = float(timeout)
         self._conn: sqlite3.Connection | None = None
@@ -85,6 +90,8 @@ class StateDB:
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
             return PlannerError(f"group state {self.path}: not a valid SQLite database (corrupt?); "
                                 "move it aside to start afresh")
+        if self.read_only and ("unable to open" in msg or isinstance(exc, OSError)):
+            return PlannerError(_("group state {path}: cannot be read ({why})").format(path=self.path, why=exc))
         if "readonly" in msg or "read-only" in msg or "unable to open" in msg or isinstance(exc, OSError):
             return PlannerError(f"group state {self.path}: cannot write there ({exc}); "
                                 "set PLANNER_STATE to a writable file")
@@ -103,6 +110,11 @@ class StateDB:
             self._conn = conn
             self.opened += 1
             return conn
+        self._refuse_special()
+        if self.read_only:
+            self._conn = self._connect_read_only()
+            self.opened += 1
+            return self._conn
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # The state holds the groups (and the web app's token hashes): 0600, whatever the umask; SQLite
@@ -126,6 +138,55 @@ class StateDB:
             raise
         self._conn = conn
         self.opened += 1
+        return conn
+
+    def _refuse_special(self) -> None:
+        """A state path that is a pipe or a device (a FIFO blocks a reader for good, /dev/zero reads as an empty
+        database) is refused before SQLite opens it."""
+        try:
+            mode = os.stat(self.path).st_mode
+        except OSError:
+            return  # missing (created by a write), or unreadable: SQLite says so
+        if not stat.S_ISREG(mode):
+            raise PlannerError(_("group state {path}: not a regular file (a folder, pipe or device); set "
+                                 "PLANNER_STATE to a file").format(path=self.path))
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """The file opened for reading only (``mode=ro``): nothing is created or changed, so it reads a state in a
+        folder it may not write. SQLite's readers of a WAL file need its ``-shm`` index, which a reader cannot make
+        in such a folder; when no ``-wal`` file is there either, everything is in the database file and no writer
+        is at work, and the file is read as unchanging (``immutable``) instead."""
+        uri = "file:" + urllib.parse.quote(str(self.path.absolute())) + "?mode=ro"
+        conn = None
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=self.timeout, isolation_level=None)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            try:
+                version, app = _versions(conn)
+            except sqlite3.OperationalError as exc:
+                wal = self.path.with_name(self.path.name + "-wal")
+                if "unable to open" not in str(exc).lower() or wal.exists():
+                    raise
+                conn.close()
+                conn = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+                version, app = _versions(conn)
+            if app != APPLICATION_ID and (app != 0 or version != 0 or _has_tables(conn)):
+                raise self._other_program()
+            if app == APPLICATION_ID and version > FILE_VERSION:
+                raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
+                                   f"this one knows {FILE_VERSION}); update the planner")
+            if app == APPLICATION_ID and version < FILE_VERSION:
+                raise PlannerError(_("group state {path}: written by an older planner (schema {version}); a command "
+                                     "that records (a roll, a ledger event) brings it up to date first").format(
+                                         path=self.path, version=version))
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            raise self.fail(exc) from None
+        except PlannerError:
+            if conn is not None:
+                conn.close()
+            raise
         return conn
 
     def _other_program(self) -> PlannerError:
@@ -273,6 +334,25 @@ def _has_tables(conn: sqlite3.Connection) -> bool:
 
 def _versions(conn: sqlite3.Connection) -> tuple[int, int]:
     return (conn.execute("PRAGMA user_version").fetchone()[0], conn.execute("PRAGMA application_id").fetchone()[0])
+
+
+def part_ready(db: StateDB, part: str, version: int) -> bool:
+    """For a state opened read-only: True when the part's tables are there at ``version`` (False: none yet, nothing
+    of it recorded); a part of another version is an error (reading it needs a command that records first)."""
+    conn = db.connect()
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'planner_parts'").fetchone():
+            return False
+        row = conn.execute("SELECT version FROM planner_parts WHERE part = ?", (part,)).fetchone()
+    except sqlite3.Error as exc:
+        raise db.fail(exc) from None
+    if row is None:
+        return False
+    if int(row[0]) != version:
+        raise PlannerError(_("group state {path}: {part} schema {have}, this planner reads {version}; a command that "
+                             "records (a roll, a ledger event) brings it up to date first (or update the planner)")
+                           .format(path=db.path, part=part, have=row[0], version=version))
+    return True
 
 
 def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migration | None = None) -> None:

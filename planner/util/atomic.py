@@ -60,8 +60,10 @@ def atomic_write_bytes(path: str | Path, data: bytes, *, private: bool = False) 
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:  # a failed write names no file: the target it was for
+            raise OSError(exc.errno, exc.strerror or type(exc).__name__, str(path)) from exc
         raise
 
 

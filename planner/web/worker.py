@@ -9,9 +9,11 @@ process did: a roll and the saving of its answer stay together, so a retried sub
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import secrets
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +30,7 @@ ROUTED = ("roll", "position", "undo", "next_step", "next_trains", "ledger_event"
 # sent again after a crash, as they record nothing twice: reads, rolls (under their roll id) and ledger events
 # that carry an event id
 RESENDABLE = ("roll", "next_step", "next_trains")
+CLOSE_GRACE = 2.0  # seconds the child has to finish its request once uvicorn let requests end, then it is killed
 
 _answers = None  # the child's Answers
 
@@ -140,6 +143,31 @@ class RoutingWorker:
             pool = await asyncio.to_thread(self._replace, pool)
             await loop.run_in_executor(pool, _ready)
 
-    def close(self) -> None:
-        """Stop the child."""
-        self._pool.shutdown(cancel_futures=True)
+    def close(self, grace: float | None = None) -> None:
+        """Stop the child: it finishes the request it computes within ``grace`` seconds (default
+        :data:`CLOSE_GRACE`), else it is killed (a read hung for good must not keep the server from stopping)."""
+        pool = self._pool
+        children = list(getattr(pool, "_processes", None) or {})  # pids: the executor lists its processes nowhere else
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + (CLOSE_GRACE if grace is None else grace)
+        for pid in children:
+            while _running(pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if _running(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """True while the child ``pid`` runs (an exited child not yet reaped runs no more)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    except OSError:  # no /proc (not Linux): ask the kernel; a zombie counts as running there
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
