@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -30,6 +31,28 @@ def _isolated_cache(request, session_cache, tmp_path_factory, monkeypatch):
     cache = tmp_path_factory.mktemp("cache") if fresh else session_cache
     monkeypatch.setenv("PLANNER_CACHE", str(cache))
     monkeypatch.setenv("PLANNER_STATE", str(tmp_path_factory.mktemp("state") / "groups.sqlite"))
+
+
+@pytest.fixture(autouse=True)
+def _answers_meet_their_schema(monkeypatch):
+    """Every answer a test produces is validated against its published JSON Schema (tests/support/answers.py): the
+    adapters' encoder in this process (the command line's ``--json``, an in-process web app, the stored rolls), and
+    every web API answer a test reads with ``requests`` from a real server."""
+    import requests
+
+    from planner.service.answers import base
+    from tests.support import answers
+
+    monkeypatch.setattr(base, "encode", answers.checked_encode)
+    real = requests.Session.request
+
+    def request(self, method, url, *args, **kwargs):
+        r = real(self, method, url, *args, **kwargs)
+        answers.check_response(method.upper(), urlsplit(r.url).path, r.status_code,
+                               r.headers.get("content-type", ""), r.content)
+        return r
+
+    monkeypatch.setattr(requests.Session, "request", request)
 
 
 @pytest.fixture(scope="session")

@@ -115,7 +115,7 @@ def test_a_roll_on_the_phone_and_a_position_on_the_command_line_are_one_group(si
                       headers=bearer(tok))
     assert r.status_code == 200, r.text
     ans = r.json()
-    assert ans["time"] == "12:30" and ans["from"] == "Baar" and ans["zugzwang"]["since"] == "12:21"
+    assert ans["rolled_at"] == "12:30" and ans["from"] == "Baar" and ans["zugzwang"]["since"] == "12:21"
     p = run_cli(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
     cli = json.loads(p.stdout)
     assert [(x["seq"], x["time"], x["dice"]) for x in cli["rolls"]] == [(1, "12:30", "1")]
@@ -142,7 +142,7 @@ def test_roll_with_trip_and_next_answer_as_the_cli(site):
     assert nxt.json()["obligation"]["kind"] == "roll"
     # a roll without a position in its body starts where the group's day has it, at the roll's own time
     r = requests.post(group_api(site, a, 1) + "/rolls", json={"dice": 3, "time": "12:45"}, headers=bearer(tok))
-    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["time"] == "12:45"
+    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["rolled_at"] == "12:45"
     # undo answers as `planner group undo --json`
     r = requests.post(group_api(site, a, 1) + "/undo", json={}, headers=bearer(tok))
     assert r.json() == {"group": "Rot", "removed": 1, "removed_position": None}

@@ -6,16 +6,18 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
-import json
 import sys
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import msgspec
+
 from planner import config
 from planner.errors import InputError, PlannerError
 from planner.gamefile.game import Game, load_game
 from planner.realtime.feed import api_key
+from planner.service.answers import base as contract
 from planner.service.gameday import GameDay
 from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.pricing import Pricing, load_pricing
@@ -163,9 +165,11 @@ class Context:
 
 
 def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:
-    """Print JSON with ``--json``, else the readable table (or JSON when no table is given)."""
+    """Print the answer as JSON with ``--json`` (encoded once: :func:`planner.service.answers.base.encode`), else
+    the readable table (or indented JSON when no table is given)."""
     if getattr(args, "json", False) or table is None:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if getattr(args, "json", False) else 2))
+        raw = contract.encode(data)
+        sys.stdout.write((raw if getattr(args, "json", False) else msgspec.json.format(raw, indent=2)).decode())
         sys.stdout.write("\n")
     else:
         sys.stdout.write(table.rstrip("\n") + "\n")

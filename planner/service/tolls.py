@@ -8,12 +8,14 @@ from planner.errors import InputError
 from planner.game.owners import resolve_owners
 from planner.ledger.crossing_fees import fee_for
 from planner.rail.trips import trip_crossings
+from planner.service.answers.rules import TollCrossing, TollsAnswer
 from planner.service.gameday import GameDay
 from planner.timetable.trips import find_trip
 
 
 def tolls_answer(day: GameDay, trip_ref: str, at: str | None = None, to: str | None = None,
-                 owners_doc: dict | None = None, tunnel_dice: int | None = None, owners_source: str = "owners") -> dict:
+                 owners_doc: dict | None = None, tunnel_dice: int | None = None,
+                 owners_source: str = "owners") -> TollsAnswer:
     """The crossings of ``trip_ref`` (from ``at`` to ``to``, default its first and last stop in the area) with
     each owner's fee (``owners_doc``: the owners file as parsed; ``tunnel_dice``: the two dice's sum)."""
     tt, game = day.timetable, day.game
@@ -43,9 +45,9 @@ def tolls_answer(day: GameDay, trip_ref: str, at: str | None = None, to: str | N
     for h in trip_crossings(tt, load_rail_network(), game, trip, first, last):
         c = game.crossing(h.name)
         fee = fee_for(game, c, owners, tunnel_dice) if c is not None else None
-        crossings.append({"name": h.name, "kind": h.kind, "between": list(h.between), "owner": owners.get(h.name),
-                          "fee": None if fee is None else fee["amount"],
-                          "fee_text": None if fee is None else fee["text"]})
-    return {"trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
-            "from": tt.station_name[tt.stop_station[tt.st_stop[first]]],
-            "to": tt.station_name[tt.stop_station[tt.st_stop[last]]], "crossings": crossings}
+        crossings.append(TollCrossing(name=h.name, kind=h.kind, between=list(h.between), owner=owners.get(h.name),
+                                      fee=None if fee is None else fee["amount"],
+                                      fee_text=None if fee is None else fee["text"]))
+    return TollsAnswer(trip_id=tt.trip_id[trip], route=tt.route_name[tt.trip_route[trip]],
+                       from_=tt.station_name[tt.stop_station[tt.st_stop[first]]],
+                       to=tt.station_name[tt.stop_station[tt.st_stop[last]]], crossings=crossings)

@@ -21,12 +21,13 @@ from jinja2 import Environment, FileSystemLoader
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from planner.errors import PlannerError
 from planner.maps import assets
+from planner.service.answers import base as contract
 from planner.store.games import Access
 from planner.store.state import State
 from planner.web.answers import Answers, stations
@@ -319,10 +320,11 @@ def security_headers() -> dict[str, str]:
             "Referrer-Policy": "no-referrer"}
 
 
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
-    """JSON (UTF-8, not cached by the browser unless said otherwise) with the security headers."""
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """JSON (UTF-8, not cached by the browser unless said otherwise) with the security headers; an answer is
+    encoded once, by its type (:func:`planner.service.answers.base.encode`)."""
     h = {"Cache-Control": "no-store", **security_headers(), **(headers or {})}
-    return JSONResponse(data, status, headers=h)
+    return Response(contract.encode(data), status, headers=h, media_type="application/json")
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

@@ -26,7 +26,7 @@ function answerText(ans) {
 function renderAnswer(ans) {
   shownSeq = ans.seq;
   document.getElementById("answer").hidden = false;
-  setText("answer-roll", `roll ${ans.roll} at ${ans.time} (#${ans.seq})`);
+  setText("answer-roll", `roll ${ans.roll} at ${ans.rolled_at} (#${ans.seq})`);
   document.getElementById("answer-text").textContent = answerText(ans);
   document.querySelector("#legs tbody").replaceChildren(...(ans.legs || []).map(legRow));
   changeDeadlines(ans);

@@ -27,21 +27,6 @@ function message(text, isError) {
 
 // ---- rendering --------------------------------------------------------------------------------
 
-/* What binds the group now, in words: the group model's obligation (planner group status --json). */
-function obligationText(ob) {
-  if (!ob) return null;
-  switch (ob.kind) {
-    case "before_dice": return `free until dice start at ${ob.until}`;
-    case "dice_soon": return `first roll at ${ob.until}`;
-    case "roll": return "roll now";
-    case "heading": return `heading for ${ob.target}${ob.until ? ", arrival " + ob.until : ""}`;
-    case "free": return `free movement until ${ob.until}: roll before it ends`;
-    case "jail": return `in jail until ${ob.until} (your train was 5+ minutes late)${ob.target ? ", then on to " + ob.target : ""}`;
-    case "ended": return "the game is over";
-    default: return ob.kind;
-  }
-}
-
 /* The time the group's requests carry: the time field (prefilled with the phone's clock, which it follows until
    the players change it to tell a time that has passed). */
 let timeEdited = false;
@@ -66,7 +51,8 @@ function renderState(state) {
   setText("position", modelPos && modelPos.station
     ? (modelPos.seated && modelPos.train ? modelPos.train : `${modelPos.station} ${modelPos.since}`) : null);
   const ob = state.status && state.status.obligation;
-  setText("obligation", obligationText(ob));
+  // what binds the group, worded by the server (planner/service/messages.py) in the game's language
+  setText("obligation", ob ? ob.text.text : null);
   setText("next-roll", state.status ? state.status.next_roll_at : null);
   if (ob && ob.board_by && !(modelPos && modelPos.seated)) boardBy = ob.board_by;
   else if (modelPos && modelPos.seated) boardBy = "seated: nothing binds until you get off";
