@@ -14,6 +14,7 @@ from typing import NoReturn
 from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
 from planner.errors import PlannerError
+from planner.util.i18n import LANGUAGES, environment_language, use_language
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,7 +36,21 @@ def build_parser() -> argparse.ArgumentParser:
     register_all(sub)
     apply_defaults(p)
     _require_actions(p)
+    _add_lang(p)
     return p
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on every command: the language of its answers (else $PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG
+    when they name one, else the game's)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for action in subs:
+        for sub in set(action.choices.values()):
+            _add_lang(sub)
+    if not subs and parser.prog != "planner":
+        parser.add_argument("--lang", choices=LANGUAGES, help="language of the answers: de, fr or en (default: "
+                                                              "$PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG, else the "
+                                                              "game's)")
 
 
 def _require_actions(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
-        rc = handler(args.handler)(args)
+        with use_language(getattr(args, "lang", None) or environment_language()):
+            rc = handler(args.handler)(args)  # a command that loads its game uses the game's when none was chosen
         return int(rc or 0)
     except PlannerError as exc:
         _report(str(exc), want_json)

@@ -33,6 +33,16 @@ def _isolated_cache(request, session_cache, tmp_path_factory, monkeypatch):
     monkeypatch.setenv("PLANNER_STATE", str(tmp_path_factory.mktemp("state") / "groups.sqlite"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _english():
+    """English unless a test says otherwise (``monkeypatch.delenv("PLANNER_LANG")``): the suite asserts texts by the
+    catalogs' message ids; the shipped games' German default is specified in tests/test_languages.py. Set for the
+    whole session, so servers and subprocesses that module fixtures start inherit it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANNER_LANG", "en")
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _answers_meet_their_schema(monkeypatch):
     """Every answer a test produces is validated against its published JSON Schema (tests/support/answers.py): the

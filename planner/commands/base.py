@@ -25,6 +25,7 @@ from planner.store.games import GameRecord
 from planner.store.state import State
 from planner.timetable.model import Timetable
 from planner.timetable.trips import find_trip
+from planner.util.i18n import default_language
 from planner.util.timefmt import parse_date
 
 
@@ -86,8 +87,10 @@ class Context:
 
     @cached_property
     def game(self) -> Game:
-        """The game (file) in force."""
-        return load_game(self.game_spec)
+        """The game (file) in force; its language is the command's unless one was chosen (--lang, the locale)."""
+        game = load_game(self.game_spec)
+        default_language(game.language)
+        return game
 
     @cached_property
     def date(self) -> dt.date:

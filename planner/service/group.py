@@ -116,7 +116,7 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     given = _given_place(play, model, req)
     plan = model.check_roll(req.time, given.position if given else None)
     if plan.position is None:
-        raise InputError("where is the group? give --at STATION (or --trip TRAIN), or set its position first")
+        raise InputError(_("where is the group? give --at STATION (or --trip TRAIN), or set its position first"))
     pos = plan.position
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)
@@ -224,7 +224,8 @@ def report_position(play: Play, group_ref: str, place: PlaceRequest,
             number = snap.number or next((g.number for g in play.refresh().game.groups if g.key == group.key), 0)
             written = snap.with_position(rec, number)
         return group, written, resolved
-    raise PlannerError(f"group {group.name} changed {MAX_RECOMPUTE} times while its position was recorded; try again")
+    raise PlannerError(_("group {group} changed {times} times while its position was recorded; try again").format(
+        group=group.name, times=MAX_RECOMPUTE))
 
 
 def undo(play: Play, group_ref: str) -> UndoResult:

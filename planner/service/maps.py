@@ -15,6 +15,7 @@ from planner.service.gameday import GameDay
 from planner.service.route import fastest
 from planner.service.target import target_answer
 from planner.service.views import journey_json, zugzwang_json
+from planner.util.i18n import _
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,9 @@ def reach_map(day: GameDay, origin: Origin, bands_text: str) -> MapAnswer:
     try:
         bands = tuple(sorted({int(b) for b in bands_text.split(",") if b.strip()}))
     except ValueError:
-        raise InputError(f"--bands {bands_text!r}: expected minutes like 30,60,90") from None
+        raise InputError(_("--bands {bands!r}: expected minutes like 30,60,90").format(bands=bands_text)) from None
     if not bands or bands[0] <= 0 or bands[-1] > 600:
-        raise InputError(f"--bands {bands_text!r}: minutes between 1 and 600")
+        raise InputError(_("--bands {bands!r}: minutes between 1 and 600").format(bands=bands_text))
     pts = reach_points(day.network, origin, bands)
     out = {"stations": {str(b): sorted(p.name for p in pts if p.band == b) for b in bands}}
     return MapAnswer(out, None, pts, bands)

@@ -39,8 +39,7 @@ def message(key: str, **params: Any) -> Message:
 
 def rule_label(game: Game) -> str | None:
     """The change window's name as players say it ("29-minute rule"), in the current language; None without one."""
-    w = game.window
-    return None if w is None else _("{minutes}-minute rule").format(minutes=w.minutes)
+    return None if game.window is None else game.window.label
 
 
 def obligation_text(game: Game, state: GroupState) -> Message:

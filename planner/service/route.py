@@ -27,11 +27,12 @@ def place_origin(day: GameDay, at: str | None, time: int | None, trip: str | Non
     ``trip`` (at its time there, or where it is at ``time``), bound by the day's change window; and how a named
     train was understood (echoed to the group)."""
     if not at and not trip:
-        raise InputError("--from (or --at) is required")
+        raise InputError(_("--from (or --at) is required"))
     if trip and since is not None:
-        raise InputError("--since is for a group standing at a station; with --trip the group sits in a train")
+        raise InputError(_("--since is for a group standing at a station; with --trip the group sits in a train"))
     if since is not None and time is not None and since > time:
-        raise InputError(f"--since {fmt_clock(since)} is after --time {fmt_clock(time)}")
+        raise InputError(_("--since {since} is after --time {time}").format(since=fmt_clock(since),
+                                                                            time=fmt_clock(time)))
     place = resolve_place(day, PlaceRequest(at, time, trip))
     pos = place.position
     if since is not None:
@@ -78,7 +79,8 @@ def group_route(play: Play, group: str, target: str | None, time: int, within: f
     origin, heading_to = group_origin(play, group, time)
     day = play.day
     if target is None and heading_to is None:
-        raise InputError(f"group {play.group(group).name} is not heading for a target: give --to")
+        raise InputError(_("group {group} is not heading for a target: give --to").format(
+            group=play.group(group).name))
     to = day.station(target) if target else heading_to
     assert to is not None
     train = train_echo(day, origin.trip, origin.row) if origin.in_trip else None

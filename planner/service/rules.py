@@ -19,6 +19,7 @@ from planner.service.gameday import GameDay
 from planner.service.jail import plan_jails
 from planner.service.messages import rule_label
 from planner.service.views import with_realtime
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -32,7 +33,7 @@ def crossing_finder(day: GameDay):
     def find(name: str):
         index = day.crossing_index
         if index is None:
-            raise PlannerError("physical line data unavailable")
+            raise PlannerError(_("physical line data unavailable"))
         return index.get(name, [])
 
     return find
@@ -140,10 +141,10 @@ def check_log(day: GameDay, rows: list[LogLeg]) -> LogCheckAnswer:
         try:
             a, b = day.station(r.origin), day.station(r.to)
         except PlannerError as exc:
-            raise InputError(f"line {r.line}: {exc}") from None
+            raise InputError(_("line {line}: {error}").format(line=r.line, error=exc)) from None
         if r.arrival < r.departure:
-            raise InputError(f"line {r.line}: arrival {fmt_clock(r.arrival)} is before departure "
-                             f"{fmt_clock(r.departure)}")
+            raise InputError(_("line {line}: arrival {arrival} is before departure {departure}").format(
+                line=r.line, arrival=fmt_clock(r.arrival), departure=fmt_clock(r.departure)))
         legs.append({"from_station": a, "to_station": b, "departure": r.departure, "arrival": r.arrival,
                      "line": r.line, "from_stop": _platform(day, a, r.from_platform),
                      "to_stop": _platform(day, b, r.to_platform)})

@@ -11,6 +11,7 @@ from planner.rail.trips import trip_crossings
 from planner.service.answers.rules import TollCrossing, TollsAnswer
 from planner.service.gameday import GameDay
 from planner.timetable.trips import find_trip
+from planner.util.i18n import _
 
 
 def tolls_answer(day: GameDay, trip_ref: str, at: str | None = None, to: str | None = None,
@@ -26,16 +27,18 @@ def tolls_answer(day: GameDay, trip_ref: str, at: str | None = None, to: str | N
         s = day.station(at)
         cand = [r for r in rows if tt.stop_station[tt.st_stop[r]] == s]
         if not cand:
-            raise InputError(f"trip {trip_ref} does not stop at {tt.station_name[s]}")
+            raise InputError(_("trip {trip} does not stop at {station}").format(trip=trip_ref,
+                                                                                 station=tt.station_name[s]))
         first = cand[0]
     if to:
         s = day.station(to)
         cand = [r for r in rows if tt.stop_station[tt.st_stop[r]] == s and r > first]
         if not cand:
-            raise InputError(f"trip {trip_ref} does not stop at {tt.station_name[s]} after the boarding stop")
+            raise InputError(_("trip {trip} does not stop at {station} after the boarding stop").format(
+                trip=trip_ref, station=tt.station_name[s]))
         last = cand[0]
     if tunnel_dice is not None and not 2 <= tunnel_dice <= 12:
-        raise InputError(f"--tunnel-dice {tunnel_dice}: two dice sum to 2-12")
+        raise InputError(_("--tunnel-dice {sum}: two dice sum to 2-12").format(sum=tunnel_dice))
     owners = resolve_owners(owners_doc, game, tt.station_name, owners_source) if owners_doc else {}
     # Here, not at the top: the loader imports pandas and networkx (300 ms) and this module sits on the
     # import path of target and roll, which never read the physical network.

@@ -74,6 +74,10 @@ class Answers:
         day = self.days.of(rec)
         return Play(day.day, rec, self.state()), day
 
+    def language(self, game_id: str) -> str | None:
+        """The game's language (``[game] language``), or None (a game file without one)."""
+        return self.days.of(self.record(game_id)).day.game.language
+
     def group(self, game_id: str, number: int) -> GameGroup:
         """Group ``number`` of the game, or 404."""
         g = next((g for g in self.record(game_id).groups if g.number == number), None)

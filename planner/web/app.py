@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
@@ -30,9 +31,11 @@ from planner.maps import assets
 from planner.service.answers import base as contract
 from planner.store.games import Access
 from planner.store.state import State
+from planner.util.i18n import FALLBACK, LANGUAGES, _, ngettext, normalise, use_language
 from planner.web.answers import Answers, stations
 from planner.web.days import Day, Days
 from planner.web.documents import area_map_html, check_area_html
+from planner.web.language import LANG_COOKIE, LANG_COOKIE_AGE, catalog, catalog_script, request_language
 from planner.web.security import (
     COOKIE,
     Caller,
@@ -70,7 +73,9 @@ class WebApp:
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
         self.worker = worker  # None: everything computed in this process
-        self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+        self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
+                               extensions=["jinja2.ext.i18n"])
+        self.env.install_gettext_callables(_, ngettext, newstyle=True)  # the request's language (use_language)
 
     def group_of(self, request: Request, caller: Caller) -> tuple[str, int]:
         """The game id and group number of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""
@@ -117,10 +122,12 @@ class WebApp:
                 else:
                     where = self.group_of(request, caller)  # 403/404 before the body is read
                 inp = await json_body(request, fields or set()) if write else dict(request.query_params)
+                inp.pop("lang", None)  # the request's language, not an input of the answer
+                lang = request_language(request, await run_in_threadpool(self.answers.language, where[0]))
                 if self.worker is not None and fn.__name__ in ROUTED:
-                    out = await self.worker.call(fn.__name__, *where, inp)
+                    out = await self.worker.call(fn.__name__, *where, inp, lang=lang)
                 else:
-                    out = await run_in_threadpool(fn, *where, inp)
+                    out = await run_in_threadpool(in_language, lang, fn, *where, inp)
                 return json_response(out)
             except HttpError as exc:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
@@ -174,8 +181,10 @@ class WebApp:
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422)
         g = self.answers.group(game_id, number)
+        lang = request_language(request, play.day.game.language)
         return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
-                                        "info": self.answers.game_info(play), "poll_ms": self.poll_ms})
+                                        "info": in_language(lang, self.answers.game_info, play),
+                                        "poll_ms": self.poll_ms}, request=request, lang=lang)
 
     def organisers_game(self, request: Request) -> str:
         """The game id of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
@@ -192,8 +201,9 @@ class WebApp:
             return self.page("error.html", {"message": exc.message}, exc.status)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422)
-        return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play),
-                                            "poll_ms": self.poll_ms})
+        lang = request_language(request, play.day.game.language)
+        return self.page("organiser.html", {"game": play.game, "info": in_language(lang, self.answers.game_info, play),
+                                            "poll_ms": self.poll_ms}, request=request, lang=lang)
 
     def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the
@@ -234,12 +244,32 @@ class WebApp:
 
     async def home(self, request: Request) -> Response:
         """The start page: where to find the join link."""
-        return self.page("home.html", {})
+        return self.page("home.html", {}, request=request)
 
-    def page(self, name: str, context: dict, status: int = 200) -> HTMLResponse:
-        """Render a template (autoescaped) with the security headers."""
-        html = self.env.get_template(name).render(**context)
-        return HTMLResponse(html, status, headers=security_headers())
+    def page(self, name: str, context: dict, status: int = 200, *, request: Request | None = None,
+             lang: str | None = None) -> HTMLResponse:
+        """Render a template (autoescaped, its texts in the request's language) with the security headers; a
+        language asked for with ``?lang=`` (the page's switch) is kept in a cookie."""
+        lang = lang or (request_language(request) if request is not None else FALLBACK)
+        with use_language(lang):
+            html = self.env.get_template(name).render(**context, lang=lang, languages=LANGUAGES)
+        resp = HTMLResponse(html, status, headers=security_headers())
+        if request is not None and normalise(request.query_params.get("lang")):
+            resp.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_AGE, path="/", samesite="lax",
+                            secure=self.secure_cookie)
+        return resp
+
+    async def i18n(self, request: Request) -> Response:
+        """The catalog of a language for the page's scripts: ``/i18n/de.json`` (JSON), ``/i18n/de.js`` (a script)."""
+        lang, _dot, kind = request.path_params["file"].partition(".")
+        if normalise(lang) != lang or kind not in ("json", "js"):
+            return json_response({"error": f"no catalog {request.path_params['file']!r} (de, fr, en; .json or .js)"},
+                                 404)
+        headers = {"Cache-Control": "public, max-age=300", **security_headers()}
+        if kind == "json":
+            return Response(json.dumps(catalog(lang), ensure_ascii=False), headers=headers,
+                            media_type="application/json")
+        return Response(catalog_script(lang), headers=headers, media_type="text/javascript")
 
     def build(self) -> Starlette:
         """The Starlette application."""
@@ -247,6 +277,7 @@ class WebApp:
         sw = service_worker()
         routes = [
             Route("/", self.home),
+            Route("/i18n/{file}", self.i18n),
             Route("/join", self.join),
             Route("/health", self.health),
             Route("/sw.js", lambda r: Response(sw, media_type="text/javascript", headers={
@@ -345,3 +376,9 @@ def load_app(state: str | Path | None = None, *, feed: str | None = None, rate: 
     app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker,
                  poll_ms=poll_ms)
     return app.build(), worker
+
+
+def in_language(lang: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with its texts in ``lang`` (a thread of the pool keeps no request's language)."""
+    with use_language(lang):
+        return fn(*args)

@@ -2,6 +2,26 @@
    Plain JS, no build step. Everything a user typed reaches the page through textContent. */
 "use strict";
 
+/* The page's texts in the page's language: the server's gettext catalog (/i18n/{lang}.js, loaded before this
+   file, the one the answers are rendered from); a text without a translation is its English message id.
+   ``_("free until {time}", {time: t})``; ``ngettext(singular, plural, n, params)``. */
+const MESSAGES = (typeof CATALOG === "object" && CATALOG.messages) || {};
+
+function fill(text, params) {
+  return String(text).replace(/\{(\w+)\}/g, (all, name) => (params && name in params ? String(params[name]) : all));
+}
+
+function _(msgid, params) {
+  const text = MESSAGES[msgid];
+  return fill(typeof text === "string" && text ? text : msgid, params);
+}
+
+function ngettext(singular, plural, n, params) {
+  const forms = MESSAGES[singular];
+  const text = Array.isArray(forms) ? forms[Math.min(n, 2)] : (n === 1 ? singular : plural);
+  return fill(text, Object.assign({n}, params));
+}
+
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {

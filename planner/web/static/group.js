@@ -60,14 +60,14 @@ function renderState(state) {
   if (boardBy) setText("deadline", boardBy);
   if (state.cash !== undefined) { setText("cash", chf(state.cash)); setText("capital", chf(state.capital)); }
   const last = state.last;
-  setText("target", last ? (last.kind === "free" ? "free movement" : last.target) : null);
+  setText("target", last ? (last.kind === "free" ? _("free movement") : last.target) : null);
   setText("arrival", last ? last.arrival : null);
   setText("free-until", last ? last.free_until : null);
   setText("reroll", last ? last.reroll_at : null);
   const tbody = document.querySelector("#history tbody");
   tbody.replaceChildren(...state.status.rolls.slice().reverse().map((r) => h("tr", {},
     h("td", {}, r.seq), h("td", {}, r.time), h("td", {}, r.dice),
-    h("td", {}, r.kind === "free" ? `free until ${r.free_until}` : r.target))));
+    h("td", {}, r.kind === "free" ? _("free until {time}", {time: r.free_until}) : r.target))));
   document.getElementById("undo").disabled = !latestEntry(state);
   const lastSeq = state.status.rolls.length ? state.status.rolls[state.status.rolls.length - 1].seq : null;
   if (last && lastSeq !== shownSeq) renderAnswer(last);
