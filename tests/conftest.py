@@ -47,7 +47,8 @@ def _english():
 def _answers_meet_their_schema(monkeypatch):
     """Every answer a test produces is validated against its published JSON Schema (tests/support/answers.py): the
     adapters' encoder in this process (the command line's ``--json``, an in-process web app, the stored rolls), and
-    every web API answer a test reads with ``requests`` from a real server."""
+    every web API answer a test reads with ``requests`` from a real server (kept as it came and validated when the
+    test is done: the test's own timing stays the server's)."""
     import requests
 
     from planner.service.answers import base
@@ -55,14 +56,19 @@ def _answers_meet_their_schema(monkeypatch):
 
     monkeypatch.setattr(base, "encode", answers.checked_encode)
     real = requests.Session.request
+    received: list[tuple] = []
 
     def request(self, method, url, *args, **kwargs):
         r = real(self, method, url, *args, **kwargs)
-        answers.check_response(method.upper(), urlsplit(r.url).path, r.status_code,
-                               r.headers.get("content-type", ""), r.content)
+        path = urlsplit(r.url).path
+        if path.startswith("/api/") and not kwargs.get("stream"):  # (a streamed body is the caller's to read)
+            received.append((method.upper(), path, r.status_code, r.headers.get("content-type", ""), r.content))
         return r
 
     monkeypatch.setattr(requests.Session, "request", request)
+    yield
+    for answer in received:
+        answers.check_response(*answer)
 
 
 @pytest.fixture(scope="session")

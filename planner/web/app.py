@@ -73,6 +73,7 @@ class WebApp:
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
         self.worker = worker  # None: everything computed in this process
+        self._languages: dict[str, str | None] = {}  # game id -> its game file's language
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                                extensions=["jinja2.ext.i18n"])
         self.env.install_gettext_callables(_, ngettext, newstyle=True)  # the request's language (use_language)
@@ -92,6 +93,13 @@ class WebApp:
                 raise HttpError(403, "this token belongs to another group")
         authorize(caller, game_id, self.answers.group(game_id, number).key)
         return game_id, number
+
+    async def game_language(self, game_id: str) -> str | None:
+        """The game's language (``[game] language``), read once per game: its game file does not change while it is
+        served."""
+        if game_id not in self._languages:
+            self._languages[game_id] = await run_in_threadpool(self.answers.language, game_id)
+        return self._languages[game_id]
 
     def caller(self, request: Request) -> Caller:
         """Authenticate and rate-limit (per token)."""
@@ -123,7 +131,7 @@ class WebApp:
                     where = self.group_of(request, caller)  # 403/404 before the body is read
                 inp = await json_body(request, fields or set()) if write else dict(request.query_params)
                 inp.pop("lang", None)  # the request's language, not an input of the answer
-                lang = request_language(request, await run_in_threadpool(self.answers.language, where[0]))
+                lang = request_language(request, await self.game_language(where[0]))
                 if self.worker is not None and fn.__name__ in ROUTED:
                     out = await self.worker.call(fn.__name__, *where, inp, lang=lang)
                 else:
