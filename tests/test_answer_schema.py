@@ -90,3 +90,30 @@ def test_the_suite_validates_what_the_adapters_encode(capsys):
     before = len(contract.checked)
     run_json(capsys, "zugzwang", "--at", "Zug", "--time", "12:40")
     assert contract.checked[before:] == ["zugzwang"]
+
+
+def test_the_web_apis_answers_validate(web_server):
+    """The phone's requests on a real server: each answer validates against the schema its route publishes."""
+    import requests
+
+    from tests.support.webserver import web_game
+
+    g = web_game(web_server.env, "Rot,Blau")
+    api = f"{web_server.url}/api/games/{g['game']}/groups/1"
+    auth = {"Authorization": f"Bearer {g['groups'][0]['token']}"}
+    got = {
+        "position": requests.post(api + "/position", json={"at": "Zug", "time": "12:35"}, headers=auth),
+        "zugzwang": requests.get(api + "/trains", headers=auth),
+        "roll": requests.post(api + "/rolls", json={"dice": 2, "time": "12:40", "roll_id": "schema-01"},
+                              headers=auth),
+        "next": requests.get(api + "/next?time=12:50", headers=auth),
+        "group-page": requests.get(api + "?time=12:50", headers=auth),
+        "undo": requests.post(api + "/undo", json={}, headers=auth),
+        "error": requests.post(api + "/rolls", json={"dice": 9, "time": "12:41"}, headers=auth),
+    }
+    for name, r in got.items():
+        assert r.status_code == (422 if name == "error" else 200), (name, r.text)
+        if name != "error":  # the route publishes the answer it gives
+            assert contract.answer_of(r.request.method, r.request.path_url.split("?")[0]) == name
+        contract.check_json(name, r.json())
+    assert got["group-page"].json()["last"]["rolled_at"] == "12:40"
