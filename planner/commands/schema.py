@@ -41,6 +41,6 @@ def cmd_schema(args: argparse.Namespace) -> int:
     else:
         width = max(map(len, names))
         for n in names:
-            doc = (ANSWERS[n].__doc__ or "").strip().splitlines()[0]
-            sys.stdout.write(f"{n:<{width}}  {doc}\n")
+            doc = " ".join((ANSWERS[n].__doc__ or "").split("\n\n")[0].split())
+            sys.stdout.write(f"{n:<{width}}  {doc if len(doc) <= 96 else doc[:95] + '…'}\n")
     return 0

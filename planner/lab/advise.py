@@ -24,6 +24,7 @@ from planner.service.answers.group import AdviseAnswer, NextAnswer, StationAdvic
 from planner.service.gameday import GameDay
 from planner.service.group import status_and_model
 from planner.service.next import Way, way_on
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 NEAR_SECONDS = 30 * 60  # "near": the stops of the trains it may take now, within half an hour
@@ -94,17 +95,18 @@ def _candidates(day: GameDay, board: Board, state: GroupState, mine: list[Along]
     t, pos, ob = state.time, state.position, state.obligation
     cand: dict[str, tuple[int, str]] = {}
     for a in mine:
-        cand.setdefault(a.name, (a.time, f"on your way at {fmt_clock(a.time)}"))
+        cand.setdefault(a.name, (a.time, _("on your way at {time}").format(time=fmt_clock(a.time))))
     if pos is None or pos.seated:
         return cand
-    cand.setdefault(board.names[pos.station], (t, "where you are"))
+    cand.setdefault(board.names[pos.station], (t, _("where you are")))
     if ob.moves_freely:
         # it got off at ``since`` (as the service's origin_of reads a standing group): the station's shortest change
         # time after it, the window from it, trains leaving from now on
         for r in rides_from(day, pos.station, pos.since, now=t):
             if r.arrival <= t + NEAR_SECONDS and ob.may_board_freely(r.departure):
                 cand.setdefault(board.names[r.to_station],
-                                (r.arrival, f"a train you may take stops there at {fmt_clock(r.arrival)}"))
+                                (r.arrival, _("a train you may take stops there at {time}").format(
+                                    time=fmt_clock(r.arrival))))
     return cand
 
 
