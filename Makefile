@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 ASSETS := planner/maps/static/vendor/versions.json
 FEED ?= ../shared/data/gtfs/ch-zug-fp2021.zip
 
-.PHONY: setup run test bench lint system-deps clean
+.PHONY: setup run test bench lint system-deps clean i18n-extract i18n-update i18n-compile
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,7 +27,29 @@ $(WARM): $(STAMP) $(wildcard planner/routing/*.py)
 	$(BIN)/python -m planner.routing.warmup
 	touch $(WARM)
 
-setup: $(STAMP) $(ASSETS) $(WARM)
+# The gettext catalogs (docs/i18n.md): the .po files are the translations (committed), the .mo files are compiled
+# from them here (not committed; the package reads a .po directly while its .mo is missing or older).
+LANGS := de fr en
+LOCALE := planner/locale
+POT := $(LOCALE)/messages.pot
+MO := $(foreach l,$(LANGS),$(LOCALE)/$(l)/LC_MESSAGES/messages.mo)
+BABEL := $(BIN)/pybabel
+
+$(LOCALE)/%/LC_MESSAGES/messages.mo: $(LOCALE)/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BABEL) -q compile -l $* -i $< -o $@
+
+# every marked text of the code, templates and page scripts into the template catalog
+i18n-extract: $(STAMP)
+	$(BABEL) -q extract -F babel.cfg -k N_ -k t -k tn:1,2 --add-location=file --sort-output --no-wrap --omit-header \
+		--project sbb-planner -o $(POT) planner
+
+# the template's new texts into each language's catalog (new ones untranslated, changed ones fuzzy)
+i18n-update: i18n-extract
+	$(BABEL) -q update -i $(POT) -d $(LOCALE) -D messages --no-wrap --ignore-obsolete
+
+i18n-compile: $(MO)
+
+setup: $(STAMP) $(ASSETS) $(WARM) $(MO)
 
 # Debian packages: Chromium (browser tests), poppler (PDF checks), npm (map assets), each only when missing.
 system-deps:

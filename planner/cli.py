@@ -15,6 +15,7 @@ from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
 from planner.commands.outputs import declare, guard
 from planner.errors import PlannerError
+from planner.util.i18n import LANGUAGES, environment_language, use_language
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,7 +38,21 @@ def build_parser() -> argparse.ArgumentParser:
     apply_defaults(p)
     declare(p)
     _require_actions(p)
+    _add_lang(p)
     return p
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on every command: the language of its answers (else $PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG
+    when they name one, else the game's)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for action in subs:
+        for sub in set(action.choices.values()):
+            _add_lang(sub)
+    if not subs and parser.prog != "planner":
+        parser.add_argument("--lang", choices=LANGUAGES, help="language of the answers: de, fr or en (default: "
+                                                              "$PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG, else the "
+                                                              "game's)")
 
 
 def _require_actions(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 2
         guard(args)  # no output onto the state, the cache, an input or another output: before anything runs
-        rc = handler(args.handler)(args)
+        with use_language(getattr(args, "lang", None) or environment_language()):
+            rc = handler(args.handler)(args)  # a command that loads its game uses the game's when none was chosen
         return int(rc or 0)
     except PlannerError as exc:
         _report(str(exc), want_json)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -30,6 +31,44 @@ def _isolated_cache(request, session_cache, tmp_path_factory, monkeypatch):
     cache = tmp_path_factory.mktemp("cache") if fresh else session_cache
     monkeypatch.setenv("PLANNER_CACHE", str(cache))
     monkeypatch.setenv("PLANNER_STATE", str(tmp_path_factory.mktemp("state") / "groups.sqlite"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _english():
+    """English unless a test says otherwise (``monkeypatch.delenv("PLANNER_LANG")``): the suite asserts texts by the
+    catalogs' message ids; the shipped games' German default is specified in tests/test_languages.py. Set for the
+    whole session, so servers and subprocesses that module fixtures start inherit it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANNER_LANG", "en")
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _answers_meet_their_schema(monkeypatch):
+    """Every answer a test produces is validated against its published JSON Schema (tests/support/answers.py): the
+    adapters' encoder in this process (the command line's ``--json``, an in-process web app, the stored rolls), and
+    every web API answer a test reads with ``requests`` from a real server (kept as it came and validated when the
+    test is done: the test's own timing stays the server's)."""
+    import requests
+
+    from planner.service.answers import base
+    from tests.support import answers
+
+    monkeypatch.setattr(base, "encode", answers.checked_encode)
+    real = requests.Session.request
+    received: list[tuple] = []
+
+    def request(self, method, url, *args, **kwargs):
+        r = real(self, method, url, *args, **kwargs)
+        path = urlsplit(r.url).path
+        if path.startswith("/api/") and not kwargs.get("stream"):  # (a streamed body is the caller's to read)
+            received.append((method.upper(), path, r.status_code, r.headers.get("content-type", ""), r.content))
+        return r
+
+    monkeypatch.setattr(requests.Session, "request", request)
+    yield
+    for answer in received:
+        answers.check_response(*answer)
 
 
 @pytest.fixture(scope="session")

@@ -33,7 +33,7 @@ def test_a_roll_during_free_time_is_the_earliest_legal_arrival_from_the_roll(cap
     # the 29-minute window has closed: the earliest legal itinerary leaves on the first train, from the roll
     js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "6", "--at", "Zug", "--time", "13:00")
     out = js(capsys, "roll", *DAY, "--group", "Blau", "--dice", "2", "--time", "13:50")
-    assert out["plan_from"] == "13:50" and out["time"] == "13:50" and out["departure"] >= "13:50"
+    assert out["plan_from"] == "13:50" and out["rolled_at"] == "13:50" and out["departure"] >= "13:50"
     assert out["zugzwang"] == {"applies": True, "minutes": 29, "since": "13:00"}
     assert any("rolled during free movement (until 14:00)" in w for w in out["warnings"])
 

@@ -28,6 +28,7 @@ from planner.store.state import State
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
+from tests.support.answers import plain
 
 G = "Team Rot"
 
@@ -107,7 +108,7 @@ def test_a_whole_game_day(day, tmp_path):
     # heading for Wohlen AG: a roll on the way is refused, naming the target
     with pytest.raises(InputError, match="heading for Wohlen AG"):
         roll(play, RollRequest(G, 4, T("13:10")))
-    nxt = next_json(day, next_step(play, G, T("13:00")))
+    nxt = plain(next_json(day, next_step(play, G, T("13:00"))))
     assert nxt["obligation"]["kind"] == "heading" and nxt["position"]["seated"]
     assert nxt["itinerary"]["arrival"] == "13:46" and nxt["next_roll_at"] == "13:46"
     # the bonus chance lies on the itinerary it must take: its S1 departs a stop at 13:00
@@ -205,7 +206,7 @@ def test_next_and_group_origin_read_the_group_once(day, tmp_path):
     assert st == status(play, G, T("12:40"))  # ... and the same as one
     a = roll(play, RollRequest(G, 2, T("12:40"))).to_json()
     store.snapshots = 0
-    nxt = next_json(day, next_step(play, G, T("12:45")))
+    nxt = plain(next_json(day, next_step(play, G, T("12:45"))))
     assert nxt["obligation"]["kind"] == "heading" and nxt["itinerary"]["arrival"] == a["arrival"]
     assert store.snapshots == 1
     store.snapshots = 0

@@ -33,6 +33,7 @@ from planner.service.target import target_answer
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
+from tests.support.answers import plain
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,7 @@ def test_a_roll_during_free_movement_obeys_the_window_of_the_station_it_stands_a
 
 def test_roll_with_since_is_planned_as_target_with_since(play, day):
     origin, _ = place_origin(day, "Rotkreuz", T("12:30"), None, T("12:06"))
-    _, target = target_answer(day, None, origin, 3)
+    target = plain(target_answer(day, None, origin, 3)[1])
     rolled = roll(play, RollRequest("Rot", 3, T("12:30"), PlaceRequest("Rotkreuz", since=T("12:06")))).to_json()
     assert (rolled["departure"], rolled["arrival"]) == (target["departure"], target["arrival"])
     assert rolled["zugzwang"]["since"] == target["zugzwang"]["since"] == "12:06"
@@ -84,12 +85,12 @@ def test_board_by_is_the_forced_train_when_none_leaves_in_the_window(play, day):
     nxt = next_step(play, "Rot", T("10:20"))
     from planner.service.next import advice
 
-    assert "binds the train leaving at 10:45" in advice(nxt)
+    assert "binds the train leaving at 10:45" in advice(day, nxt)
 
 
 def test_nothing_is_offered_past_the_games_end(play, day):
     origin, _ = place_origin(day, "Zug", T("17:40"), None)
-    out = bonus_answer(day, origin)
+    out = plain(bonus_answer(day, origin))
     assert out["chances"] == [] and "17:55" in out["note"]  # 18:00 is after the end
     ans = roll(play, RollRequest("Rot", 6, T("17:30"), PlaceRequest("Zug"))).to_json()
     assert ans["kind"] == "free" and ans["free_until"] == "17:55"  # not 18:30
@@ -99,9 +100,9 @@ def test_nothing_is_offered_past_the_games_end(play, day):
 
 def test_before_dice_time_a_group_gets_every_bonus_chance_it_may_reach(play, day):
     set_position(play, "Rot", PlaceRequest("Arth-Goldau"), T("09:28"))
-    mine = group_bonus(play, "Rot", T("09:30"))
+    mine = plain(group_bonus(play, "Rot", T("09:30")))
     origin, _ = place_origin(day, "Arth-Goldau", T("09:30"), None, T("09:28"))
-    every = bonus_answer(day, origin)
+    every = plain(bonus_answer(day, origin))
     assert mine["obligation"] == "before_dice" and mine["chances"] == every["chances"]
     assert any(c["route"] == "EC" and c["station"] == "Zug" and c["time"] == "10:00" for c in mine["chances"])
 
@@ -114,7 +115,7 @@ def test_a_seated_group_pays_at_the_station_it_gets_off_to_change(play, day):
     assert ans["target"] == "Wohlen AG" and ans["legs"][0]["to"] == "Rotkreuz"
     assert ("Rotkreuz", "Blau") in {(f["name"], f["owner"]) for f in ans["fees"]}
     ahead = next_step(play, "Rot", T("12:58"))
-    assert ("Rotkreuz", "Blau") in {(f["name"], f["owner"]) for f in ahead.fees}
+    assert ("Rotkreuz", "Blau") in {(f.name, f.owner) for f in ahead.fees}
 
 
 def test_next_reads_the_stored_itinerary_of_the_roll(play, day):
@@ -124,12 +125,12 @@ def test_next_reads_the_stored_itinerary_of_the_roll(play, day):
 
     legs = json.loads(stored.answer)["legs"]
     nxt = next_step(play, "Rot", T("13:10"))  # on the way: seated in the first train, or at the change
-    got = [(leg["trip_id"], leg["to"], leg["arrival"]) for leg in nxt.itinerary["legs"]]
+    got = [(leg.trip_id, leg.to, leg.arrival) for leg in nxt.itinerary.legs]
     assert got == [(leg["trip_id"], leg["to"], leg["arrival"]) for leg in legs][-len(got):]
     # a report off the itinerary: the way is planned again from there
     set_position(play, "Rot", PlaceRequest("Baar"), T("13:20"))
     again = next_step(play, "Rot", T("13:20"))
-    assert again.itinerary["legs"][0]["from"] == "Baar"
+    assert again.itinerary.legs[0].from_ == "Baar"
 
 
 def test_the_change_window_and_its_name_come_from_the_game_file(tmp_path, day):
@@ -141,13 +142,14 @@ def test_the_change_window_and_its_name_come_from_the_game_file(tmp_path, day):
     assert st.state.obligation.board_by == T("12:50")
     nxt = next_step(p20, "Rot", T("12:55"))
     texts = [*nxt.warnings]
-    from planner.service.next import advice, state_json
+    from planner.service.next import advice
     from planner.service.rules import trains_after_getting_off
+    from planner.service.states import state_fields
 
-    texts.append(advice(nxt))
-    z = trains_after_getting_off(d20, d20.station("Zug"), T("12:30"))
+    texts.append(advice(d20, nxt))
+    z = plain(trains_after_getting_off(d20, d20.station("Zug"), T("12:30")))
     assert z["rule"] == "20-minute rule" and z["minutes"] == 20 and z["deadline"] == "12:50"
-    assert state_json(d20, "Rot", nxt.status.state)["obligation"]["rule"] == "20-minute rule"
+    assert state_fields(d20, "Rot", nxt.status.state)["obligation"].rule == "20-minute rule"
     assert texts and all("29" not in t for t in texts) and any("20-minute rule" in t for t in texts)
     ans = roll(p20, RollRequest("Rot", 2, T("12:55"))).to_json()
     assert ans["zugzwang"]["minutes"] == 20
@@ -197,7 +199,7 @@ def test_the_fee_aware_choice_is_the_cheapest_of_every_equally_fast_legal_way(da
 
         costs = []
         for w in ways:
-            d = journey_json(day, w, origin, w.target_station)
+            d = plain(journey_json(day, w, origin, w.target_station))
             costs.append(price(day, pricing, w, [ld["crossings"] for ld in d["legs"]])["fees_total"])
         assert note["fees_total"] <= min(costs) or note["bonus_hours"] > 0
         checked += 1

@@ -115,7 +115,7 @@ def test_a_roll_on_the_phone_and_a_position_on_the_command_line_are_one_group(si
                       headers=bearer(tok))
     assert r.status_code == 200, r.text
     ans = r.json()
-    assert ans["time"] == "12:30" and ans["from"] == "Baar" and ans["zugzwang"]["since"] == "12:21"
+    assert ans["rolled_at"] == "12:30" and ans["from"] == "Baar" and ans["zugzwang"]["since"] == "12:21"
     p = run_cli(site["env"], "group", "status", "--group", "Gruen", "--game-id", b["game"], *DAY, "--json")
     cli = json.loads(p.stdout)
     assert [(x["seq"], x["time"], x["dice"]) for x in cli["rolls"]] == [(1, "12:30", "1")]
@@ -142,7 +142,7 @@ def test_roll_with_trip_and_next_answer_as_the_cli(site):
     assert nxt.json()["obligation"]["kind"] == "roll"
     # a roll without a position in its body starts where the group's day has it, at the roll's own time
     r = requests.post(group_api(site, a, 1) + "/rolls", json={"dice": 3, "time": "12:45"}, headers=bearer(tok))
-    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["time"] == "12:45"
+    assert r.status_code == 200 and r.json()["from"] == "Zug" and r.json()["rolled_at"] == "12:45"
     # undo answers as `planner group undo --json`
     r = requests.post(group_api(site, a, 1) + "/undo", json={}, headers=bearer(tok))
     assert r.json() == {"group": "Rot", "removed": 1, "removed_position": None}
@@ -307,7 +307,9 @@ def test_user_text_is_escaped_in_html(site):
     assert r.status_code == 422 and r.headers["content-type"].startswith("application/json")
 
 
-def test_pages_come_in_the_language_chosen_else_the_browsers(site):
+def test_pages_come_in_the_language_chosen_else_the_servers(site):
+    """The language chosen on the page (``?lang=``, its cookie) before the server's (``$PLANNER_LANG``: the suite
+    serves English), the game's and the browser's (their order: tests/test_languages.py)."""
     a = site["a"]
     url, h = f"{site['url']}/games/{a['game']}/groups/1", bearer(a["groups"][0]["token"])
 
@@ -317,11 +319,10 @@ def test_pages_come_in_the_language_chosen_else_the_browsers(site):
         return re.search(r'<html lang="(\w+)"', page.text).group(1) + "/" + page.headers["Content-Language"]
 
     assert lang() == "en/en"
-    assert lang({"Accept-Language": "de-CH,de;q=0.9,en;q=0.8"}) == "de/de"
-    assert lang({"Accept-Language": "it-CH, fr;q=0.8"}) == "fr/fr"  # the first the planner speaks
-    assert lang({"Accept-Language": "de-CH"}, {"lang": "fr"}) == "fr/fr"  # chosen on the page: the cookie
-    assert lang({"Accept-Language": "de-CH"}, {"lang": "fr"}, "?lang=en") == "en/en"
-    assert lang(None, {"lang": "<script>"}) == "en/en"  # not a language: none chosen
+    assert lang({"Accept-Language": "de-CH,de;q=0.9,en;q=0.8"}) == "en/en"  # the server's before the browser's
+    assert lang({"Accept-Language": "de-CH"}, {"planner_lang": "fr"}) == "fr/fr"  # chosen on the page: the cookie
+    assert lang({"Accept-Language": "de-CH"}, {"planner_lang": "fr"}, "?lang=de") == "de/de"
+    assert lang(None, {"planner_lang": "<script>"}) == "en/en"  # not a language: none chosen
 
 
 def test_rate_limit_per_token(tmp_path):

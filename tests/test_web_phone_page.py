@@ -2,7 +2,7 @@
 2021-09-11): the first screen holds what binds the group now, the one action it most likely needs and the answer's
 first leg; "Where are we?" proposes the station or the train from a simulated location, confirmed in one tap; every
 time field takes 24-hour times in an English browser; the page asks the answers that depend on the group's place
-once per change, not once per poll; the language switch is remembered (localStorage, the cookie ``lang``).
+once per change, not once per poll; the language switch is remembered (localStorage, the cookie ``planner_lang``).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_a_roll_at_390x844_keeps_the_obligation_the_action_and_the_first_leg_on_
     p.click("#action #position-form button[type=submit]")
     expect(p.locator("#position")).to_have_text("Zug 12:40", timeout=20000)
     # the dice ask for a roll: the roll is the action, under the obligation
-    expect(p.locator("#obligation")).to_have_text("roll now")
+    expect(p.locator("#obligation")).to_have_text("roll the dice now")  # the server's words (service/messages.py)
     expect(p.locator("#action #roll-form")).to_have_count(1, timeout=20000)
     assert on_first_screen(p, "#obligation") and on_first_screen(p, "#roll-button")
     p.select_option("#die", "2")
@@ -262,8 +262,8 @@ def test_the_language_chosen_is_remembered_on_the_phone_and_in_the_cookie_the_se
     expect(p.locator("#languages button[lang=de]")).to_have_attribute("aria-pressed", "true")
     assert p.evaluate("localStorage.getItem('planner:lang')") == "de"
     # the cookie every request of the site carries (the page's own and its API requests, as the token's cookie)
-    lang = [c for c in ctx.cookies() if c["name"] == "lang"]
-    assert [(c["value"], c["path"], c["sameSite"]) for c in lang] == [("de", "/", "Strict")]
+    lang = [c for c in ctx.cookies() if c["name"] == "planner_lang"]
+    assert [(c["value"], c["path"], c["sameSite"]) for c in lang] == [("de", "/", "Lax")]
     p.evaluate("localStorage.clear()")
     p.goto(site["url"] + f"/games/{site['game']['game']}/groups/1")  # the next page is German, too
     assert p.evaluate("document.documentElement.lang") == "de"

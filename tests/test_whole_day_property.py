@@ -44,6 +44,7 @@ from planner.service.ledger import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
+from tests.support.answers import plain
 
 DAYS_PER_TEST = 25
 CHUNKS_A = 12  # 300 days of variant A on the Zug day
@@ -83,7 +84,7 @@ class ModelGroup:
         last = self.last_roll()
         if last is None or last["kind"] != "target" or last["arrival"] is None or not last["legs"]:
             return None
-        t_roll = T(last["time"])
+        t_roll = T(last["rolled_at"])
         for e in self.entries:
             if e[0] == "pos" and e[1] > t_roll and e[2] == last["target"]:
                 return None
@@ -151,9 +152,10 @@ def _check_fees(play: Play, group: str, answer: dict, seed: int, seated: bool) -
 def _check_next(play: Play, group: str, t: int, seed: int, stats: dict[str, int]) -> None:
     """``next``: its itinerary (the rest of the roll's, or a new one) is legal and costs what its stops cost."""
     nxt = next_step(play, group, t)
-    if nxt.itinerary is not None and nxt.itinerary.get("legs"):
-        _check_itinerary(play.day, nxt.itinerary | {"zugzwang": None}, nxt.status.state.time, seed)
-        stats["fees"] += _check_fees(play, group, nxt.itinerary, seed, seated=nxt.status.state.position.seated)
+    if nxt.itinerary is not None and nxt.itinerary.legs:
+        it = plain(nxt.itinerary)
+        _check_itinerary(play.day, it | {"zugzwang": None}, nxt.status.state.time, seed)
+        stats["fees"] += _check_fees(play, group, it, seed, seated=nxt.status.state.position.seated)
         stats["itineraries"] += 1
 
 

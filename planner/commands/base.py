@@ -6,16 +6,18 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
-import json
 import sys
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import msgspec
+
 from planner import config
 from planner.errors import InputError, PlannerError
 from planner.gamefile.game import Game, load_game
 from planner.realtime.feed import api_key
+from planner.service.answers import base as contract
 from planner.service.gameday import GameDay
 from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.pricing import Pricing, load_pricing
@@ -23,6 +25,7 @@ from planner.store.games import GameRecord
 from planner.store.state import State
 from planner.timetable.model import Timetable
 from planner.timetable.trips import find_trip
+from planner.util.i18n import default_language
 from planner.util.timefmt import parse_date
 
 
@@ -85,8 +88,10 @@ class Context:
 
     @cached_property
     def game(self) -> Game:
-        """The game (file) in force."""
-        return load_game(self.game_spec)
+        """The game (file) in force; its language is the command's unless one was chosen (--lang, the locale)."""
+        game = load_game(self.game_spec)
+        default_language(game.language)
+        return game
 
     @cached_property
     def date(self) -> dt.date:
@@ -164,9 +169,11 @@ class Context:
 
 
 def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:
-    """Print JSON with ``--json``, else the readable table (or JSON when no table is given)."""
+    """Print the answer as JSON with ``--json`` (encoded once: :func:`planner.service.answers.base.encode`), else
+    the readable table (or indented JSON when no table is given)."""
     if getattr(args, "json", False) or table is None:
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=None if getattr(args, "json", False) else 2))
+        raw = contract.encode(data)
+        sys.stdout.write((raw if getattr(args, "json", False) else msgspec.json.format(raw, indent=2)).decode())
         sys.stdout.write("\n")
     else:
         sys.stdout.write(table.rstrip("\n") + "\n")

@@ -329,6 +329,12 @@ def _others(sub) -> None:
                    help="the reverse proxy's address (e.g. 127.0.0.1): only its X-Forwarded-For is believed "
                         "(default: none, the peer's address counts)")
     s.set_defaults(handler="web:cmd_serve")
+    p = sub.add_parser("schema", help="the JSON Schema of the answers (--json of every command, the web API)")
+    p.add_argument("name", nargs="?", help="an answer (roll, next, route, ...); none: list them")
+    p.add_argument("--all", action="store_true", help="every answer's schema, by name")
+    p.add_argument("--write", type=argtypes.out_folder, metavar="FOLDER",
+                   help="write NAME.json for each answer (or the one named) into FOLDER")
+    p.set_defaults(handler="schema:cmd_schema")
 
 
 def _lab(sub) -> None:

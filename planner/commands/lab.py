@@ -11,6 +11,7 @@ import sys
 import urllib.parse
 from pathlib import Path
 
+import msgspec
 from tqdm import tqdm
 
 from planner import config
@@ -132,7 +133,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     """The stations to buy for ``--group`` in its real game, best first (at ``--time`` as ``next`` reads it)."""
     ctx = Context(args, game_scope=True)
     out = advise_json(advise(ctx.play, str(args.group), ctx.day.status_time(args.time), top=args.top))
-    emit(args, out, _advice_text(out))
+    emit(args, out, _advice_text(msgspec.to_builtins(out)))
     return 0
 
 

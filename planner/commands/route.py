@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
+
+import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError, PlannerError
 from planner.routing import Origin
+from planner.service.answers.base import encode
 from planner.service.realtime import late_mark
 from planner.service.route import group_route, place_origin, route_answer
 from planner.util.userfiles import read_csv
@@ -37,7 +39,7 @@ def cmd_route(args: argparse.Namespace) -> int:
             raise InputError("--to is required")
         origin = origin_of_args(ctx, args.origin, args.time, args.trip, args.since)
         out = route_answer(ctx.day, ctx.pricing, origin, ctx.station(args.target), args.within, ctx.train)
-    emit(args, out, render(out))
+    emit(args, out, render(msgspec.to_builtins(out)))
     return 0
 
 
@@ -52,7 +54,7 @@ def _batch(ctx: Context, args: argparse.Namespace) -> int:
         except PlannerError as exc:
             out = {"error": f"{path} line {line}: {exc}"}
             failed += 1
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.write(encode(out).decode() + "\n")
     if failed and not answered:
         raise InputError(f"batch file {path}: none of its {failed} rows could be answered (see each line)")
     return 0

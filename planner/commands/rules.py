@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import msgspec
+
 from planner.commands.base import Context, emit
 from planner.commands.route import _wrap, origin_of_args, render
 from planner.errors import InputError, PlannerError
@@ -13,6 +15,7 @@ from planner.service.realtime import late_mark
 from planner.service.rules import LogLeg, check_log, trains_after_getting_off
 from planner.service.target import target_answer
 from planner.service.tolls import tolls_answer
+from planner.util.i18n import _
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 from planner.util.userfiles import read_csv, read_toml
@@ -24,7 +27,7 @@ def cmd_target(args: argparse.Namespace) -> int:
     origin = origin_of_args(ctx, args.at, args.time, args.trip, args.since)
     asked = ctx.clock(args.time) if args.time and not args.trip else None  # roll's time (the origin may be later)
     _, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train, asked=asked)
-    emit(args, out, render_dice(out))
+    emit(args, out, render_dice(msgspec.to_builtins(out)))
     return 0
 
 
@@ -58,9 +61,9 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
             out = check_log(ctx.day, legs)
         except InputError as exc:
             raise InputError(f"legs file {args.check}: {exc}") from None
-        violations = out["violations"]
-        emit(args, out, "no violations" if not violations else
-             "\n".join(f"line {v['line']}: §{v['rule']} {v['message']}" for v in violations))
+        violations = out.violations
+        emit(args, out, _("no violations") if not violations else
+             "\n".join(f"line {v.line}: §{v.rule} {v.message}" for v in violations))
         return 0 if not violations else 1
     if not args.at:
         raise InputError("--at STATION is required (or --check LEGS.csv)")
@@ -68,16 +71,19 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     t = ctx.clock(args.time)
     exclude = ctx.trip(args.trip, s) if args.trip else -1
     out = trains_after_getting_off(ctx.day, s, t, exclude)
-    if not out["applies"]:
-        table = f"{ctx.game.title} has no rule on how long a group may wait at {out['station']}"
-    elif out["forced_next"]:
-        table = f"no train leaves {out['station']} by {out['deadline']}: you must take the next one ({out['rule']})\n"
+    if not out.applies:
+        table = _("{game} has no rule on how long a group may wait at {station}").format(game=ctx.game.title,
+                                                                                       station=out.station)
+    elif out.forced_next:
+        table = _("no train leaves {station} by {deadline}: you must take the next one ({rule})").format(
+            station=out.station, deadline=out.deadline, rule=out.rule) + "\n"
     else:
-        table = (f"got off at {out['station']} {out['got_off']}: take a train departing by {out['deadline']} "
-                 f"({out['rule']})\n")
-    if out["departures"]:
-        rows = [d | {"note": "" if d["catchable"] else "too soon",
-                     "departure": d["departure"] + late_mark(d.get("departure_delay_min"))} for d in out["departures"]]
+        table = _("got off at {station} {got_off}: take a train departing by {deadline} ({rule})").format(
+            station=out.station, got_off=out.got_off, deadline=out.deadline, rule=out.rule) + "\n"
+    if out.departures:
+        rows = [msgspec.to_builtins(d) | {"note": "" if d.catchable else _("too soon"),
+                                          "departure": d.departure + late_mark(d.departure_delay_min or None)}
+                for d in out.departures]
         table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
     emit(args, out, table)
     return 0
@@ -103,14 +109,14 @@ def cmd_bonus(args: argparse.Namespace) -> int:
         out = group_bonus(ctx.play, args.group, ctx.day.status_time(args.time))
     else:
         out = bonus_answer(ctx.day, origin_of_args(ctx, args.at, args.time, args.trip, args.since), ctx.train)
-    head = (f"{out['train']}\n" if out.get("train") else "") + \
-        f"full hour {out['hour']}: {len(out['chances'])} chance(s) for {out['fee']} instead of {out['base_fee']}"
-    if out.get("note"):
-        head += f"\n{out['note']}"
-    if out.get("target"):
-        head += f"\nonly on the way to {out['target']} (the group is bound to it)"
-    table = head + "\n" + format_table(out["chances"], ["time", "event", "station", "route", "board_at",
-                                                        "board_time"])
+    head = (f"{out.train}\n" if out.train else "") + \
+        f"full hour {out.hour}: {len(out.chances)} chance(s) for {out.fee} instead of {out.base_fee}"
+    if out.note:
+        head += f"\n{out.note}"
+    if out.target:
+        head += f"\nonly on the way to {out.target} (the group is bound to it)"
+    table = head + "\n" + format_table(msgspec.to_builtins(out.chances), ["time", "event", "station", "route",
+                                                                          "board_at", "board_time"])
     emit(args, out, table)
     return 0
 
@@ -121,8 +127,8 @@ def cmd_tolls(args: argparse.Namespace) -> int:
     owners = read_toml(args.owners, "owners file", limit=1 << 20) if args.owners else None
     out = tolls_answer(ctx.day, args.trip, args.origin, args.target, owners, args.tunnel_dice,
                        f"owners file {args.owners}")
-    table = f"{out['route']} {out['from']} -> {out['to']}: " + (
-        "no toll line or tunnel" if not out["crossings"] else
-        "; ".join(f"{c['name']} ({c['kind']}): {c['fee_text']}" for c in out["crossings"]))
+    table = f"{out.route} {out.from_} -> {out.to}: " + (
+        "no toll line or tunnel" if not out.crossings else
+        "; ".join(f"{c.name} ({c.kind}): {c.fee_text}" for c in out.crossings))
     emit(args, out, table)
     return 0

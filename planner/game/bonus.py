@@ -9,6 +9,7 @@ from planner.routing.journey import Leg
 from planner.routing.network import last_rows
 from planner.routing.query import Origin, earliest_boarding, reach
 from planner.timetable.model import Timetable
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 
@@ -74,7 +75,7 @@ def trip_meets_bonus(tt: Timetable, game: Game, trip: int, hour: int) -> bool:
     """True when ``trip`` arrives at or departs from a stop in the bonus minutes of the full hour ``hour``
     (seconds): a group sitting in it then earns the higher full-hour income (§6)."""
     first, last = int(tt.trip_offset[trip]), int(tt.trip_offset[trip + 1]) - 1
-    return any(t // 3600 * 3600 == hour for _, _, t in _bonus_stops(tt, game, first, last))
+    return any(stop[2] // 3600 * 3600 == hour for stop in _bonus_stops(tt, game, first, last))
 
 
 # a predicted time in a bonus minute may belong to a train planned this much earlier (scan that much further)
@@ -102,8 +103,8 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
         return out
     if not game.bonus.hour_counts(hour, game.clock):
         # the game is over (or not begun) at that hour: nothing is offered past the end (RULES.md §3)
-        return out | {"note": f"no full-hour fee at {fmt_clock(hour)}: the game runs {fmt_clock(game.clock.start)}"
-                              f"-{fmt_clock(game.clock.end)}"}
+        return out | {"note": _("no full-hour fee at {hour}: the game runs {start}-{end}").format(
+            hour=fmt_clock(hour), start=fmt_clock(game.clock.start), end=fmt_clock(game.clock.end))}
     lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59
     # on predicted times a train may call later than planned: scan on for it
     res = reach(net, origin, end_time=hi if net.on_plan else hi + _REAL_SLACK)

@@ -17,6 +17,7 @@ from planner.gamefile.game import Game
 from planner.gamefile.rules import Deadline
 from planner.routing.journey import Leg
 from planner.timetable.model import Timetable
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 
@@ -315,11 +316,14 @@ class GroupDay:
         return GroupState(t, pos, ob, nxt, self.targeted(), self.last_time)
 
     # ---- checks before a change ----------------------------------------------------------------------
-    def _forward(self, t: int, what: str) -> None:
+    def _forward(self, t: int, roll: bool) -> None:
         last = self.last_time
         if last is not None and t < last:
-            raise InputError(f"{what} at {fmt_clock(t)} is earlier than the group's last entry at "
-                             f"{fmt_clock(last)}: a group's times never run backwards (undo first?)")
+            said = (_("a roll at {time} is earlier than the group's last entry at {last}: a group's times never run "
+                      "backwards (undo first?)") if roll else
+                    _("a position at {time} is earlier than the group's last entry at {last}: a group's times never "
+                      "run backwards (undo first?)"))
+            raise InputError(said.format(time=fmt_clock(t), last=fmt_clock(last)))
         self.game.clock.check_asked(t)
 
     def check_roll(self, t: int, position: Position | None = None) -> RollPlan:
@@ -331,17 +335,20 @@ class GroupDay:
         §4.2; RULES.md §3 "A group's day").
         """
         clock = self.game.clock
-        self._forward(t, "a roll")
+        self._forward(t, roll=True)
         if clock.before_dice(t):
-            raise InputError(f"dice start at {fmt_clock(clock.dice_from)} in {self.game.title}; it is {fmt_clock(t)}")
+            raise InputError(_("dice start at {dice_from} in {game}; it is {time}").format(
+                dice_from=fmt_clock(clock.dice_from), game=self.game.title, time=fmt_clock(t)))
         if clock.over(t):
-            raise InputError(f"the game ended at {fmt_clock(clock.end)}: no more rolls")
+            raise InputError(_("the game ended at {end}: no more rolls").format(end=fmt_clock(clock.end)))
         ob, nxt = self.obligation_at(t)
         if ob.kind == "heading" and (nxt is None or t < nxt):
-            allowed = "" if nxt is None else f"; the next roll is due at {fmt_clock(nxt)}"
-            raise InputError(f"the group is heading for {ob.target} (rolled at {fmt_clock(ob.since)}, arrival "
-                             f"{fmt_clock(ob.until)}){allowed}; if it got there, say so first "
-                             "('planner group position')")
+            said = (_("the group is heading for {target} (rolled at {since}, arrival {arrival}); if it got there, "
+                      "say so first ('planner group position')") if nxt is None else
+                    _("the group is heading for {target} (rolled at {since}, arrival {arrival}); the next roll is due "
+                      "at {next_roll}; if it got there, say so first ('planner group position')"))
+            raise InputError(said.format(target=ob.target, since=fmt_clock(ob.since), arrival=fmt_clock(ob.until),
+                                         next_roll=fmt_clock(nxt)))
         pos = position if position is not None else self.position_at(t)
         if pos is not None and pos.seated:
             pos = self.advance(pos, t)
@@ -350,4 +357,4 @@ class GroupDay:
 
     def check_position(self, t: int) -> None:
         """May the group report a position at ``t``? (times forward, within the game)."""
-        self._forward(t, "a position")
+        self._forward(t, roll=False)

@@ -27,6 +27,7 @@ from planner.routing.query import (
     reach_targets,
 )
 from planner.timetable.stations import exact_station
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -76,7 +77,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         return free
     entry = game.dice.target_for(roll)
     if entry is None:
-        raise InputError(f"roll {roll}: the game file has no target for this number")
+        raise InputError(_("roll {roll}: the game file has no target for this number").format(roll=roll))
     if entry.toll_line or entry.tunnel:
         return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips, rolled)
     stations = [exact_station(tt, name) for name in entry.stations]
@@ -91,23 +92,25 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         cands.append({"name": name, "arrival": fmt_clock(arr), "targeted": was, "available": s is not None,
                       "_s": s, "_a": arr})
     if missing:  # one warning for all of them (an extract lacks several targets of every number)
-        warnings.append(f"not served in the game area on {tt.date} (skipped): {', '.join(missing)}")
+        warnings.append(_("not served in the game area on {date} (skipped): {targets}").format(
+            date=tt.date, targets=", ".join(missing)))
     open_ = [c for c in cands if not game.dice.skips(c["targeted"])]
     if not open_:
         free.candidates = _public(cands)
-        free.warnings = [f"all targets of {roll} were targeted already: counts as a free roll"]
+        free.warnings = [_("all targets of {roll} were targeted already: counts as a free roll").format(roll=roll)]
         return free
     available = [c for c in open_ if c["available"]]
     if not available:
         # Only happens with a feed that lacks the targets (an extract): treat it like a 6, say why.
         free.candidates = _public(cands)
-        free.warnings = [*warnings, f"no remaining target of {roll} is in this feed's game area: counts as a free roll"]
+        free.warnings = [*warnings, _("no remaining target of {roll} is in this feed's game area: counts as a free "
+                                      "roll").format(roll=roll)]
         return free
     reachable = [c for c in available if c["_a"] is not None]
     if not reachable:  # RULES.md §3 "Unreachable target": said plainly, and it counts as a 6
         free.candidates = _public(cands)
-        free.warnings = [*warnings, f"no remaining target of {roll} can be reached on the game day from here: "
-                                    "counts as a free roll"]
+        free.warnings = [*warnings, _("no remaining target of {roll} can be reached on the game day from here: "
+                                      "counts as a free roll").format(roll=roll)]
         return free
     first = min(c["_a"] for c in reachable)
     tied = [c for c in reachable if c["_a"] == first]
@@ -116,15 +119,15 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         j = best_journey(net, origin, c["_s"], reached=res[c["_s"]])
         scored.append(((j.changes, -j.departure(tt), fold(c["name"])), c, j))
     scored.sort(key=lambda x: x[0])
-    _, chosen, fastest = scored[0]
+    chosen, fastest = scored[0][1:]
     journey = prefer_bonus(net, game, origin, chosen["_s"], fastest)
     ans = DiceAnswer(roll, "target", target=chosen["name"], journey=journey, arrival=first,
                      candidates=_public(sorted(cands, key=lambda c: (c["_a"] is None, c["_a"] or 0, c["name"]))),
                      warnings=warnings)
     if journey.signature() != fastest.signature():
-        ans.why = (f"as fast as the plain fastest way (dep {fmt_clock(fastest.departure(tt))}), and it earns "
-                   f"the full-hour bonus ({game.bonus.bonus_fee} instead of {game.bonus.base_fee}); "
-                   "'planner route' shows the plain one")
+        ans.why = _("as fast as the plain fastest way (dep {departure}), and it earns the full-hour bonus ({fee} "
+                    "instead of {base_fee}); 'planner route' shows the plain one").format(
+            departure=fmt_clock(fastest.departure(tt)), fee=game.bonus.bonus_fee, base_fee=game.bonus.base_fee)
     if game.dice.admissible_extra_minutes:
         ans.admissible = journeys_within(net, origin, chosen["_s"], game.dice.admissible_extra_minutes,
                                          fastest=journey)
@@ -146,8 +149,8 @@ def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin
     target = ans.journey.target_station
     fastest = best_journey(real, origin, target)
     if fastest is None:
-        ans.warnings.append(f"{ans.target} cannot be reached on the real times (a train is cancelled or late): "
-                            "the way shown is the timetable's")
+        ans.warnings.append(_("{target} cannot be reached on the real times (a train is cancelled or late): the way "
+                              "shown is the timetable's").format(target=ans.target))
         return ans
     journey = prefer_bonus(real, game, origin, target, fastest)
     ans.journey, ans.why = journey, None
@@ -186,19 +189,22 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
     assert name is not None
 
     def unreachable(why: str) -> DiceAnswer:  # RULES.md §3 "Unreachable target": said plainly, counts as a 6
+        # (``why`` says so, whole: a sentence is never assembled from pieces)
         return DiceAnswer(roll, "free", free_until=game.dice.free_until(rolled, game.clock),
                           candidates=[{"name": name, "arrival": None, "targeted": fold(name) in targeted_f,
                                        "available": False}],
-                          warnings=[f"{why}: counts as a free roll"])
+                          warnings=[why])
 
     try:
         stretches = crossing_trips(name) if crossing_trips is not None else None
     except PlannerError:
         stretches = None
     if stretches is None:
-        return unreachable(f"cannot decide crossings of {name}: physical line data unavailable")
+        return unreachable(_("cannot decide crossings of {name}: physical line data unavailable: counts as a free "
+                             "roll").format(name=name))
     if not stretches:
-        return unreachable(f"no train of the game day travels through {name}")
+        return unreachable(_("no train of the game day travels through {name}: counts as a free roll").format(
+            name=name))
     res = reach(net, origin)
     options = []
     for trip, first_row, last_row in stretches:
@@ -207,7 +213,8 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
             continue
         options.append((j.arrival(net.tt), j.changes, -j.departure(net.tt), j))
     if not options:
-        return unreachable(f"{name} cannot be travelled through on the game day from here")
+        return unreachable(_("{name} cannot be travelled through on the game day from here: counts as a free "
+                             "roll").format(name=name))
     options.sort(key=lambda o: o[:3])
     best = options[0]
     ans = DiceAnswer(roll, "target", target=name, journey=best[3], arrival=best[0])

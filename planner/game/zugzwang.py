@@ -15,6 +15,7 @@ from planner.gamefile.rules import ChangeWindow, Deadline
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.rule_scan import event_boardings
+from planner.util.i18n import _, ngettext
 from planner.util.timefmt import fmt_clock
 
 
@@ -83,7 +84,7 @@ def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | N
         deps = [_departure(net, int(c), True) for c in ok]
     else:
         # every train the window holds (timetable departure), also one planned earlier that leaves late
-        off, time, conn, _ = net.station_boardings
+        off, time, conn = net.station_boardings[:3]
         real = net.boarding_times[0][off[station]:off[station + 1]]
         time, cand = time[off[station]:off[station + 1]], conn[off[station]:off[station + 1]]
         cand = cand[(time <= t + w) & ((time >= t) | (real >= t)) & (net.c_trip[cand] != exclude_trip)]
@@ -126,8 +127,8 @@ def check_legs(net: TransitNetwork, legs: list[dict], window: ChangeWindow | Non
         here = prev["to_station"]
         if cur["from_station"] != here:
             out.append({"line": cur["line"], "rule": "4.1",
-                        "message": f"left from {tt.station_name[cur['from_station']]} but arrived at "
-                                   f"{tt.station_name[here]} (no walking between stations)"})
+                        "message": _("left from {left} but arrived at {arrived} (no walking between stations)").format(
+                            left=tt.station_name[cur["from_station"]], arrived=tt.station_name[here])})
             continue
         v = _change_violation(net, prev, cur)
         if v:
@@ -150,11 +151,13 @@ def _change_violation(net: TransitNetwork, prev: dict, cur: dict) -> str | None:
     if need >= 0 and gap >= need:
         return None
     tt = net.tt
-    where = (f"{tt.station_name[prev['to_station']]} (pl. {tt.stop_platform[a] or '-'} -> "
-             f"pl. {tt.stop_platform[b] or '-'})")
+    where = {"station": tt.station_name[prev["to_station"]], "from_platform": tt.stop_platform[a] or "-",
+             "to_platform": tt.stop_platform[b] or "-"}
     if need < 0:
-        return f"a change at {where} the timetable does not allow"
-    return f"a change of {gap // 60} min at {where}; the timetable needs {need // 60} min"
+        return _("a change at {station} (pl. {from_platform} -> pl. {to_platform}) the timetable does not "
+                 "allow").format(**where)
+    return _("a change of {minutes} min at {station} (pl. {from_platform} -> pl. {to_platform}); the timetable "
+             "needs {needed} min").format(minutes=gap // 60, needed=need // 60, **where)
 
 
 def _wait_violation(net: TransitNetwork, here: int, t: int, cur: dict, window: int, *, stop: int = -1,
@@ -173,7 +176,12 @@ def _wait_violation(net: TransitNetwork, here: int, t: int, cur: dict, window: i
     route = tt.route_name[tt.trip_route[net.c_trip[first]]]
     where, t0 = tt.station_name[here], since if since is not None else t
     if int(net.c_plan_dep[first]) <= deadline:
-        return (f"waited {(d - t0) // 60} min at {where} after {fmt_clock(t0)}; {len(ok)} train(s) left by "
-                f"{fmt_clock(deadline)}, first {route} {fmt_clock(int(net.c_plan_dep[first]))}")
-    return (f"no train within {window // 60} min of {fmt_clock(t0)} at {where}: the next one ({route} "
-            f"{fmt_clock(int(net.c_plan_dep[first]))}) had to be taken")
+        return ngettext("waited {minutes} min at {station} after {since}; {trains} train left by {deadline}, first "
+                        "{route} {departure}",
+                        "waited {minutes} min at {station} after {since}; {trains} trains left by {deadline}, first "
+                        "{route} {departure}", len(ok)).format(
+            minutes=(d - t0) // 60, station=where, since=fmt_clock(t0), trains=len(ok), deadline=fmt_clock(deadline),
+            route=route, departure=fmt_clock(int(net.c_plan_dep[first])))
+    return _("no train within {window} min of {since} at {station}: the next one ({route} {departure}) had to be "
+             "taken").format(window=window // 60, since=fmt_clock(t0), station=where, route=route,
+                             departure=fmt_clock(int(net.c_plan_dep[first])))

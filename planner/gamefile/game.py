@@ -80,6 +80,7 @@ class Game:
     jail: JailRule = JailRule()  # §17, read on real-time data only
     # The money side, as the schema declares it (planner/ledger/rules.py builds the ledger's rules from it).
     ledger: schema.LedgerSection = schema.LedgerSection()
+    language: str | None = None  # [game] language: the answers' language unless a user chooses another
 
     @property
     def timetable_digest(self) -> str:
@@ -217,7 +218,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
         window=ChangeWindow(d.zugzwang.minutes) if d.zugzwang is not None and d.zugzwang.applies else None,
         jail=JailRule(d.jail.delay_minutes, d.jail.minutes),
-        ledger=d.ledger,
+        ledger=d.ledger, language=d.game.language,
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from planner.errors import InputError
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -46,7 +47,8 @@ class Clock:
     def check_asked(self, t: int) -> None:
         """A time a group asks about may be the end itself (the answer: the game is over), not after it."""
         if self.bounded and t > self.end:
-            raise InputError(f"time {fmt_clock(t)} is after the end of the game ({fmt_clock(self.end)})")
+            raise InputError(_("time {time} is after the end of the game ({end})").format(time=fmt_clock(t),
+                                                                                          end=fmt_clock(self.end)))
 
     def cap(self, t: int) -> int:
         """``t``, or the game's end when it comes first (free time, deadlines: nothing is offered past it)."""
@@ -81,7 +83,7 @@ class ChangeWindow:
     @property
     def label(self) -> str:
         """The rule's name as players say it ("29-minute rule")."""
-        return f"{self.minutes}-minute rule"
+        return _("{minutes}-minute rule").format(minutes=self.minutes)
 
     def closes(self, got_off: int) -> int:
         """The window's last second for a group that got off at ``got_off``."""
@@ -142,11 +144,12 @@ class DiceRules:
         """``roll`` if it can be rolled with these dice, else a one-line InputError."""
         if self.count == 1:
             if not 1 <= roll <= 6:
-                raise InputError(f"roll {roll}: one die shows 1 to 6")
+                raise InputError(_("roll {roll}: one die shows 1 to 6").format(roll=roll))
         else:
             white, col = divmod(roll, 10)
             if not (1 <= white <= 6 and 1 <= col <= 6):
-                raise InputError(f"roll {roll}: two dice give 11 to 66 (white = tens, coloured = ones, each 1-6)")
+                raise InputError(_("roll {roll}: two dice give 11 to 66 (white = tens, coloured = ones, each 1-6)").format(
+                    roll=roll))
         return roll
 
     def skips(self, was_targeted: bool) -> bool:

@@ -37,6 +37,8 @@ class GameSection(_Section):
     name: Name
     title: Name | None = None
     description: Text = ""
+    # the language of every answer and document of the game unless the user chooses another (docs/i18n.md)
+    language: Literal["de", "fr", "en"] | None = None
 
 
 class ClockSection(_Section):

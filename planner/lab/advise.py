@@ -20,9 +20,11 @@ from planner.lab.moves import Along, Board, along, rides_from
 from planner.lab.rates import Basis, load_rates
 from planner.ledger.model import STATION
 from planner.service import Play, next_json, next_step
+from planner.service.answers.group import AdviseAnswer, NextAnswer, StationAdvice
 from planner.service.gameday import GameDay
 from planner.service.group import status_and_model
 from planner.service.next import Way, way_on
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 NEAR_SECONDS = 30 * 60  # "near": the stops of the trains it may take now, within half an hour
@@ -93,17 +95,18 @@ def _candidates(day: GameDay, board: Board, state: GroupState, mine: list[Along]
     t, pos, ob = state.time, state.position, state.obligation
     cand: dict[str, tuple[int, str]] = {}
     for a in mine:
-        cand.setdefault(a.name, (a.time, f"on your way at {fmt_clock(a.time)}"))
+        cand.setdefault(a.name, (a.time, _("on your way at {time}").format(time=fmt_clock(a.time))))
     if pos is None or pos.seated:
         return cand
-    cand.setdefault(board.names[pos.station], (t, "where you are"))
+    cand.setdefault(board.names[pos.station], (t, _("where you are")))
     if ob.moves_freely:
         # it got off at ``since`` (as the service's origin_of reads a standing group): the station's shortest change
         # time after it, the window from it, trains leaving from now on
         for r in rides_from(day, pos.station, pos.since, now=t):
             if r.arrival <= t + NEAR_SECONDS and ob.may_board_freely(r.departure):
                 cand.setdefault(board.names[r.to_station],
-                                (r.arrival, f"a train you may take stops there at {fmt_clock(r.arrival)}"))
+                                (r.arrival, _("a train you may take stops there at {time}").format(
+                                    time=fmt_clock(r.arrival))))
     return cand
 
 
@@ -176,23 +179,23 @@ def _board(day: GameDay) -> Board:
     return kept[1]
 
 
-def advice_json(a: Advice) -> dict:
-    """One station of the advice as JSON."""
-    return {"name": a.name, "price": a.price, "fee": a.fee, "expected_income": a.expected_income,
-            "net": a.expected_income - a.price, "pays_back": a.pays_back, "at": fmt_clock(a.at),
-            "why": a.why, "certain_stops": a.certain_stops, "expected_stops": a.expected_stops}
+def advice_json(a: Advice) -> StationAdvice:
+    """One station of the advice as answers carry it."""
+    return StationAdvice(name=a.name, price=a.price, fee=a.fee, expected_income=a.expected_income,
+                         net=a.expected_income - a.price, pays_back=a.pays_back, at=fmt_clock(a.at), why=a.why,
+                         certain_stops=a.certain_stops, expected_stops=a.expected_stops)
 
 
-def advise_json(ans: AdviceAnswer) -> dict:
-    """``planner advise --json``: ``basis`` is the rates' source, ``rates`` all of their basis, ``paying_back``
-    how many of the listed stations pay back their price before the end."""
-    return {"group": ans.group, "time": fmt_clock(ans.time), "cash": ans.cash, "over": ans.scope == "over",
-            "doing": ans.doing, "scope": ans.scope, "basis": ans.rates.source, "rates": ans.rates.to_json(),
-            "paying_back": sum(1 for a in ans.stations if a.pays_back),
-            "stations": [advice_json(a) for a in ans.stations]}
+def advise_json(ans: AdviceAnswer) -> AdviseAnswer:
+    """``planner advise``: ``basis`` is the rates' source, ``rates`` all of their basis, ``paying_back`` how many of
+    the listed stations pay back their price before the end."""
+    return AdviseAnswer(group=ans.group, time=fmt_clock(ans.time), cash=ans.cash, over=ans.scope == "over",
+                        doing=ans.doing, scope=ans.scope, basis=ans.rates.source, rates=ans.rates.to_json(),
+                        paying_back=sum(1 for a in ans.stations if a.pays_back),
+                        stations=[advice_json(a) for a in ans.stations])
 
 
-def top_advice(play: Play, group: str, t: int) -> dict | None:
+def top_advice(play: Play, group: str, t: int) -> StationAdvice | None:
     """The best station to buy now (``next``'s and the phone's ``buy_advice``), or None."""
     if play.day.game.clock.over(t):
         return None  # the game is over (advise would say so): nothing to work out
@@ -200,8 +203,10 @@ def top_advice(play: Play, group: str, t: int) -> dict | None:
     return advice_json(ans.stations[0]) if ans.stations else None
 
 
-def next_with_advice(play: Play, group: str, t: int) -> dict:
-    """``planner next --json`` (the phone's ``next`` too): the service's answer plus ``buy_advice``, the best
-    station to buy now."""
+def next_with_advice(play: Play, group: str, t: int) -> NextAnswer:
+    """``planner next`` (the phone's ``next`` too): the service's answer plus ``buy_advice``, the best station to
+    buy now."""
     ans = next_step(play, group, t)
-    return next_json(play.day, ans) | {"buy_advice": top_advice(play, group, ans.status.state.time)}
+    out = next_json(play.day, ans)
+    out.buy_advice = top_advice(play, group, ans.status.state.time)
+    return out

@@ -32,6 +32,7 @@ from planner.service import (
     set_position,
     status,
 )
+from planner.service.answers.dice import RollAnswer
 from planner.service.gameday import GameDay
 from planner.service.group import status_and_model
 from planner.service.ledger import LedgerRequest, end, record_event
@@ -204,15 +205,14 @@ class SimDay:
     def _roll(self, t: int, g: Sim, _payload) -> None:
         before = status(self.play, g.name, t).state
         dice = self._dice()
-        ans = roll(self.play, RollRequest(g.name, dice, t)).to_json()
+        ans = roll(self.play, RollRequest(g.name, dice, t)).answer
         self._trace_roll(t, g, before, dice, ans)
-        if ans["kind"] == "target":
-            self._follow(t, g, ans)
+        if ans.kind == "target":
+            self._follow(t, g)
             return
-        free_until = int(ans["free_until"]) if isinstance(ans["free_until"], int) else None
         _, model = status_and_model(self.play, g.name, t)
         last = model.last_roll(t)
-        free_until = last.free_until if last is not None else free_until
+        free_until = last.free_until if last is not None else None
         if free_until is not None:
             self._roll_later(g, free_until)
         if not g.moving:  # rolled on arrival: ride on freely
@@ -232,7 +232,7 @@ class SimDay:
             return int(tt.st_stop[last.alight_row])
         return -1
 
-    def _follow(self, t: int, g: Sim, ans: dict) -> None:
+    def _follow(self, t: int, g: Sim) -> None:
         """A target roll: the old plan is dropped, the itinerary's stops and crossings and the next roll are
         scheduled (the group's day model moves the group along it)."""
         g.gen += 1
@@ -335,7 +335,7 @@ class SimDay:
             kept.append(leg)
         g.log = kept + list(legs)
 
-    def _trace_roll(self, t: int, g: Sim, before, dice: int, ans: dict) -> None:
+    def _trace_roll(self, t: int, g: Sim, before, dice: int, ans: RollAnswer) -> None:
         tt = self.day.timetable
         pos = before.position
         station = pos.station if pos is not None else g.start
@@ -343,11 +343,11 @@ class SimDay:
                 "at": self.board.names[station], "since": fmt_clock(pos.since) if pos is not None else None,
                 "seated": bool(pos is not None and pos.seated),
                 "trip": str(tt.trip_id[pos.trip]) if pos is not None and pos.seated else None,
-                "roll": dice, "targeted": list(before.targeted), "target": ans.get("target"),
-                "arrival": ans.get("arrival"), "free": ans.get("free_until"), "kind": ans["kind"]}
+                "roll": dice, "targeted": list(before.targeted), "target": ans.target,
+                "arrival": ans.arrival, "free": ans.free_until, "kind": ans.kind}
         self.result.rolls.append(line | {
             "strategy": g.strategy.name, "region": self.board.region[station],
-            "candidates": [[c["name"], c["arrival"]] for c in ans.get("candidates", [])]})
+            "candidates": [[c.name, c.arrival] for c in ans.candidates]})
         if self.cfg.trace:
             self.result.trace.append(line)
 

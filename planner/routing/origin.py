@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from planner.errors import InputError
 from planner.routing.network import INF, TransitNetwork
 from planner.routing.rule_limits import first_departure_limit, first_departure_limit_real
+from planner.util.i18n import _
 
 DEFAULT_MAX_LEGS = 12  # trips per itinerary at the most (the level cap of the scans)
 
@@ -76,7 +77,7 @@ def trip_origin(net: TransitNetwork, trip: int, row: int, *, window: int | None 
     tt = net.tt
     rng = tt.trip_stop_times(trip)
     if row not in rng:
-        raise InputError(f"row {row} is not a stop of trip {tt.trip_id[trip]}")
+        raise InputError(_("row {row} is not a stop of trip {trip}").format(row=row, trip=tt.trip_id[trip]))
     at = int(tt.st_arr[row]) if time is None else max(int(tt.st_arr[row]), int(time))
     return Origin(station=int(tt.stop_station[tt.st_stop[row]]), time=at, trip=int(trip),
                   row=int(row), window=None if window is None else int(window))

@@ -18,12 +18,21 @@ from planner.service.group import (
     status,
     undo,
 )
-from planner.service.next import NextAnswer, group_origin, next_json, next_step, state_json, status_json
+from planner.service.next import NextStep, group_origin, next_json, next_step
 from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.positions import Place, PlaceRequest, resolve_place
+from planner.service.states import (
+    groups_answer,
+    position_answer,
+    state_fields,
+    status_answer,
+    status_json,
+    undo_answer,
+)
 
 __all__ = [
-    "GameDay", "GroupStatus", "NextAnswer", "Place", "PlaceRequest", "Play", "RollRequest", "RollResult",
-    "UndoResult", "chosen_game", "group_origin", "implicit_record", "list_groups", "next_json", "next_step",
-    "report_position", "resolve_place", "roll", "set_position", "state_json", "status", "status_json", "undo",
+    "GameDay", "GroupStatus", "NextStep", "Place", "PlaceRequest", "Play", "RollRequest", "RollResult",
+    "UndoResult", "chosen_game", "group_origin", "groups_answer", "implicit_record", "list_groups", "next_json",
+    "next_step", "position_answer", "report_position", "resolve_place", "roll", "set_position", "state_fields",
+    "status", "status_answer", "status_json", "undo", "undo_answer",
 ]

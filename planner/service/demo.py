@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from planner.game.dice import DiceAnswer
 from planner.routing import station_origin
+from planner.service.answers.dice import DiceAnswer as DiceJson
+from planner.service.answers.rules import BonusAnswer, TrainsAnswer
 from planner.service.bonus import bonus_answer
 from planner.service.gameday import GameDay
 from planner.service.rules import trains_after_getting_off
@@ -21,9 +23,9 @@ class DemoAnswer:
 
     answer_ms: float
     answer: DiceAnswer
-    dice: dict
-    after: dict | None
-    bonus: dict
+    dice: DiceJson
+    after: TrainsAnswer | None
+    bonus: BonusAnswer
 
 
 def demo(day: GameDay, at: str, time: int, roll: int) -> DemoAnswer:

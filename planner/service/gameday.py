@@ -22,6 +22,7 @@ from planner.routing import reach, station_origin
 from planner.routing.network import TransitNetwork
 from planner.timetable.model import Timetable
 from planner.timetable.stations import find_station
+from planner.util.i18n import _
 from planner.util.timefmt import parse_clock
 
 # Routing searches run this long past the game's end: an answer may arrive after it and says so (§3).
@@ -35,7 +36,8 @@ class GameDay:
                  progress: bool | None = False, plain_timetable: bool = False, realtime: str | None = None,
                  realtime_key: str | None = None):
         if min_transfer_minutes is not None and not (0 <= min_transfer_minutes <= 60):
-            raise InputError(f"--min-transfer {min_transfer_minutes}: expected 0 to 60 minutes")
+            raise InputError(_("--min-transfer {minutes}: expected 0 to 60 minutes").format(
+                minutes=min_transfer_minutes))
         self.feed, self.game, self.date = feed, game, date
         self.min_transfer_minutes = min_transfer_minutes
         self.progress = progress
@@ -155,7 +157,8 @@ class GameDay:
         else:
             now = self.now()
             if now is None:
-                raise InputError(f"{asked_as} is required (the game day {self.date.isoformat()} is not today)")
+                raise InputError(_("{asked_as} is required (the game day {date} is not today)").format(
+                    asked_as=asked_as, date=self.date.isoformat()))
             t = now
         if within_game:
             self.game.clock.check_asked(t)

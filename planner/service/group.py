@@ -13,12 +13,17 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 
+import msgspec
+
 from planner.errors import InputError, PlannerError
 from planner.game.day import GroupDay, GroupState, Position, in_jail
 from planner.game.dice import DiceAnswer
 from planner.routing import Origin
+from planner.service.answers import base as contract
+from planner.service.answers.dice import RollAnswer, stored_roll
 from planner.service.day_model import SEATED_LABEL, group_day, plan_json
 from planner.service.jail import jail_now, paid_out
+from planner.service.messages import rule_label
 from planner.service.play import Play
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
 from planner.service.pricing import cheapest_answer, load_pricing
@@ -27,6 +32,7 @@ from planner.service.views import dice_json
 from planner.store.games import GameGroup
 from planner.store.records import GroupSnapshot, PositionRecord, Roll, RollRecord, StaleGroup, replay
 from planner.timetable.trips import describe_train
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -55,15 +61,22 @@ class RollRequest:
 
 @dataclass(frozen=True)
 class RollResult:
-    """The recorded roll: ``answer_text`` is exactly what was stored (a retry returns the same bytes)."""
+    """The recorded roll: ``answer`` its answer, decoded once from ``answer_text``, exactly what was stored (a
+    retry returns the same bytes); ``replayed``: the roll id was recorded before."""
 
     seq: int
+    answer: RollAnswer
     answer_text: str
     replayed: bool
 
     def to_json(self) -> dict:
-        """The answer (``planner roll --json``)."""
-        return json.loads(self.answer_text)
+        """The answer as plain JSON values (what ``planner roll --json`` prints, as a dict)."""
+        return msgspec.to_builtins(self.answer)
+
+    @classmethod
+    def stored(cls, seq: int, text: str, replayed: bool) -> RollResult:
+        """The result of a roll as the state holds it."""
+        return cls(seq, stored_roll(text), text, replayed)
 
 
 @dataclass(frozen=True)
@@ -103,7 +116,7 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     given = _given_place(play, model, req)
     plan = model.check_roll(req.time, given.position if given else None)
     if plan.position is None:
-        raise InputError("where is the group? give --at STATION (or --trip TRAIN), or set its position first")
+        raise InputError(_("where is the group? give --at STATION (or --trip TRAIN), or set its position first"))
     pos = plan.position
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)
@@ -121,27 +134,24 @@ def roll(play: Play, req: RollRequest) -> RollResult:
         replay(old, Roll(time=req.time, dice=_dice(req.dice), kind=old.kind, target=old.target,
                          free_until=old.free_until, request=request))
         if old.answer is not None:
-            return RollResult(old.seq, old.answer, True)
-    for _ in range(MAX_RECOMPUTE):
+            return RollResult.stored(old.seq, old.answer, True)
+    for _attempt in range(MAX_RECOMPUTE):
         snap = play.state.groups.snapshot(play.id, group)
         model = group_day(day, snap)
         ans, origin, plan, pos, given = _decide(play, model, req)
         pricing = load_pricing(play, group.name)
         ans = cheapest_answer(day, pricing, origin, ans)  # a roll is always priced for its group (§9.3)
-        out = dice_json(day, ans, origin, pricing)
+        dice = dice_json(day, ans, origin, pricing, rolled_at=req.time, plan_from=plan.plan_from)
         if plan.free_until is not None and ans.kind == "target":
-            out["warnings"].append(
-                f"rolled during free movement (until {fmt_clock(plan.free_until)}): {ans.target} is the target "
-                "from then on (§4.5); this is the earliest legal arrival from now"
-                + (f" under the {day.window.label}" if day.window else ""))
+            dice.warnings.append(_free_roll_warning(play, plan.free_until, ans.target))
         if pos.seated:  # always say which train the answer starts in
-            out["train"] = given.train if given is not None and given.train else train_echo(day, pos.trip, pos.row)
+            dice.train = given.train if given is not None and given.train else train_echo(day, pos.trip, pos.row)
         targeted = list(model.targeted())
         if ans.kind == "target" and ans.target and ans.target not in targeted:
             targeted.append(ans.target)
-        out |= {"group": group.name, "game_id": play.id, "seq": len(snap.rolls) + 1, "targeted": targeted,
-                "time": fmt_clock(req.time), "plan_from": fmt_clock(plan.plan_from)}
-        text = json.dumps(out, ensure_ascii=False)
+        out = RollAnswer(**{f: getattr(dice, f) for f in dice.__struct_fields__}, group=group.name,
+                         game_id=play.id, seq=len(snap.rolls) + 1, targeted=targeted)
+        text = contract.encode(out).decode()
         tt = day.timetable
         label = tt.station_name[pos.station] + (f"{SEATED_LABEL}{describe_train(tt, pos.trip)})" if pos.seated else "")
         record = Roll(time=req.time, dice=_dice(req.dice), kind=ans.kind,
@@ -152,8 +162,22 @@ def roll(play: Play, req: RollRequest) -> RollResult:
             rec = play.state.groups.commit_roll(play.game, group, record, snap.version)
         except StaleGroup:
             continue
-        return RollResult(rec.seq, rec.answer or text, rec.answer is not None and rec.answer != text)
-    raise PlannerError(f"group {group.name} changed {MAX_RECOMPUTE} times while its roll was computed; try again")
+        if rec.answer is not None and rec.answer != text:  # recorded meanwhile under its roll id
+            return RollResult.stored(rec.seq, rec.answer, True)
+        return RollResult(rec.seq, out, text, False)
+    raise PlannerError(_("group {group} changed {times} times while its roll was computed; try again").format(
+        group=group.name, times=MAX_RECOMPUTE))
+
+
+def _free_roll_warning(play: Play, free_until: int, target: str | None) -> str:
+    """A roll made during free movement names the target the group heads for once it ends (§4.5)."""
+    rule = rule_label(play.day.game)
+    if rule is None:
+        return _("rolled during free movement (until {until}): {target} is the target from then on (§4.5); this is "
+                 "the earliest legal arrival from now").format(until=fmt_clock(free_until), target=target)
+    return _("rolled during free movement (until {until}): {target} is the target from then on (§4.5); this is "
+             "the earliest legal arrival from now under the {rule}").format(until=fmt_clock(free_until),
+                                                                           target=target, rule=rule)
 
 
 def _dice(dice: int) -> tuple[int, ...]:
@@ -179,7 +203,7 @@ def report_position(play: Play, group_ref: str, place: PlaceRequest,
     as written, the place resolved). For a caller that needs no state back (a simulated group boarding)."""
     day, group = play.day, play.group(group_ref)
     tt = day.timetable
-    for _ in range(MAX_RECOMPUTE):
+    for _attempt in range(MAX_RECOMPUTE):
         snap = play.state.groups.snapshot(play.id, group)
         model = group_day(day, snap)
         resolved = resolve_place(day, PlaceRequest(place.at, time, place.trip, place.since), train_hints(model, time))
@@ -200,7 +224,8 @@ def report_position(play: Play, group_ref: str, place: PlaceRequest,
             number = snap.number or next((g.number for g in play.refresh().game.groups if g.key == group.key), 0)
             written = snap.with_position(rec, number)
         return group, written, resolved
-    raise PlannerError(f"group {group.name} changed {MAX_RECOMPUTE} times while its position was recorded; try again")
+    raise PlannerError(_("group {group} changed {times} times while its position was recorded; try again").format(
+        group=group.name, times=MAX_RECOMPUTE))
 
 
 def undo(play: Play, group_ref: str) -> UndoResult:

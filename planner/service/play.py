@@ -17,6 +17,7 @@ from planner.service.gameday import GameDay
 from planner.store.games import GameGroup, GameRecord, check_name
 from planner.store.records import group_key, implicit_id
 from planner.store.state import State
+from planner.util.i18n import _
 
 GAME_ID_ENV = "PLANNER_GAME_ID"
 
@@ -75,10 +76,12 @@ def chosen_game(state: State, game_id: str | None = None) -> GameRecord | None:
         rec = state.games.get(game_id.strip())
         if rec is None:
             known = ", ".join(g.id for g in state.games.games()) or "none"
-            raise InputError(f"no game {game_id!r} in {state.path} (games: {known})")
+            raise InputError(_("no game {game!r} in {state} (games: {known})").format(game=game_id, state=state.path,
+                                                                                     known=known))
         return rec
     games = state.games.games()
     if len(games) > 1:
         ids = ", ".join(f"{g.id} ({g.name})" for g in games)
-        raise InputError(f"the state holds {len(games)} games: pass --game-id ID or set {GAME_ID_ENV} ({ids})")
+        raise InputError(_("the state holds {count} games: pass --game-id ID or set {env} ({ids})").format(
+            count=len(games), env=GAME_ID_ENV, ids=ids))
     return games[0] if games else None

@@ -13,6 +13,7 @@ from planner.game.day import GroupDay, Position
 from planner.routing import station_origin, trip_origin
 from planner.service.gameday import GameDay
 from planner.timetable.trips import describe_train, match_train
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 # A seated group "at" a stop whose train time is up to this much before the asked time is still there
@@ -60,24 +61,26 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
                 at_s = [r for r in cand if int(tt.stop_station[tt.st_stop[r]]) == s]
                 cand = at_s or cand
             if not cand:
-                raise InputError(f"{describe_train(tt, m.trip)} has arrived at its last stop by "
-                                 f"{fmt_clock(req.time)}")
+                raise InputError(_("{train} has arrived at its last stop by {time}").format(
+                    train=describe_train(tt, m.trip), time=fmt_clock(req.time)))
             row = cand[0]
         elif s is not None:
             later = [r for r in rows if r >= m.row and int(tt.stop_station[tt.st_stop[r]]) == s]
             if not later:
-                raise InputError(f"{describe_train(tt, m.trip)} does not call at {tt.station_name[s]}")
+                raise InputError(_("{train} does not call at {station}").format(train=describe_train(tt, m.trip),
+                                                                                   station=tt.station_name[s]))
             row = later[0]
         else:
             row = m.row
         return Place(Position(int(tt.stop_station[tt.st_stop[row]]), int(tt.st_arr[row]), m.trip, row),
                      train_echo(day, m.trip, row))
     if not req.at:
-        raise InputError("--at STATION (or --trip TRAIN) is required")
+        raise InputError(_("--at STATION (or --trip TRAIN) is required"))
     if req.time is None:
-        raise InputError("--time HH:MM is required")
+        raise InputError(_("--time HH:MM is required"))
     if req.since is not None and req.since > req.time:
-        raise InputError(f"--since {fmt_clock(req.since)} is after --time {fmt_clock(req.time)}")
+        raise InputError(_("--since {since} is after --time {time}").format(since=fmt_clock(req.since),
+                                                                            time=fmt_clock(req.time)))
     return Place(Position(day.station(req.at), int(req.time) if req.since is None else int(req.since)))
 
 
@@ -116,7 +119,8 @@ def train_echo(day: GameDay, trip: int, row: int) -> str:
     """``in IR70 12:09 Luzern → Zürich HB, next stop Zug 12:28`` (the stop the group is at or approaching)."""
     tt = day.timetable
     st = tt.station_name[tt.stop_station[tt.st_stop[row]]]
-    return f"in {describe_train(tt, trip)}, next stop {st} {fmt_clock(int(tt.st_arr[row]))}"
+    return _("in {train}, next stop {station} {time}").format(train=describe_train(tt, trip), station=st,
+                                                               time=fmt_clock(int(tt.st_arr[row])))
 
 
 def origin_of(day: GameDay, pos: Position, time: int | None = None, *, got_off: bool = True):

@@ -18,6 +18,7 @@ from planner.realtime.feed import (
 from planner.realtime.live import read_status
 from planner.realtime.load import overlay_of
 from planner.realtime.overlay import STALE_SECONDS, service_day_start
+from planner.util.i18n import _
 
 if TYPE_CHECKING:
     from planner.routing import Journey
@@ -49,20 +50,13 @@ def realtime_warnings(day: GameDay, info: dict | None) -> list[str]:
     out = list(day.realtime_warnings)
     if info.get("available") and info.get("stale"):
         age = info.get("age_s")
-        what = "has no time stamp" if age is None else f"is {abs(int(age)) // 60} min {'old' if age >= 0 else 'ahead'}"
-        out.append(f"the real-time data {what} (stale after {STALE_SECONDS // 60} min): delays may have changed")
-    return out
-
-
-def with_realtime(day: GameDay, out: dict, t: int) -> dict:
-    """Add ``realtime`` (and its warnings) to an answer for time of day ``t``; unchanged without ``--realtime``."""
-    info = realtime_json(day, t)
-    if info is None:
-        return out
-    out["realtime"] = info
-    warnings = realtime_warnings(day, info)
-    if warnings:
-        out["warnings"] = [*out.get("warnings", []), *warnings]
+        if age is None:
+            said = _("the real-time data has no time stamp (stale after {stale} min): delays may have changed")
+        elif age >= 0:
+            said = _("the real-time data is {minutes} min old (stale after {stale} min): delays may have changed")
+        else:
+            said = _("the real-time data is {minutes} min ahead (stale after {stale} min): delays may have changed")
+        out.append(said.format(minutes=abs(int(age or 0)) // 60, stale=STALE_SECONDS // 60))
     return out
 
 

@@ -4,17 +4,20 @@ to a station, the cheapest of the equally fast for a group, and the alternatives
 
 from __future__ import annotations
 
+import msgspec
+
 from planner.errors import InputError
 from planner.game.day import Position
 from planner.routing import Journey, Origin, best_journey, journeys_within
+from planner.service.answers.itinerary import RouteAnswer, as_itinerary_fields
 from planner.service.gameday import GameDay
-from planner.service.jail import jail_json, plan_jails
+from planner.service.jail import plan_jails
 from planner.service.next import group_origin
 from planner.service.play import Play
 from planner.service.positions import PlaceRequest, origin_of, resolve_place, train_echo
 from planner.service.pricing import Pricing, cheapest, load_pricing
-from planner.service.realtime import with_realtime
-from planner.service.views import journey_json, late_warning, zugzwang_json
+from planner.service.views import jail_answer, journey_json, late_warning, with_realtime, zugzwang_json
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 
@@ -24,11 +27,12 @@ def place_origin(day: GameDay, at: str | None, time: int | None, trip: str | Non
     ``trip`` (at its time there, or where it is at ``time``), bound by the day's change window; and how a named
     train was understood (echoed to the group)."""
     if not at and not trip:
-        raise InputError("--from (or --at) is required")
+        raise InputError(_("--from (or --at) is required"))
     if trip and since is not None:
-        raise InputError("--since is for a group standing at a station; with --trip the group sits in a train")
+        raise InputError(_("--since is for a group standing at a station; with --trip the group sits in a train"))
     if since is not None and time is not None and since > time:
-        raise InputError(f"--since {fmt_clock(since)} is after --time {fmt_clock(time)}")
+        raise InputError(_("--since {since} is after --time {time}").format(since=fmt_clock(since),
+                                                                            time=fmt_clock(time)))
     place = resolve_place(day, PlaceRequest(at, time, trip))
     pos = place.position
     if since is not None:
@@ -42,41 +46,41 @@ def fastest(day: GameDay, pricing: Pricing | None, origin: Origin, target: int) 
 
 
 def route_answer(day: GameDay, pricing: Pricing | None, origin: Origin, target: int, within: float | None,
-                 train: str | None = None) -> dict:
-    """The route answer as ``planner route --json`` prints it (fastest, ``alternatives`` within ``within``
-    minutes of it, what the change-window rule applied, a warning when it arrives after the game's end);
-    ``train``: the echo of the train a seated group named."""
+                 train: str | None = None) -> RouteAnswer:
+    """The route answer (``planner route``): fastest, ``alternatives`` within ``within`` minutes of it, what the
+    change-window rule applied, a warning when it arrives after the game's end; ``train``: the echo of the train a
+    seated group named."""
     if within is not None and not 0 <= within <= 180:
-        raise InputError(f"--within {within}: expected 0 to 180 minutes")
+        raise InputError(_("--within {within}: expected 0 to 180 minutes").format(within=within))
     j = fastest(day, pricing, origin, target)
     jailed = plan_jails(day, origin, target, j)  # §17 on real-time data: a late train's jail, then on from it
     j = jailed.journey
-    out = journey_json(day, j, origin, target, pricing)
+    it = journey_json(day, j, origin, target, pricing)
     if jailed.jails:
-        out["jail"] = jail_json(day, jailed, pricing.group if pricing is not None else None)
-    if train:
-        out["train"] = train
-    warnings = late_warning(day, j.arrival(day.timetable) if j is not None and j.legs else None)
-    if warnings:
-        out["warnings"] = warnings
+        it = msgspec.structs.replace(it, jail=jail_answer(day, jailed, pricing.group if pricing is not None else None))
     alts = []
     if within is not None:
         for a in journeys_within(day.network, origin, target, within, fastest=j):
             if j is not None and a.signature() == j.signature():
                 continue
             alts.append(journey_json(day, a, origin, target, pricing))
-    out["alternatives"] = alts
-    out["zugzwang"] = zugzwang_json(origin)
+    out = RouteAnswer(**as_itinerary_fields(it), alternatives=alts, zugzwang=zugzwang_json(origin))
+    if train:
+        out.train = train
+    warnings = late_warning(day, j.arrival(day.timetable) if j is not None and j.legs else None)
+    if warnings:
+        out.warnings = warnings
     return with_realtime(day, out, origin.time)
 
 
-def group_route(play: Play, group: str, target: str | None, time: int, within: float | None) -> dict:
+def group_route(play: Play, group: str, target: str | None, time: int, within: float | None) -> RouteAnswer:
     """``planner route --group G`` without a position: from where the group is in its day, to ``target`` (a
     station) or, left out, to the target it heads for; priced with its fees."""
     origin, heading_to = group_origin(play, group, time)
     day = play.day
     if target is None and heading_to is None:
-        raise InputError(f"group {play.group(group).name} is not heading for a target: give --to")
+        raise InputError(_("group {group} is not heading for a target: give --to").format(
+            group=play.group(group).name))
     to = day.station(target) if target else heading_to
     assert to is not None
     train = train_echo(day, origin.trip, origin.row) if origin.in_trip else None

@@ -6,15 +6,20 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import msgspec
 import numpy as np
 
 from planner.errors import InputError, PlannerError
 from planner.game.dice import DiceAnswer, decide
 from planner.game.zugzwang import check_legs, zugzwang
 from planner.routing import Origin
+from planner.service.answers.itinerary import Zugzwang
+from planner.service.answers.rules import LogCheckAnswer, TrainsAnswer, Violation
 from planner.service.gameday import GameDay
 from planner.service.jail import plan_jails
-from planner.service.realtime import with_realtime
+from planner.service.messages import rule_label
+from planner.service.views import with_realtime
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -28,7 +33,7 @@ def crossing_finder(day: GameDay):
     def find(name: str):
         index = day.crossing_index
         if index is None:
-            raise PlannerError("physical line data unavailable")
+            raise PlannerError(_("physical line data unavailable"))
         return index.get(name, [])
 
     return find
@@ -84,7 +89,7 @@ def resolve_targets(day: GameDay, text: str) -> list[str]:
     return out
 
 
-def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1) -> dict:
+def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1) -> TrainsAnswer:
     """The change-window rule at ``station`` for a group getting off at ``time`` from ``exclude_trip`` (that
     train excluded, its platform's change times applying): deadline and departures, catchable ones first.
     In a game without the rule ``applies`` is False and no deadline is invented."""
@@ -94,15 +99,17 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
         rows = [r for r in tt.trip_stop_times(exclude_trip) if int(tt.stop_station[tt.st_stop[r]]) == station]
         if rows:  # got off that train here: its platform's change times apply
             stop = int(tt.st_stop[min(rows, key=lambda r: abs(int(tt.st_arr[r]) - time))])
-    out = with_realtime(day, zugzwang(day.network, station, time, day.window, exclude_trip, stop), time)
-    out["departures"].sort(key=lambda d: not d["catchable"])
+    found = zugzwang(day.network, station, time, day.window, exclude_trip, stop)
+    found["rule"] = rule_label(day.game)
+    out = msgspec.convert(found, TrainsAnswer)
+    out.departures.sort(key=lambda d: not d.catchable)
     if exclude_trip < 0:
         # Without the train named, the one the group just left is the one that arrived here at ``time`` and
         # leaves again too soon to "change" into: listing it as a choice only confuses.
         came = _arrived_at(day, station, time)
-        out["excluded"] = [d for d in out["departures"] if not d["catchable"] and d["trip_id"] in came]
-        out["departures"] = [d for d in out["departures"] if d not in out["excluded"]]
-    return out
+        out.excluded = [d for d in out.departures if not d.catchable and d.trip_id in came]
+        out.departures = [d for d in out.departures if d not in out.excluded]
+    return with_realtime(day, out, time)
 
 
 def _arrived_at(day: GameDay, station: int, time: int) -> set[str]:
@@ -126,7 +133,7 @@ class LogLeg:
     to_platform: str | None = None
 
 
-def check_log(day: GameDay, rows: list[LogLeg]) -> dict:
+def check_log(day: GameDay, rows: list[LogLeg]) -> LogCheckAnswer:
     """Every violation of §4.1/§4.2 in a day's log (``planner zugzwang --check``): ``{legs, violations, ok,
     zugzwang}``."""
     legs = []
@@ -134,17 +141,18 @@ def check_log(day: GameDay, rows: list[LogLeg]) -> dict:
         try:
             a, b = day.station(r.origin), day.station(r.to)
         except PlannerError as exc:
-            raise InputError(f"line {r.line}: {exc}") from None
+            raise InputError(_("line {line}: {error}").format(line=r.line, error=exc)) from None
         if r.arrival < r.departure:
-            raise InputError(f"line {r.line}: arrival {fmt_clock(r.arrival)} is before departure "
-                             f"{fmt_clock(r.departure)}")
+            raise InputError(_("line {line}: arrival {arrival} is before departure {departure}").format(
+                line=r.line, arrival=fmt_clock(r.arrival), departure=fmt_clock(r.departure)))
         legs.append({"from_station": a, "to_station": b, "departure": r.departure, "arrival": r.arrival,
                      "line": r.line, "from_stop": _platform(day, a, r.from_platform),
                      "to_stop": _platform(day, b, r.to_platform)})
     window = day.window
     violations = check_legs(day.network, legs, window)
-    return {"legs": len(legs), "violations": violations, "ok": not violations,
-            "zugzwang": {"applies": window is not None, "minutes": None if window is None else window.minutes}}
+    return LogCheckAnswer(legs=len(legs), violations=[msgspec.convert(v, Violation) for v in violations],
+                          ok=not violations, zugzwang=Zugzwang(applies=window is not None,
+                                                               minutes=None if window is None else window.minutes))
 
 
 def _platform(day: GameDay, station: int, code: str | None) -> int:

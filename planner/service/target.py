@@ -7,6 +7,7 @@ from __future__ import annotations
 from planner.game.day import GroupDay
 from planner.game.dice import DiceAnswer
 from planner.routing import Origin
+from planner.service.answers.dice import DiceAnswer as DiceJson
 from planner.service.gameday import GameDay
 from planner.service.pricing import Pricing, cheapest_answer
 from planner.service.rules import decide_at, resolve_targets
@@ -14,9 +15,9 @@ from planner.service.views import dice_json
 
 
 def target_answer(day: GameDay, pricing: Pricing | None, origin: Origin, roll: int, visited: str = "",
-                  train: str | None = None, asked: int | None = None) -> tuple[DiceAnswer, dict]:
+                  train: str | None = None, asked: int | None = None) -> tuple[DiceAnswer, DiceJson]:
     """The dice answer at ``origin`` for ``roll`` with the targets already had (``visited``: ``;``-separated names
-    as typed), and its JSON (``planner target --json``); for a group, the cheapest of the equally fast ways.
+    as typed), and its answer (``planner target``); for a group, the cheapest of the equally fast ways.
     ``asked``: when the roll was made (default the origin's time, later for a group just off a train), as
     ``roll`` has it: the clock and the free time count from it."""
     day.game.dice.validate(roll)
@@ -24,7 +25,7 @@ def target_answer(day: GameDay, pricing: Pricing | None, origin: Origin, roll: i
     GroupDay(day.timetable, day.game).check_roll(rolled)  # the clock: dice time, the end
     ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, roll, resolve_targets(day, visited),
                                                           asked=rolled))
-    out = dice_json(day, ans, origin, pricing)
+    out = dice_json(day, ans, origin, pricing, rolled_at=rolled, plan_from=rolled)
     if train:
         out["train"] = train
     return ans, out

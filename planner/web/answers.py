@@ -9,22 +9,35 @@ route (rolls, positions, undo, next, trains, ledger events) with its own copy.
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
+import msgspec
+
 from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
-from planner.service import PlaceRequest, Play, RollRequest, roll, set_position, status
+from planner.service import PlaceRequest, Play, RollRequest, position_answer, roll, status, undo_answer
 from planner.service import status_json as group_status_json
-from planner.service import undo as undo_entry
+from planner.service.answers.dice import RollAnswer, stored_roll
+from planner.service.answers.group import (
+    GameInfo,
+    GroupRef,
+    NextAnswer,
+    PositionAnswer,
+    RealtimeBanner,
+    UndoAnswer,
+)
+from planner.service.answers.page import GroupPageAnswer
+from planner.service.answers.rules import TrainsAnswer
 from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
 from planner.service.ledger import status as ledger_status
 from planner.service.locate import locate, whereabouts_json
+from planner.service.messages import rule_label
 from planner.service.rules import trains_after_getting_off
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 from planner.timetable.trips import find_trip
+from planner.util.i18n import language
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.web.days import Day, Days, realtime_banner
 from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, number_field, text_field
@@ -62,6 +75,10 @@ class Answers:
         day = self.days.of(rec)
         return Play(day.day, rec, self.state()), day
 
+    def language(self, game_id: str) -> str | None:
+        """The game's language (``[game] language``), or None (a game file without one)."""
+        return self.days.of(self.record(game_id)).day.game.language
+
     def group(self, game_id: str, number: int) -> GameGroup:
         """Group ``number`` of the game, or 404."""
         g = next((g for g in self.record(game_id).groups if g.number == number), None)
@@ -70,7 +87,7 @@ class Answers:
         return g
 
     # ---- a group's answers (each gets the game id, the group's number and the request's input) ------------
-    def group_state(self, game_id: str, number: int, query: dict | None = None) -> dict:
+    def group_state(self, game_id: str, number: int, query: dict | None = None) -> GroupPageAnswer:
         """A group's state at the phone's time (``?time=HH:MM``; else now, or its latest entry): its day (``planner
         group status --json``), the last roll's answer, its money and the latest messages it must be told of."""
         play, day = self.play(game_id)
@@ -78,17 +95,17 @@ class Answers:
         with day.lock:
             st = status(play, g.key, self._status_time(play, query or {}))
             buy = top_advice(play, g.key, st.state.time)  # the game lab's best station to buy now
-        out = group_status_json(play.day, st)
-        last = None
-        if st.rolls and st.rolls[-1].answer:
-            last = json.loads(st.rolls[-1].answer)
+            out = group_status_json(play.day, st)
+        last = stored_roll(st.rolls[-1].answer) if st.rolls and st.rolls[-1].answer else None
         money = ledger_status(play, g.key)
-        return {"game": self.game_info(play), "group": {"number": g.number, "name": g.name},
-                "status": out, "last": last, "cash": money["cash"], "capital": money["capital"],
-                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:], "buy_advice": buy,
-                **({"realtime": rt} if (rt := realtime_banner(day)) is not None else {})}
+        page = GroupPageAnswer(game=self.game_info(play), group=GroupRef(number=g.number, name=g.name), status=out,
+                               last=last, cash=money["cash"], capital=money["capital"],
+                               messages=feed(play, g.key)["events"][-MESSAGES_SHOWN:], buy_advice=buy)
+        if (rt := realtime_banner(day)) is not None:
+            page.realtime = msgspec.convert(rt, RealtimeBanner)
+        return page
 
-    def position(self, game_id: str, number: int, body: dict) -> dict:
+    def position(self, game_id: str, number: int, body: dict) -> PositionAnswer:
         """"We got off at X (at T, there since S)" or "we are in the IR75 12:25": the group's day records it."""
         play, day = self.play(game_id)
         g = self.group(game_id, number)
@@ -97,10 +114,9 @@ class Answers:
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
         with day.lock:
-            st = set_position(play, g.key, PlaceRequest(at, t, trip, since), t)
-        return group_status_json(play.day, st) | {"train": st.train}
+            return position_answer(play, g.key, PlaceRequest(at, t, trip, since), t)
 
-    def roll(self, game_id: str, number: int, body: dict) -> dict:
+    def roll(self, game_id: str, number: int, body: dict) -> RollAnswer:
         """Record a roll at the phone's time (where the body says, else where the group's day has it): exactly
         the answer of ``planner roll --json`` (``replayed`` when the roll id was recorded before)."""
         play, day = self.play(game_id)
@@ -114,25 +130,23 @@ class Answers:
         req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid)
         with day.lock:
             res = roll(play, req)
-        out = json.loads(res.answer_text)
-        return {**out, "replayed": True} if res.replayed else out
+        return msgspec.structs.replace(res.answer, replayed=True) if res.replayed else res.answer
 
-    def undo(self, game_id: str, number: int, _body: dict) -> dict:
+    def undo(self, game_id: str, number: int, _body: dict) -> UndoAnswer:
         """Remove the group's latest entry: the answer of ``planner group undo --json``."""
         play, day = self.play(game_id)
         g = self.group(game_id, number)
         with day.lock:
-            res = undo_entry(play, g.key)
-        return {"group": res.group, "removed": res.removed, "removed_position": res.position}
+            return undo_answer(play, g.key)
 
-    def next_step(self, game_id: str, number: int, query: dict) -> dict:
+    def next_step(self, game_id: str, number: int, query: dict) -> NextAnswer:
         """What now at the phone's time (``?time=HH:MM``): the answer of ``planner next --json``."""
         play, day = self.play(game_id)
         g = self.group(game_id, number)
         with day.lock:
             return next_with_advice(play, g.key, self._status_time(play, query))
 
-    def next_trains(self, game_id: str, number: int, q: dict) -> dict:
+    def next_trains(self, game_id: str, number: int, q: dict) -> TrainsAnswer:
         """The trains the change window lets the group take next (``planner zugzwang --json``): where the query
         says, else from where the group's day has it at the phone's time (``?time=HH:MM``; standing since it got
         off; seated: at the next stop)."""
@@ -150,8 +164,10 @@ class Answers:
                 raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
             if pos.seated:  # the trains after getting off at the stop it approaches
                 out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
-                return out | {"seated": True}
-            return trains_after_getting_off(gd, pos.station, pos.since) | {"seated": False}
+            else:
+                out = trains_after_getting_off(gd, pos.station, pos.since)
+            out.seated = pos.seated
+            return out
 
     def where_are_we(self, game_id: str, number: int, body: dict) -> dict:
         """"Where are we?": the station the group is at, or the train it is in, from the phone's place
@@ -228,15 +244,14 @@ class Answers:
 
     # ---- helpers ---------------------------------------------------------------------------------------
     @staticmethod
-    def game_info(play: Play) -> dict:
-        """What a page needs to know of the game: id, name, game file, dice, dice start, end, the change window."""
+    def game_info(play: Play) -> GameInfo:
+        """What a page needs to know of the game: id, name, game file, dice, dice start, end, the change window, the
+        language its answers are given in."""
         g = play.day.game
-        return {"id": play.id, "name": play.game.name, "game": g.name, "title": g.title,
-                "date": play.day.date.isoformat(), "dice": g.dice.count,
-                "dice_from": fmt_clock(g.clock.dice_from) if g.clock.bounded else None,
-                "end": fmt_clock(g.clock.end) if g.clock.bounded else None,
-                "rule": g.window.label if g.window else None,
-                "admissible_extra_minutes": g.dice.admissible_extra_minutes}
+        return GameInfo(id=play.id, name=play.game.name, game=g.name, title=g.title, date=play.day.date.isoformat(),
+                        dice=g.dice.count, dice_from=fmt_clock(g.clock.dice_from) if g.clock.bounded else None,
+                        end=fmt_clock(g.clock.end) if g.clock.bounded else None, rule=rule_label(g),
+                        admissible_extra_minutes=g.dice.admissible_extra_minutes, language=language())
 
     @staticmethod
     def _status_time(play: Play, query: dict) -> int:

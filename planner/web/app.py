@@ -22,19 +22,20 @@ from jinja2 import Environment, FileSystemLoader
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from planner.errors import PlannerError
 from planner.maps import assets
+from planner.service.answers import base as contract
 from planner.store.games import Access
 from planner.store.state import State
-from planner.util.i18n import _, ngettext, use_language
+from planner.util.i18n import FALLBACK, LANGUAGES, _, ngettext, normalise, use_language
 from planner.web.answers import Answers, stations
 from planner.web.days import Day, Days
 from planner.web.documents import area_map_html, check_area_html
-from planner.web.language import page_language
+from planner.web.language import LANG_COOKIE, LANG_COOKIE_AGE, catalog, catalog_script, request_language
 from planner.web.security import (
     COOKIE,
     Caller,
@@ -73,9 +74,10 @@ class WebApp:
         self.limiter = RateLimiter(rate, burst)
         self.secure_cookie = secure_cookie
         self.worker = worker  # None: everything computed in this process
+        self._languages: dict[str, str | None] = {}  # game id -> its game file's language
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                                extensions=["jinja2.ext.i18n"])
-        self.env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True)  # type: ignore[attr-defined]
+        self.env.install_gettext_callables(_, ngettext, newstyle=True)  # the request's language (use_language)
 
     def group_of(self, request: Request, caller: Caller) -> tuple[str, int]:
         """The game id and group number of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""
@@ -92,6 +94,13 @@ class WebApp:
                 raise HttpError(403, "this token belongs to another group")
         authorize(caller, game_id, self.answers.group(game_id, number).key)
         return game_id, number
+
+    async def game_language(self, game_id: str) -> str | None:
+        """The game's language (``[game] language``), read once per game: its game file does not change while it is
+        served."""
+        if game_id not in self._languages:
+            self._languages[game_id] = await run_in_threadpool(self.answers.language, game_id)
+        return self._languages[game_id]
 
     def caller(self, request: Request) -> Caller:
         """Authenticate and rate-limit (per token)."""
@@ -122,10 +131,12 @@ class WebApp:
                 else:
                     where = self.group_of(request, caller)  # 403/404 before the body is read
                 inp = await json_body(request, fields or set()) if write else dict(request.query_params)
+                inp.pop("lang", None)  # the request's language, not an input of the answer
+                lang = request_language(request, await self.game_language(where[0]))
                 if self.worker is not None and fn.__name__ in ROUTED:
-                    out = await self.worker.call(fn.__name__, *where, inp)
+                    out = await self.worker.call(fn.__name__, *where, inp, lang=lang)
                 else:
-                    out = await run_in_threadpool(fn, *where, inp)
+                    out = await run_in_threadpool(in_language, lang, fn, *where, inp)
                 return json_response(out)
             except HttpError as exc:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
@@ -156,15 +167,15 @@ class WebApp:
         try:
             self.limiter.hit("ip:" + (request.client.host if request.client else "?"))
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status, request)
+            return self.page("error.html", {"message": exc.message}, exc.status, request=request)
         access = self.known.access(token) if 0 < len(token) <= 200 else None
         if access is None:
-            return self.page("error.html", {"message": _("This link is not valid (any more).")}, 401, request)
+            return self.page("error.html", {"message": _("This link is not valid (any more).")}, 401, request=request)
         number = next((g.number for g in self.answers.record(access.game_id).groups if g.key == access.group), None)
         target = (f"/games/{access.game_id}" if number is None else f"/games/{access.game_id}/groups/{number}")
         # A page, not a redirect: a SameSite=Strict cookie set during a navigation from another app (a QR
         # scanner) is sent only on the next, same-site navigation, which this page's refresh is.
-        resp = self.page("join.html", {"target": target}, 200, request)
+        resp = self.page("join.html", {"target": target}, 200, request=request)
         resp.set_cookie(COOKIE, token, max_age=3 * 24 * 3600, path="/", httponly=True, samesite="strict",
                         secure=self.secure_cookie)
         return resp
@@ -175,12 +186,14 @@ class WebApp:
             game_id, number = self.group_of(request, self.caller(request))
             play, _day = await run_in_threadpool(self.answers.play, game_id)
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status, request)
+            return self.page("error.html", {"message": exc.message}, exc.status, request=request)
         except PlannerError as exc:
-            return self.page("error.html", {"message": str(exc)}, 422, request)
+            return self.page("error.html", {"message": str(exc)}, 422, request=request)
         g = self.answers.group(game_id, number)
+        lang = request_language(request, play.day.game.language)
         return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
-                                        "info": self.answers.game_info(play), "poll_ms": self.poll_ms}, 200, request)
+                                        "info": in_language(lang, self.answers.game_info, play),
+                                        "poll_ms": self.poll_ms}, request=request, lang=lang)
 
     def organisers_game(self, request: Request) -> str:
         """The game id of a ``/games/{game}...`` organiser route, for the organiser's token only (401/403/404)."""
@@ -194,11 +207,12 @@ class WebApp:
         try:
             play, _day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status, request)
+            return self.page("error.html", {"message": exc.message}, exc.status, request=request)
         except PlannerError as exc:
-            return self.page("error.html", {"message": str(exc)}, 422, request)
-        return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play),
-                                            "poll_ms": self.poll_ms}, 200, request)
+            return self.page("error.html", {"message": str(exc)}, 422, request=request)
+        lang = request_language(request, play.day.game.language)
+        return self.page("organiser.html", {"game": play.game, "info": in_language(lang, self.answers.game_info, play),
+                                            "poll_ms": self.poll_ms}, request=request, lang=lang)
 
     def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the
@@ -208,7 +222,7 @@ class WebApp:
             try:
                 _, day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
             except HttpError as exc:
-                return self.page("error.html", {"message": exc.message}, exc.status, request)
+                return self.page("error.html", {"message": exc.message}, exc.status, request=request)
             html = await run_in_threadpool(make, day)
             return HTMLResponse(html, headers={**security_headers(), "Content-Security-Policy": DOCUMENT_CSP})
 
@@ -239,14 +253,33 @@ class WebApp:
 
     async def home(self, request: Request) -> Response:
         """The start page: where to find the join link."""
-        return self.page("home.html", {}, 200, request)
+        return self.page("home.html", {}, request=request)
 
-    def page(self, name: str, context: dict, status: int = 200, request: Request | None = None) -> HTMLResponse:
-        """Render a template (autoescaped, its texts in the request's language) with the security headers."""
-        lang = page_language(request)
+    def page(self, name: str, context: dict, status: int = 200, *, request: Request | None = None,
+             lang: str | None = None) -> HTMLResponse:
+        """Render a template (autoescaped, its texts in the request's language) with the security headers; a
+        language asked for with ``?lang=`` (the page's switch) is kept in a cookie."""
+        lang = lang or (request_language(request) if request is not None else FALLBACK)
         with use_language(lang):
-            html = self.env.get_template(name).render(lang=lang, catalog=None, **context)
-        return HTMLResponse(html, status, headers={**security_headers(), "Content-Language": lang})
+            html = self.env.get_template(name).render(**context, lang=lang, languages=LANGUAGES,
+                                                      catalog=f"/i18n/{lang}.json")
+        resp = HTMLResponse(html, status, headers={**security_headers(), "Content-Language": lang})
+        if request is not None and normalise(request.query_params.get("lang")):
+            resp.set_cookie(LANG_COOKIE, lang, max_age=LANG_COOKIE_AGE, path="/", samesite="lax",
+                            secure=self.secure_cookie)
+        return resp
+
+    async def i18n(self, request: Request) -> Response:
+        """The catalog of a language for the page's scripts: ``/i18n/de.json`` (JSON), ``/i18n/de.js`` (a script)."""
+        lang, _dot, kind = request.path_params["file"].partition(".")
+        if normalise(lang) != lang or kind not in ("json", "js"):
+            return json_response({"error": f"no catalog {request.path_params['file']!r} (de, fr, en; .json or .js)"},
+                                 404)
+        headers = {"Cache-Control": "public, max-age=300", **security_headers()}
+        if kind == "json":
+            return Response(json.dumps(catalog(lang), ensure_ascii=False), headers=headers,
+                            media_type="application/json")
+        return Response(catalog_script(lang), headers=headers, media_type="text/javascript")
 
     def build(self) -> Starlette:
         """The Starlette application."""
@@ -254,6 +287,7 @@ class WebApp:
         sw = service_worker()
         routes = [
             Route("/", self.home),
+            Route("/i18n/{file}", self.i18n),
             Route("/join", self.join),
             Route("/health", self.health),
             Route("/sw.js", lambda r: Response(sw, media_type="text/javascript", headers={
@@ -333,10 +367,11 @@ def security_headers() -> dict[str, str]:
             "Referrer-Policy": "no-referrer"}
 
 
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> JSONResponse:
-    """JSON (UTF-8, not cached by the browser unless said otherwise) with the security headers."""
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """JSON (UTF-8, not cached by the browser unless said otherwise) with the security headers; an answer is
+    encoded once, by its type (:func:`planner.service.answers.base.encode`)."""
     h = {"Cache-Control": "no-store", **security_headers(), **(headers or {})}
-    return JSONResponse(data, status, headers=h)
+    return Response(contract.encode(data), status, headers=h, media_type="application/json")
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
@@ -357,3 +392,9 @@ def load_app(state: str | Path | None = None, *, feed: str | None = None, rate: 
     app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker,
                  poll_ms=poll_ms)
     return app.build(), worker
+
+
+def in_language(lang: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with its texts in ``lang`` (a thread of the pool keeps no request's language)."""
+    with use_language(lang):
+        return fn(*args)

@@ -22,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from planner.store.state import State
+from planner.util.i18n import use_language
 from planner.web.answers import Answers
 from planner.web.days import Days
 from planner.web.security import HttpError
@@ -57,8 +58,9 @@ def _ready() -> bool:
     return _answers is not None
 
 
-def _call(name: str, *args):
-    return getattr(_answers, name)(*args)
+def _call(name: str, lang: str | None, *args):
+    with use_language(lang):  # the request's language (planner/web/language.py)
+        return getattr(_answers, name)(*args)
 
 
 class WorkerFailed(Exception):
@@ -110,9 +112,9 @@ class RoutingWorker:
                 self.restarts += 1
             return self._pool
 
-    async def call(self, name: str, *args):
-        """``Answers.<name>(*args)`` computed in the child (see the class docstring); a group's request has its
-        input last."""
+    async def call(self, name: str, *args, lang: str | None = None):
+        """``Answers.<name>(*args)`` computed in the child (see the class docstring), its texts in ``lang``; a
+        group's request has its input last."""
         inp = args[-1] if args and isinstance(args[-1], dict) else {}
         if name == "roll" and not inp.get("roll_id"):  # a second send replays the first
             args = (*args[:-1], {**inp, "roll_id": "srv-" + secrets.token_urlsafe(12)})
@@ -120,10 +122,10 @@ class RoutingWorker:
         loop = asyncio.get_running_loop()
         pool = self._pool
         try:
-            fut = loop.run_in_executor(pool, _call, name, *args)
+            fut = loop.run_in_executor(pool, _call, name, lang, *args)
         except (BrokenProcessPool, RuntimeError):  # broken (or shut down) before this request: it never ran
             pool = await asyncio.to_thread(self._replace, pool)
-            return await loop.run_in_executor(pool, _call, name, *args)
+            return await loop.run_in_executor(pool, _call, name, lang, *args)
         try:
             return await fut
         except BrokenProcessPool:
@@ -131,7 +133,7 @@ class RoutingWorker:
             if not resend:
                 raise HttpError(503, "the routing process restarted while this was computed; send it again",
                                 {"Retry-After": "1"}) from None
-            return await loop.run_in_executor(pool, _call, name, *args)
+            return await loop.run_in_executor(pool, _call, name, lang, *args)
 
     async def ping(self) -> None:
         """Return once the child answers (a dead one is replaced first)."""

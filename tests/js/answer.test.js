@@ -9,7 +9,7 @@ const LEG1 = {route: "S1", headsign: "Sursee", from: "Zug", from_platform: "4", 
   to_platform: "1", arrival: "13:07", trip_id: "t1"};
 const LEG2 = {route: "S26", headsign: "Olten", from: "Rotkreuz", from_platform: "5", departure: "13:23",
   to: "Wohlen AG", to_platform: "3", arrival: "13:46", trip_id: "t2"};
-const ANSWER = {seq: 1, roll: "2", time: "12:40", kind: "target", target: "Wohlen AG", departure: "12:52",
+const ANSWER = {seq: 1, roll: "2", rolled_at: "12:40", plan_from: "12:40", kind: "target", target: "Wohlen AG", departure: "12:52",
   arrival: "13:46", changes: 1, legs: [LEG1, LEG2], from: "Zug",
   candidates: [{name: "Wohlen AG", available: true, arrival: "13:46"}, {name: "Zürich Oerlikon", available: true,
     arrival: "13:51"}, {name: "Herzogenbuchsee", available: false}, {name: "Konolfingen", available: true,

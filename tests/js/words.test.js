@@ -4,14 +4,11 @@ import {test} from "node:test";
 import "./dom.js";
 import {liveText, moneyNotes, obligationText, realtimeBanner, undoQuestion} from "../../planner/web/static/words.js";
 
-test("the obligation is the server's words when it sends them, else one sentence per kind", () => {
+test("the obligation is the server's words, in the page's language", () => {
+  const text = {key: "obligation.roll", params: {}, text: "Jetzt würfeln"};
+  assert.equal(obligationText({kind: "roll", text}), "Jetzt würfeln");
   assert.equal(obligationText({kind: "roll", text: "Würfeln!"}), "Würfeln!");
-  assert.equal(obligationText({kind: "roll"}), "roll now");
-  assert.equal(obligationText({kind: "heading", target: "Emmenbrücke", until: "13:32"}),
-    "heading for Emmenbrücke, arrival 13:32");
-  assert.equal(obligationText({kind: "heading", target: "Emmenbrücke", until: null}), "heading for Emmenbrücke");
-  assert.equal(obligationText({kind: "jail", until: "14:00", target: null}),
-    "in jail until 14:00 (your train was 5+ minutes late)");
+  assert.equal(obligationText({kind: "roll"}), null);  // the page never words a rule itself
   assert.equal(obligationText(null), null);
 });
 

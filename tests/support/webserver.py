@@ -121,10 +121,19 @@ def serve(env: dict, *args: str, port: int | None = None):
 
 
 def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, by their ``PPid`` (a thread's ``/proc/.../children`` misses a child
+    that a thread since gone started)."""
     out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out += [int(c) for c in (task / "children").read_text().split()]
-    return out
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            status = (proc / "status").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        if next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), None) == str(pid):
+            out.append(int(proc.name))
+    return sorted(out)
 
 
 def routing_child(pid: int) -> int:

@@ -32,7 +32,7 @@ export function firstLegCard(leg) {
 
 /** "roll 3 at 12:45 (#1)": which roll an answer is. */
 export function answerTitle(ans) {
-  return t("roll {roll} at {time} (#{seq})", {roll: ans.roll, time: ans.time, seq: ans.seq});
+  return t("roll {roll} at {time} (#{seq})", {roll: ans.roll, time: ans.rolled_at, seq: ans.seq});
 }
 
 /** The answer's sentence and notes. */

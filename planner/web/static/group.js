@@ -309,7 +309,7 @@ async function submitRoll(ev) {
   try {
     const ans = await api(BASE + "/rolls", "POST", body);
     releaseForms();
-    message(t("Recorded: roll {dice} at {time}.", {dice, time: ans.time}));
+    message(t("Recorded: roll {dice} at {time}.", {dice, time: ans.rolled_at}));
     renderAnswer(ans);
     refresh();
   } catch (e) {

@@ -1,7 +1,7 @@
 /* The page's language. Every text a script shows goes through t(msgid, params): the message id is the English
    text with named parameters ("Roll {dice} is queued."), looked up in the catalog the server serves for the
    page's language (<html lang data-catalog>), the message id itself where there is none. The language is chosen
-   on the page (de, fr, en), remembered in localStorage and in the cookie ``lang`` that goes with every request. */
+   on the page (de, fr, en), remembered in localStorage and in the cookie ``planner_lang`` that goes with every request. */
 
 export const LANGUAGES = ["de", "fr", "en"];
 const STORE_KEY = "planner:lang";
@@ -30,12 +30,13 @@ export function t(msgid, params) {
     the list of the language's forms, keyed by the singular. */
 export function tn(singular, plural, n, params) {
   const found = entry(singular);
-  const index = language() === "fr" ? (n > 1 ? 1 : 0) : (n === 1 ? 0 : 1);
-  const forms = Array.isArray(found) && found.length > index ? found : [singular, plural];
-  return fillIn(forms[index], {n, ...params});
+  // the server gives a plural as its forms for 0, 1 and 2 (de, fr and en use the last for every larger number)
+  const text = Array.isArray(found) && found.length === 3 ? found[Math.min(Math.max(n, 0), 2)]
+    : (n === 1 ? singular : plural);
+  return fillIn(text, {n, ...params});
 }
 
-/** Use ``messages`` ({msgid: text or [forms]}) as the catalog. */
+/** Use ``messages`` ({msgid: text or [forms for 0, 1, 2]}) as the catalog. */
 export function useCatalog(messages) {
   catalog = messages && typeof messages === "object" ? messages : {};
 }
@@ -45,24 +46,25 @@ export async function loadCatalog(fetchJson) {
   const url = typeof document !== "undefined" ? document.documentElement.dataset.catalog : null;
   if (!url) return;
   try {
-    useCatalog(await fetchJson(url));
+    const served = await fetchJson(url);  // {language, messages}: /i18n/{lang}.json
+    useCatalog(served && served.messages);
   } catch {
     /* offline and not kept: the message ids are shown */
   }
 }
 
-/** Remember ``lang`` for the next pages and requests (localStorage and the cookie ``lang``). */
+/** Remember ``lang`` for the next pages and requests (localStorage and the cookie ``planner_lang``). */
 export function rememberLanguage(lang) {
   if (!LANGUAGES.includes(lang)) return;
   try { localStorage.setItem(STORE_KEY, lang); } catch { /* private mode: the cookie still holds it */ }
-  document.cookie = `lang=${lang}; path=/; max-age=31536000; SameSite=Strict`;
+  document.cookie = `planner_lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
 }
 
 /** The language switch: one button per language in ``container``; a tap remembers it and reloads the page. */
 export function languageSwitch(container) {
   if (!container) return;
   const stored = (() => { try { return localStorage.getItem(STORE_KEY); } catch { return null; } })();
-  if (stored && !document.cookie.split("; ").some((c) => c.startsWith("lang="))) rememberLanguage(stored);
+  if (stored && !document.cookie.split("; ").some((c) => c.startsWith("planner_lang="))) rememberLanguage(stored);
   container.replaceChildren(...LANGUAGES.map((lang) => {
     const b = document.createElement("button");
     b.type = "button";

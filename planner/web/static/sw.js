@@ -49,7 +49,8 @@ self.addEventListener("fetch", (ev) => {
   if (req.method !== "GET" || url.origin !== self.location.origin || url.pathname === "/join") return;
   if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/vendor/")) {
     ev.respondWith(cacheFirst(req));
-  } else if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/games/")) {
+  } else if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/games/") ||
+             url.pathname.startsWith("/i18n/")) {
     ev.respondWith(networkFirst(req));
   }
 });

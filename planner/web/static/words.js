@@ -1,27 +1,12 @@
-/* The rule sentences the page shows that the server does not send yet, in one place.
-   TODO(typed): helper "typed" moves these sentences to the server (each answer carries its own words); once an
-   answer has them, the page shows the server's text and the sentence here goes. Each is one whole sentence per
-   case (a catalog entry), never assembled from pieces. */
+/* The page's sentences about answers, in one place: what binds the group comes worded by the server (its
+   obligation's text); the others are whole sentences of the catalog, one per case, never assembled from pieces. */
 import {t, tn} from "./i18n.js";
 import {chf} from "./format.js";
 
-/** What binds the group now (the group's day's obligation); the server's words when it sends them. */
+/** What binds the group now, worded by the server in the page's language (planner/service/messages.py). */
 export function obligationText(ob) {
-  if (!ob) return null;
-  if (ob.text) return ob.text;
-  switch (ob.kind) {
-    case "before_dice": return t("free until dice start at {until}", {until: ob.until});
-    case "dice_soon": return t("first roll at {until}", {until: ob.until});
-    case "roll": return t("roll now");
-    case "heading": return ob.until ? t("heading for {target}, arrival {until}", {target: ob.target, until: ob.until})
-      : t("heading for {target}", {target: ob.target});
-    case "free": return t("free movement until {until}: roll before it ends", {until: ob.until});
-    case "jail": return ob.target
-      ? t("in jail until {until} (your train was 5+ minutes late), then on to {target}", {until: ob.until, target: ob.target})
-      : t("in jail until {until} (your train was 5+ minutes late)", {until: ob.until});
-    case "ended": return t("the game is over");
-    default: return ob.kind;
-  }
+  if (!ob || !ob.text) return null;
+  return typeof ob.text === "string" ? ob.text : ob.text.text;
 }
 
 /** A roll's answer in one sentence. */

@@ -1,0 +1,87 @@
+"""A group's day as answers give it (``group status``, ``group list``, ``group position``, ``group undo``, the
+state part of ``next``): typed values (:mod:`planner.service.answers.group`), with what binds the group in words
+(:mod:`planner.service.messages`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from planner.game.day import GroupState
+from planner.service.answers.group import (
+    GroupListAnswer,
+    GroupStatusAnswer,
+    ObligationState,
+    PositionAnswer,
+    PositionEntry,
+    PositionState,
+    RollEntry,
+    UndoAnswer,
+)
+from planner.service.day_model import station_of
+from planner.service.gameday import GameDay
+from planner.service.group import GroupStatus, list_groups, set_position, status, undo
+from planner.service.messages import board_text, obligation_text, rule_label
+from planner.service.play import Play
+from planner.service.positions import PlaceRequest, train_echo
+from planner.util.timefmt import fmt_clock
+
+
+def state_fields(day: GameDay, name: str, state: GroupState) -> dict[str, Any]:
+    """The fields of a group's state (:class:`~planner.service.answers.group.GroupState`), shared by ``group
+    status``, ``group list`` and ``next``."""
+    tt = day.timetable
+    pos = state.position
+    ob = state.obligation
+    p = None
+    if pos is not None:
+        p = PositionState(station=tt.station_name[pos.station], since=fmt_clock(pos.since), seated=pos.seated,
+                          trip_id=tt.trip_id[pos.trip] if pos.seated else None,
+                          train=train_echo(day, pos.trip, pos.row) if pos.seated else None)
+    obligation = ObligationState(kind=ob.kind, since=fmt_clock(ob.since), until=fmt_clock(ob.until), target=ob.target,
+                                 board_by=fmt_clock(ob.board_by), forced=ob.forced, rule=rule_label(day.game),
+                                 text=obligation_text(day.game, state), board=board_text(day.game, state))
+    return {"group": name, "time": fmt_clock(state.time), "position": p, "obligation": obligation,
+            "next_roll_at": fmt_clock(state.next_roll_at), "targeted": list(state.targeted)}
+
+
+def status_fields(day: GameDay, st: GroupStatus) -> dict[str, Any]:
+    """The fields of ``group status``: the state plus the history (``rolls``, ``positions``)."""
+    rolls = [RollEntry(seq=r.seq, time=fmt_clock(r.time), dice="".join(map(str, r.dice)), kind=r.kind,
+                       target=r.target, free_until=fmt_clock(r.free_until), position=r.position) for r in st.rolls]
+    tt = day.timetable
+    positions = []
+    for p in st.positions:
+        s = station_of(tt, p.station)
+        positions.append(PositionEntry(time=fmt_clock(p.time), since=fmt_clock(p.since),
+                                       station=tt.station_name[s] if s is not None else p.station,
+                                       trip_id=p.trip_id, label=p.label))
+    return {**state_fields(day, st.name, st.state), "number": st.number, "game": day.game.name,
+            "date": day.date.isoformat(), "rolls": rolls, "positions": positions}
+
+
+def status_json(day: GameDay, st: GroupStatus) -> GroupStatusAnswer:
+    """``group status`` of a group's state as read."""
+    return GroupStatusAnswer(**status_fields(day, st))
+
+
+def status_answer(play: Play, group: str, time: int) -> GroupStatusAnswer:
+    """``planner group status``: the group's state at ``time`` and its history."""
+    return status_json(play.day, status(play, group, time))
+
+
+def groups_answer(play: Play, time: int) -> GroupListAnswer:
+    """``planner group list``: every group of the game with its state at ``time``."""
+    return GroupListAnswer(game_id=play.id, groups=[status_json(play.day, st) for st in list_groups(play, time)])
+
+
+def position_answer(play: Play, group: str, place: PlaceRequest, time: int) -> PositionAnswer:
+    """``planner group position``: record where the group is and answer its state then (see
+    :func:`planner.service.group.set_position`)."""
+    st = set_position(play, group, place, time)
+    return PositionAnswer(**status_fields(play.day, st), train=st.train)
+
+
+def undo_answer(play: Play, group: str) -> UndoAnswer:
+    """``planner group undo``: remove the group's latest entry."""
+    res = undo(play, group)
+    return UndoAnswer(group=res.group, removed=res.removed, removed_position=res.position)
