@@ -198,14 +198,26 @@ def csv_bytes(rows: list[list[str]]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
+def check_out_dir(out_dir: str | Path) -> Path:
+    """``out_dir`` if a feed may be written there: outside the repository, and its nearest existing folder is a
+    folder this process may write (checked before a generator's work, so that a bad ``--out`` fails at once)."""
+    out_dir = Path(out_dir)
+    if out_dir.resolve().is_relative_to(REPO):
+        raise SynthError(f"{out_dir}: a synthetic feed is never written into the repository")
+    probe = out_dir
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise SynthError(f"cannot write the feed into {out_dir}: {probe} is not a writable folder")
+    return out_dir
+
+
 def write_members(out_dir: str | Path, name: str, members: dict[str, bytes], day: dt.date, *,
                   as_zip: bool = False) -> Path:
     """Write a feed's files into ``out_dir`` (created; never the repository): a folder ``name`` of files, or with
     ``as_zip`` the zip ``name.zip`` (fixed member order and timestamps: equal inputs give equal bytes). Written
     under a temporary name and renamed, so a failed run leaves no half-written feed."""
-    out_dir = Path(out_dir)
-    if out_dir.resolve().is_relative_to(REPO):
-        raise SynthError(f"{out_dir}: a synthetic feed is never written into the repository")
+    out_dir = check_out_dir(out_dir)
     target = out_dir / (f"{name}.zip" if as_zip else name)
     tmp = out_dir / f".{target.name}.partial-{os.getpid()}"
     try:
