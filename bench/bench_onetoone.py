@@ -163,22 +163,22 @@ def _quiet():
 
 def ours(net, a: int, b: int, t: int):
     """Our answer to nigiri's question: the earliest arrival at ``b`` and its journeys with fewer changes."""
-    from planner.routing import reach, station_origin
+    from planner.routing import Query, reach, station_origin
 
-    res = reach(net, station_origin(a, t), target=b)
+    res = reach(net, Query(station_origin(a, t), target=b))
     return res, [res.journey_to(b, k) for k in res.pareto_levels(b)]
 
 
 def arrival_on_foot_too(net, a: int, b: int, t: int, res) -> int | None:
     """Our earliest arrival at ``b`` by train, or on foot over a walking link into it (which nigiri counts as
     arriving): not timed, a scan towards ``b`` and the stations linked to it when there are any."""
-    from planner.routing import reach, station_origin
+    from planner.routing import Query, reach, station_origin
 
     best = res.station_arrival(b)
     into = [(int(s), int(net.link_sec[k])) for s in range(net.tt.n_stations)
             for k in range(int(net.link_off[s]), int(net.link_off[s + 1])) if int(net.link_to[k]) == b]
     if into:
-        full = reach(net, station_origin(a, t), target=[b, *(s for s, _ in into)])
+        full = reach(net, Query(station_origin(a, t), target=[b, *(s for s, _ in into)]))
         cands = [full.station_arrival(b)] + [None if full.station_arrival(s) is None else full.station_arrival(s) + w
                                              for s, w in into]
         cands += [t + w for s, w in into if s == a]
