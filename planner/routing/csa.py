@@ -31,7 +31,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from planner.routing.arrays import label_parts
 from planner.routing.network import INF
+from planner.routing.rule_marks import _lower
 from planner.routing.targets import _hopeless, _targets_each
 
 
@@ -123,22 +125,31 @@ def _arr_row(q, arr, alo, K):
             arr[q, j] = INF
 
 
+_parts = nb.njit(cache=True, nogil=True)(label_parts)  # the same layout inside the kernels
+
+
 @nb.njit(cache=True, nogil=True)
 def _start(K, n_stops, n_trips):
-    """The scan's empty state: labels and parents (rows filled as the scan gets there), summaries, trip levels."""
-    arr = np.empty((n_stops, K + 1), np.int32)
-    arr_conn = np.empty((n_stops, K + 1), np.int32)
-    arr_lvl = np.empty((n_stops, K + 1), np.int8)
-    ready = np.empty((n_stops, K + 1), np.int32)
-    ready_from = np.empty((n_stops, K + 1), np.int32)
+    """The scan's empty state: its two output buffers (:func:`~planner.routing.arrays.label_parts`) with the labels
+    and parents as views (rows filled as the scan gets there), the boarding labels and the summaries."""
+    L = K + 1
+    e_arr, e_conn, e_board, e_alo, e_par, b_lvl8, b_trip, b_mark = _parts(n_stops, n_trips, K, n_stops * L, 0)
+    big = np.empty(e_par, np.int32)
+    small = np.empty(b_mark, np.int8)
+    arr = big[:e_arr].reshape((n_stops, L))
+    arr_conn = big[e_arr:e_conn].reshape((n_stops, L))
+    board = big[e_conn:e_board].reshape((n_trips, L))  # connection where each trip was boarded at each level
+    alo = big[e_board:e_alo].reshape((n_stops, 2))
+    ready_from = big[e_alo:e_par].reshape((n_stops, L))
+    arr_lvl = small[:b_lvl8].reshape((n_stops, L))
+    lvl = small[b_lvl8:b_trip]  # lowest level each trip is on board at (K + 1: not)
+    lvl[:] = K + 1
+    alo[:, 0] = K + 1
+    alo[:, 1] = INF
+    ready = np.empty((n_stops, L), np.int32)
     ready_min = np.full(n_stops, INF, np.int32)
-    rlo = np.empty((n_stops, 2), np.int32)
-    rlo[:, 0] = K + 1
-    rlo[:, 1] = INF
-    alo = rlo.copy()
-    lvl = np.full(n_trips, K + 1, np.int8)  # lowest level each trip is on board at (K + 1: not)
-    board = np.empty((n_trips, K + 1), np.int32)  # connection where it was boarded at each level
-    return arr, arr_conn, arr_lvl, ready, ready_from, ready_min, rlo, alo, lvl, board
+    rlo = alo.copy()
+    return big, small, arr, arr_conn, arr_lvl, ready, ready_from, ready_min, rlo, alo, lvl, board
 
 
 # long: one numba kernel; its label updates factored into inline helpers made the synthetic-day query
@@ -146,8 +157,9 @@ def _start(K, n_stops, n_trips):
 @nb.njit(cache=True, nogil=True)
 def scan(d, q):
     """Run the levelled connection scan of question ``q`` (:class:`~planner.routing.arrays.ScanSpec`) on the day
-    ``d`` (:class:`~planner.routing.arrays.DayArrays`); returns ``arr, arr_conn, arr_lvl, ready_from, board,
-    alo, lvl`` (see the module docstring: a row is valid where ``alo``/``lvl`` say the scan got).
+    ``d`` (:class:`~planner.routing.arrays.DayArrays`); returns the two buffers of ``arr, arr_conn, arr_lvl,
+    board, alo, lvl, ready_from`` (:func:`~planner.routing.arrays.label_views`; see the module docstring: a row is
+    valid where ``alo``/``lvl`` say the scan got).
 
     ``d.zero_blocks``: :attr:`TransitNetwork.zero_blocks` (where a block of zero-minute connections needs the
     repeating :func:`_zero_block`; every other connection takes the single-pass path).
@@ -164,12 +176,12 @@ def scan(d, q):
     c_pick, c_drop, zero_blocks = d.c_pick, d.c_drop, d.zero_blocks
     stop_station, sta_off, sta_stops, stop_local = d.stop_station, d.sta_off, d.sta_stops, d.stop_local
     mat_off, mat, link_off, link_to, link_sec = d.mat_off, d.mat, d.link_off, d.link_to, d.link_sec
-    start_idx, end_time, K = q.start_idx, q.end_time, q.K
+    end_time, K = q.end_time, q.K
     origin_station, start_time, origin_trip, origin_row = q.origin_station, q.start_time, q.origin_trip, q.origin_row
     origin_stop = q.origin_stop
     targets, is_target, lb, arrive_by = q.targets, q.is_target, q.lb, q.arrive_by
-    arr, arr_conn, arr_lvl, ready, ready_from, ready_min, rlo, alo, lvl, board = _start(K, stop_station.shape[0],
-                                                                                         q.n_trips)
+    big, small, arr, arr_conn, arr_lvl, ready, ready_from, ready_min, rlo, alo, lvl, board = _start(
+        K, stop_station.shape[0], q.n_trips)
     if origin_station >= 0:
         for k in range(sta_off[origin_station], sta_off[origin_station + 1]):
             p = sta_stops[k]
@@ -212,6 +224,7 @@ def scan(d, q):
             _relax_ready(1, origin_stop, q.origin_arr, ready, ready_min, rlo, ready_from, stop_station,
                          sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
     n_conn = c_dep.shape[0]
+    start_idx = _lower(c_dep, 0, n_conn, start_time)
     skip = 0
     single = targets.shape[0] == 1
     tb = np.empty(targets.shape[0], np.int32)
@@ -279,7 +292,7 @@ def scan(d, q):
                     continue  # cannot beat any target's best (nor arrive by ``arrive_by``): boards nothing wanted
                 _relax_ready(lv, qs, a, ready, ready_min, rlo, ready_from, stop_station, sta_off,
                              sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec)
-    return arr, arr_conn, arr_lvl, ready_from, board, alo, lvl
+    return big, small
 
 
 @nb.njit(cache=True, nogil=True)

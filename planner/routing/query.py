@@ -16,13 +16,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from planner.routing.arrays import ScanSpec
+from planner.routing.arrays import Compiled, ScanSpec, label_views
 from planner.routing.csa import INF, scan
 from planner.routing.journey import Journey, Leg
 from planner.routing.network import TransitNetwork
 from planner.routing.origin import DEFAULT_MAX_LEGS, Origin, station_origin, trip_origin
 from planner.routing.result import ReachResult, RuleReachResult
 from planner.routing.rule_scan import rule_scan
+
+_SCAN, _RULE_SCAN = Compiled(scan), Compiled(rule_scan)
 
 __all__ = ["DEFAULT_MAX_LEGS", "Origin", "Query", "ReachResult", "RuleReachResult", "best_journey",
            "earliest_boarding", "equally_fast", "journey_riding", "journeys_within", "obeys_window",
@@ -65,7 +67,8 @@ def reach(net: TransitNetwork, query: Query) -> ReachResult:
         end = min(end, last)  # nothing departing later can arrive there
         if arrive_by is not None:
             end = min(end, int(arrive_by))  # (nor by then)
-        if not net.station_reach[origin.station][targets].any():
+        joined = net.station_reach[origin.station]
+        if not any(joined[t] for t in query.targets):
             end = -1  # not even the static network joins them: nothing to scan
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
@@ -88,14 +91,21 @@ def reach(net: TransitNetwork, query: Query) -> ReachResult:
     else:
         lb = net.no_bounds
     window = 0 if origin.window is None else int(origin.window)
-    spec = ScanSpec(net.first_connection_at(start), end, tt.n_trips, int(query.max_legs), o_station, int(start),
-                    int(origin.got_off), window, origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target,
-                    lb, int(INF) if arrive_by is None else int(arrive_by))
+    # (tuple.__new__: a named tuple's own constructor costs more than the scan of a small day's short query)
+    spec = tuple.__new__(ScanSpec, (end, tt.n_trips, int(query.max_legs), o_station, int(start), int(origin.got_off),
+                                    window, int(origin.trip), int(origin.row), o_arr, o_stop, o_drop, targets, is_target, lb,
+                                    int(INF) if arrive_by is None else int(arrive_by)))
+    n_stops, n_trips, K = tt.n_stops, tt.n_trips, int(query.max_legs)
     if origin.window is not None:
-        arr, arr_conn, arr_lvl, board, alo, lvl, mark, mark_from = rule_scan(net.day_arrays, net.rule_arrays(window),
-                                                                              spec)
+        big, small = _RULE_SCAN(net.day_arrays, net.rule_arrays(window), spec)
+        n = net.n_connections
+        arr, arr_conn, arr_lvl, board, alo, lvl, mark_from, mark = label_views(big, small, n_stops, n_trips, K, n, n,
+                                                                               False)
         return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, alo, lvl, mark, mark_from)
-    return ReachResult(net, origin, int(start), *scan(net.day_arrays, spec))
+    big, small = _SCAN(net.day_arrays, spec)
+    arr, arr_conn, arr_lvl, board, alo, lvl, ready_from, _ = label_views(big, small, n_stops, n_trips, K,
+                                                                         n_stops * (K + 1), 0, True)
+    return ReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, ready_from, board, alo, lvl)
 
 
 def _later_starts(net: TransitNetwork, origin: Origin, until: int) -> list[int]:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from planner.routing.csa import INF, _arr_row, _board_row, _row_level
+from planner.routing.csa import INF, _arr_row, _board_row, _parts, _row_level
 from planner.routing.rule_marks import _head, _lower, _mark, _mark_interval
 from planner.routing.targets import _hopeless, _targets_each
 
@@ -202,8 +202,9 @@ def _general(s, g, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, c_
 @nb.njit(cache=True, nogil=True)
 def rule_scan(d, r, q):
     """Scan question ``q`` (:class:`~planner.routing.arrays.ScanSpec`, window ``q.W``) under the rule on the day
-    ``d`` with its boarding groups ``r`` (:class:`~planner.routing.arrays.RuleArrays`); returns ``arr, arr_conn,
-    arr_lvl, board, alo, lvl, mark, mark_from`` (module docstring; rows valid as in :mod:`planner.routing.csa`).
+    ``d`` with its boarding groups ``r`` (:class:`~planner.routing.arrays.RuleArrays`); returns the two buffers of
+    ``arr, arr_conn, arr_lvl, board, alo, lvl, mark_from, mark`` (:func:`~planner.routing.arrays.label_views`;
+    module docstring; rows valid as in :mod:`planner.routing.csa`).
 
     ``mark_from[c]``: the arrival connection whose event let the group board ``c``, ``-2`` the standing
     origin, ``-3`` a walk from it, ``-4`` the seated origin getting off at its stop. ``targets`` (station
@@ -219,7 +220,7 @@ def rule_scan(d, r, q):
     sd_off, sd_time, sd_conn, sd_ct, stop_group = r.sd_off, r.sd_time, r.sd_conn, r.sd_ct, r.stop_group
     ev_k0, ev_k1, ev_h0, ct_lo, ct_hi = r.ev_k0, r.ev_k1, r.ev_h0, r.ct_lo, r.ct_hi
     sd_real, sd_late, sd_early = r.sd_real, r.sd_late, r.sd_early
-    start_idx, end_time, n_trips, K, W = q.start_idx, q.end_time, q.n_trips, q.K, q.W
+    end_time, n_trips, K, W = q.end_time, q.n_trips, q.K, q.W
     origin_station, start_time, since = q.origin_station, q.start_time, q.since
     origin_trip, origin_row, origin_arr, origin_stop, origin_drop = (q.origin_trip, q.origin_row, q.origin_arr,
                                                                      q.origin_stop, q.origin_drop)
@@ -227,21 +228,27 @@ def rule_scan(d, r, q):
     n_stops = stop_station.shape[0]
     n_conn = c_dep.shape[0]
     # label rows are filled where the scan gets (csa's layout: a stop's row valid once alo[q, 0] <= K, a trip's
-    # boarding row once lvl[t] <= K)
-    arr = np.empty((n_stops, K + 1), np.int32)
-    arr_conn = np.empty((n_stops, K + 1), np.int32)
-    arr_lvl = np.empty((n_stops, K + 1), np.int8)
-    alo = np.empty((n_stops, 2), np.int32)
+    # boarding row once lvl[t] <= K), in the two output buffers (planner.routing.arrays.label_parts)
+    L = K + 1
+    e_arr, e_conn, e_board, e_alo, e_par, b_lvl8, b_trip, b_mark = _parts(n_stops, n_trips, K, n_conn, n_conn)
+    big = np.empty(e_par, np.int32)
+    small = np.empty(b_mark, np.int8)
+    arr = big[:e_arr].reshape((n_stops, L))
+    arr_conn = big[e_arr:e_conn].reshape((n_stops, L))
+    board = big[e_conn:e_board].reshape((n_trips, L))
+    alo = big[e_board:e_alo].reshape((n_stops, 2))
+    mark_from = big[e_alo:e_par]
+    arr_lvl = small[:b_lvl8].reshape((n_stops, L))
+    lvl = small[b_lvl8:b_trip]
+    mark = small[b_trip:b_mark]
+    lvl[:] = K + 1
     alo[:, 0] = K + 1
     alo[:, 1] = INF
-    lvl = np.full(n_trips, K + 1, np.int8)
-    board = np.empty((n_trips, K + 1), np.int32)
     # marks are read only for scanned connections (from ``start_idx`` to the last departing by ``end_time``),
     # and a parent only where a mark is: the rest may stay uninitialised (the day's arrays are large)
-    mark = np.empty(n_conn, np.int8)
+    start_idx = _lower(c_dep, 0, n_conn, start_time)
     end_idx = _lower(c_dep, start_idx, n_conn, end_time + 1) if end_time < INF else n_conn
     mark[start_idx:end_idx] = K + 1
-    mark_from = np.empty(n_conn, np.int32)
     cover = np.zeros((K + 1, sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1  # empty intervals
     single = targets.shape[0] == 1
@@ -352,7 +359,7 @@ def rule_scan(d, r, q):
             rew = n_conn
         else:
             c += 1
-    return arr, arr_conn, arr_lvl, board, alo, lvl, mark, mark_from
+    return big, small
 
 
 @nb.njit(cache=True, nogil=True)
