@@ -91,7 +91,7 @@ def compile_seconds_fresh() -> float | None:
     code = (
         "import time, numpy as np\n"
         "from bench.synth_timetable import SynthParams, synth_timetable\n"
-        "from planner.routing import TransitNetwork, reach, station_origin\n"
+        "from planner.routing import Query, TransitNetwork, reach, station_origin\n"
         "net = TransitNetwork(synth_timetable(SynthParams(lines=3)))\n"
         "t = time.perf_counter(); reach(net, Query(station_origin(0, 36000))); print(time.perf_counter() - t)\n"
     )
