@@ -131,7 +131,7 @@ def bench_queries(n: int) -> dict:
     from bench.synth_timetable import SynthParams, synth_timetable
     from planner.realtime.feed import decode_feed
     from planner.realtime.overlay import apply
-    from planner.routing import TransitNetwork, best_journey, reach, station_origin
+    from planner.routing import Query, TransitNetwork, best_journey, reach, station_origin
 
     tt = synth_timetable(SynthParams())
     plan = TransitNetwork(tt)
@@ -144,14 +144,14 @@ def bench_queries(n: int) -> dict:
           for _ in range(n)]
     for net in (plan, real):  # warm: compile, lower bounds and event intervals of each network
         best_journey(net, station_origin(qs[0][0], qs[0][1], window=W), qs[0][2])
-        reach(net, station_origin(qs[0][0], qs[0][1]))
+        reach(net, Query(station_origin(qs[0][0], qs[0][1])))
     times = {"rule_plan": [], "rule_real": [], "reach_plan": [], "reach_real": []}
     for s, t, target in qs:
         for name, net in (("plan", plan), ("real", real)):  # side by side, alternating
             o = station_origin(s, t, window=W)
             times[f"rule_{name}"].append(_best(lambda net=net, o=o, g=target: best_journey(net, o, g), 3)[0])
             o = station_origin(s, t)
-            times[f"reach_{name}"].append(_best(lambda net=net, o=o: reach(net, o).arrivals(), 3)[0])
+            times[f"reach_{name}"].append(_best(lambda net=net, o=o: reach(net, Query(o)).arrivals(), 3)[0])
     med = {k: float(np.median(v)) * 1e3 for k, v in times.items()}
     tot = {k: float(np.sum(v)) * 1e3 for k, v in times.items()}
     return {"label": "SYNTHETIC game-area day, a third of its trips delayed", "queries": n,

@@ -91,9 +91,9 @@ def compile_seconds_fresh() -> float | None:
     code = (
         "import time, numpy as np\n"
         "from bench.synth_timetable import SynthParams, synth_timetable\n"
-        "from planner.routing import TransitNetwork, reach, station_origin\n"
+        "from planner.routing import Query, TransitNetwork, reach, station_origin\n"
         "net = TransitNetwork(synth_timetable(SynthParams(lines=3)))\n"
-        "t = time.perf_counter(); reach(net, station_origin(0, 36000)); print(time.perf_counter() - t)\n"
+        "t = time.perf_counter(); reach(net, Query(station_origin(0, 36000))); print(time.perf_counter() - t)\n"
     )
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
@@ -106,7 +106,7 @@ def compile_seconds_fresh() -> float | None:
 
 def bench_dataset(name: str, n_fast: int, n_nx: int, n_range: int, seed: int) -> dict:
     """Measure one dataset (see module docstring)."""
-    from planner.routing import TransitNetwork, journeys_within, reach
+    from planner.routing import Query, TransitNetwork, journeys_within, reach
     from planner.routing.csa import scan
     from planner.routing.te_graph import TimeExpandedGraph
 
@@ -119,7 +119,7 @@ def bench_dataset(name: str, n_fast: int, n_nx: int, n_range: int, seed: int) ->
     rng = np.random.default_rng(seed)
     origins = _origins(net, rng, max(n_fast, n_nx, n_range))
     t0 = time.perf_counter()
-    reach(net, origins[0]).arrivals()  # warm-up: numba compile or cache load
+    reach(net, Query(origins[0])).arrivals()  # warm-up: numba compile or cache load
     first_call = time.perf_counter() - t0
     cache_hits = int(sum(scan.stats.cache_hits.values()))
 
@@ -128,7 +128,7 @@ def bench_dataset(name: str, n_fast: int, n_nx: int, n_range: int, seed: int) ->
         best = best_cpu = float("inf")
         for _ in range(REPEAT):  # best of a few: the machine is shared, a preemption is not the engine
             c0, t0 = time.thread_time(), time.perf_counter()
-            a = reach(net, o).arrivals()
+            a = reach(net, Query(o)).arrivals()
             best = min(best, time.perf_counter() - t0)
             best_cpu = min(best_cpu, time.thread_time() - c0)
         fast_t.append(best)
@@ -144,7 +144,7 @@ def bench_dataset(name: str, n_fast: int, n_nx: int, n_range: int, seed: int) ->
         b = te.earliest_arrivals(o)
         nx_t.append(time.perf_counter() - t0)
         pair_fast.append(fast_t[i] if i < n_fast else fast_t[-1])
-        a = fast_arr[i] if i < n_fast else reach(net, o).arrivals()
+        a = fast_arr[i] if i < n_fast else reach(net, Query(o)).arrivals()
         mismatches += int(not np.array_equal(a, b))
     te_size = (te.n_nodes, te.n_edges)
     del te
@@ -152,7 +152,7 @@ def bench_dataset(name: str, n_fast: int, n_nx: int, n_range: int, seed: int) ->
 
     range_t, n_journeys = [], []
     for o in origins[:n_range]:
-        arr = reach(net, o).arrivals()
+        arr = reach(net, Query(o)).arrivals()
         ok = np.flatnonzero((arr >= o.time + 20 * 60) & (arr <= o.time + 150 * 60))
         if not len(ok):
             ok = np.flatnonzero(arr > o.time)

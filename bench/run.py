@@ -5,17 +5,20 @@ pynigiri, the ``bench`` extra, is missing), game commands, the group's day, the 
 phone app under load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), then the ingest of a
 SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
 Set BENCH_SKIP=ingest (comma-separated names) to leave some out. The machine's pace (:mod:`bench.pace`) is printed at
-the start and the end, and every JSON carries the pace read when it was written.
+the start and the end, and every JSON carries the pace read when it was written; at the end the targets of issue 35
+(one-to-one against nigiri, the dice answer, the lab at the whole board's size) as MET or MISSED with their figures.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import subprocess
 import sys
 import time
 
+from bench import OUT
 from bench.pace import pace_ms
 
 BENCHES = ["routing", "onetoone", "rules", "realtime", "group", "ledger", "lab", "cache", "maps", "web", "ingest"]
@@ -41,6 +44,12 @@ def main() -> int:
         if rc:
             failed.append(mod)
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, machine pace {pace_ms()} ms", flush=True)
+    targets = [line for name in ("onetoone", "lab") if (OUT / f"{name}.json").is_file()
+               for line in json.loads((OUT / f"{name}.json").read_text()).get("verdicts", [])]
+    if targets:
+        print("\nissue 35's targets (bench/RESULTS.md):")
+        for line in targets:
+            print(f"  {line}")
     if failed:
         print("failed: " + ", ".join(failed))
     return 1 if failed else 0

@@ -11,8 +11,10 @@ a day of realistic size for a game area (the sbb-monopoly area of the national f
 * both directions, every 15, 20, 30 or 60 minutes from about 06:00 until 24:00 (last trips run past
   midnight), so ~10k trips and ~350k connections;
 * platforms per station from the number of line directions serving it (1-8), a feed-like default
-  change time on some stations (else 2 min), pair transfers on big stations (a few type 3), a few
-  walking links between neighbours, and rare pickup / drop-off restrictions.
+  change time on some stations (else 2 min), longer changes between far platforms of big stations and on some a
+  separate part (type 3 both ways), a few walking links between neighbours, and rare pickup / drop-off
+  restrictions; the change rules are ones nigiri's model holds too (:mod:`bench.nigiri_view`), so that the
+  one-to-one benchmark compares the two engines on one day.
 
 CLI (prints the sizes)::
 
@@ -130,32 +132,51 @@ def synth_timetable(p: SynthParams | None = None) -> Timetable:
     n_rows = allr.shape[1]
     pickup = rng.random(n_rows) > 0.005
     dropoff = rng.random(n_rows) > 0.005
-    # --- change times: station defaults, pair transfers on big stations (some forbidden)
+    # --- change times: station defaults; on big stations far platforms (longer, both ways) or a separate part
+    # (no change to the rest, both ways); in a form nigiri's model holds too (bench.nigiri_view): symmetric, at
+    # least each platform's own change time and at most two of them, forbidden only between unconnected parts
     station_change = rng.choice(np.array([-1, -1, 120, 180, 240, 300], np.int32), n_st).astype(np.int32)
+    base = np.where(station_change >= 0, station_change, 120)
     stop_station_a = np.array(stop_station, np.int32)
     xf, xt, xs = [], [], []
     sta_stops: dict[int, list[int]] = {}
     for i, s in enumerate(stop_station):
         sta_stops.setdefault(s, []).append(i)
-    for _s, members in sta_stops.items():
+    split: set[int] = set()
+    for s, members in sta_stops.items():
         if len(members) < 4:
             continue
-        for _ in range(len(members)):
-            a, b = rng.choice(members, 2)
-            xf.append(int(a))
-            xt.append(int(b))
-            xs.append(NO_CHANGE if rng.random() < 0.05 else int(rng.choice([60, 180, 300, 420])))
-    # --- walking links between neighbouring stations (both ways)
+        if rng.random() < 0.04:  # a separate part of the station (its last one or two platforms)
+            split.add(s)
+            part = members[-int(rng.integers(1, 3)):]
+            for a in part:
+                for b in members[:len(members) - len(part)]:
+                    xf += [a, b]
+                    xt += [b, a]
+                    xs += [NO_CHANGE, NO_CHANGE]
+            continue
+        for _ in range(len(members) // 2):  # far platforms: a longer change, both ways
+            a, b = rng.choice(members, 2, replace=False)
+            v = int(min(2 * base[s], base[s] + rng.choice([60, 120, 180])))
+            xf += [int(a), int(b)]
+            xt += [int(b), int(a)]
+            xs += [v, v]
+    # --- walking links between neighbouring stations (both ways): each station in one link at most, none at a
+    # station with a separate part, and no shorter than either station's own change time
     lf, lt, ls = [], [], []
+    linked: set[int] = set()
     for _ in range(p.links):
         s = int(rng.integers(n_st))
         r, c = divmod(s, g)
         s2 = r * g + min(g - 1, c + 1)
-        if s2 != s:
-            w = int(rng.choice([180, 300, 420]))
-            lf += [s, s2]
-            lt += [s2, s]
-            ls += [w, w]
+        w = int(rng.choice([180, 300, 420]))
+        if s2 == s or {s, s2} & (linked | split):
+            continue
+        linked |= {s, s2}
+        w = int(max(w, base[s], base[s2]))
+        lf += [s, s2]
+        lt += [s2, s]
+        ls += [w, w]
     jitter = rng.normal(0, 0.004, (2, n_st))
     rr, cc = np.divmod(np.arange(n_st), g)
     n_routes = len(lines)

@@ -138,6 +138,31 @@ def nws_tt(nws_feed, nws_date, nws_game):
     return build_timetable(FeedSource(nws_feed), nws_game, nws_date, progress=False)
 
 
+# ---- the SYNTHETIC full game day of variant A (tools/synth_area.py) ------------------------------------------------
+
+@pytest.fixture(scope="session")
+def area_feed(tmp_path_factory) -> Path:
+    """The SYNTHETIC whole-area day of sbb-monopoly (a GTFS folder, seed 0), written once per session outside the
+    repo."""
+    from tools.synth_area import write_feed
+
+    return write_feed(tmp_path_factory.mktemp("synthetic-area"), seed=0)
+
+
+@pytest.fixture(scope="session")
+def area_date() -> dt.date:
+    """The one Saturday the SYNTHETIC area feed runs: 2026-06-13."""
+    from tools.synth_area import GAME_DAY
+
+    return GAME_DAY
+
+
+@pytest.fixture(scope="session")
+def area_tt(area_feed, area_date, sbb_game):
+    """Game-day timetable of the SYNTHETIC area feed through the real ingest, game sbb-monopoly."""
+    return build_timetable(FeedSource(area_feed), sbb_game, area_date, progress=False)
+
+
 # ---- the browser of the phone app's tests (tests/support/browser.py has the phone helpers) -------------------------
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import dataclasses
 from types import SimpleNamespace
 
 from planner.lab.day import DayResult
-from planner.lab.report import dice
+from planner.lab.report import dice, verdict
 
 
 def _roll(targeted: list[str], candidates: list[tuple[str, str | None]], target: str | None) -> dict:
@@ -41,3 +41,19 @@ def test_a_targeted_target_stays_available_where_the_game_does_not_skip_it(sbb_g
     d = dice([DayResult(0, rolls=ROLLS)], game, sbb_game.clock.end)
     assert d["never_fastest"] == ["Herzogenbuchsee", "Zürich Oerlikon"]
     assert "Herzogenbuchsee" not in d["never_available"] and "Konolfingen" in d["never_available"]
+
+
+def test_the_verdict_says_which_numbers_it_rests_on(sbb_game):
+    rolls = [dict(_roll([], [("Wohlen AG", "13:40")], "Wohlen AG"), region=r, arrival=a)
+             for r, a in (("E", "13:40"), ("E", "13:50"), ("W", "14:30"))]
+    d = dice([DayResult(0, rolls=rolls)], sbb_game, sbb_game.clock.end)
+    cap = {"start_z": 2.5, "start_decisive": True,
+           "by_region": {"E": {"n": 6, "mean": 30000}, "W": {"n": 6, "mean": 18000}, "C": {"n": 2, "mean": 90000}}}
+    v = verdict(d, cap)
+    (two,) = [f for f in v["findings"] if f.startswith("2:")]
+    # 40, 50 and 90 minutes: median 50, p90 90, three rolls, none late
+    assert "median travel 50 min, p90 90 min over 3 rolls" in two and "0% not reached" in two
+    assert any(f.startswith("5: no roll gave a target (0 rolls)") for f in v["findings"])
+    (start,) = [f for f in v["findings"] if f.startswith("the start region")]
+    assert "decides" in start and "30000 starting in E (n=6)" in start and "18000 in W (n=6)" in start
+    assert "2.5 standard errors" in start and "n=2" not in start  # a region of fewer than 5 groups is not weighed

@@ -189,7 +189,7 @@ def test_predicted_arrays_are_consistent_for_the_whole_random_day(real):
 def test_rule_scan_alone_on_real_times_equals_reference(real):
     # best_journey answers most queries from the plain scan; here the rule-aware scan itself (its heads of
     # departures caught by predicted time, the forced train by timetable) is checked against the reference
-    from planner.routing.query import reach
+    from planner.routing.query import Query, reach
 
     _, net = real
     ref = RuleGraph(net, W)
@@ -199,7 +199,7 @@ def test_rule_scan_alone_on_real_times_equals_reference(real):
     assert np.count_nonzero(h0 < k0) > 1000  # the overlay gives many arrival events a head to check
     for o in _origins(net, 400, seed=14):
         target = rnd.randrange(net.tt.n_stations)
-        j = reach(net, o, target=target).journey_to(target)
+        j = reach(net, Query(o, target=target)).journey_to(target)
         got = None if j is None or (o.in_trip and not j.legs) else (j.arrival(net.tt), _rides(j))
         assert got == ref.best(o, target), (o, target)
         n += 1

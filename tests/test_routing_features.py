@@ -12,6 +12,7 @@ import pytest
 
 from planner.routing import (
     Journey,
+    Query,
     TransitNetwork,
     best_journey,
     journeys_within,
@@ -28,7 +29,7 @@ from tests.support.timetable import TimetableBuilder, assert_feasible, secs
 def arrival(net: TransitNetwork, origin: Origin, target: str | int) -> int | None:
     """Earliest arrival by the engine; asserts networkx and ``best_journey`` agree and the journey is feasible."""
     s = target if isinstance(target, int) else net.tt.station_name.index(target)
-    fast = reach(net, origin).station_arrival(s)
+    fast = reach(net, Query(origin)).station_arrival(s)
     assert TimeExpandedGraph(net).earliest_arrival(origin, s) == fast
     j = best_journey(net, origin, s)
     if fast is None:
@@ -351,7 +352,7 @@ def test_arrival_with_at_most_k_legs_profile():
     net = TransitNetwork(b.build())
     o = at(net, "A", "09:55")
     d = net.tt.station_name.index("D")
-    res = reach(net, o)
+    res = reach(net, Query(o))
     assert [res.station_arrival(d, k) for k in range(5)] == [None, None, secs("10:50"), secs("10:30"),
                                                             secs("10:30")]
     assert trips_of(net, res.journey_to(d, 2)) == ["direct_ab", "b_d_later"]
@@ -422,7 +423,7 @@ def test_unreachable_target_gives_none():
     isl = net.tt.station_name.index("Island")
     assert arrival(net, o, "Island") is None
     assert journeys_within(net, o, isl, 20) == []
-    assert reach(net, o).arrivals()[isl] == -1
+    assert reach(net, Query(o)).arrivals()[isl] == -1
     assert arrival(net, at(net, "A", "10:06"), "C") is None  # every train already gone
 
 
@@ -443,6 +444,6 @@ def test_same_minute_rides_are_repeated_only_where_a_zero_change_chains_them(cha
     tt = net.tt
     # the block of the two 10:00 -> 10:00 rides needs repeating only with a zero change time
     assert bool(net.zero_blocks.any()) == (change == 0)
-    arr = reach(net, station_origin(0, secs("09:50"))).arrivals()
+    arr = reach(net, Query(station_origin(0, secs("09:50")))).arrivals()
     assert (arr[tt.n_stations - 1] == secs("10:00")) == reached  # C via A and B in the same minute
     assert arr[2] == (secs("10:00") if change == 0 else -1)  # B: only by changing at A in 0 minutes

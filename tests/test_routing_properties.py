@@ -11,7 +11,15 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from planner.routing import TransitNetwork, best_journey, journeys_within, reach, station_origin, trip_origin
+from planner.routing import (
+    Query,
+    TransitNetwork,
+    best_journey,
+    journeys_within,
+    reach,
+    station_origin,
+    trip_origin,
+)
 from planner.routing.te_graph import TimeExpandedGraph
 from tests.support.random_timetables import (
     SETTINGS,
@@ -35,7 +43,7 @@ def test_engine_equals_networkx_dijkstra(case, times):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     te = TimeExpandedGraph(net)
     for o in origins(net, times):
-        fast = reach(net, o).arrivals()
+        fast = reach(net, Query(o)).arrivals()
         ref = te.earliest_arrivals(o)
         assert np.array_equal(fast, ref), (o, fast, ref)
 
@@ -48,7 +56,7 @@ def test_engine_equals_networkx_on_same_instant_chains(case, t):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     te = TimeExpandedGraph(net)
     for o in origins(net, [t]):
-        assert np.array_equal(reach(net, o).arrivals(), te.earliest_arrivals(o)), o
+        assert np.array_equal(reach(net, Query(o)).arrivals(), te.earliest_arrivals(o)), o
 
 
 @SETTINGS
@@ -57,15 +65,15 @@ def test_earliest_arrival_never_decreases_with_a_later_start(case, t, later):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     tt = net.tt
     for s in range(tt.n_stations):
-        a1 = _inf(reach(net, station_origin(s, t)).arrivals())
-        a2 = _inf(reach(net, station_origin(s, t + later)).arrivals())
+        a1 = _inf(reach(net, Query(station_origin(s, t))).arrivals())
+        a2 = _inf(reach(net, Query(station_origin(s, t + later))).arrivals())
         assert np.all(a1 <= a2)
     # seated: a later stop of the same trip is a later position
     for tr in range(tt.n_trips):
         rows = list(tt.trip_stop_times(tr))
         prev = None
         for r in rows:
-            a = _inf(reach(net, trip_origin(net, tr, r)).arrivals())
+            a = _inf(reach(net, Query(trip_origin(net, tr, r))).arrivals())
             if prev is not None:
                 assert np.all(prev <= a)
             prev = a
@@ -78,8 +86,8 @@ def test_adding_a_trip_never_makes_an_arrival_later(case, t):
     fewer = TransitNetwork(case.build(len(case.trips) - 1), min_transfer=case.uniform)
     more = TransitNetwork(case.build(), min_transfer=case.uniform)
     for s in range(more.tt.n_stations):
-        a1 = _inf(reach(fewer, station_origin(s, t)).arrivals())
-        a2 = _inf(reach(more, station_origin(s, t)).arrivals())
+        a1 = _inf(reach(fewer, Query(station_origin(s, t))).arrivals())
+        a2 = _inf(reach(more, Query(station_origin(s, t))).arrivals())
         assert np.all(a2 <= a1)
 
 
@@ -91,7 +99,7 @@ def test_every_returned_itinerary_is_feasible(case, t):
     origins = [station_origin(s, t) for s in range(tt.n_stations)]
     origins += [trip_origin(net, tr, int(tt.trip_offset[tr])) for tr in range(tt.n_trips)]
     for o in origins:
-        res = reach(net, o)
+        res = reach(net, Query(o))
         for target in range(tt.n_stations):
             a = res.station_arrival(target)
             j = best_journey(net, o, target)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from planner.routing import TransitNetwork, best_journey, reach, station_origin, trip_origin
+from planner.routing import Query, TransitNetwork, best_journey, reach, station_origin, trip_origin
 from planner.routing.journey import Journey
 from planner.routing.query import Origin
 from planner.routing.te_graph import TimeExpandedGraph
@@ -153,7 +153,7 @@ def test_engine_equals_networkx_on_random_queries(request, which, uniform, n_ori
     rng = np.random.default_rng(20210911)
     queries = reached = 0
     for o in _random_origins(net, rng, n_origins):
-        fast = reach(net, o).arrivals()
+        fast = reach(net, Query(o)).arrivals()
         ref = te.earliest_arrivals(o)
         bad = np.flatnonzero(fast != ref)
         assert not len(bad), (o, [(tt.station_name[s], int(fast[s]), int(ref[s])) for s in bad[:5]])

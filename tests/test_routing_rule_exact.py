@@ -108,7 +108,7 @@ def test_caches_survive_a_concurrent_clear():
 @given(cases(), st.integers(T0 - 600, T0 + 3000), st.sampled_from([60, 300, W]), st.sampled_from([0, 120, 900]),
        st.data())
 def test_arrive_by_probes_exact_when_reached(case, t, window, before, data):
-    from planner.routing import reach
+    from planner.routing import Query, reach
 
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     tt = net.tt
@@ -120,7 +120,7 @@ def test_arrive_by_probes_exact_when_reached(case, t, window, before, data):
         for ruled in (True, False):
             oo = o if ruled else replace(o, window=None)
             for tg in (targets, targets[0]):
-                res = reach(net, oo, target=tg, arrive_by=by)
+                res = reach(net, Query(oo, target=tg, arrive_by=by))
                 for target in ([tg] if isinstance(tg, int) else tg):
                     want = refs[window].best(o, target) if ruled else _plain_ref(net, oo, target)
                     if want is None or want[0] > by:
@@ -131,6 +131,6 @@ def test_arrive_by_probes_exact_when_reached(case, t, window, before, data):
 
 
 def _plain_ref(net, o, target):
-    from planner.routing import reach
+    from planner.routing import Query, reach
 
-    return arrival_and_rides(net.tt, o, reach(net, o).journey_to(target))
+    return arrival_and_rides(net.tt, o, reach(net, Query(o)).journey_to(target))

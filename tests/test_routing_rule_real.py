@@ -14,7 +14,14 @@ from planner.game.dice import decide
 from planner.game.zugzwang import check_legs, journey_log
 from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
-from planner.routing.query import DEFAULT_MAX_LEGS, equally_fast, obeys_window, plain_best_journey, reach
+from planner.routing.query import (
+    DEFAULT_MAX_LEGS,
+    Query,
+    equally_fast,
+    obeys_window,
+    plain_best_journey,
+    reach,
+)
 from planner.routing.te_rule import RuleGraph
 from tests.support import ZUG
 
@@ -84,7 +91,7 @@ def test_rule_scan_alone_equals_reference_and_the_plain_shortcut_holds(net, ref)
     for o in _random_origins(net, 600, seed=19):
         target = rnd.randrange(net.tt.n_stations)
         want = ref.best(o, target)
-        j = reach(net, o, target=target).journey_to(target)
+        j = reach(net, Query(o, target=target)).journey_to(target)
         got = None if j is None or (o.in_trip and not j.legs) else (j.arrival(net.tt), _rides(j))
         assert got == want, (o, target)
         plain = plain_best_journey(net, o, target)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from planner.game.zugzwang import check_legs, journey_log, zugzwang
 from planner.gamefile.rules import ChangeWindow
 from planner.routing import TransitNetwork, best_journey, journeys_within, station_origin, trip_origin
-from planner.routing.query import obeys_window, reach
+from planner.routing.query import Query, obeys_window, reach
 from planner.routing.te_rule import RuleGraph
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as parse
@@ -181,10 +181,10 @@ def test_rule_scan_alone_equals_rule_graph(case, times, window, before):
     ref = RuleGraph(net, window)
     origins = rule_origins(net, times, window, before)
     for o in origins:
-        together = reach(net, o, target=list(range(tt.n_stations)))
+        together = reach(net, Query(o, target=list(range(tt.n_stations))))
         for target in range(tt.n_stations):
             want = ref.best(o, target)
-            for res in (reach(net, o, target=target), together):
+            for res in (reach(net, Query(o, target=target)), together):
                 j = res.journey_to(target)
                 got = arrival_and_rides(tt, o, j)
                 assert got == want, (o, target, got, want)
@@ -204,5 +204,5 @@ def test_obeys_window_is_sound(case, t, window, before):
             if plain is None or not plain.legs or not obeys_window(net, o, plain):
                 continue
             assert not check_legs(net, journey_log(net, plain), ChangeWindow(window // 60), start=(t - before, t)), (o, target)
-            ruled = reach(net, o, target=target).journey_to(target)
+            ruled = reach(net, Query(o, target=target)).journey_to(target)
             assert (ruled.arrival(tt), ruled.changes) == (plain.arrival(tt), plain.changes), (o, target)

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from planner.routing import TransitNetwork, reach
+from planner.routing import Query, TransitNetwork, reach
 from planner.routing.te_graph import TimeExpandedGraph
 from tests.support.random_timetables import SETTINGS, T0, cases, check_levels_and_tie_breaks, origins
 
@@ -18,7 +18,7 @@ def test_zero_blocks_single_pass_arrivals(case, t):
     net = TransitNetwork(case.build(), min_transfer=case.uniform)
     te = TimeExpandedGraph(net)
     for o in origins(net, [t]):
-        assert np.array_equal(reach(net, o).arrivals(), te.earliest_arrivals(o)), o
+        assert np.array_equal(reach(net, Query(o)).arrivals(), te.earliest_arrivals(o)), o
 
 
 @SETTINGS

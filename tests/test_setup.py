@@ -153,8 +153,8 @@ for window in (None, 29 * 60):  # plain; bound by the 29-minute rule with its lo
     j = query.best_journey(net, o, luzern)
     query.journeys_within(net, o, luzern, 20, fastest=j)
     if window is not None:  # the rule-aware scans best_journey falls back on: arrive-by, several targets
-        query.reach(net, o, target=luzern, arrive_by=14 * 3600)
-        query.reach(net, o, target=[luzern, baar])
+        query.reach(net, query.Query(o, target=luzern, arrive_by=14 * 3600))
+        query.reach(net, query.Query(o, target=[luzern, baar]))
 def stats(mod, kind):
     return sum(sum(getattr(f.stats, kind).values()) for f in vars(mod).values() if isinstance(f, CPUDispatcher))
 print(json.dumps({m.__name__.rsplit(".", 1)[1]: [stats(m, "cache_misses"), stats(m, "cache_hits")]

@@ -49,6 +49,7 @@ from tests.support.answers import plain
 DAYS_PER_TEST = 25
 CHUNKS_A = 12  # 300 days of variant A on the Zug day
 CHUNKS_B = 8  # 200 days of variant B on the SYNTHETIC Nordwestschweiz day
+CHUNKS_AREA = 2  # 50 days of variant A on the SYNTHETIC whole-area day
 STEPS = 16
 
 
@@ -321,3 +322,16 @@ def test_random_days_of_variant_b_keep_every_rule(nws_day, chunk):
     """Two dice, toll lines and tunnels as targets, walks between a station and its bus stops, the re-roll five
     minutes before the target, the 15:30 end (SYNTHETIC day)."""
     _real(_played(nws_day, 5000 + chunk * DAYS_PER_TEST))
+
+
+@pytest.fixture(scope="module")
+def area_day(area_feed, sbb_game, area_date):
+    return GameDay(str(area_feed), sbb_game, area_date).warm()
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS_AREA),
+                         ids=[f"seed_area_{8000 + c * DAYS_PER_TEST}" for c in range(CHUNKS_AREA)])
+def test_random_days_on_the_whole_board_keep_every_rule(area_day, chunk):
+    """Variant A on every station of its area, all 20 dice targets, the four toll lines and both tunnels with
+    trains through them (SYNTHETIC day)."""
+    _real(_played(area_day, 8000 + chunk * DAYS_PER_TEST))

@@ -95,10 +95,11 @@ def _bar(ctx: Context, days: int):
 
 def _text(rep: dict, args: argparse.Namespace) -> str:
     m, v = rep["meta"], rep["verdict"]
-    lines = [f"{m['title']} {m['date']}: {m['days']} simulated days, {m['groups']} groups ({', '.join(m['strategies'])}),"
+    lines = [f"{m['title']} {m['date']} (feed {m.get('feed_version', '')}): {m['days']} simulated days, {m['groups']} groups ({', '.join(m['strategies'])}),"
              f" seed {m['seed']}: {m['rolls']} rolls, {m['ledger_events']} ledger events, money conserved: "
              f"{'yes' if m['money_conserved'] else 'NO'}", report.routing_note(m),
-             "dice table: " + ("fair" if v["fair"] else "not fair"), *(f"  - {r}" for r in v["reasons"]), "",
+             "dice table: " + ("fair" if v["fair"] else "not fair"), *(f"  - {r}" for r in v["reasons"]),
+             "what it rests on:", *(f"  - {r}" for r in v.get("findings", [])), "",
              "stations that pay back best (fee income per day if owned, against the price):"]
     rows = [[s["rank"], s["name"], s["category"], s["price"], s["stops_per_day"], s["groups_per_day"],
              s["fee_income_per_day"], s["payback_minutes"] if s["payback_minutes"] is not None else "-"]

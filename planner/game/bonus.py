@@ -7,7 +7,7 @@ import numpy as np
 from planner.gamefile.game import Game
 from planner.routing.journey import Leg
 from planner.routing.network import last_rows
-from planner.routing.query import Origin, earliest_boarding, reach
+from planner.routing.query import Origin, Query, earliest_boarding, reach
 from planner.timetable.model import Timetable
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
@@ -107,7 +107,7 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
             hour=fmt_clock(hour), start=fmt_clock(game.clock.start), end=fmt_clock(game.clock.end))}
     lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59
     # on predicted times a train may call later than planned: scan on for it
-    res = reach(net, origin, end_time=hi if net.on_plan else hi + _REAL_SLACK)
+    res = reach(net, Query(origin, end_time=hi if net.on_plan else hi + _REAL_SLACK))
     # candidate events, vectorised over all stop times (this runs on every bonus question)
     st_trip = tt.st_trip
     first = np.zeros(len(st_trip), bool)

@@ -19,6 +19,7 @@ from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import (
     Origin,
+    Query,
     best_journey,
     equally_fast,
     journey_riding,
@@ -205,7 +206,7 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
     if not stretches:
         return unreachable(_("no train of the game day travels through {name}: counts as a free roll").format(
             name=name))
-    res = reach(net, origin)
+    res = reach(net, Query(origin))
     options = []
     for trip, first_row, last_row in stretches:
         j = journey_riding(res, trip, last_row, board_by=first_row)  # on board before the stretch begins

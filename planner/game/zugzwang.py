@@ -34,10 +34,7 @@ def boardable(net: TransitNetwork, station: int, a: int, window: int, *, stop: i
         p, ready = -1, int(a)
     else:
         p, ready = -1, int(a) + net.min_change(station)
-    sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
-    return event_boardings(int(station), p, ready, w_end, sd_off, sd_time, sd_conn, sd_ct, net.stop_group, net.c_from,
-                           net.sta_off, net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
-                           net.n_connections, *net.stop_change_span, *net.boarding_times)
+    return event_boardings(net.day_arrays, net.rule_arrays(int(window)), int(station), p, ready, w_end)
 
 
 def _window_end(a: int, window: int, since: int | None) -> int:

@@ -14,6 +14,7 @@ from html import escape
 from planner.lab.charts import bars, station_map
 from planner.lab.moves import Board
 from planner.lab.report import routing_note
+from planner.util.i18n import _
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -50,14 +51,17 @@ def _header(m: dict, v: dict) -> list[str]:
     verdict = (f'<p class="{"fair" if v["fair"] else "unfair"}"><b>The dice table is '
                f'{"fair" if v["fair"] else "not fair"}</b>' + ("." if v["fair"] else ":") + "</p>")
     reasons = "".join(f"<li>{escape(r)}</li>" for r in v["reasons"])
+    rests = "".join(f"<li>{escape(r)}</li>" for r in v.get("findings", []))
     return [
         f"<h1>Game lab: {escape(m['title'])}, {escape(m['date'])}</h1>",
         f'<p id="lab-mode" class="mode{warn}">{escape(routing_note(m))}</p>',
-        f'<p class="note">{m["days"]} simulated days of {m["groups"]} groups ({escape(", ".join(m["strategies"]))}), '
+        f'<p class="note">Feed {escape(str(m.get("feed_version", "")))}: '
+        f'{m["days"]} simulated days of {m["groups"]} groups ({escape(", ".join(m["strategies"]))}), '
         f'seed {m["seed"]}, {escape(m["start"])}–{escape(m["end"])}, dice from {escape(m["dice_from"])}: '
         f'{m["rolls"]} rolls, {m["ledger_events"]} ledger events; money conserved in every day: '
         f'{"yes" if m["money_conserved"] else "no"}. Same seed, same page.</p>',
         "<h2>Verdict on the dice table</h2>", verdict, f"<ul id='reasons'>{reasons}</ul>",
+        f"<p>{escape(_('What the verdict rests on:'))}</p><ul id='findings'>{rests}</ul>",
         f'<p class="note">Thresholds: a number is unfair when more than {v["thresholds"]["unreached"]:.0%} of its '
         f'targets are not reached before the end, or its median travel time differs by more than '
         f'{v["thresholds"]["spread_minutes"]} minutes between parts of the area.</p>']

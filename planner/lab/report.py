@@ -19,6 +19,7 @@ from statistics import mean, median, pstdev
 from planner.lab.day import DayConfig, DayResult
 from planner.lab.moves import Board
 from planner.lab.strategies import assign
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock, parse_clock
 
@@ -159,24 +160,66 @@ def capital(results: list[DayResult]) -> dict:
             "start_z": z, "start_decisive": bool(z is not None and z >= DECISIVE_Z)}
 
 
-def verdict(d: dict) -> dict:
+def verdict(d: dict, cap: dict | None = None) -> dict:
     """The dice table judged: fair when every target can be had, no number is missed often before the end, and no
-    part of the area waits much longer than another for its target; with the numbers behind it."""
+    part of the area waits much longer than another for its target; with the numbers behind it: ``reasons`` (why
+    not fair) and ``findings`` (what the judgement rests on, fair or not, each sentence with its numbers)."""
     reasons = []
     if d["never_available"]:
-        reasons.append(f"{len(d['never_available'])} targets are never reachable in the simulated days: "
-                       + ", ".join(d["never_available"]))
+        reasons.append(_("{n} targets are never reachable in the simulated days: {names}").format(
+            n=len(d["never_available"]), names=", ".join(d["never_available"])))
     for num, v in d["numbers"].items():
         t = v["travel"]
         if t["unreached"] is not None and t["unreached"] > FAIR_UNREACHED:
-            reasons.append(f"{num}: {t['unreached']:.0%} of its targets are not reached before the end")
+            reasons.append(_("{num}: {share:.0%} of its targets are not reached before the end").format(
+                num=num, share=t["unreached"]))
         if v["as_free"] and v["as_free"] > FAIR_UNREACHED:
-            reasons.append(f"{num}: {v['as_free']:.0%} of its rolls count as free (no target left or reachable)")
+            reasons.append(_("{num}: {share:.0%} of its rolls count as free (no target left or reachable)").format(
+                num=num, share=v["as_free"]))
         meds = [r["median"] for r in v["by_region"].values() if r["median"] is not None and r["n"] >= 5]
         if len(meds) >= 2 and max(meds) - min(meds) > FAIR_SPREAD_MIN:
-            reasons.append(f"{num}: median travel {min(meds):.0f}-{max(meds):.0f} min depending on the part of the area")
-    return {"fair": not reasons, "reasons": reasons,
+            reasons.append(_("{num}: median travel {lo:.0f}-{hi:.0f} min depending on the part of the area").format(
+                num=num, lo=min(meds), hi=max(meds)))
+    return {"fair": not reasons, "reasons": reasons, "findings": findings(d, cap),
             "thresholds": {"unreached": FAIR_UNREACHED, "spread_minutes": FAIR_SPREAD_MIN}}
+
+
+def findings(d: dict, cap: dict | None) -> list[str]:
+    """What a verdict rests on, one sentence each with its numbers: per dice number its travel time (median, p90,
+    the share not reached before the end, the parts of the area fastest and slowest to their target), the targets
+    never had, and whether the start region decides the game."""
+    out = []
+    for num, v in d["numbers"].items():
+        t = v["travel"]
+        if not t["n"]:
+            out.append(_("{num}: no roll gave a target ({rolls} rolls)").format(num=num, rolls=v["rolls"]))
+            continue
+        regions = {k: r for k, r in v["by_region"].items() if r["median"] is not None and r["n"] >= 5}
+        spread = ""
+        if len(regions) >= 2:
+            lo = min(regions, key=lambda k: regions[k]["median"])
+            hi = max(regions, key=lambda k: regions[k]["median"])
+            spread = _("; fastest from {lo} ({lo_min:.0f} min, n={lo_n}), slowest from {hi} ({hi_min:.0f} min, "
+                       "n={hi_n})").format(lo=lo, lo_min=regions[lo]["median"], lo_n=regions[lo]["n"], hi=hi,
+                                           hi_min=regions[hi]["median"], hi_n=regions[hi]["n"])
+        out.append(_("{num}: median travel {med:.0f} min, p90 {p90:.0f} min over {n} rolls to a target, {late:.0%} "
+                     "not reached before the end, {free:.0%} of its rolls free{spread}").format(
+            num=num, med=t["median"] or 0, p90=t["p90"] or 0, n=t["n"], late=t["unreached"] or 0,
+            free=v["as_free"] or 0, spread=spread))
+    missing = sorted(set(d["never_available"]) | set(d["never_fastest"]))
+    out.append(_("every target was chosen by some roll") if not missing else
+               _("targets no roll was given: {names} (never reachable: {never}; never the fastest: {slow})").format(
+                   names=", ".join(missing), never=len(d["never_available"]), slow=len(d["never_fastest"])))
+    if cap and cap.get("start_z") is not None:
+        big = {k: r for k, r in cap["by_region"].items() if r["n"] >= 5}
+        best = max(big, key=lambda k: big[k]["mean"])
+        worst = min(big, key=lambda k: big[k]["mean"])
+        out.append(_("the start region {decides}: mean final capital {best_cap} starting in {best} (n={best_n}) against "
+                     "{worst_cap} in {worst} (n={worst_n}), {z} standard errors apart (decisive from {limit})").format(
+            decides=_("decides") if cap["start_decisive"] else _("does not decide"), best_cap=big[best]["mean"],
+            best=best, best_n=big[best]["n"], worst_cap=big[worst]["mean"], worst=worst, worst_n=big[worst]["n"],
+            z=cap["start_z"], limit=DECISIVE_Z))
+    return out
 
 
 def routing_note(meta: dict) -> str:
@@ -195,9 +238,11 @@ def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
     day = board.day
     game, rules, clock = day.game, day.ledger_rules, day.game.clock
     d = dice(results, game, clock.end)
+    cap = capital(results)
     rolls = sum(len(r.rolls) for r in results)
     return {
-        "meta": {"game": game.name, "title": game.title, "date": day.date.isoformat(), "days": len(results),
+        "meta": {"game": game.name, "title": game.title, "date": day.date.isoformat(),
+                 "feed_version": str(day.timetable.feed_version), "days": len(results),
                  "groups": cfg.groups, "strategy": cfg.strategy, "seed": cfg.seed,
                  "strategies": [s.name for s in assign(cfg.strategy, cfg.groups)],
                  "min_transfer": day.min_transfer_minutes, "plain_routing": bool(day.plain_timetable),
@@ -208,4 +253,4 @@ def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
                  "errors": sum(len(r.errors) for r in results)},
         "stations": stations(results, board, cfg.groups, lambda p: rules.station_fee(p, 0),
                              (clock.end - clock.start) // 60),
-        "dice": d, "capital": capital(results), "verdict": verdict(d)}
+        "dice": d, "capital": cap, "verdict": verdict(d, cap)}

@@ -20,7 +20,7 @@ from planner.rail.loader import load_rail_network
 from planner.rail.network import RailNetwork, haversine_km
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
-from planner.routing.query import Origin, reach
+from planner.routing.query import Origin, Query, reach
 from planner.timetable.model import Mode, Timetable
 from planner.timetable.stations import exact_station
 from planner.util.text import fold
@@ -324,7 +324,7 @@ def reach_points(net: TransitNetwork, origin: Origin, bands: tuple[int, ...] = (
     """Earliest arrival at every station from ``origin`` (scan until the largest band), banded in minutes."""
     tt = net.tt
     limit = origin.time + max(bands) * 60
-    arr = reach(net, origin, end_time=limit).arrivals()
+    arr = reach(net, Query(origin, end_time=limit)).arrivals()
     out = []
     for s in range(tt.n_stations):
         if not _ok(tt, s):

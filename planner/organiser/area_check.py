@@ -31,7 +31,7 @@ from planner.gtfs.source import FeedSource
 from planner.organiser.crossings import crossing_index, crossing_report, game_hours
 from planner.organiser.feed_facts import FeedStation, feed_stations, place, route_filter_summary
 from planner.routing.network import TransitNetwork
-from planner.routing.query import reach, station_origin
+from planner.routing.query import Query, reach, station_origin
 from planner.timetable.model import Timetable
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
@@ -98,7 +98,7 @@ def unreachable_pairs(net: TransitNetwork, game: Game, progress: Callable[[int],
     tt = net.tt
     out = []
     for s in range(tt.n_stations):
-        res = reach(net, station_origin(s, game.clock.start), end_time=game.clock.end)
+        res = reach(net, Query(station_origin(s, game.clock.start), end_time=game.clock.end))
         arr = res.arrivals()
         missing = [int(x) for x in np.flatnonzero(arr < 0) if int(x) != s]
         if missing:

@@ -7,6 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
+from planner.routing.arrays import DayArrays, RuleArrays
 from planner.routing.bounds import TargetBounds
 from planner.routing.static_graph import INF
 from planner.timetable.model import DEFAULT_CHANGE_SECONDS, NO_CHANGE, Timetable
@@ -363,9 +364,19 @@ class TransitNetwork(TargetBounds):
         return out
 
     @cached_property
-    def scan_arrays(self) -> tuple[tuple, tuple]:
-        """The plain scan's fixed arguments (connections; stations, changes and links), looked up once."""
-        return ((self.c_dep, self.c_arr, self.c_from, self.c_to, self.c_trip, self.c_row, self.c_pick, self.c_drop,
-                 self.zero_blocks),
-                (self.stop_station, self.sta_off, self.sta_stops, self.stop_local, self.mat_off, self.mat,
-                 self.link_off, self.link_to, self.link_sec))
+    def day_arrays(self) -> DayArrays:
+        """The scans' fixed arrays (connections; stations, changes and links), looked up once."""
+        return DayArrays(self.c_dep, self.c_arr, self.c_from, self.c_to, self.c_trip, self.c_row, self.c_pick,
+                         self.c_drop, self.zero_blocks, self.stop_station, self.sta_off, self.sta_stops,
+                         self.stop_local, self.mat_off, self.mat, self.link_off, self.link_to, self.link_sec)
+
+    def rule_arrays(self, window: int) -> RuleArrays:
+        """The rule scan's arrays for a change window of ``window`` seconds (cached per window)."""
+        cache = self.__dict__.setdefault("_rule_arrays", {})
+        hit = cache.get(window)
+        if hit is None:
+            off, time, conn, change = self.station_boardings
+            real, late, early = self.boarding_times
+            hit = cache[window] = RuleArrays(off, time, conn, change, self.stop_group, *self.event_intervals(window),
+                                             *self.stop_change_span, real, late, early)
+        return hit

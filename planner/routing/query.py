@@ -1,16 +1,22 @@
-"""Queries on a :class:`TransitNetwork`: reach (one-to-many), best journey, journeys within X minutes.
+"""The router: a :class:`Query` (where the group is, towards which stations, until when) goes to :func:`reach`,
+which runs the scan and returns its :class:`~planner.routing.result.ReachResult`; and the questions built on it:
+best journey, journeys within X minutes, equally fast ones.
 
 The origin (:mod:`planner.routing.origin`) says where the group is and which change window binds it; the scans
-are :mod:`planner.routing.csa` (plain) and :mod:`planner.routing.rule_scan` (under the window); the results and
-their journeys are :mod:`planner.routing.result`.
+are :mod:`planner.routing.csa` (plain) and :mod:`planner.routing.rule_scan` (under the window), which take the
+network's arrays and the query's as structures (:mod:`planner.routing.arrays`); the results and their journeys are
+:mod:`planner.routing.result`.
 """
 
 from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
+import numpy as np
+
+from planner.routing.arrays import Compiled, ScanSpec, label_views
 from planner.routing.csa import INF, scan
 from planner.routing.journey import Journey, Leg
 from planner.routing.network import TransitNetwork
@@ -18,27 +24,52 @@ from planner.routing.origin import DEFAULT_MAX_LEGS, Origin, station_origin, tri
 from planner.routing.result import ReachResult, RuleReachResult
 from planner.routing.rule_scan import rule_scan
 
-__all__ = ["DEFAULT_MAX_LEGS", "Origin", "ReachResult", "RuleReachResult", "best_journey", "earliest_boarding",
-           "equally_fast", "journey_riding", "journeys_within", "obeys_window", "plain_best_journey", "reach",
-           "reach_targets", "station_origin", "trip_origin"]
+_SCAN, _RULE_SCAN = Compiled(scan), Compiled(rule_scan)
+
+__all__ = ["DEFAULT_MAX_LEGS", "Origin", "Query", "ReachResult", "RuleReachResult", "best_journey",
+           "earliest_boarding", "equally_fast", "journey_riding", "journeys_within", "obeys_window",
+           "plain_best_journey", "reach", "reach_targets", "station_origin", "trip_origin"]
 
 
-def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
-          max_legs: int = DEFAULT_MAX_LEGS, target: int | Sequence[int] = -1,
-          arrive_by: int | None = None) -> ReachResult:
-    """One-to-many earliest arrival from ``origin`` until ``end_time`` (default: end of the service day);
-    under the origin's change window when it has one. ``target`` (a station, or several): only their labels
-    (and journeys to them) are needed, so the scan may stop after the latest of their best arrivals, and
-    under the rule it drops what cannot beat them (static lower bounds). ``arrive_by`` (with ``target``): only
-    arrivals there by then are wanted (later ones may be missing)."""
+@dataclass(frozen=True)
+class Query:
+    """One routing question: from ``origin`` (under its change window, if any), towards the stations ``target``
+    (one index, several, or none: every station), for departures until ``end_time`` (default: the end of the
+    service day), with at most ``max_legs`` trips; ``arrive_by`` (with targets): only arrivals there by then are
+    wanted (later ones may be missing). Only the targets' labels (and journeys to them) are final: the scan may
+    stop after the latest of their best arrivals, and under the rule drops what cannot beat them."""
+
+    origin: Origin
+    target: int | Sequence[int] = -1
+    end_time: int | None = None
+    max_legs: int = DEFAULT_MAX_LEGS
+    arrive_by: int | None = None
+    targets: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        t = self.target
+        many = () if isinstance(t, int | np.integer) and int(t) < 0 else (
+            (int(t),) if isinstance(t, int | np.integer) else tuple(int(x) for x in t))
+        object.__setattr__(self, "targets", many)
+
+
+def reach(net: TransitNetwork, query: Query) -> ReachResult:
+    """Route ``query`` on ``net``: one-to-many earliest arrival from its origin, under the origin's change window
+    when it has one (see :class:`Query`)."""
+    origin = query.origin
     start = origin.time
-    end = int(end_time) if end_time is not None else int(INF) - 1
+    end = int(query.end_time) if query.end_time is not None else int(INF) - 1
     tt = net.tt
+    target = query.targets[0] if len(query.targets) == 1 else (list(query.targets) or -1)
     targets, is_target, last = net.target_arrays(target)
+    arrive_by = query.arrive_by
     if len(targets) and not is_target[origin.station]:
         end = min(end, last)  # nothing departing later can arrive there
         if arrive_by is not None:
             end = min(end, int(arrive_by))  # (nor by then)
+        joined = net.station_reach[origin.station]
+        if not any(joined[t] for t in query.targets):
+            end = -1  # not even the static network joins them: nothing to scan
     if origin.in_trip:
         o_stop = int(tt.st_stop[origin.row])
         o_arr = max(int(tt.st_arr[origin.row]), int(origin.time))  # a train standing there: get off now
@@ -50,32 +81,31 @@ def reach(net: TransitNetwork, origin: Origin, *, end_time: int | None = None,
         # lower bounds pay where they prune much: an arrive-by bound from the start, or several targets (the
         # scan runs on until the farthest is final); one target alone ends soon after it is reached
         prune = arrive_by is not None or len(targets) > 1
-        sd_off, sd_time, sd_conn, sd_ct = net.station_boardings
-        sd_real, sd_late, sd_early = net.boarding_times
-        out = rule_scan(net.c_dep, net.c_arr, net.c_from, net.c_to, net.c_trip, net.c_row, net.c_pick, net.c_drop,
-                        net.first_connection_at(start), end, net.stop_station, net.sta_off, net.sta_stops,
-                        net.stop_local, net.mat_off, net.mat, net.link_off, net.link_to, net.link_sec,
-                        sd_off, sd_time, sd_conn, sd_ct, net.stop_group, *net.event_intervals(int(origin.window)),
-                        *net.stop_change_span, sd_real, sd_late, sd_early,
-                        tt.n_trips, int(max_legs), int(origin.window),
-                        o_station, int(start), int(origin.got_off), origin.trip, origin.row, o_arr, o_stop, o_drop,
-                        targets, is_target, net.lower_bounds(targets) if prune else net.no_bounds,
-                        int(INF) if arrive_by is None else int(arrive_by))
-        arr, arr_conn, arr_lvl, board, mark, mark_from = out
-        return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, mark, mark_from)
-    conns, stations = net.scan_arrays
-    # the plain scan is cheap: its lower bounds pay for several targets, and for an arrive-by probe only when
-    # they are at hand already (a cold one-to-one probe would spend more on them than they save)
-    if len(targets) > 1:
+        lb = net.lower_bounds(targets) if prune else net.no_bounds
+    elif len(targets) > 1:
+        # the plain scan is cheap: its lower bounds pay for several targets, and for an arrive-by probe only when
+        # they are at hand already (a cold one-to-one probe would spend more on them than they save)
         lb = net.lower_bounds(targets)
     elif arrive_by is not None:
         lb = net.lower_bounds(targets, compute=False)
     else:
         lb = net.no_bounds
-    out = scan(*conns, net.first_connection_at(start), end, *stations, tt.n_trips, int(max_legs),
-               o_station, int(start), origin.trip, origin.row, o_arr, o_stop, o_drop, targets, is_target,
-               lb, int(INF) if arrive_by is None else int(arrive_by))
-    return ReachResult(net, origin, int(start), *out)
+    window = 0 if origin.window is None else int(origin.window)
+    # (tuple.__new__: a named tuple's own constructor costs more than the scan of a small day's short query)
+    spec = tuple.__new__(ScanSpec, (end, tt.n_trips, int(query.max_legs), o_station, int(start), int(origin.got_off),
+                                    window, int(origin.trip), int(origin.row), o_arr, o_stop, o_drop, targets, is_target, lb,
+                                    int(INF) if arrive_by is None else int(arrive_by)))
+    n_stops, n_trips, K = tt.n_stops, tt.n_trips, int(query.max_legs)
+    if origin.window is not None:
+        big, small = _RULE_SCAN(net.day_arrays, net.rule_arrays(window), spec)
+        n = net.n_connections
+        arr, arr_conn, arr_lvl, board, alo, lvl, mark_from, mark = label_views(big, small, n_stops, n_trips, K, n, n,
+                                                                               False)
+        return RuleReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, None, board, alo, lvl, mark, mark_from)
+    big, small = _SCAN(net.day_arrays, spec)
+    arr, arr_conn, arr_lvl, board, alo, lvl, ready_from, _ = label_views(big, small, n_stops, n_trips, K,
+                                                                         n_stops * (K + 1), 0, True)
+    return ReachResult(net, origin, int(start), arr, arr_conn, arr_lvl, ready_from, board, alo, lvl)
 
 
 def _later_starts(net: TransitNetwork, origin: Origin, until: int) -> list[int]:
@@ -123,11 +153,11 @@ def _rule_reach(net: TransitNetwork, origin: Origin, targets: list[int], at_leas
     Otherwise the whole scan."""
     for slack in (0, 1800):
         by = int(at_least) + slack
-        res = reach(net, origin, end_time=end_time, max_legs=max_legs, target=targets, arrive_by=by)
+        res = reach(net, Query(origin, end_time=end_time, max_legs=max_legs, target=targets, arrive_by=by))
         arrivals = [res.station_arrival(s) for s in targets]
         if all(a is not None and a <= by for a in arrivals):
             return res
-    return reach(net, origin, end_time=end_time, max_legs=max_legs, target=targets)
+    return reach(net, Query(origin, end_time=end_time, max_legs=max_legs, target=targets))
 
 
 def plain_best_journey(net: TransitNetwork, origin: Origin, target: int, *, end_time: int | None = None,
@@ -143,7 +173,7 @@ def _best_journey(net: TransitNetwork, origin: Origin, target: int, end_time: in
                   reached: ReachResult | None, latest_start: int) -> Journey | None:
     """:func:`best_journey` by ``origin``'s own scans, the latest departure searched up to ``latest_start``
     (for the plain answer to a group under the rule: the latest it may leave)."""
-    res = reached or reach(net, origin, end_time=end_time, max_legs=max_legs, target=target)
+    res = reached or reach(net, Query(origin, end_time=end_time, max_legs=max_legs, target=target))
     j = res.journey_to(target)
     if j is None or not j.legs or origin.in_trip:
         return j
@@ -159,7 +189,7 @@ def _best_journey(net: TransitNetwork, origin: Origin, target: int, end_time: in
 
     def holds(i: int) -> ReachResult | None:
         # only "by ``a`` with at most ``rides`` trips?" is asked: fewer levels make the scan cheaper
-        r2 = reach(net, origin.later(cands[i]), end_time=a, max_legs=rides, target=target, arrive_by=a)
+        r2 = reach(net, Query(origin.later(cands[i]), end_time=a, max_legs=rides, target=target, arrive_by=a))
         a2 = r2.station_arrival(target, rides)
         return r2 if a2 is not None and a2 <= a else None
 
@@ -211,9 +241,9 @@ def reach_targets(net: TransitNetwork, origin: Origin, targets: Sequence[int]) -
     rule's labels in it (see :func:`best_journey`); one rule-aware scan towards the others decides those."""
     targets = list(dict.fromkeys(int(s) for s in targets))
     if origin.window is None:
-        res = reach(net, origin, target=targets)
+        res = reach(net, Query(origin, target=targets))
         return dict.fromkeys(targets, res)
-    plain = reach(net, replace(origin, window=None), target=targets)
+    plain = reach(net, Query(replace(origin, window=None), target=targets))
     out: dict[int, ReachResult] = {}
     for s in targets:
         j = plain.journey_to(s)
@@ -240,7 +270,7 @@ def journeys_within(net: TransitNetwork, origin: Origin, target: int, extra_minu
     for s in [origin.time, *_later_starts(net, origin, limit)]:
         o = origin if s == origin.time else origin.later(s)
         # no target pruning: later arrivals with fewer legs are wanted too (up to ``limit``)
-        res = reach(net, o, end_time=limit, max_legs=max_legs)
+        res = reach(net, Query(o, end_time=limit, max_legs=max_legs))
         for k in res.pareto_levels(target):
             jk = res.journey_to(target, k)
             if jk is None or jk.arrival(tt) > limit:
@@ -271,7 +301,7 @@ def earliest_boarding(res: ReachResult, trip: int) -> int | None:
     """Earliest stop-time row of ``trip`` at which the group can be on board (None = cannot board)."""
     if res.origin.in_trip and trip == res.origin.trip:
         return res.origin.row
-    rows = [int(res.net.c_row[b]) for b in res.board[trip] if b >= 0]
+    rows = [int(res.net.c_row[b]) for b in (res.boarded(trip, lv) for lv in range(res.max_legs + 1)) if b >= 0]
     return min(rows) if rows else None
 
 
@@ -289,7 +319,7 @@ def journey_riding(res: ReachResult, trip: int, alight_row: int, board_by: int |
                        (Leg(trip, res.origin.row, alight_row),))
     best = None
     for lv in range(1, res.max_legs + 1):  # boarding rows: the earliest reachable with at most ``lv`` legs
-        b = int(res.board[trip, lv])
+        b = res.boarded(trip, lv)
         if b >= 0 and int(net.c_row[b]) <= limit:
             best = (b, lv)
             break
@@ -312,7 +342,7 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
     # and each of them is scanned anyway, so scan in order and stop at the first that is too late
     for s in [origin.time, *_later_starts(net, origin, arrival)]:
         o = origin if s == origin.time else origin.later(s)
-        res = reach(net, o, end_time=arrival, max_legs=max_legs, target=target, arrive_by=arrival)
+        res = reach(net, Query(o, end_time=arrival, max_legs=max_legs, target=target, arrive_by=arrival))
         a2 = res.station_arrival(target)
         if a2 is None or a2 > arrival:
             break

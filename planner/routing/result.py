@@ -14,16 +14,20 @@ from planner.routing.origin import Origin
 
 @dataclass
 class ReachResult:
-    """Labels of one scan: earliest arrival per level (legs) and stop, plus parents for journeys."""
+    """Labels of one scan: earliest arrival per stop and level (legs), plus parents for journeys. Rows are valid
+    only where the scan got (:mod:`planner.routing.csa`): a stop's arrival row once ``alo[q, 0] <= K``, a trip's
+    boarding row once ``lvl[t] <= K``; read them through the methods here."""
 
     net: TransitNetwork
     origin: Origin
     start_time: int
-    arr: np.ndarray  # (K+1, n_stops)
+    arr: np.ndarray  # (n_stops, K+1)
     arr_conn: np.ndarray
     arr_lvl: np.ndarray
-    ready_from: np.ndarray
-    board: np.ndarray
+    ready_from: np.ndarray | None
+    board: np.ndarray  # (n_trips, K+1)
+    alo: np.ndarray  # (n_stops, 2): lowest level with an arrival (K+1: none), that arrival
+    lvl: np.ndarray  # per trip: lowest level on board (K+1: never boarded)
 
     def _stops(self, station: int) -> np.ndarray:
         off, members = self.net.tt.station_stops
@@ -32,58 +36,66 @@ class ReachResult:
     @property
     def max_legs(self) -> int:
         """The level cap K."""
-        return self.arr.shape[0] - 1
+        return self.arr.shape[1] - 1
+
+    def _best_by_level(self, stops: np.ndarray) -> tuple[list[int], list[int]]:
+        """Per level ``j``: the earliest arrival at any of ``stops`` with at most ``j`` legs and the first platform
+        with it (INF and -1: none). Plain Python over a few short rows: cheaper than numpy's calls here."""
+        K = self.max_legs
+        best, where = [int(INF)] * (K + 1), [-1] * (K + 1)
+        alo = self.alo
+        for p in stops.tolist():
+            lo = int(alo[p, 0])
+            if lo > K:
+                continue  # the scan never got there: its row holds nothing
+            row = self.arr[p].tolist()
+            for j in range(lo, K + 1):
+                if row[j] < best[j]:
+                    best[j], where[j] = row[j], p
+        return best, where
 
     def station_arrival(self, station: int, legs: int | None = None) -> int | None:
         """Earliest arrival at ``station`` with at most ``legs`` legs (None = any), or None."""
-        stops = self._stops(station)
         j = self.max_legs if legs is None else min(legs, self.max_legs)
-        a = int(self.arr[j, stops].min()) if len(stops) else int(INF)
+        a = int(INF)
+        for p in self._stops(station).tolist():
+            if self.alo[p, 0] <= j:
+                a = min(a, int(self.arr[p, j]))
         return None if a >= INF else a
 
     def pareto_levels(self, station: int) -> list[int]:
         """The leg counts at which ``station``'s earliest arrival improves (its Pareto set over arrival and
         legs): ``journey_to`` with any other count repeats the journey of the next lower one of these."""
-        stops = self._stops(station)
-        if not len(stops):
-            return []
-        m = self.arr[:, stops].min(axis=1)
+        m, _ = self._best_by_level(self._stops(station))
         return [k for k in range(1, len(m)) if m[k] < INF and m[k] < m[k - 1]]
 
     def arrivals(self) -> np.ndarray:
         """Earliest arrival per station (int64 seconds; -1 = unreachable)."""
         tt = self.net.tt
-        best = self.arr[self.max_legs]
+        best = np.where(self.alo[:, 0] <= self.max_legs, self.arr[:, self.max_legs], INF)
         out = np.full(tt.n_stations, np.iinfo(np.int64).max, np.int64)
         np.minimum.at(out, tt.stop_station, best.astype(np.int64))
         out[out >= INF] = -1
         return out
 
+    def boarded(self, trip: int, level: int) -> int:
+        """The connection where ``trip`` was boarded at ``level`` (-2: seated from the start, -1: not boarded)."""
+        return int(self.board[trip, level]) if self.lvl[trip] <= self.max_legs else -1
+
     def journey_to(self, station: int, legs: int | None = None) -> Journey | None:
         """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``)."""
         tt = self.net.tt
-        stops = self._stops(station)
         cap = self.max_legs if legs is None else min(legs, self.max_legs)
-        if not len(stops):
+        best, where = self._best_by_level(self._stops(station))
+        a = best[cap]
+        if a >= INF:
             return None
-        if len(stops) == 1:  # most stations: one platform, one column of labels
-            col = self.arr[:cap + 1, int(stops[0])]
-            a = int(col[cap])
-            if a >= INF:
-                return None
-            j, q = int(np.argmax(col == a)), int(stops[0])  # labels never increase with the level
-        else:
-            labels = self.arr[:cap + 1, stops]
-            best = labels.min(axis=1)
-            a = int(best[cap])
-            if a >= INF:
-                return None
-            j = int(np.argmax(best == a))
-            q = int(stops[int(np.argmin(labels[j]))])
-        if self.arr_conn[j, q] == -1 and not self.origin.in_trip and tt.stop_station[q] == self.origin.station:
+        j = best.index(a)  # the fewest legs with that arrival (labels never increase with the level)
+        q = where[j]
+        if self.arr_conn[q, j] == -1 and not self.origin.in_trip and tt.stop_station[q] == self.origin.station:
             return Journey(self.origin.station, int(station), self.start_time, ())  # already there
         return Journey(self.origin.station, int(station), self.start_time,
-                       tuple(self._ride_to(int(self.arr_conn[j, q]), int(self.arr_lvl[j, q]))))
+                       tuple(self._ride_to(int(self.arr_conn[q, j]), int(self.arr_lvl[q, j]))))
 
     def _ride_to(self, c: int, lv: int) -> list[Leg]:
         """Legs ending with the ride (at level ``lv``) that gets off after connection ``c``."""
@@ -91,7 +103,7 @@ class ReachResult:
         if c == -2:  # getting off at the stop the seated group is approaching
             return [Leg(self.origin.trip, self.origin.row, self.origin.row)]
         trip = int(net.c_trip[c])
-        b = int(self.board[trip, lv])
+        b = int(self.board[trip, lv])  # (boarded: the scan rode it here)
         board_row = self.origin.row if b == -2 else int(net.c_row[b])
         return [*self.legs_before(b, lv), Leg(trip, board_row, int(net.c_row[c]) + 1)]
 
@@ -105,15 +117,15 @@ class ReachResult:
         if b == -2:
             return []
         p = int(net.c_from[b])
-        prev = int(self.ready_from[lv - 1, p])
+        prev = int(self.ready_from[p, lv - 1])
         if prev == -2:
             return []
         if prev == -3:  # walked from the origin station before the first ride
             return [self._walk(self.origin.station, int(tt.stop_station[p]), self.start_time)]
-        before = self._ride_to(int(self.arr_conn[lv - 1, prev]), int(self.arr_lvl[lv - 1, prev]))
+        before = self._ride_to(int(self.arr_conn[prev, lv - 1]), int(self.arr_lvl[prev, lv - 1]))
         if tt.stop_station[prev] != tt.stop_station[p]:
             before.append(self._walk(int(tt.stop_station[prev]), int(tt.stop_station[p]),
-                                     int(self.arr[lv - 1, prev])))
+                                     int(self.arr[prev, lv - 1])))
         return before
 
 

@@ -34,7 +34,7 @@ board of trip ``t`` at row ``r`` with ``j`` trips dominates being on board at a 
 because staying seated binds nothing, so every arrival event reachable from the later boarding is reachable
 from the earlier one with no more trips. Arrival events are never merged across times, so no FIFO property
 is assumed; an event whose departures are all marked at its level already changes nothing. (3) Hence, by
-induction over levels, ``lvl``/``board`` hold exactly the legal (trip, row, trips) states and ``arr[j, q]`` is
+induction over levels, ``lvl``/``board`` hold exactly the legal (trip, row, trips) states and ``arr[q, j]`` is
 the earliest legal arrival at ``q`` with at most ``j`` trips, which gives "earliest, then fewest changes"
 exactly, as in the plain scan. The latest legal departure is found by the caller (binary search over the
 origin's legal first departures, keeping ``S``: the set of itineraries with first departure ``>= T'`` shrinks
@@ -54,7 +54,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from planner.routing.csa import INF, _row_level
+from planner.routing.csa import INF, _arr_row, _board_row, _parts, _row_level
 from planner.routing.rule_marks import _head, _lower, _mark, _mark_interval
 from planner.routing.targets import _hopeless, _targets_each
 
@@ -200,12 +200,11 @@ def _general(s, g, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, c_
 # long: one numba kernel (csa.py measured a split into inline helpers as 50% slower); a split of this
 # one has not been measured, so it stays whole
 @nb.njit(cache=True, nogil=True)
-def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_idx, end_time,
-              stop_station, sta_off, sta_stops, stop_local, mat_off, mat, link_off, link_to, link_sec,
-              sd_off, sd_time, sd_conn, sd_ct, stop_group, ev_k0, ev_k1, ev_h0, ct_lo, ct_hi, sd_real, sd_late, sd_early,
-              n_trips, K, W, origin_station, start_time, since,
-              origin_trip, origin_row, origin_arr, origin_stop, origin_drop, targets, is_target, lb, arrive_by):
-    """Scan under the rule; returns ``arr, arr_conn, arr_lvl, board, mark, mark_from`` (module docstring).
+def rule_scan(d, r, q):
+    """Scan question ``q`` (:class:`~planner.routing.arrays.ScanSpec`, window ``q.W``) under the rule on the day
+    ``d`` with its boarding groups ``r`` (:class:`~planner.routing.arrays.RuleArrays`); returns the two buffers of
+    ``arr, arr_conn, arr_lvl, board, alo, lvl, mark_from, mark`` (:func:`~planner.routing.arrays.label_views`;
+    module docstring; rows valid as in :mod:`planner.routing.csa`).
 
     ``mark_from[c]``: the arrival connection whose event let the group board ``c``, ``-2`` the standing
     origin, ``-3`` a walk from it, ``-4`` the seated origin getting off at its stop. ``targets`` (station
@@ -214,19 +213,42 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
     (no rows: no pruning); an arrival event that cannot beat every target's best arrival so far, nor arrive
     by ``arrive_by``, marks nothing (only the targets' labels are wanted, and it can change none of them).
     """
+    c_dep, c_arr, c_from, c_to, c_trip, c_row = d.c_dep, d.c_arr, d.c_from, d.c_to, d.c_trip, d.c_row
+    c_pick, c_drop = d.c_pick, d.c_drop
+    stop_station, sta_off, sta_stops, stop_local = d.stop_station, d.sta_off, d.sta_stops, d.stop_local
+    mat_off, mat, link_off, link_to, link_sec = d.mat_off, d.mat, d.link_off, d.link_to, d.link_sec
+    sd_off, sd_time, sd_conn, sd_ct, stop_group = r.sd_off, r.sd_time, r.sd_conn, r.sd_ct, r.stop_group
+    ev_k0, ev_k1, ev_h0, ct_lo, ct_hi = r.ev_k0, r.ev_k1, r.ev_h0, r.ct_lo, r.ct_hi
+    sd_real, sd_late, sd_early = r.sd_real, r.sd_late, r.sd_early
+    end_time, n_trips, K, W = q.end_time, q.n_trips, q.K, q.W
+    origin_station, start_time, since = q.origin_station, q.start_time, q.since
+    origin_trip, origin_row, origin_arr, origin_stop, origin_drop = (q.origin_trip, q.origin_row, q.origin_arr,
+                                                                     q.origin_stop, q.origin_drop)
+    targets, is_target, lb, arrive_by = q.targets, q.is_target, q.lb, q.arrive_by
     n_stops = stop_station.shape[0]
     n_conn = c_dep.shape[0]
-    arr = np.full((K + 1, n_stops), INF, np.int32)
-    arr_conn = np.full((K + 1, n_stops), -1, np.int32)
-    arr_lvl = np.zeros((K + 1, n_stops), np.int8)
-    lvl = np.full(n_trips, K + 1, np.int8)
-    board = np.full((n_trips, K + 1), -1, np.int32)
+    # label rows are filled where the scan gets (csa's layout: a stop's row valid once alo[q, 0] <= K, a trip's
+    # boarding row once lvl[t] <= K), in the two output buffers (planner.routing.arrays.label_parts)
+    L = K + 1
+    e_arr, e_conn, e_board, e_alo, e_par, b_lvl8, b_trip, b_mark = _parts(n_stops, n_trips, K, n_conn, n_conn)
+    big = np.empty(e_par, np.int32)
+    small = np.empty(b_mark, np.int8)
+    arr = big[:e_arr].reshape((n_stops, L))
+    arr_conn = big[e_arr:e_conn].reshape((n_stops, L))
+    board = big[e_conn:e_board].reshape((n_trips, L))
+    alo = big[e_board:e_alo].reshape((n_stops, 2))
+    mark_from = big[e_alo:e_par]
+    arr_lvl = small[:b_lvl8].reshape((n_stops, L))
+    lvl = small[b_lvl8:b_trip]
+    mark = small[b_trip:b_mark]
+    lvl[:] = K + 1
+    alo[:, 0] = K + 1
+    alo[:, 1] = INF
     # marks are read only for scanned connections (from ``start_idx`` to the last departing by ``end_time``),
     # and a parent only where a mark is: the rest may stay uninitialised (the day's arrays are large)
-    mark = np.empty(n_conn, np.int8)
+    start_idx = _lower(c_dep, 0, n_conn, start_time)
     end_idx = _lower(c_dep, start_idx, n_conn, end_time + 1) if end_time < INF else n_conn
     mark[start_idx:end_idx] = K + 1
-    mark_from = np.empty(n_conn, np.int32)
     cover = np.zeros((K + 1, sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1  # empty intervals
     single = targets.shape[0] == 1
@@ -237,40 +259,49 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
         for k in range(sta_off[origin_station], sta_off[origin_station + 1]):
             p = sta_stops[k]
             for j in range(K + 1):
-                arr[j, p] = start_time
+                arr[p, j] = start_time
+                arr_conn[p, j] = -1  # there from the start
+                arr_lvl[p, j] = 0
+            alo[p, 0] = 0
+            alo[p, 1] = start_time
         w_end = max(start_time, since + W)
         rew = _event(origin_station, -1, start_time, w_end, 0, -2, -3, cur, sd_off, sd_time, sd_conn, sd_ct,
                      stop_group, c_from, sta_off, stop_local, mat_off, mat, link_off, link_to, link_sec, mark, mark_from, rew,
                      cover, ct_lo, ct_hi, sd_real, sd_late, sd_early)
     if origin_trip >= 0:
+        _board_row(origin_trip, lvl, board, K)
         lvl[origin_trip] = 1
         board[origin_trip, 1] = -2
         if origin_drop:
+            _arr_row(origin_stop, arr, alo, K)
             for j in range(1, K + 1):
-                arr[j, origin_stop] = origin_arr
-                arr_conn[j, origin_stop] = -2
-                arr_lvl[j, origin_stop] = 1
+                arr[origin_stop, j] = origin_arr
+                arr_conn[origin_stop, j] = -2
+                arr_lvl[origin_stop, j] = 1
+            alo[origin_stop, 0] = 1
+            alo[origin_stop, 1] = origin_arr
             rew = _event(stop_station[origin_stop], origin_stop, origin_arr, origin_arr + W, 1, -4, -4, cur,
                          sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local, mat_off, mat,
                          link_off, link_to, link_sec, mark, mark_from, rew, cover, ct_lo, ct_hi, sd_real, sd_late,
                          sd_early)
     tb = np.empty(targets.shape[0], np.int32)
-    best = _targets_each(targets, arr, sta_off, sta_stops, K, tb)
+    best = _targets_each(targets, arr, alo, sta_off, sta_stops, K, tb)
     rew = n_conn
     c = start_idx
     high = start_idx  # connections below it were scanned once already (a replay after a rewind)
     while c < n_conn:
-        d = c_dep[c]
-        if d > end_time or d > best:
+        dep = c_dep[c]
+        if dep > end_time or dep > best:
             break
         t = c_trip[c]
         if t == origin_trip and c_row[c] < origin_row:
             c += 1
             continue
         replay = c < high
-        lv = _row_level(t, c_row[c], board, c_row, K) if replay else lvl[t]
+        lv = _row_level(t, c_row[c], lvl, board, c_row, K) if replay else lvl[t]
         if c_pick[c] and mark[c] + 1 < lv:
             lv = mark[c] + 1
+            _board_row(t, lvl, board, K)
             if lv < lvl[t]:
                 lvl[t] = lv
             b = board[t, lv]
@@ -280,16 +311,22 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
             q = c_to[c]
             a = c_arr[c]
             s = stop_station[q]
-            if a < arr[lv, q]:
+            if alo[q, 0] > K or a < arr[q, lv]:
+                _arr_row(q, arr, alo, K)
                 for j in range(lv, K + 1):
-                    if a < arr[j, q]:
-                        arr[j, q] = a
-                        arr_conn[j, q] = c
-                        arr_lvl[j, q] = lv
+                    if a < arr[q, j]:
+                        arr[q, j] = a
+                        arr_conn[q, j] = c
+                        arr_lvl[q, j] = lv
                     else:
                         break
+                if lv < alo[q, 0]:
+                    alo[q, 0] = lv
+                    alo[q, 1] = a
+                elif lv == alo[q, 0]:
+                    alo[q, 1] = a
                 if is_target[s]:
-                    best = _targets_each(targets, arr, sta_off, sta_stops, K, tb)
+                    best = _targets_each(targets, arr, alo, sta_off, sta_stops, K, tb)
             # leaving the only target cannot reach it earlier; an event that cannot beat a target marks nothing
             if lv < K and not (single and is_target[s]) and not _hopeless(a, s, lb, tb, arrive_by):
                 k0 = ev_k0[c]
@@ -322,19 +359,20 @@ def rule_scan(c_dep, c_arr, c_from, c_to, c_trip, c_row, c_pick, c_drop, start_i
             rew = n_conn
         else:
             c += 1
-    return arr, arr_conn, arr_lvl, board, mark, mark_from
+    return big, small
 
 
 @nb.njit(cache=True, nogil=True)
-def event_boardings(s, p, a, w_end, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local,
-                    mat_off, mat, link_off, link_to, link_sec, n_conn, ct_lo, ct_hi, sd_real, sd_late, sd_early):
+def event_boardings(d, r, s, p, a, w_end):
     """Connections an arrival event may board (the same ``_event`` the scan uses), sorted: for the
-    ``zugzwang`` answers and checks, so the rule is decided in this one place."""
+    ``zugzwang`` answers and checks, so the rule is decided in this one place. ``d``/``r``: the day's and the
+    rule's arrays (:mod:`planner.routing.arrays`; the rule's event intervals are not read)."""
+    n_conn = d.c_dep.shape[0]
     mark = np.full(n_conn, 1, np.int8)
     mark_from = np.full(n_conn, -1, np.int32)
-    cover = np.zeros((1, sd_off.shape[0] - 1, 2), np.int32)
+    cover = np.zeros((1, r.sd_off.shape[0] - 1, 2), np.int32)
     cover[:, :, 0] = 1
-    _event(s, p, a, w_end, 0, -1, -1, -1, sd_off, sd_time, sd_conn, sd_ct, stop_group, c_from, sta_off, stop_local,
-           mat_off, mat, link_off, link_to, link_sec, mark, mark_from, n_conn, cover, ct_lo, ct_hi, sd_real, sd_late,
-           sd_early)
+    _event(s, p, a, w_end, 0, -1, -1, -1, r.sd_off, r.sd_time, r.sd_conn, r.sd_ct, r.stop_group, d.c_from, d.sta_off,
+           d.stop_local, d.mat_off, d.mat, d.link_off, d.link_to, d.link_sec, mark, mark_from, n_conn, cover, r.ct_lo,
+           r.ct_hi, r.sd_real, r.sd_late, r.sd_early)
     return np.flatnonzero(mark == 0)

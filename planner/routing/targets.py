@@ -9,16 +9,18 @@ from planner.routing.network import INF
 
 
 @nb.njit(cache=True, nogil=True)
-def _targets_each(targets, arr, sta_off, sta_stops, K, out):
+def _targets_each(targets, arr, alo, sta_off, sta_stops, K, out):
     """Latest of the targets' best arrivals so far (INF while one is unreached or without targets), each
-    target's own best written into ``out`` (the scans prune by it)."""
+    target's own best written into ``out`` (the scans prune by it). A stop's labels ``arr[p]`` count once
+    ``alo[p, 0] <= K`` (the scan got there)."""
     worst = -1
     for i in range(targets.shape[0]):
         t = targets[i]
         b = INF
         for k in range(sta_off[t], sta_off[t + 1]):
-            if arr[K, sta_stops[k]] < b:
-                b = arr[K, sta_stops[k]]
+            p = sta_stops[k]
+            if alo[p, 0] <= K and arr[p, K] < b:
+                b = arr[p, K]
         out[i] = b
         if b > worst:
             worst = b

@@ -47,17 +47,17 @@ def warm_up() -> float:
     origin = query.station_origin(alpha, 9 * 3600 + 55 * 60)
     fastest = query.best_journey(net, origin, gamma)
     query.journeys_within(net, origin, gamma, 20, fastest=fastest)
-    query.reach(net, query.trip_origin(net, 0, int(tt.trip_offset[0])))
+    query.reach(net, query.Query(query.trip_origin(net, 0, int(tt.trip_offset[0]))))
     # the change-window rule (variant A) runs its own kernels (planner.routing.rule_scan)
     bound = query.station_origin(alpha, 9 * 3600 + 55 * 60, window=29 * 60)
     query.journeys_within(net, bound, gamma, 20, fastest=query.best_journey(net, bound, gamma))
-    query.reach(net, query.trip_origin(net, 0, int(tt.trip_offset[0]), window=29 * 60))
+    query.reach(net, query.Query(query.trip_origin(net, 0, int(tt.trip_offset[0]), window=29 * 60)))
     # best_journey under the rule mostly answers from the plain scan: the rule-aware one-to-one, arrive-by and
     # several-target scans (with their lower bounds) are compiled here explicitly
-    query.reach(net, bound, target=gamma)
-    query.reach(net, bound, target=gamma, arrive_by=11 * 3600)
+    query.reach(net, query.Query(bound, target=gamma))
+    query.reach(net, query.Query(bound, target=gamma, arrive_by=11 * 3600))
     query.reach_targets(net, bound, [1, gamma])
-    query.reach(net, bound, target=[1, gamma])
+    query.reach(net, query.Query(bound, target=[1, gamma]))
     return time.perf_counter() - t0
 
 

@@ -18,7 +18,7 @@ from planner.gtfs.cache import load_or_build
 from planner.ledger.rules import LedgerRules, ledger_rules
 from planner.rail.index import by_trip, day_crossings
 from planner.realtime.load import load_overlay
-from planner.routing import reach, station_origin
+from planner.routing import Query, reach, station_origin
 from planner.routing.network import TransitNetwork
 from planner.timetable.model import Timetable
 from planner.timetable.stations import find_station
@@ -135,7 +135,7 @@ class GameDay:
         tt = self.timetable
         _ = self.crossings_by_trip
         if tt.n_stations:
-            reach(self.network, station_origin(0, self.game.clock.start if self.game.has_area else 0))
+            reach(self.network, Query(station_origin(0, self.game.clock.start if self.game.has_area else 0)))
         return self
 
     @property

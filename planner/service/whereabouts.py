@@ -11,7 +11,7 @@ from __future__ import annotations
 from planner.errors import InputError
 from planner.ledger.model import Event
 from planner.ledger.position import Sighting, contradiction, ledger_sightings
-from planner.routing import reach, station_origin
+from planner.routing import Query, reach, station_origin
 from planner.routing.network import TransitNetwork
 from planner.service.day_model import group_day, label_station
 from planner.service.play import Play
@@ -44,7 +44,7 @@ def earliest_arrival(net: TransitNetwork, a: int, t: int, b: int) -> int | None:
     the same train asks the same again; one scan, no journey (best_journey's fewest changes and latest departure
     do not change when the group can be there)."""
     def scan() -> int | None:
-        return reach(net, station_origin(a, t), target=b).station_arrival(b) if net.station_reach[a, b] else None
+        return reach(net, Query(station_origin(a, t), target=b)).station_arrival(b) if net.station_reach[a, b] else None
 
     return net.remembered("_earliest_arrivals", (a, int(t), b), scan, EARLIEST_MEMO)
 

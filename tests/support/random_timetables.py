@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from planner.routing import TransitNetwork, best_journey, reach, station_origin, trip_origin
+from planner.routing import Query, TransitNetwork, best_journey, reach, station_origin, trip_origin
 from planner.routing.query import Origin
 from planner.timetable.model import Timetable
 from tests.support.timetable import TimetableBuilder, assert_feasible
@@ -149,7 +149,7 @@ def check_levels_and_tie_breaks(case: Case, t: int) -> None:
     tt = net.tt
     for o in origins(net, [t]):
         brute = brute_force(net, o)
-        res = reach(net, o)
+        res = reach(net, Query(o))
         for target in range(tt.n_stations):
             j = best_journey(net, o, target)
             options = brute.get(target)
