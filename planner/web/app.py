@@ -25,7 +25,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from planner.errors import PlannerError
+from planner.errors import PlannerError, TrainAmbiguous
 from planner.maps import assets
 from planner.store.games import Access
 from planner.store.state import State
@@ -123,6 +123,8 @@ class WebApp:
                 return json_response(out)
             except HttpError as exc:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
+            except TrainAmbiguous as exc:  # the page asks which train: each candidate's id can be sent back
+                return json_response({"error": " ".join(str(exc).split()), "candidates": exc.candidates}, 409)
             except PlannerError as exc:
                 return json_response({"error": " ".join(str(exc).split())}, 422)
             except (WorkerFailed, BrokenProcessPool) as exc:
@@ -186,13 +188,15 @@ class WebApp:
     async def organiser_page(self, request: Request) -> Response:
         """The organiser's page: every group on one table and one map, the ranking, corrections."""
         try:
-            play, _day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
+            game_id = self.organisers_game(request)
+            play, _day = await run_in_threadpool(self.answers.play, game_id)
+            verdict = await run_in_threadpool(self.answers.area_warning, game_id)
         except HttpError as exc:
             return self.page("error.html", {"message": exc.message}, exc.status)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422)
         return self.page("organiser.html", {"game": play.game, "info": self.answers.game_info(play),
-                                            "poll_ms": self.poll_ms})
+                                            "poll_ms": self.poll_ms, "area_warning": verdict})
 
     def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the

@@ -30,7 +30,7 @@ function setText(id, text) {
 }
 
 class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  constructor(status, message, data) { super(message); this.status = status; this.data = data || {}; }
 }
 
 /* The service worker answered from its cache: no network. ``data`` is the kept answer. */
@@ -51,7 +51,7 @@ async function api(path, method, body) {
   const resp = await fetch(path, opts);
   let data = null;
   try { data = await resp.json(); } catch (e) { data = null; }
-  if (!resp.ok) throw new ApiError(resp.status, (data && data.error) || ("HTTP " + resp.status));
+  if (!resp.ok) throw new ApiError(resp.status, (data && data.error) || ("HTTP " + resp.status), data);
   if (resp.headers.get("X-Planner-Cached")) throw new OfflineCopy(data);
   return data;
 }

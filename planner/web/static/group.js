@@ -253,14 +253,32 @@ async function submitPosition(ev) {
   if (time) body.time = time;
   if (trip) body.trip = trip;
   if (sinceValue()) body.since = sinceValue();
+  await sendPosition(body);
+}
+
+async function sendPosition(body) {
   try {
     const st = await api(BASE + "/position", "POST", body);
     const pos = st.position;
     message(st.train ? `Position: ${st.train}` : `Position: ${pos.station} since ${pos.since}`);
     refresh();
   } catch (e) {
+    if (e instanceof ApiError && e.status === 409 && e.data.candidates) { askTrain(e, body); return; }
     message(e instanceof ApiError ? e.message : "No connection: the position was not sent.", true);
   }
+}
+
+/* A train named by its time fits several trains at the group's station: ask which one, and send its id. */
+function askTrain(e, body) {
+  const box = document.getElementById("train-choice");
+  document.getElementById("train-question").textContent = `Which train is "${body.trip}"?`;
+  document.getElementById("train-options").replaceChildren(...e.data.candidates.map((c) => {
+    const b = h("button", {type: "button", class: "small train-option"}, c.train);
+    b.addEventListener("click", () => { box.hidden = true; sendPosition({...body, trip: c.trip_id}); });
+    return b;
+  }));
+  box.hidden = false;
+  message("");
 }
 
 /* The entry undo would remove: the latest roll or position report. In the same minute the server takes the one
@@ -317,6 +335,10 @@ document.getElementById("position-form").addEventListener("submit", submitPositi
 document.getElementById("undo").addEventListener("click", askUndo);
 document.getElementById("undo-yes").addEventListener("click", undo);
 document.getElementById("undo-no").addEventListener("click", closeUndo);
+document.getElementById("train-none").addEventListener("click", () => {
+  document.getElementById("train-choice").hidden = true;
+  message("Add the destination to the train (e.g. S3 12:09 Laufen), or its trip id.", true);
+});
 document.getElementById("time").addEventListener("input", (ev) => {
   timeEdited = Boolean(ev.target.value);
   if (timeEdited) localStorage.setItem(KEY + ":time", ev.target.value); else localStorage.removeItem(KEY + ":time");
