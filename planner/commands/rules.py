@@ -13,6 +13,7 @@ from planner.service.realtime import late_mark
 from planner.service.rules import LogLeg, check_log, trains_after_getting_off
 from planner.service.target import target_answer
 from planner.service.tolls import tolls_answer
+from planner.util.i18n import _
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 from planner.util.userfiles import read_csv, read_toml
@@ -68,7 +69,8 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     exclude = ctx.trip(args.trip, s) if args.trip else -1
     out = trains_after_getting_off(ctx.day, s, t, exclude)
     if not out["applies"]:
-        table = f"{ctx.game.title} has no rule on how long a group may wait at {out['station']}"
+        table = _("{game} has no rule on how long a group may wait at {station}; the next departures:").format(
+            game=ctx.game.title, station=out["station"]) + "\n"
     elif out["forced_next"]:
         table = f"no train leaves {out['station']} by {out['deadline']}: you must take the next one ({out['rule']})\n"
     else:

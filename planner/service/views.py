@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from planner.routing.journey import Leg
 from planner.service.gameday import GameDay
 from planner.service.jail import jail_json
 from planner.service.legs import annotate
@@ -52,7 +53,25 @@ def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int,
     annotate(day, j, d)
     add_delays(day, j, d)
     add_fees(day, pricing, j, d, seated=origin.in_trip)
+    _seated_start(day, j, d)
     return d
+
+
+def _seated_start(day: GameDay, j: Journey, d: dict) -> None:
+    """A seated group that gets off at the stop its train approaches (the routing's zero-length first leg): the
+    itinerary starts with the ride it sits in, from the stop before (``seated``: the stops behind it count for
+    nothing), or without it when the train has not left its first stop; ``changes`` as the legs show."""
+    first = j.legs[0] if j.legs else None
+    if first is None or first.is_walk or first.board_row != first.alight_row:
+        return
+    tt = day.timetable
+    row = first.board_row
+    if row > int(tt.trip_offset[first.trip]):
+        ride = Leg(first.trip, row - 1, row).to_dict(tt)
+        d["legs"][0] |= {k: ride[k] for k in ("from", "from_platform", "departure")} | {"seated": True}
+    else:
+        d["legs"] = d["legs"][1:]
+    d["changes"] = max(0, sum(1 for ld in d["legs"] if ld["route"] != "walk") - 1)
 
 
 FEE_KEYS = ("fees", "fees_total", "fees_min", "fees_max", "pricing")
@@ -75,7 +94,8 @@ def dice_json(day: GameDay, ans: DiceAnswer, origin: Origin, pricing: Pricing | 
         "already_there": bool(itinerary and not itinerary["legs"]),
         "candidates": ans.candidates,
         "free_until": fmt_clock(ans.free_until),
-        "admissible": [journey_json(day, j, origin, j.target_station, pricing) for j in ans.admissible],
+        "admissible": [journey_json(day, j, origin, j.target_station, pricing)
+                       | {"reached": fmt_clock(ans.reached(j, tt))} for j in ans.admissible],
         "bonus": itinerary["bonus"] if itinerary else [],
         "crossings": itinerary["crossings"] if itinerary else [],
         **({k: itinerary[k] for k in FEE_KEYS if k in itinerary} if itinerary else {}),

@@ -59,9 +59,10 @@ function renderAdmissible(ans) {
   document.getElementById("admissible-box").hidden = !ways.length;
   setText("admissible-minutes", document.body.dataset.extra || "20");
   document.getElementById("admissible").replaceChildren(...ways.map((w) => {
-    const fastest = w.departure === ans.departure && w.arrival === ans.arrival;
+    const reached = w.reached || w.arrival;  // a toll line or tunnel: when the train has passed it
+    const fastest = w.departure === ans.departure && reached === ans.arrival;
     const via = (w.legs || []).map((l) => `${l.route} ${l.departure} ${l.from} → ${l.to} ${l.arrival}`).join(", ");
-    return h("li", {class: fastest ? "fastest" : ""}, h("b", {}, `${w.departure} → ${w.arrival}`),
+    return h("li", {class: fastest ? "fastest" : ""}, h("b", {}, `${w.departure} → ${reached}`),
       ` ${w.changes} change(s)${fastest ? " (fastest)" : ""}`, h("br"), h("small", {}, via));
   }));
 }
@@ -119,7 +120,8 @@ function renderTrains(z) {
   let text;
   if (z.seated && z.station) text = `Seated: nothing binds until you get off. Getting off at ${z.station}:`;
   else text = `At ${z.station || "-"}${z.got_off ? " since " + z.got_off : ""}:`;
-  if (!z.applies) text += " no change window in this game, any train.";
+  if (!z.applies) text += (z.departures || []).length ? " no change window in this game, any train; the next ones:"
+    : " no change window in this game, any train (none leaves in the next half hour).";
   else if (z.forced_next) text += ` no train by ${z.deadline}: you must take the first one after (marked).`;
   else text += ` ${z.rule || "change window"}, board by ${z.deadline}.`;
   rule.textContent = text;
