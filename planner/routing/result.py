@@ -79,11 +79,19 @@ class ReachResult:
         """Per level, the earliest arrival at ``station`` by a ride or on foot."""
         return np.minimum(self._ridden(station), self._walked(station)[0])
 
+    def _ridden_at(self, station: int, level: int) -> int:
+        """The earliest arrival at ``station``'s platforms with at most ``level`` legs (INF: none)."""
+        stops = self._stops(station)
+        return int(self.arr[level, stops].min()) if len(stops) else int(INF)
+
     def station_arrival(self, station: int, legs: int | None = None) -> int | None:
         """Earliest arrival at ``station`` (by a ride, or on foot from a linked station) with at most ``legs``
-        legs (None = any), or None."""
+        legs (None = any), or None. (One level only: the rule-aware search asks this many times.)"""
         j = self.max_legs if legs is None else min(legs, self.max_legs)
-        a = int(self._levels(station)[j])
+        a = self._ridden_at(station, j)
+        for s_from, sec in links_into(self.net, station):
+            if s_from != station:
+                a = min(a, self._ridden_at(s_from, j) + sec)
         return None if a >= INF else a
 
     def pareto_levels(self, station: int) -> list[int]:
