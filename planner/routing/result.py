@@ -86,7 +86,7 @@ class ReachResult:
 
     def station_arrival(self, station: int, legs: int | None = None) -> int | None:
         """Earliest arrival at ``station`` (by a ride, or on foot from a linked station) with at most ``legs``
-        legs (None = any), or None. (One level only: the rule-aware search asks this many times.)"""
+        legs (None = any), or None (it reads the asked level only: the searches ask this often)."""
         j = self.max_legs if legs is None else min(legs, self.max_legs)
         a = self._ridden_at(station, j)
         for s_from, sec in links_into(self.net, station):
