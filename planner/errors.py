@@ -34,6 +34,18 @@ class InputError(PlannerError):
     """A command-line value is out of range or malformed."""
 
 
+class TrainAmbiguous(InputError):
+    """A train named as players name it ("S3 09:39") fits several trains: ``candidates`` lists each as
+    ``{"trip_id", "train"}`` (its id, and how it reads), so that a page can ask which one is meant."""
+
+    def __init__(self, message: str, candidates: list[dict] | None = None):
+        super().__init__(message)
+        self.candidates = list(candidates or [])
+
+    def __reduce__(self):  # raised in the web's routing process, re-raised in the server's
+        return (TrainAmbiguous, (str(self), self.candidates))
+
+
 class DamagedState(PlannerError):
     """A row of the state file that no planner wrote (edited by hand, or damaged): named, never a traceback."""
 

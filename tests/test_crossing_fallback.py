@@ -29,8 +29,8 @@ def test_without_line_data_the_report_uses_the_stop_rule(no_rail_data, nws_game)
     assert checks == {}
     assert len(warnings) == 1 and "checked on stops only" in warnings[0] and "missing.csv" in warnings[0]
     # the stop names carry ", Station": the rule matches them (an exact-name lookup would not)
-    assert index["Hölstein–Niederdorf"] == [(0, 0, 1)]  # the tram, not the bus
-    assert index["Basel SBB–Muttenz"] == [(2, 4, 5)]
+    assert index["Hölstein–Niederdorf"] == [(0, 0, 1, 1.0)]  # the tram, not the bus (passed at the stop)
+    assert index["Basel SBB–Muttenz"] == [(2, 4, 5, 1.0)]
     # the same rule as the rail package's, stop for stop
     assert index == crossing_trips(tt, None, nws_game)
 

@@ -110,13 +110,18 @@ def test_trip_with_time_is_the_position_in_the_train(capsys):
     out = js(capsys, "route", *DAY, "--trip", "IR70 12:09", "--from", "luzern", "--time", "12:25",
              "--to", "emmenbrucke")
     assert out["train"].startswith("in IR70 12:09 Luzern → Zürich HB, next stop")
-    assert out["departure"] >= "12:25" and all(leg["departure"] >= "12:25" for leg in out["legs"])
+    # the ride the group sits in comes first (from the stop before); every other leg leaves after 12:25
+    seated, *rest = out["legs"]
+    assert seated.get("seated") and seated["route"] == "IR70" and seated["to"] == rest[0]["from"]
+    assert out["departure"] >= "12:25" and all(leg["departure"] >= "12:25" for leg in rest)
 
 
-def test_trip_one_minute_off_is_echoed_and_ambiguity_lists_each(capsys):
-    out = js(capsys, "route", *DAY, "--trip", "IR70 12:10", "--from", "Luzern", "--to", "Emmenbrücke")
-    assert out["train"].startswith("in IR70 12:10 Zürich HB → Luzern")  # said, not silently picked
-    rc, _, err = run(capsys, "route", *DAY, "--trip", "IR75 12:35", "--from", "Zug", "--to", "Luzern")
+def test_trip_one_minute_off_names_the_trains_there_and_ambiguity_lists_each(capsys):
+    # at Luzern, "IR70 12:10" is no train (the one leaving Zürich HB at 12:10 is another): the one leaving
+    # Luzern a minute earlier is named, nothing is silently picked
+    rc, _, err = run(capsys, "route", *DAY, "--trip", "IR70 12:10", "--from", "Luzern", "--to", "Emmenbrücke")
+    assert_one_line_error(rc, err, "no IR70 calls at Luzern at 12:10", "nearby: IR70 12:09 Luzern → Zürich HB")
+    rc, _, err = run(capsys, "route", *DAY, "--trip", "IR75 12:35", "--to", "Luzern")
     assert_one_line_error(rc, err, "matches 2 trains", "Luzern → Zürich HB", "Zürich HB → Luzern")
 
 

@@ -313,7 +313,7 @@ def test_zug_olten_aarau(zug_tt, net, sbb_game):
 
 def _routes(tt, net, game) -> dict[str, list[str]]:
     """The routes crossing each toll line and tunnel of ``game``, as the organisers' report lists them."""
-    return {name: route_names(tt, (t for t, _f, _l in hits)) for name, hits in crossing_trips(tt, net, game).items()}
+    return {name: route_names(tt, (h[0] for h in hits)) for name, hits in crossing_trips(tt, net, game).items()}
 
 
 def test_zug_route_report(zug_tt, net, sbb_game):
@@ -326,7 +326,7 @@ def test_zug_route_report(zug_tt, net, sbb_game):
     assert "S24" not in {r for v in report.values() for r in v}  # Zug-Zürich: no toll line
     stretches = crossing_trips(zug_tt, net, sbb_game)
     passes = 0
-    for t, first, last in stretches["Luzern–Rotkreuz"]:
+    for t, first, last, _share in stretches["Luzern–Rotkreuz"]:
         assert zug_tt.trip_offset[t] <= first < last < zug_tt.trip_offset[t + 1]
         ends = [zug_tt.station_name[zug_tt.stop_station[zug_tt.st_stop[r]]] for r in (first, last)]
         assert "Luzern" in ends

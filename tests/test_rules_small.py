@@ -67,7 +67,7 @@ def test_variant_b_tunnel_target_counts_when_travelled_through(line):
     g = load_game("nordwestschweiz")
     tt = line.tt
     s1_13 = tt.trip_index["s1-13"]
-    # Pretend the stretch B..C of every S1 runs through the Adler tunnel (what the physical model reports).
+    # Pretend the stretch B..C of every S1 runs through the Adler tunnel up to C (what the physical model reports).
     def finder(name):
         if name != "Adlertunnel":
             return []
@@ -75,7 +75,7 @@ def test_variant_b_tunnel_target_counts_when_travelled_through(line):
         for t in range(tt.n_trips):
             rows = list(tt.trip_stop_times(t))
             if tt.route_name[tt.trip_route[t]] == "S1":
-                out.append((t, rows[1], rows[2]))
+                out.append((t, rows[1], rows[2], 1.0))
         return out
 
     ans = decide(line, g, station_origin(0, parse_clock("13:00")), 55, [], finder)

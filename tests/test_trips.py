@@ -17,9 +17,13 @@ def test_by_line_and_time(zug_tt):
     # IR75 leaves Zug 10:03 (pl.4) for Luzern, via Rotkreuz
     t = find_trip(zug_tt, "IR75 10:03", find_station(zug_tt, "Zug"))
     assert zug_tt.route_name[zug_tt.trip_route[t]] == "IR75" and zug_tt.trip_headsign[t] == "Luzern"
-    # the time is the departure at the named stop or the first stop, not at any stop on the way
-    with pytest.raises(InputError, match="no IR75 leaves at Rotkreuz.*nearby: IR75 10:11 Rotkreuz"):
+    # the time is the departure at the named stop (where the group is), never at another stop on the way
+    with pytest.raises(InputError, match="no IR75 calls at Rotkreuz at 10:03.*nearby: IR75 10:11 Rotkreuz"):
         find_trip(zug_tt, "IR75 10:03", find_station(zug_tt, "Rotkreuz"))
+    # nor at its first stop when a stop is named: the IR70 leaving Zürich HB at 12:10 is not "IR70 12:10" at
+    # Luzern (it arrives there later); the one leaving Luzern at 12:09 is offered instead
+    with pytest.raises(InputError, match="no IR70 calls at Luzern at 12:10.*nearby: IR70 12:09 Luzern"):
+        find_trip(zug_tt, "IR70 12:10", find_station(zug_tt, "Luzern"))
 
 
 def test_ambiguous_names_each_train(zug_tt):
@@ -40,7 +44,7 @@ def test_line_category_and_swiss_times(zug_tt):
 
 
 def test_train_must_still_come_to_the_station(zug_tt):
-    with pytest.raises(InputError, match="no S1 leaves at Rotkreuz"):
+    with pytest.raises(InputError, match="no S1 calls at Rotkreuz"):
         find_trip(zug_tt, "S1 10:06 Sursee", find_station(zug_tt, "Rotkreuz"))
 
 

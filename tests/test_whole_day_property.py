@@ -5,7 +5,8 @@ train leaving from where they are), roll (6s and repeated numbers included), und
 owe, until the game's end and past it. After every step:
 
 * every itinerary handed out (a roll's answer, ``next``) passes the change window's own check (``zugzwang
-  --check``), and leaves no earlier than it was asked;
+  --check``), and leaves no earlier than it was asked (but for the ride the group sits in); none of its legs has
+  zero length, and its changes are counted as its legs show;
 * a group's times never run backwards, and the day's obligation is what the independent model says (may it roll,
   must it head for a target, is it over);
 * the targeted targets are the model's (variant A skips the targeted ones of a number);
@@ -117,8 +118,15 @@ def _legs(day: GameDay, answer: dict) -> list[dict]:
 def _check_itinerary(day: GameDay, answer: dict, asked: int, seed: int) -> None:
     if not answer.get("legs"):
         return
+    for leg in answer["legs"]:  # a ride or walk goes somewhere; getting off where the train is now is no leg
+        assert leg["from"] != leg["to"], (seed, "a leg of zero length", leg)
+    rides = [leg for leg in answer["legs"] if leg["route"] != "walk"]
+    assert answer["changes"] == max(0, len(rides) - 1), (seed, "changes not as the legs show", answer)
+    assert all(not leg.get("seated") for leg in answer["legs"][1:]), (seed, "seated in a later leg")
     legs = _legs(day, answer)
-    assert legs[0]["departure"] >= asked - 60 or answer.get("train"), (seed, "leaves before it was asked")
+    first = 1 if answer["legs"][0].get("seated") else 0  # the ride the group sits in left before it asked
+    if first < len(legs):
+        assert legs[first]["departure"] >= asked - 60 or answer.get("train"), (seed, "leaves before it was asked")
     z = answer.get("zugzwang") or {}
     start = (T(z["since"]), asked) if z.get("since") else None
     assert check_legs(day.network, legs, day.window, start=start) == [], (seed, answer["legs"])
@@ -137,7 +145,9 @@ def _check_fees(play: Play, group: str, answer: dict, seed: int, seated: bool) -
         if "rows" not in leg:
             continue
         _trip, board, alight = leg["rows"]
-        for r in range(board if (i == 0 and seated) else board + 1, alight + 1):
+        # seated: the stop its train is at or approaching counts (the leg shown from the stop before, if any)
+        at_start = i == 0 and seated and not answer["legs"][0].get("seated")
+        for r in range(board if at_start else board + 1, alight + 1):
             if not (tt.st_pickup[r] or tt.st_dropoff[r] or r == alight):
                 continue
             name = tt.station_name[tt.stop_station[tt.st_stop[r]]]

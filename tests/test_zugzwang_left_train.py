@@ -26,6 +26,11 @@ def test_the_train_just_left_is_not_offered(capsys):
 
 
 def test_a_named_train_is_excluded_by_name_and_nothing_is_guessed(capsys):
-    out = zz(capsys, "--at", "Zug", "--time", "12:28", "--trip", "IR70 12:09 Zürich HB")
-    assert "excluded" not in out
-    assert "IR70" not in [d["route"] for d in out["departures"] if d["departure"] == "12:29"]
+    # the group names the train it left by its time at Zug: its arrival (12:28) or its departure (12:29) there
+    for ref in ("IR70 12:28 Zürich HB", "IR70 12:29"):
+        out = zz(capsys, "--at", "Zug", "--time", "12:28", "--trip", ref)
+        assert "excluded" not in out
+        assert "IR70" not in [d["route"] for d in out["departures"] if d["departure"] == "12:29"]
+    # its time at its first stop (Luzern 12:09) is not its time at Zug: no train is guessed
+    assert main(["zugzwang", *DAY, "--at", "Zug", "--time", "12:28", "--trip", "IR70 12:09 Zürich HB"]) == 2
+    assert "no IR70 calls at Zug at 12:09" in capsys.readouterr().err

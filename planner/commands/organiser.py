@@ -23,8 +23,10 @@ from planner.gtfs.source import FeedSource
 from planner.organiser.area_check import check_area
 from planner.organiser.lab_link import lab_pointer
 from planner.organiser.render import render_html, render_text
+from planner.service.games import area_warning
 from planner.service.maps import reach_map, route_map, target_map
 from planner.util.atomic import atomic_write_text
+from planner.util.i18n import _
 from planner.util.text import file_slug
 from planner.util.timefmt import fmt_clock
 
@@ -136,21 +138,26 @@ def cmd_handout(args: argparse.Namespace) -> int:
     tt, game = ctx.timetable, ctx.game
     out = Path(args.out) if args.out else output_dir() / f"handout-{file_slug(game.name, tt.date)}.pdf"
     res = make_handout(tt, game, out, png_dpi=None if args.no_png else args.dpi)
-    info = {"pdf": str(res.pdf), "pages": res.pages, "png": [str(p) for p in res.png], "warnings": res.warnings}
+    verdict = area_warning(ctx.day)  # a handout of an area check-area refuses says so
+    info = {"pdf": str(res.pdf), "pages": res.pages, "png": [str(p) for p in res.png],
+            "warnings": [*([verdict] if verdict else []), *res.warnings]}
     if links:
         info["join_pdf"] = _join_pages(links, game.title, out)
     if not args.json:
-        for w in res.warnings:
+        for w in info["warnings"]:
             sys.stderr.write(f"planner: warning: {w}\n")
     emit(args, info, "\n".join([str(res.pdf), *map(str, res.png), *([info["join_pdf"]] if args.links else [])]))
     return 0
 
 
-def _join_pages(links: tuple[str, list[tuple[str, str]]], title: str, handout: Path) -> str:
-    """The join page beside the handout (``<stem>-join.pdf``): one QR code per group."""
+def _join_pages(links: tuple[str, list[tuple[str, str]], str], title: str, handout: Path) -> str:
+    """The join page beside the handout (``<stem>-join.pdf``): one QR code per group, headed by the game's name
+    (the one ``game new --name`` gave it; the game file's title and the game id when the links file has none)."""
     from planner.maps.join_codes import write_join_pages
 
-    game_id, groups = links
+    game_id, groups, name = links
     out = handout.with_name(f"{handout.stem}-join.pdf")
-    write_join_pages(f"{title} (game {game_id})", groups, out)
+    heading = (_("{name} ({title})").format(name=name, title=title) if name
+               else _("{title} (game {game})").format(title=title, game=game_id))
+    write_join_pages(heading, groups, out)
     return str(out)

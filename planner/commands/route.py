@@ -15,6 +15,7 @@ from planner.routing import Origin
 from planner.service.answers.base import encode
 from planner.service.realtime import late_mark
 from planner.service.route import group_route, place_origin, route_answer
+from planner.util.i18n import _
 from planner.util.userfiles import read_csv
 
 
@@ -103,6 +104,22 @@ def _late(delay_min: int | None) -> str:
     return late_mark(delay_min)
 
 
+def _bonus_line(mode: str, kinds: set[str]) -> str:
+    """The sentence of a full-hour bonus on a leg, naming the vehicle it is (a bus is no train)."""
+    calls, arrives = len(kinds) > 1, "arrival" in kinds
+    if mode == "bus":
+        return (_("full-hour bonus ({fee}): the bus calls at {station} at {time}") if calls else
+                _("full-hour bonus ({fee}): the bus arrives at {station} at {time}") if arrives else
+                _("full-hour bonus ({fee}): the bus departs {station} at {time}"))
+    if mode == "tram":
+        return (_("full-hour bonus ({fee}): the tram calls at {station} at {time}") if calls else
+                _("full-hour bonus ({fee}): the tram arrives at {station} at {time}") if arrives else
+                _("full-hour bonus ({fee}): the tram departs {station} at {time}"))
+    return (_("full-hour bonus ({fee}): the train calls at {station} at {time}") if calls else
+            _("full-hour bonus ({fee}): the train arrives at {station} at {time}") if arrives else
+            _("full-hour bonus ({fee}): the train departs {station} at {time}"))
+
+
 def _legs(out: dict) -> list[str]:
     """Two lines per ride (board, get off), then what happens on it in words: bonus, toll lines, tunnels."""
     lines: list[str] = []
@@ -110,7 +127,7 @@ def _legs(out: dict) -> list[str]:
         if leg.get("route") == "walk":
             lines += _wrap(f"  {leg['departure']}  walk from {leg['from']} to {leg['to']} (arr {leg['arrival']})")
             continue
-        if leg["from"] == leg["to"] and leg["departure"] == leg["arrival"]:
+        if leg.get("seated"):  # the ride the group sits in: it gets off at the stop its train approaches
             lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off the "
                            f"{leg['route']}")
             continue
@@ -123,8 +140,8 @@ def _legs(out: dict) -> list[str]:
         for b in leg.get("bonus", []):
             events.setdefault((b["time"], b["station"], b["fee"]), set()).add(b["event"])
         for (time, station, fee), kinds in events.items():
-            verb = "calls at" if len(kinds) > 1 else "arrives at" if "arrival" in kinds else "departs"
-            lines += _wrap(f"         full-hour bonus ({fee}): the train {verb} {station} at {time}")
+            lines += _wrap("         " + _bonus_line(leg.get("mode", "rail"), kinds).format(
+                fee=fee, station=station, time=time))
         for c in leg.get("crossings", []):
             what = "tunnel" if c.get("kind") == "tunnel" else "toll line"
             lines += _wrap(f"         crosses the {what} {c['name']}: its owner's fee is due")

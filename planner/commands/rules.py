@@ -72,8 +72,8 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     exclude = ctx.trip(args.trip, s) if args.trip else -1
     out = trains_after_getting_off(ctx.day, s, t, exclude)
     if not out.applies:
-        table = _("{game} has no rule on how long a group may wait at {station}").format(game=ctx.game.title,
-                                                                                       station=out.station)
+        table = _("{game} has no rule on how long a group may wait at {station}; the next departures:").format(
+            game=ctx.game.title, station=out.station) + "\n"
     elif out.forced_next:
         table = _("no train leaves {station} by {deadline}: you must take the next one ({rule})").format(
             station=out.station, deadline=out.deadline, rule=out.rule) + "\n"

@@ -15,7 +15,8 @@ from planner.commands.base import Context, emit
 from planner.errors import InputError, PlannerError
 from planner.realtime.feed import api_key, is_url
 from planner.realtime.live import LiveFeed
-from planner.service.games import DEFAULT_BASE, create_game
+from planner.service.games import DEFAULT_BASE, area_warning, create_game
+from planner.util.i18n import _
 from planner.web.app import load_app
 
 STOP_GRACE = 5  # seconds requests still running may take once the server is told to stop
@@ -27,15 +28,30 @@ def cmd_game_new(args: argparse.Namespace) -> int:
     feed = args.feed
     if feed and not feed.startswith(("http:", "https:")):
         feed = os.path.abspath(feed)
+    warning = _area_warning(ctx, feed)
     links = create_game(ctx.state, args.name, args.groups, feed=feed or ctx.feed, game=ctx.game_spec,
                         date=ctx.date.isoformat(), base=args.base_url or os.environ.get("PLANNER_BASE_URL")
                         or DEFAULT_BASE)
     out = links.to_json()
+    out["warnings"] = [warning] if warning else []
+    if warning and not args.json:
+        sys.stderr.write(f"planner: warning: {warning}\n")
     lines = [f"game {links.game} ({args.name.strip()}); keep these links, they are shown only once",
              f"organiser: {out['organiser']['url']}"]
     lines += [f"{g['name']}: {g['url']}" for g in out["groups"]]
     emit(args, out, "\n".join(lines))
     return 0
+
+
+def _area_warning(ctx: Context, feed: str | None) -> str | None:
+    """check-area's verdict in one line when it refuses the area (the game is created all the same: the organisers
+    may mend the game file later); nothing for a feed given as a URL (nothing is downloaded for a warning)."""
+    if (feed or "").startswith(("http:", "https:")):
+        return None
+    try:
+        return area_warning(ctx.day)
+    except PlannerError as exc:  # a day that does not load is said too: nobody can play it
+        return _("check-area could not run: {error}").format(error=" ".join(str(exc).split()))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -126,12 +126,15 @@ def in_jail(state: GroupState, station: int, since: int, until: int) -> GroupSta
 class RollPlan:
     """What :meth:`GroupDay.check_roll` allows: plan the roll from ``position`` at ``plan_from`` (the roll's
     time). ``free_until``: the roll was made during free movement that ends then (§4.5): the target counts from
-    then, but the itinerary is the earliest legal one from the roll (RULES.md §3 "A group's day")."""
+    then, but the itinerary is the earliest legal one from the roll (RULES.md §3 "A group's day"). ``reaching``:
+    the roll was made on the way to a target, from its re-roll time on (variant B): the group reaches it then,
+    and a free number's time starts there (RULES.md §2)."""
 
     time: int
     plan_from: int
     position: Position | None
     free_until: int | None = None
+    reaching: int | None = None  # rolled five minutes before a target (variant B §4.3): reached then
 
 
 DeadlineOf = Callable[[Position], "Deadline | None"]
@@ -287,9 +290,9 @@ class GroupDay:
                               forced=forced), t
         if roll.kind == "free":
             assert roll.free_until is not None
-            if t < roll.free_until:
+            if t < roll.free_until:  # the next roll is due when the free time ends (§4.4-4.5)
                 return Obligation("free", since=roll.time, until=roll.free_until, board_by=board_by,
-                                  forced=forced), t
+                                  forced=forced), roll.free_until
             return Obligation("roll", since=roll.free_until, board_by=board_by, forced=forced), t
         reached = self.reached_at(roll, t)
         if reached is not None or roll.arrival is None:
@@ -353,7 +356,8 @@ class GroupDay:
         if pos is not None and pos.seated:
             pos = self.advance(pos, t)
         free = ob.until if ob.kind == "free" and ob.until is not None and t < ob.until else None
-        return RollPlan(t, t, pos, free)
+        reaching = ob.until if ob.kind == "heading" and ob.until is not None and t < ob.until else None
+        return RollPlan(t, t, pos, free, reaching)
 
     def check_position(self, t: int) -> None:
         """May the group report a position at ``t``? (times forward, within the game)."""

@@ -15,6 +15,7 @@ from planner.errors import InputError, PlannerError
 from planner.game.bonus import bonus_time_between, leg_bonus_events
 from planner.gamefile.game import Game
 from planner.gamefile.rules import DiceTarget
+from planner.rail.trips import passing_time
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.query import (
@@ -54,33 +55,42 @@ class DiceAnswer:
     reroll_at: int | None = None
     why: str | None = None  # why this itinerary and not the plain fastest one (bonus tie-break)
     jail: object | None = None  # on real-time data: the jails on the way (planner.service.jail.JailPlan)
+    # a toll-line or tunnel target: when each way (by its signature) has passed it (before its last stop)
+    passed: dict[tuple, int] = field(default_factory=dict)
+
+    def reached(self, journey: Journey, tt) -> int:
+        """When ``journey`` reaches the target: where it passes a toll line or tunnel, else its arrival."""
+        return self.passed.get(journey.signature(), journey.arrival(tt))
 
 
-CrossingFinder = Callable[[str], list[tuple[int, int, int]]]
-"""Given a toll-line/tunnel name: (trip, first_row, last_row) of every trip stretch that travels through it."""
+CrossingFinder = Callable[[str], list[tuple[int, int, int, float]]]
+"""Given a toll-line/tunnel name: (trip, first_row, last_row, end_share) of every trip stretch that travels through
+it (:func:`planner.rail.trips.crossing_trips`)."""
 
 
 def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted: set[str] | list[str],
            crossing_trips: CrossingFinder | None = None, *, real: TransitNetwork | None = None,
-           asked: int | None = None) -> DiceAnswer:
+           asked: int | None = None, free_from: int | None = None) -> DiceAnswer:
     """Apply the dice rules at ``origin`` for ``roll`` given the names already ``targeted``. ``real``: the
     network on predicted times (RULES.md §3): the target is still chosen on ``net`` (by timetable, §4.4),
     the itinerary to it is planned on ``real``. ``asked``: when the roll was made (default the origin's time,
-    which is later for a group just off a train: it boards after its change time); free time runs from it."""
+    which is later for a group just off a train: it boards after its change time); free time runs from it, or
+    from ``free_from`` (a roll five minutes before a target: from reaching it, RULES.md §2 variant B)."""
     rolled = origin.time if asked is None else asked  # free time runs from the roll (§4.6)
     if real is not None:
-        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips, rolled)
+        return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips, rolled, free_from)
+    free_start = rolled if free_from is None else max(rolled, free_from)
     tt = net.tt
     validate_roll(game, roll)
     targeted_f = {fold(t) for t in targeted}
-    free = DiceAnswer(roll, "free", free_until=game.dice.free_until(rolled, game.clock))
+    free = DiceAnswer(roll, "free", free_until=game.dice.free_until(free_start, game.clock))
     if roll in game.dice.free_numbers:  # 6 (variant A), white 6 = 61..66 (variant B): game data
         return free
     entry = game.dice.target_for(roll)
     if entry is None:
         raise InputError(_("roll {roll}: the game file has no target for this number").format(roll=roll))
     if entry.toll_line or entry.tunnel:
-        return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips, rolled)
+        return _crossing_target(net, game, origin, roll, entry, targeted_f, crossing_trips, rolled, free_start)
     stations = [exact_station(tt, name) for name in entry.stations]
     # only the candidates' arrivals are needed: the scan stops once they are final
     res = reach_targets(net, origin, [s for s in stations if s is not None])  # the scan for each candidate
@@ -133,20 +143,21 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
         ans.admissible = journeys_within(net, origin, chosen["_s"], game.dice.admissible_extra_minutes,
                                          fastest=journey)
     if journey.legs:
-        ans.reroll_at = game.dice.reroll_at(first, game.clock)
+        ans.reroll_at = game.dice.reroll_at(first, game.clock, rolled)
     return ans
 
 
 def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin: Origin, roll: int,
-                   targeted, crossing_trips, asked: int) -> DiceAnswer:
+                   targeted, crossing_trips, asked: int, free_from: int | None) -> DiceAnswer:
     """:func:`decide` by timetable for the choice, then the way to the chosen target on predicted times."""
-    ans = decide(net, game, origin, roll, targeted, crossing_trips, asked=asked)
+    ans = decide(net, game, origin, roll, targeted, crossing_trips, asked=asked, free_from=free_from)
     if ans.kind != "target" or ans.journey is None or not ans.journey.legs:
         return ans
     entry = game.dice.target_for(roll)
     if entry is not None and (entry.toll_line or entry.tunnel):
         # one target, the line itself (no choice to make): the earliest way through it on the real times
-        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips, asked)
+        return _crossing_target(real, game, origin, roll, entry, {fold(t) for t in targeted}, crossing_trips, asked,
+                                max(asked, free_from or asked))
     target = ans.journey.target_station
     fastest = best_journey(real, origin, target)
     if fastest is None:
@@ -158,7 +169,7 @@ def _on_real_times(net: TransitNetwork, real: TransitNetwork, game: Game, origin
     ans.arrival = journey.arrival(real.plan)
     if game.dice.admissible_extra_minutes:
         ans.admissible = journeys_within(real, origin, target, game.dice.admissible_extra_minutes, fastest=journey)
-    ans.reroll_at = game.dice.reroll_at(journey.arrival(real.tt), game.clock)  # (the real arrival: when near)
+    ans.reroll_at = game.dice.reroll_at(journey.arrival(real.tt), game.clock, asked)  # (the real arrival: when near)
     return ans
 
 
@@ -184,14 +195,16 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
 
 
 def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips,
-                     rolled: int) -> DiceAnswer:
-    """Variant B's toll-line and tunnel targets: reached when travelled through (RULES.md §3 "Fastest")."""
+                     rolled: int, free_start: int) -> DiceAnswer:
+    """Variant B's toll-line and tunnel targets: reached when travelled through (RULES.md §3 "Fastest"), at the
+    time the train has passed it on the physical line (RULES.md §2: interpolated by track km between the stops
+    around it); the itinerary rides on to the next stop, where the group may get off."""
     name = entry.toll_line or entry.tunnel
     assert name is not None
 
     def unreachable(why: str) -> DiceAnswer:  # RULES.md §3 "Unreachable target": said plainly, counts as a 6
         # (``why`` says so, whole: a sentence is never assembled from pieces)
-        return DiceAnswer(roll, "free", free_until=game.dice.free_until(rolled, game.clock),
+        return DiceAnswer(roll, "free", free_until=game.dice.free_until(free_start, game.clock),
                           candidates=[{"name": name, "arrival": None, "targeted": fold(name) in targeted_f,
                                        "available": False}],
                           warnings=[why])
@@ -208,11 +221,12 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
             name=name))
     res = reach(net, Query(origin))
     options = []
-    for trip, first_row, last_row in stretches:
+    for trip, first_row, last_row, share in stretches:
         j = journey_riding(res, trip, last_row, board_by=first_row)  # on board before the stretch begins
         if j is None:
             continue
-        options.append((j.arrival(net.tt), j.changes, -j.departure(net.tt), j))
+        passed = max(passing_time(net.tt, last_row, share), res.start_time)
+        options.append((passed, j.changes, -j.departure(net.tt), j))
     if not options:
         return unreachable(_("{name} cannot be travelled through on the game day from here: counts as a free "
                              "roll").format(name=name))
@@ -221,14 +235,16 @@ def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, cro
     ans = DiceAnswer(roll, "target", target=name, journey=best[3], arrival=best[0])
     ans.candidates = [{"name": name, "arrival": fmt_clock(best[0]), "targeted": fold(name) in targeted_f,
                        "available": True}]
+    ans.passed = {best[3].signature(): best[0]}
     if game.dice.admissible_extra_minutes:
         limit = best[0] + game.dice.admissible_extra_minutes * 60
         seen = set()
         for a, _c, _d, j in options:
             if a <= limit and j.signature() not in seen:
                 seen.add(j.signature())
+                ans.passed.setdefault(j.signature(), a)
                 ans.admissible.append(j)
-    ans.reroll_at = game.dice.reroll_at(best[0], game.clock)
+    ans.reroll_at = game.dice.reroll_at(best[0], game.clock, rolled)
     return ans
 
 

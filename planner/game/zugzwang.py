@@ -15,8 +15,11 @@ from planner.gamefile.rules import ChangeWindow, Deadline
 from planner.routing.journey import Journey
 from planner.routing.network import TransitNetwork
 from planner.routing.rule_scan import event_boardings
+from planner.timetable.model import Mode
 from planner.util.i18n import _, ngettext
 from planner.util.timefmt import fmt_clock
+
+NEXT_DEPARTURES_MINUTES = 30  # without a change window: the departures of the next half hour are shown
 
 
 def boardable(net: TransitNetwork, station: int, a: int, window: int, *, stop: int = -1,
@@ -46,8 +49,9 @@ def _window_end(a: int, window: int, since: int | None) -> int:
 def _departure(net: TransitNetwork, c: int, catchable: bool) -> dict:
     tt = net.tt
     trip, row = int(net.c_trip[c]), int(net.c_row[c])
+    rail = int(tt.route_mode[tt.trip_route[trip]]) == Mode.RAIL  # a bus or tram stop's letter is no track
     out = {"trip_id": tt.trip_id[trip], "route": tt.route_name[tt.trip_route[trip]],
-           "headsign": tt.trip_headsign[trip], "platform": tt.stop_platform[tt.st_stop[row]],
+           "headsign": tt.trip_headsign[trip], "platform": tt.stop_platform[tt.st_stop[row]] if rail else "",
            "departure": fmt_clock(int(net.c_plan_dep[c])), "catchable": catchable}
     if not net.on_plan:  # on predicted times: the timetable time (the window's) and the predicted delay
         out["departure_delay_min"] = (int(net.c_dep[c]) - int(net.c_plan_dep[c])) // 60
@@ -66,11 +70,17 @@ def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | N
     """Deadline and the trains a group may take after getting off at ``station`` at ``t`` (at platform
     ``stop`` when known). Every train leaving in the window is listed, ``catchable`` False for one it cannot
     catch (change time); when none is catchable, the forced next one(s) (``forced_next``). ``board_by`` is the
-    deadline (:meth:`ChangeWindow.deadline`). ``window=None``: the game has no such rule (``applies`` False)."""
+    deadline (:meth:`ChangeWindow.deadline`). ``window=None``: the game has no such rule (``applies`` False):
+    the departures there of the next :data:`NEXT_DEPARTURES_MINUTES` the group can catch, no deadline."""
     name = net.tt.station_name[station]
     if window is None:
+        ok = boardable(net, station, t, NEXT_DEPARTURES_MINUTES * 60, stop=stop)
+        ok = ok[(net.c_trip[ok] != exclude_trip) & (net.stop_station[net.c_from[ok]] == station)]
+        ok = ok[np.argsort(net.c_dep[ok], kind="stable")]
         return {"applies": False, "minutes": None, "rule": None, "station": name, "got_off": fmt_clock(t),
-                "deadline": None, "board_by": None, "departures": [], "forced_next": False}
+                "deadline": None, "board_by": None, "departures": _one_per_train(_departure(net, int(c), True)
+                                                                                  for c in ok),
+                "forced_next": False}
     w = window.seconds
     ok = boardable(net, station, t, w, stop=stop)
     ok = ok[net.c_trip[ok] != exclude_trip]
@@ -87,14 +97,20 @@ def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | N
         cand = cand[(time <= t + w) & ((time >= t) | (real >= t)) & (net.c_trip[cand] != exclude_trip)]
         good = set(ok.tolist())
         deps = [_departure(net, int(c), int(c) in good) for c in cand]
-    seen, out = set(), []
-    for d in deps:  # one row per train
-        if d["trip_id"] not in seen:
-            seen.add(d["trip_id"])
-            out.append(d)
+    out = _one_per_train(deps)
     return {"applies": True, "minutes": window.minutes, "rule": window.label, "station": name,
             "got_off": fmt_clock(t), "deadline": fmt_clock(window.closes(t)),
             "board_by": fmt_clock(dl.time) if dl is not None else None, "departures": out, "forced_next": forced}
+
+
+def _one_per_train(deps) -> list[dict]:
+    """The departures, one row per train (its first)."""
+    seen, out = set(), []
+    for d in deps:
+        if d["trip_id"] not in seen:
+            seen.add(d["trip_id"])
+            out.append(d)
+    return out
 
 
 def journey_log(net: TransitNetwork, journey: Journey) -> list[dict]:

@@ -165,12 +165,15 @@ class DiceRules:
         """End of the free movement that starts at ``t`` (not past the game's end)."""
         return clock.cap(int(t) + self.free_minutes * 60)
 
-    def reroll_at(self, arrival: int, clock: Clock) -> int | None:
+    def reroll_at(self, arrival: int, clock: Clock, rolled: int | None = None) -> int | None:
         """Variant B: when the group rolls again on its way to a target it reaches at ``arrival`` (None without the
-        rule, or when that is not before the game's end: nothing is offered past it)."""
+        rule, or when that is not before the game's end: nothing is offered past it). A target less than that
+        far from the roll (``rolled``): at once, never before the roll."""
         if not self.reroll_before_minutes:
             return None
         t = arrival - self.reroll_before_minutes * 60
+        if rolled is not None:
+            t = max(t, int(rolled))
         return None if clock.over(t) else t
 
     def names(self) -> dict[str, str]:

@@ -33,21 +33,25 @@ MAX_LINKS_FILE = 1 << 20  # the JSON of 40 groups is about 8 KB
 MAX_URL = 1000  # characters of a join link: its QR code must stay scannable (the planner's are under 100)
 
 
-def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]]]:
-    """``(game id, [(group name, join url), ...])`` from a saved ``planner game new --json`` output (a
-    bounded regular file; names and links checked before any page is drawn)."""
+def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]], str]:
+    """``(game id, [(group name, join url), ...], game name)`` from a saved ``planner game new --json`` output (a
+    bounded regular file; names and links checked before any page is drawn; the name is empty when the file
+    has none)."""
     text = userfiles.read_text(path, "--links", limit=MAX_LINKS_FILE)
     why = "not the JSON of 'planner game new --json'"
     try:
         doc = json.loads(text)
         groups = [(g["name"], g["url"]) for g in doc["groups"]]
         game = doc["game"]
+        game_name = doc.get("name") or ""
     except RecursionError:
         raise InputError(f"--links {path}: {why} (nested too deeply)") from None
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
         raise InputError(f"--links {path}: {why} ({' '.join(str(exc).split())[:100]})") from None
     if not isinstance(game, str) or not game.isprintable() or not 0 < len(game) <= 60:
         raise InputError(f"--links {path}: {why} (its game id is not a short text)")
+    if not isinstance(game_name, str) or not game_name.isprintable() or len(game_name) > 100:
+        raise InputError(f"--links {path}: {why} (its game name is not a short text)")
     if not groups:
         raise InputError(f"--links {path}: no groups in it")
     for name, url in groups:
@@ -57,7 +61,7 @@ def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]]]:
                 or not url.isprintable() or " " in url:
             raise InputError(f"--links {path}: group {name!r}: its link is not an http(s) URL of at most "
                              f"{MAX_URL} characters")
-    return game, groups
+    return game, groups, game_name
 
 
 def qr_matrix(url: str) -> np.ndarray:

@@ -119,17 +119,8 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
     ``src`` enables the feed-wide facts (a target in the feed but outside the area or unserved; routes
     dropped by mode). ``progress``: a progress bar for the connectivity scans (None: when stderr is a terminal).
     """
-    stations = feed_stations(src) if src is not None else None
-    index, checks, warnings = crossing_index(tt, game)
-    reports = {c.name: crossing_report(tt, game, c, index.get(c.name, []), checks.get(c.name), stations)
-               for c in (*game.toll_lines, *game.tunnels)}
-    targets = target_rows(tt, game, stations, reports)
+    stations, reports, targets, problems, warnings = _verdict(tt, game, src)
     window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
-    problems = _target_problems(targets, window, tt.date)
-    for rep in reports.values():
-        problems += _crossing_problems(rep, window, tt.date)
-        what = f"{'toll line' if rep['kind'] == 'toll_line' else 'tunnel'} {rep['name']}"
-        warnings += [f"{what}: {p}" for p in rep["definition_problems"]]
     table = station_table(tt, game)
     station_info = _station_info(tt, game, table, targets)
     if src is not None:
@@ -162,6 +153,29 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
         "tunnels": [reports[c.name] for c in game.tunnels], "stations": station_info, "letters": letters,
         "unreachable": unreachable, "problems": problems, "warnings": warnings, "source": SOURCE_CREDIT,
     }
+
+
+def area_problems(tt: Timetable, game: Game, src: FeedSource | None = None) -> list[str]:
+    """What makes the area invalid (the problems of :func:`check_area`, empty when valid), without its slow
+    passes (connectivity, stations): what ``game new``, ``handout`` and the organiser's page warn of."""
+    return _verdict(tt, game, src)[3]
+
+
+def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
+    """The feed's stations (None without ``src``), crossing reports, target rows, problems and the crossings'
+    warnings: what the verdict rests on."""
+    stations = feed_stations(src) if src is not None else None
+    index, checks, warnings = crossing_index(tt, game)
+    reports = {c.name: crossing_report(tt, game, c, index.get(c.name, []), checks.get(c.name), stations)
+               for c in (*game.toll_lines, *game.tunnels)}
+    targets = target_rows(tt, game, stations, reports)
+    window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
+    problems = _target_problems(targets, window, tt.date)
+    for rep in reports.values():
+        problems += _crossing_problems(rep, window, tt.date)
+        what = f"{'toll line' if rep['kind'] == 'toll_line' else 'tunnel'} {rep['name']}"
+        warnings += [f"{what}: {p}" for p in rep["definition_problems"]]
+    return stations, reports, targets, problems, warnings
 
 
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:

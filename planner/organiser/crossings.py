@@ -24,11 +24,11 @@ def game_hours(game: Game) -> float:
     return max((game.clock.end - game.clock.start) / 3600.0, 1e-9)
 
 
-CrossingIndex = dict[str, list[tuple[int, int, int]]]
+CrossingIndex = dict[str, list[tuple[int, int, int, float]]]
 
 
 def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, CrossingCheck], list[str]]:
-    """``(trip, first_row, last_row)`` of every trip crossing each toll line / tunnel, the physical checks
+    """``(trip, first_row, last_row, end_share)`` of every trip crossing each toll line / tunnel, the physical checks
     by name (``planner.rail.CrossingCheck``), and warnings.
 
     Uses the physical SBB network; when its data file is missing or unreadable (``FeedError``), the
@@ -51,7 +51,7 @@ def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, 
     return {n: index.get(n, []) for n in names}, checks, []
 
 
-def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int, int, int]],
+def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int, int, int, float]],
                      check: CrossingCheck | None,
                      stations: dict[str, list[FeedStation]] | None) -> dict:
     """One toll line or tunnel of the report: its ends (found, in the area), whether trains cross it in the
@@ -64,10 +64,10 @@ def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int
     in_area_ = all(e["in_area"] for e in ends if e["found"]) and any(e["found"] for e in ends)
     if not any(e["found"] for e in ends) and check is not None and on_network:
         in_area_ = _stretch_in_area(game, check)
-    dep = np.array([int(tt.st_dep[first]) for _t, first, _l in hits], dtype=np.int64)
+    dep = np.array([int(tt.st_dep[h[1]]) for h in hits], dtype=np.int64)
     inside = game.clock.in_game_mask(dep) if len(dep) else np.zeros(0, bool)
     trips_in = {hits[i][0] for i in np.flatnonzero(inside)}
-    routes_day = route_names(tt, (t for t, _f, _l in hits))
+    routes_day = route_names(tt, (h[0] for h in hits))
     routes_game = route_names(tt, trips_in)
     out = {
         "name": c.name,
@@ -76,6 +76,8 @@ def crossing_report(tt: Timetable, game: Game, c: Crossing, hits: list[tuple[int
         "via": list(c.via),
         "ends": ends,
         "found": bool(found),
+        # what the problems name: an end station the feed lacks (a crossing found on the line network may miss one)
+        "missing_ends": [e["name"] for e in ends if not e["found"]],
         "in_area": bool(in_area_),
         "served": bool(trips_in),
         "first": fmt_clock(int(dep[inside].min())) if inside.any() else None,

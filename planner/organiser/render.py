@@ -13,6 +13,13 @@ def _yn(v: bool) -> str:
     return "yes" if v else "NO"
 
 
+def _ends(c: dict) -> str:
+    """Whether a toll line's or tunnel's end stations are in the feed, naming those that are not (as its problem
+    does): ``yes`` or ``NO: Delémont, Laufen``."""
+    missing = c.get("missing_ends", [])
+    return "NO: " + ", ".join(missing) if missing else "yes"
+
+
 def render_text(rep: dict) -> str:
     """The report for a terminal."""
     lines = [f"{rep['title']} on {rep['date']} (feed {rep['feed_version']}): "
@@ -27,10 +34,10 @@ def render_text(rep: dict) -> str:
                                                       "per_hour"])]
     for key, title in (("toll_lines", "Toll lines"), ("tunnels", "Tunnels")):
         if rep[key]:
-            rows = [{**c, "found": _yn(c["found"]), "in_area": _yn(c["in_area"]), "served": _yn(c["served"]),
-                     "routes": ", ".join(c["routes"]) or "-"} for c in rep[key]]
-            lines += ["", title, format_table(rows, ["name", "found", "in_area", "served", "first", "last",
-                                                     "per_hour", "routes"])]
+            rows = [{**c, "found": _yn(c["found"]), "ends_in_feed": _ends(c), "in_area": _yn(c["in_area"]),
+                     "served": _yn(c["served"]), "routes": ", ".join(c["routes"]) or "-"} for c in rep[key]]
+            lines += ["", title, format_table(rows, ["name", "found", "ends_in_feed", "in_area", "served", "first",
+                                                     "last", "per_hour", "routes"], width=120)]
     st = rep["stations"]
     lines += ["", f"Stations in the area: {st['count']} ("
               + ", ".join(f"{k} {v}" for k, v in st["by_category"].items()) + f"); on the ring: {len(st['on_ring'])}"]
@@ -102,8 +109,10 @@ def render_html(rep: dict) -> str:
         ("first", "First"), ("last", "Last"), ("per_hour", "Trains/h")]))
     for key, title in (("toll_lines", "Toll lines"), ("tunnels", "Tunnels")):
         if rep[key]:
-            parts.append(f"<h2>{title}</h2>" + _table(rep[key], [
-                ("name", "Name"), ("between", "Between"), ("found", "Found"), ("in_area", "In area"),
+            rows = [{**c, "ends_in_feed": _ends(c)} for c in rep[key]]
+            parts.append(f"<h2>{title}</h2>" + _table(rows, [
+                ("name", "Name"), ("between", "Between"), ("found", "Found"), ("ends_in_feed", "Ends in feed"),
+                ("in_area", "In area"),
                 ("served", "Crossed"), ("first", "First"), ("last", "Last"), ("per_hour", "Trains/h"),
                 ("routes", "Routes crossing it (whole day)"), ("method", "Decided on")]))
     st = rep["stations"]

@@ -21,6 +21,9 @@ network (:class:`planner.rail.network.RailNetwork`).
   when it is ``Hölstein``, ``Hölstein, Station``/``Bahnhof`` or ``Hölstein BL``.
 
 Leg positions: in a list of stops, leg ``k`` is the ride from stop ``k`` to stop ``k + 1``.
+Where the train has passed a crossing (variant B's toll-line and tunnel targets are reached there, RULES.md §2):
+the end of the crossed stretch, as the share of its leg's track km from the stop before it (``end_share``; 1.0
+for a crossing decided on the stops, whose end is a stop); the time follows from the stops' times around it.
 Nothing here does I/O.
 """
 
@@ -60,7 +63,8 @@ class CrossingHit:
     ``method``: ``"path"`` (physical path) or ``"stops"`` (decided on stop names: a point off the network, or
     no network at all).
     ``points``: the crossed stretch as UICs (empty for ``"stops"``). ``forward``: travelled from
-    ``between[0]`` to ``between[1]``.
+    ``between[0]`` to ``between[1]``. ``end_share``: how far along leg ``leg_end`` (by track km, 0..1] the
+    train has passed the crossing's end.
     """
 
     name: str
@@ -71,6 +75,7 @@ class CrossingHit:
     method: str = "path"
     forward: bool = True
     points: tuple[str, ...] = field(default=(), compare=False)
+    end_share: float = field(default=1.0, compare=False)
 
     @property
     def start(self) -> int:
@@ -189,8 +194,22 @@ def _segments(marks: Sequence[int]) -> list[tuple[int, int, bool]]:
     return out
 
 
+def _end_share(legs: list[int], km: list[float], j: int) -> float:
+    """Share of the track km of the leg holding edge ``j - 1`` that lies before node ``j`` (its stop before
+    the leg is at share 0, the stop after it at 1)."""
+    leg = legs[j - 1]
+    lo = j - 1
+    while lo > 0 and legs[lo - 1] == leg:
+        lo -= 1
+    hi = j
+    while hi < len(legs) and legs[hi] == leg:
+        hi += 1
+    total = sum(km[lo:hi])
+    return 1.0 if total <= 0 else min(1.0, sum(km[lo:j]) / total)
+
+
 def _path_hits(network: RailNetwork, spec: _Spec, kind: str, nodes: list[int], legs: list[int],
-               weights: list[float]) -> list[CrossingHit]:
+               weights: list[float], km: list[float]) -> list[CrossingHit]:
     a_set, b_set = spec.ends
     marks = [1 if n in a_set else 2 if n in b_set else 0 for n in nodes]
     hits = []
@@ -210,7 +229,7 @@ def _path_hits(network: RailNetwork, spec: _Spec, kind: str, nodes: list[int], l
                 continue
         c = spec.crossing
         hits.append(CrossingHit(c.name, kind, (c.between[0], c.between[1]), legs[i], legs[j - 1], "path", fwd,
-                                tuple(network.uics[k] for k in seg)))
+                                tuple(network.uics[k] for k in seg), _end_share(legs, km, j)))
     return hits
 
 
@@ -224,21 +243,25 @@ def _stop_hits(spec: _Spec, kind: str, stop_names: Sequence[str] | None) -> list
             for i, j, fwd in _segments(marks)]
 
 
-def _physical_runs(network: RailNetwork, stop_uics: Sequence[str]) -> list[tuple[list[int], list[int], list[float]]]:
+Run = tuple[list[int], list[int], list[float], list[float]]
+
+
+def _physical_runs(network: RailNetwork, stop_uics: Sequence[str]) -> list[Run]:
     """Concatenate the paths between consecutive stops into runs (a stop off the network ends a run).
 
-    Returns (nodes, leg of each edge, weight of each edge) per run.
+    Returns (nodes, leg of each edge, weight of each edge, track km of each edge) per run.
     """
-    runs: list[tuple[list[int], list[int], list[float]]] = []
+    runs: list[Run] = []
     nodes: list[int] = []
     legs: list[int] = []
     weights: list[float] = []
+    km: list[float] = []
 
     def flush() -> None:
-        nonlocal nodes, legs, weights
+        nonlocal nodes, legs, weights, km
         if len(nodes) > 1:
-            runs.append((nodes, legs, weights))
-        nodes, legs, weights = [], [], []
+            runs.append((nodes, legs, weights, km))
+        nodes, legs, weights, km = [], [], [], []
 
     idx = network.node_of
     for k in range(len(stop_uics) - 1):
@@ -255,6 +278,7 @@ def _physical_runs(network: RailNetwork, stop_uics: Sequence[str]) -> list[tuple
             nodes.append(y)
             legs.append(k)
             weights.append(network.adj[x][y])
+            km.append(network.track_km(x, y))
     flush()
     return runs
 
@@ -279,8 +303,8 @@ def crossings(network: RailNetwork | None, game: Game, stop_uics: Sequence[str],
         spec = _spec(network, c) if network is not None else _Spec(c, "stops")
         kind = crossing_kind(game, c)
         if spec.method == "path" and network is not None:
-            for nodes, legs, weights in runs:
-                hits.extend(_path_hits(network, spec, kind, nodes, legs, weights))
+            for nodes, legs, weights, km in runs:
+                hits.extend(_path_hits(network, spec, kind, nodes, legs, weights, km))
         elif spec.method == "stops":
             hits.extend(_stop_hits(spec, kind, stop_names))
     hits.sort(key=lambda h: (h.leg_start, h.leg_end, h.name))

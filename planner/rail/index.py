@@ -17,7 +17,7 @@ from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text
 
-Index = dict[str, list[tuple[int, int, int]]]
+Index = dict[str, list[tuple[int, int, int, float]]]  # name -> (trip, first_row, last_row, end_share)
 
 
 def _path(tt: Timetable, game: Game) -> Path | None:
@@ -47,7 +47,7 @@ def day_crossings(tt: Timetable, game: Game) -> Index | None:
     if p is not None and p.is_file():
         try:
             raw = json.loads(p.read_text("utf-8"))
-            return {k: [tuple(x) for x in v] for k, v in raw.items()}
+            return {k: [(int(x[0]), int(x[1]), int(x[2]), float(x[3])) for x in v] for k, v in raw.items()}
         except (OSError, ValueError):
             pass  # unreadable: recompute and rewrite
     # imported here: the line network needs pandas and networkx, 0.2 s of a command's start
@@ -71,7 +71,7 @@ def by_trip(index: Index) -> dict[int, list[tuple[str, int, int]]]:
     """The index turned around: trip -> [(name, first_row, last_row)] (one lookup per leg)."""
     out: dict[int, list[tuple[str, int, int]]] = {}
     for name, stretches in index.items():
-        for t, first, last in stretches:
+        for t, first, last, _share in stretches:
             out.setdefault(int(t), []).append((name, int(first), int(last)))
     return out
 

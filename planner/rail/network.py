@@ -113,6 +113,7 @@ class RailNetwork:
         n = len(self.uics)
         self.adj: list[dict[int, float]] = [{} for _ in range(n)]
         self.edge_line_sets: dict[tuple[int, int], set[int]] = {}
+        self.edge_km: dict[tuple[int, int], float] = {}  # the track length of each edge kept (no line preference)
         self.lines: dict[int, str] = {}
 
         # plain arrays: a pandas groupby per line costs more than the whole rest of the build
@@ -135,7 +136,8 @@ class RailNetwork:
                 continue
             cls = cls_of[line]
             factor = freight_factor if cls == "freight" else float(secondary.get(line, 1.0))
-            self._add_edge(a, b, self._length(a, b, km_of[k] - km_of[k - 1]) * factor, line)
+            length = self._length(a, b, km_of[k] - km_of[k - 1])
+            self._add_edge(a, b, length * factor, line, length)
 
         self._link_station_points()
 
@@ -164,7 +166,7 @@ class RailNetwork:
                         continue
                     d = self._straight(a, b)
                     if d <= STATION_LINK_KM:
-                        self._add_edge(a, b, max(d, 0.01) * STATION_LINK_FACTOR, 0)
+                        self._add_edge(a, b, max(d, 0.01) * STATION_LINK_FACTOR, 0, max(d, 0.01))
 
     def _straight(self, a: int, b: int) -> float:
         return haversine_km(self.lat[a], self.lon[a], self.lat[b], self.lon[b])
@@ -179,11 +181,12 @@ class RailNetwork:
         # a track is never shorter than the straight line between its ends
         return max(dkm, straight, 0.01)
 
-    def _add_edge(self, a: int, b: int, w: float, line: int) -> None:
+    def _add_edge(self, a: int, b: int, w: float, line: int, km: float) -> None:
+        key = (a, b) if a < b else (b, a)
         if w < self.adj[a].get(b, math.inf):
             self.adj[a][b] = w
             self.adj[b][a] = w
-        key = (a, b) if a < b else (b, a)
+            self.edge_km[key] = km
         if line:
             self.edge_line_sets.setdefault(key, set()).add(line)
 
@@ -303,6 +306,11 @@ class RailNetwork:
             return math.inf
         dist, _ = self.tree(src)
         return min(dist[i] for i in dst)
+
+    def track_km(self, a: int, b: int) -> float:
+        """Track length in km of the edge between two adjacent points (node indices), without line preferences:
+        what a train's run time goes by."""
+        return self.edge_km[(a, b) if a < b else (b, a)]
 
     def edge_lines(self, a: int, b: int) -> set[int]:
         """SBB lines that join two adjacent points (node indices) directly: the caller's to read, not change."""

@@ -73,7 +73,7 @@ def trip_crossings(tt: Timetable, network: RailNetwork | None, game: Game, trip_
     if not offset:
         return list(hits)
     return [CrossingHit(h.name, h.kind, h.between, h.leg_start + offset, h.leg_end + offset, h.method,
-                        h.forward, h.points) for h in hits]
+                        h.forward, h.points, h.end_share) for h in hits]
 
 
 def _cached_crossings(network: RailNetwork | None, game: Game, uics: tuple[str, ...],
@@ -91,18 +91,35 @@ def _cached_crossings(network: RailNetwork | None, game: Game, uics: tuple[str, 
     return hit
 
 
-def crossing_trips(tt: Timetable, network: RailNetwork | None, game: Game) -> dict[str, list[tuple[int, int, int]]]:
-    """For every toll line and tunnel: the trips of the day crossing it, as ``(trip, first_row, last_row)``.
+Stretch = tuple[int, int, int, float]
+"""A trip's crossing: ``(trip, first_row, last_row, end_share)`` (see :func:`crossing_trips`)."""
+
+
+def crossing_trips(tt: Timetable, network: RailNetwork | None, game: Game) -> dict[str, list[Stretch]]:
+    """For every toll line and tunnel: the trips of the day crossing it, as ``(trip, first_row, last_row,
+    end_share)``.
 
     ``first_row`` is the stop-time row of the last stop before the crossing (board there or earlier),
-    ``last_row`` the row of the first stop after it (stay on board until there).
+    ``last_row`` the row of the first stop after it (stay on board until there); ``end_share``: how far
+    (by track km) along the ride from the stop before ``last_row`` to it the train has passed the crossing
+    (:func:`passing_time`).
     """
-    out: dict[str, list[tuple[int, int, int]]] = {c.name: [] for c in (*game.toll_lines, *game.tunnels)}
+    out: dict[str, list[Stretch]] = {c.name: [] for c in (*game.toll_lines, *game.tunnels)}
     if not out:
         return out
     for t in range(tt.n_trips):
         hits = trip_crossings(tt, network, game, t)
         lo = int(tt.trip_offset[t])
         for h in hits:
-            out[h.name].append((t, lo + h.leg_start, lo + h.leg_end + 1))
+            out[h.name].append((t, lo + h.leg_start, lo + h.leg_end + 1, round(h.end_share, 4)))
     return out
+
+
+def passing_time(tt: Timetable, last_row: int, end_share: float) -> int:
+    """When the train has passed a crossing that ends ``end_share`` of the way (by track km) from the stop
+    before ``last_row`` to it: the time interpolated between the departure there and the arrival at
+    ``last_row`` (RULES.md §2: a toll line or tunnel target is reached there), in whole minutes (rounded up:
+    the train has passed it by then)."""
+    dep, arr = int(tt.st_dep[last_row - 1]), int(tt.st_arr[last_row])
+    t = dep + max(0.0, min(1.0, float(end_share))) * (arr - dep)
+    return min(arr, -(-int(round(t)) // 60) * 60)

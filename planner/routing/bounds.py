@@ -46,6 +46,9 @@ class TargetBounds:
         out = np.full(self.tt.n_stations, -1, np.int64)
         ok = self.c_drop
         np.maximum.at(out, self.stop_station[self.c_to[ok]], self.c_arr[ok].astype(np.int64))
+        if len(self.link_to):  # a station is also reached on foot from a linked one (after its last arrival)
+            src = np.repeat(np.arange(self.tt.n_stations), np.diff(self.link_off))
+            np.maximum.at(out, self.link_to, np.where(out[src] >= 0, out[src], -1))
         return out
 
     @cached_property

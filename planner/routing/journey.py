@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from planner.timetable.model import Timetable
+from planner.timetable.model import Mode, Timetable
 from planner.util.timefmt import fmt_clock
 
 
@@ -47,20 +47,24 @@ class Leg:
         return self.walk_to if self.is_walk else int(tt.stop_station[tt.st_stop[self.alight_row]])
 
     def to_dict(self, tt: Timetable) -> dict:
-        """JSON shape of a leg (the CLI interface)."""
+        """JSON shape of a leg (the CLI interface). ``mode``: ``rail``, ``bus``, ``tram``... or ``walk``;
+        platforms are a railway's tracks (a bus or tram stop's letter is none: left empty)."""
         if self.is_walk:
-            return {"trip_id": None, "route": "walk", "headsign": "", "from": tt.station_name[self.walk_from],
-                    "to": tt.station_name[self.walk_to], "from_platform": "", "to_platform": "",
-                    "departure": fmt_clock(self.walk_dep), "arrival": fmt_clock(self.walk_arr)}
+            return {"trip_id": None, "route": "walk", "mode": "walk", "headsign": "",
+                    "from": tt.station_name[self.walk_from], "to": tt.station_name[self.walk_to], "from_platform": "",
+                    "to_platform": "", "departure": fmt_clock(self.walk_dep), "arrival": fmt_clock(self.walk_arr)}
         r = int(tt.trip_route[self.trip])
+        mode = Mode(int(tt.route_mode[r]))
+        tracks = mode == Mode.RAIL
         return {
             "trip_id": tt.trip_id[self.trip],
             "route": tt.route_name[r],
+            "mode": mode.label,
             "headsign": tt.trip_headsign[self.trip],
             "from": tt.station_name[self.from_station(tt)],
             "to": tt.station_name[self.to_station(tt)],
-            "from_platform": tt.stop_platform[tt.st_stop[self.board_row]],
-            "to_platform": tt.stop_platform[tt.st_stop[self.alight_row]],
+            "from_platform": tt.stop_platform[tt.st_stop[self.board_row]] if tracks else "",
+            "to_platform": tt.stop_platform[tt.st_stop[self.alight_row]] if tracks else "",
             "departure": fmt_clock(self.departure(tt)),
             "arrival": fmt_clock(self.arrival(tt)),
         }

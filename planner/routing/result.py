@@ -1,5 +1,11 @@
 """What a scan returns (:class:`ReachResult`, :class:`RuleReachResult`): labels per level and stop, and the
-journeys rebuilt from their parents."""
+journeys rebuilt from their parents.
+
+Arriving on foot (variant B, RULES.md §2): a group that walks from a station to one linked to it (a station and
+its bus stops) is at the other one when the walk ends. The scans carry a walk only as a way to board; the arrival
+at a station here is the earlier of a ride's arrival at its platforms and the end of a walk from a linked station
+after arriving there (or from the origin), on the same level (a walk is no leg).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,20 @@ import numpy as np
 from planner.routing.journey import Journey, Leg
 from planner.routing.network import INF, TransitNetwork
 from planner.routing.origin import Origin
+
+
+def links_into(net: TransitNetwork, station: int) -> tuple[tuple[int, int], ...]:
+    """The walking links into ``station``: (station walked from, seconds), the shortest per station (the scan
+    relaxes every link, so with duplicates the shortest is the one it uses); remembered on the network."""
+    def compute() -> tuple[tuple[int, int], ...]:
+        ks = np.flatnonzero(net.link_to == station)
+        src = np.searchsorted(net.link_off, ks, side="right") - 1
+        best: dict[int, int] = {}
+        for s, k in zip(src.tolist(), ks.tolist(), strict=True):
+            best[s] = min(best.get(s, int(INF)), int(net.link_sec[k]))
+        return tuple(best.items())
+
+    return net.remembered("_links_into", int(station), compute, 1_000_000)
 
 
 @dataclass
@@ -54,27 +74,63 @@ class ReachResult:
                     best[j], where[j] = row[j], p
         return best, where
 
-    def station_arrival(self, station: int, legs: int | None = None) -> int | None:
-        """Earliest arrival at ``station`` with at most ``legs`` legs (None = any), or None."""
-        j = self.max_legs if legs is None else min(legs, self.max_legs)
+    def _ridden(self, station: int) -> np.ndarray:
+        """Per level, the earliest arrival at ``station``'s platforms (a ride's, or the start at the origin)."""
+        return np.asarray(self._best_by_level(self._stops(station))[0], np.int64)
+
+    def _walked(self, station: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per level, the earliest end of a walk to ``station`` from a linked station after arriving there
+        (INF: none), and the station walked from (-1)."""
+        best = np.full(self.max_legs + 1, INF, np.int64)
+        via = np.full(self.max_legs + 1, -1, np.int64)
+        for s_from, sec in links_into(self.net, station):
+            if s_from == station:
+                continue
+            cand = self._ridden(s_from) + sec
+            better = cand < best
+            best[better] = cand[better]
+            via[better] = s_from
+        return best, via
+
+    def _levels(self, station: int) -> np.ndarray:
+        """Per level, the earliest arrival at ``station`` by a ride or on foot."""
+        return np.minimum(self._ridden(station), self._walked(station)[0])
+
+    def _ridden_at(self, station: int, level: int) -> int:
+        """The earliest arrival at ``station``'s platforms with at most ``level`` legs (INF: none)."""
         a = int(INF)
         for p in self._stops(station).tolist():
-            if self.alo[p, 0] <= j:
-                a = min(a, int(self.arr[p, j]))
+            if self.alo[p, 0] <= level:
+                a = min(a, int(self.arr[p, level]))
+        return a
+
+    def station_arrival(self, station: int, legs: int | None = None) -> int | None:
+        """Earliest arrival at ``station`` (by a ride, or on foot from a linked station) with at most ``legs``
+        legs (None = any), or None (it reads the asked level only: the searches ask this often)."""
+        j = self.max_legs if legs is None else min(legs, self.max_legs)
+        a = self._ridden_at(station, j)
+        for s_from, sec in links_into(self.net, station):
+            if s_from != station:
+                a = min(a, self._ridden_at(s_from, j) + sec)
         return None if a >= INF else a
 
     def pareto_levels(self, station: int) -> list[int]:
         """The leg counts at which ``station``'s earliest arrival improves (its Pareto set over arrival and
         legs): ``journey_to`` with any other count repeats the journey of the next lower one of these."""
-        m, _ = self._best_by_level(self._stops(station))
+        m = self._levels(station)
         return [k for k in range(1, len(m)) if m[k] < INF and m[k] < m[k - 1]]
 
     def arrivals(self) -> np.ndarray:
-        """Earliest arrival per station (int64 seconds; -1 = unreachable)."""
+        """Earliest arrival per station, by a ride or on foot (int64 seconds; -1 = unreachable)."""
         tt = self.net.tt
+        net = self.net
         best = np.where(self.alo[:, 0] <= self.max_legs, self.arr[:, self.max_legs], INF)
         out = np.full(tt.n_stations, np.iinfo(np.int64).max, np.int64)
         np.minimum.at(out, tt.stop_station, best.astype(np.int64))
+        if len(net.link_to):  # then one walk from a linked station
+            src = np.repeat(np.arange(tt.n_stations), np.diff(net.link_off))
+            walked = np.where(out[src] < INF, out[src] + net.link_sec.astype(np.int64), INF)
+            np.minimum.at(out, net.link_to, walked)
         out[out >= INF] = -1
         return out
 
@@ -83,9 +139,27 @@ class ReachResult:
         return int(self.board[trip, level]) if self.lvl[trip] <= self.max_legs else -1
 
     def journey_to(self, station: int, legs: int | None = None) -> Journey | None:
-        """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``)."""
-        tt = self.net.tt
+        """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``); a walk
+        from a linked station ends it when that arrives earlier than any ride there on as few legs."""
         cap = self.max_legs if legs is None else min(legs, self.max_legs)
+        ridden = self._ridden(station)
+        walked, via = self._walked(station)
+        both = np.minimum(ridden, walked)
+        if both[cap] >= INF:
+            return None
+        j = int(np.argmax(both[:cap + 1] == both[cap]))  # labels never increase with the level
+        if ridden[j] <= walked[j]:
+            return self._ridden_journey(station, j)
+        s_from = int(via[j])
+        before = self._ridden_journey(s_from, j)
+        assert before is not None
+        walk = self._walk(s_from, int(station), int(self._ridden(s_from)[j]))
+        return Journey(self.origin.station, int(station), self.start_time, (*before.legs, walk))
+
+    def _ridden_journey(self, station: int, legs: int) -> Journey | None:
+        """The journey to ``station``'s platforms (by rides only at its end): earliest arrival, then fewest legs."""
+        tt = self.net.tt
+        cap = min(legs, self.max_legs)
         best, where = self._best_by_level(self._stops(station))
         a = best[cap]
         if a >= INF:

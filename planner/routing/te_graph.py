@@ -9,7 +9,10 @@ Nodes (all ints, so networkx hashes stay cheap):
 
 * ``dep(r)`` / ``arr(r)`` for every stop-time row ``r`` (departure and arrival event of a trip at a stop);
 * waiting-chain nodes: per platform, one node per distinct boardable departure time, in time order;
-* one sink per station ("arrived here"), entered from arrival nodes whose stop allows alighting.
+* one sink per station ("arrived here"), entered from arrival nodes whose stop allows alighting;
+* one "here" node per station, entered from its own sink and, after the walk, from the sinks of the stations
+  linked to it: a group that walks from a station to a linked one is there when it arrives on foot (RULES.md
+  §2 variant B). Arrivals are read there (one walk at the end, as the engine's results count them).
 
 Edges (weight = seconds, never negative):
 
@@ -68,9 +71,19 @@ class TimeExpandedGraph:
         self._chain_off = np.searchsorted(c_stop, np.arange(tt.n_stops + 1)).astype(np.int64)
         self._chain_time = c_time
         self._sink_base = 2 * n + len(c_time)
+        self._here_base = self._sink_base + tt.n_stations
 
         g = nx.DiGraph()
-        g.add_nodes_from(range(self._sink_base + tt.n_stations))
+        g.add_nodes_from(range(self._here_base + tt.n_stations))
+        stations = np.arange(tt.n_stations)
+        g.add_weighted_edges_from(zip((self._sink_base + stations).tolist(), (self._here_base + stations).tolist(),
+                                      [0] * tt.n_stations, strict=True))
+        walks: dict[tuple[int, int], int] = {}  # the shortest of duplicate links (the engine's)
+        for a, b, w in zip(np.repeat(stations, np.diff(net.link_off)).tolist(), net.link_to.tolist(),
+                           net.link_sec.tolist(), strict=True):
+            walks[(a, b)] = min(w, walks.get((a, b), w))
+        g.add_weighted_edges_from((self._sink_base + a, self._here_base + b, w) for (a, b), w in walks.items()
+                                  if a != b)
         rows = np.arange(n, dtype=np.int64)
         nl = rows[~last]
         # ride and dwell
@@ -192,7 +205,7 @@ class TimeExpandedGraph:
             if target is None:
                 return nx.single_source_dijkstra_path_length(g, _SOURCE, weight="weight")
             try:
-                return nx.dijkstra_path_length(g, _SOURCE, self._sink_base + int(target), weight="weight")
+                return nx.dijkstra_path_length(g, _SOURCE, self._here_base + int(target), weight="weight")
             except nx.NetworkXNoPath:
                 return None
         finally:
@@ -207,7 +220,7 @@ class TimeExpandedGraph:
         n_st = self.net.tt.n_stations
         out = np.full(n_st, -1, np.int64)
         for s in range(n_st):
-            d = dist.get(self._sink_base + s)
+            d = dist.get(self._here_base + s)
             if d is not None:
                 out[s] = t0 + int(d)
         return out

@@ -7,7 +7,8 @@ time-expanded graph (:mod:`planner.routing.te_graph`) lets every arrival enter a
 capped by the window, plus the forced next train:
 
 * ``dep(r)``: departure event of stop-time row ``r`` (every row but a trip's last); ``arr(r)``: its arrival
-  event; one sink per station;
+  event; one sink per station, and one "here" node per station entered from its sink and, after the walk,
+  from the sinks of the stations linked to it (arriving on foot, RULES.md §2 variant B; where arrivals are read);
 * ride ``dep(r) -> arr(r+1)``, stay seated ``arr(r) -> dep(r)``;
 * get off ``arr(r) -> sink(station)`` and, per arrival event at platform ``p`` at ``a``, a wait arc to
   ``dep(r')`` for every departure it may take: pickup at ``r'``, at platform ``q`` of the same station with
@@ -50,7 +51,14 @@ class RuleGraph:
         last = last_rows(tt)
         self._sink = 2 * n
         g = nx.DiGraph()
-        g.add_nodes_from(range(2 * n + tt.n_stations))
+        self._here = 2 * n + tt.n_stations
+        g.add_nodes_from(range(2 * n + 2 * tt.n_stations))
+        for s in range(tt.n_stations):
+            g.add_edge(self._sink + s, self._here + s, weight=0)
+            for li in range(int(net.link_off[s]), int(net.link_off[s + 1])):
+                t2, w = self._here + int(net.link_to[li]), int(net.link_sec[li]) * SCALE
+                if w < g.get_edge_data(self._sink + s, t2, {"weight": w + 1})["weight"]:
+                    g.add_edge(self._sink + s, t2, weight=w)
         for r in np.flatnonzero(~last).tolist():
             g.add_edge(r, n + r + 1, weight=(int(tt.st_arr[r + 1]) - int(tt.st_dep[r])) * SCALE)
             g.add_edge(n + r, r, weight=(int(tt.st_dep[r]) - int(tt.st_arr[r])) * SCALE)
@@ -124,7 +132,7 @@ class RuleGraph:
             g.remove_edges_from([(u, v) for u, v, _ in cut])
         g.add_weighted_edges_from(self._source_edges(origin))
         try:
-            d = nx.dijkstra_path_length(g, _SOURCE, self._sink + int(target), weight="weight")
+            d = nx.dijkstra_path_length(g, _SOURCE, self._here + int(target), weight="weight")
         except nx.NetworkXNoPath:
             return None
         finally:

@@ -9,8 +9,11 @@ from planner.errors import InputError
 from planner.gamefile.game import load_game
 from planner.gtfs.source import FeedSource
 from planner.ledger.rules import ledger_rules
+from planner.organiser.area_check import area_problems
+from planner.service.gameday import GameDay
 from planner.store.games import NewGame, check_name, parse_group_names
 from planner.store.state import State
+from planner.util.i18n import ngettext
 from planner.util.timefmt import parse_date
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
@@ -23,10 +26,11 @@ class Links:
     game: str
     organiser: dict
     groups: list[dict]
+    name: str = ""  # the name the organisers gave it (the join codes' heading)
 
     def to_json(self) -> dict:
-        """``{game, organiser: {url, token}, groups: [{name, url, token}]}``."""
-        return {"game": self.game, "organiser": self.organiser, "groups": self.groups}
+        """``{game, name, organiser: {url, token}, groups: [{name, url, token}]}``."""
+        return {"game": self.game, "name": self.name, "organiser": self.organiser, "groups": self.groups}
 
 
 def base_url(url: str) -> str:
@@ -54,4 +58,20 @@ def create_game(state: State, name: str, groups: str, *, feed: str | None, game:
     new: NewGame = state.games.create(name, names, feed=feed, game=game, date=date)
     return Links(new.game.id, {"url": f"{base}/join?t={new.organiser_token}", "token": new.organiser_token},
                  [{"name": g.name, "url": f"{base}/join?t={t}", "token": t}
-                  for g, t in zip(new.game.groups, new.group_tokens, strict=True)])
+                  for g, t in zip(new.game.groups, new.group_tokens, strict=True)], new.game.name)
+
+
+def area_warning(day: GameDay) -> str | None:
+    """One line when ``planner check-area`` finds the game area INVALID on the day (None when valid, or when the
+    feed is a URL: nothing is downloaded for a warning): what ``game new``, ``handout`` and the organiser's page
+    say, so that nobody plays an area the check refuses without a word."""
+    if day.feed.startswith(("http://", "https://")):
+        return None
+    problems = area_problems(day.timetable, day.game, FeedSource(day.feed))
+    if not problems:
+        return None
+    return ngettext("check-area: {title} on {date} is INVALID ({n} problem: {first}); run 'planner check-area' "
+                    "before the game day",
+                    "check-area: {title} on {date} is INVALID ({n} problems, the first: {first}); run "
+                    "'planner check-area' for all of them before the game day", len(problems)).format(
+        title=day.game.title, date=day.date.isoformat(), n=len(problems), first=problems[0])

@@ -123,7 +123,10 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     # standing: the itinerary starts at the roll and ``since`` stays when the group got there, so the change
     # window binds (during free movement too: RULES.md §3 "A group's day")
     origin = origin_of(play.day, pos, plan.plan_from)
-    return decide_at(play.day, origin, req.dice, list(model.targeted()), asked=plan.plan_from), origin, plan, pos, given
+    # a free number rolled on the way to a target (variant B's re-roll) starts its time when that is reached
+    free_from = plan.reaching if plan.reaching is not None else plan.plan_from
+    return (decide_at(play.day, origin, req.dice, list(model.targeted()), asked=plan.plan_from, free_from=free_from),
+            origin, plan, pos, given)
 
 
 def roll(play: Play, req: RollRequest) -> RollResult:

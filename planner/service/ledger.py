@@ -20,9 +20,8 @@ from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
 from planner.ledger.rules import LedgerRules
 from planner.service.jail import check_jail_payment
 from planner.service.play import Play
-from planner.service.whereabouts import check_at_station, check_crossing, train_at
+from planner.service.whereabouts import check_at_station, check_crossing, group_train, train_at
 from planner.store.ledger import Recorded
-from planner.timetable.trips import find_trip
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -143,7 +142,7 @@ def _bonus(play: Play, req: LedgerRequest) -> bool:
     """§6: whether the full-hour income is the bonus fee, decided on the train (given, or the one the group's
     day has it in at that hour); a claim no known train backs is refused."""
     day = play.day
-    trip = find_trip(day.timetable, req.trip) if req.trip else train_at(play, req.group, req.time)
+    trip = group_train(play, req.group, req.trip, req.time) if req.trip else train_at(play, req.group, req.time)
     if trip is None:
         if req.bonus:
             raise InputError(f"the bonus at {fmt_clock(req.time)} needs the train: name it (--trip), or report it "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.errors import InputError
+from planner.errors import InputError, TrainAmbiguous
 from planner.game.day import GroupDay, Position
 from planner.routing import station_origin, trip_origin
 from planner.service.gameday import GameDay
@@ -85,25 +85,36 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
 
 
 def _match_named(tt, ref: str, station: int | None, hints: tuple[int, ...]):
-    """The train ``ref`` at ``station``; without one, at the first hint it matches at, else at its first stop
-    (the error a hint gives is the one said: it names the station the group thinks of)."""
+    """The train ``ref`` by its time at ``station``; without one, at the first hint it matches at (the group's
+    station first), else at its first stop (as the answers' echo names a train): a time is read at the group's
+    station before any other stop, so a train leaving there is never taken for another one leaving elsewhere at that
+    minute (the error is the first hint's: it names that station). Several trains at the first stop it matches at:
+    :class:`TrainAmbiguous` (the page asks)."""
     if station is not None or not hints:
         return match_train(tt, ref, station)
     first_error: InputError | None = None
-    for h in dict.fromkeys((*hints, None)):
+    for h in (*hints, None):
         try:
             return match_train(tt, ref, h)
+        except TrainAmbiguous:
+            raise
         except InputError as e:
             first_error = first_error or e
     raise first_error  # type: ignore[misc]
 
 
+def named_train(day: GameDay, model: GroupDay, ref: str, t: int, at: str | None = None) -> int:
+    """The trip a group means by ``ref`` at ``t`` (a trip id, or "S3 13:01 [destination]" by its time at ``at``,
+    else at the station its day has it at then: see :func:`_match_named`)."""
+    return _match_named(day.timetable, ref, day.station(at) if at else None, train_hints(model, t)).trip
+
+
 def train_hints(model: GroupDay, t: int) -> tuple[int, ...]:
-    """Stations a group at ``t`` most likely names a train from: where it stands, where its latest roll's
-    itinerary boards (latest first), where it last reported standing."""
+    """Stations a group at ``t`` most likely names a train from: where it stands (or the stop its train is at),
+    where its latest roll's itinerary boards (latest first), where it last reported standing."""
     out: list[int] = []
     pos = model.position_at(t)
-    if pos is not None and not pos.seated:
+    if pos is not None:  # standing there, or seated in a train at (or approaching) that stop
         out.append(pos.station)
     roll = model.last_roll(t)
     if roll is not None:

@@ -39,31 +39,34 @@ def crossing_finder(day: GameDay):
     return find
 
 
-def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None = None) -> DiceAnswer:
+def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None = None,
+              free_from: int | None = None) -> DiceAnswer:
     """The dice rules (:func:`planner.game.dice.decide`) for a group at ``origin`` on this day, toll lines
     and tunnels looked up lazily: what ``roll``, ``target``, the demo and the organiser maps all answer.
 
     On timetable data the answer is remembered on the day's network, by game (a network's timetable never
     changes; simulated groups roll where and when others rolled, a third of the time and more): each caller gets
     its own lists. On real-time data it is worked out each time (a jail plan reads the day's feed).
+    ``free_from``: when a free number's time starts (default ``asked``; :func:`planner.game.dice.decide`).
     """
     game = day.game
     if day.realtime_source:
-        return _decide_at(day, origin, dice, targeted, asked)
+        return _decide_at(day, origin, dice, targeted, asked, free_from)
     # the game is kept with its answer, so its id names no other game meanwhile
     kept_game, ans = day.network.remembered(
-        "_dice_answers", (id(game), origin, dice, tuple(targeted), asked),
-        lambda: (game, _decide_at(day, origin, dice, targeted, asked)), DICE_MEMO)
+        "_dice_answers", (id(game), origin, dice, tuple(targeted), asked, free_from),
+        lambda: (game, _decide_at(day, origin, dice, targeted, asked, free_from)), DICE_MEMO)
     assert kept_game is game
     return dataclasses.replace(ans, candidates=[dict(c) for c in ans.candidates], admissible=list(ans.admissible),
                                warnings=list(ans.warnings))
 
 
-def _decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None) -> DiceAnswer:
+def _decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None,
+               free_from: int | None = None) -> DiceAnswer:
     real = day.network
     # the target is the one reached earliest by timetable (§4.4 "gemäss Fahrplan"), the way there on real times
     ans = decide(day.plan_network, day.game, origin, dice, targeted, crossing_finder(day),
-                 real=None if real is day.plan_network else real, asked=asked)
+                 real=None if real is day.plan_network else real, asked=asked, free_from=free_from)
     if ans.journey is not None and ans.journey.legs and day.realtime_source:
         plan = plan_jails(day, origin, ans.journey.target_station, ans.journey)  # §17: a late train's jail
         if plan.jails:
@@ -89,10 +92,14 @@ def resolve_targets(day: GameDay, text: str) -> list[str]:
     return out
 
 
-def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1) -> TrainsAnswer:
+def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1,
+                             now: int | None = None) -> TrainsAnswer:
     """The change-window rule at ``station`` for a group getting off at ``time`` from ``exclude_trip`` (that
     train excluded, its platform's change times applying): deadline and departures, catchable ones first.
-    In a game without the rule ``applies`` is False and no deadline is invented."""
+    In a game without the rule ``applies`` is False and no deadline is invented: the departures are the next ones
+    from ``now`` (the time asked, when later than getting off)."""
+    if day.window is None and now is not None and now > time:
+        time = int(now)
     stop = -1
     if exclude_trip >= 0:
         tt = day.timetable

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
+from planner.routing.journey import Leg
 from planner.service.answers.base import UNSET
 from planner.service.answers.dice import Candidate, DiceAnswer
 from planner.service.answers.itinerary import Itinerary, Jail, Realtime, Zugzwang
@@ -81,7 +82,25 @@ def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int,
     annotate(day, j, d)
     add_delays(day, j, d)
     add_fees(day, pricing, j, d, seated=origin.in_trip)
+    _seated_start(day, j, d)
     return msgspec.convert(d, Itinerary)
+
+
+def _seated_start(day: GameDay, j: Journey, d: dict) -> None:
+    """A seated group that gets off at the stop its train approaches (the routing's zero-length first leg): the
+    itinerary starts with the ride it sits in, from the stop before (``seated``: the stops behind it count for
+    nothing), or without it when the train has not left its first stop; ``changes`` as the legs show."""
+    first = j.legs[0] if j.legs else None
+    if first is None or first.is_walk or first.board_row != first.alight_row:
+        return
+    tt = day.timetable
+    row = first.board_row
+    if row > int(tt.trip_offset[first.trip]):
+        ride = Leg(first.trip, row - 1, row).to_dict(tt)
+        d["legs"][0] |= {k: ride[k] for k in ("from", "from_platform", "departure")} | {"seated": True}
+    else:
+        d["legs"] = d["legs"][1:]
+    d["changes"] = max(0, sum(1 for ld in d["legs"] if ld["route"] != "walk") - 1)
 
 
 def dice_json(day: GameDay, ans: Decided, origin: Origin, pricing: Pricing | None = None, *,
@@ -99,7 +118,8 @@ def dice_json(day: GameDay, ans: Decided, origin: Origin, pricing: Pricing | Non
         departure=it.departure if it else None, changes=it.changes if it else None, legs=it.legs if it else [],
         already_there=bool(it and not it.legs), candidates=[msgspec.convert(c, Candidate) for c in ans.candidates],
         free_until=fmt_clock(ans.free_until),
-        admissible=[journey_json(day, j, origin, j.target_station, pricing) for j in ans.admissible],
+        admissible=[_reached(journey_json(day, j, origin, j.target_station, pricing), ans.reached(j, tt))
+                    for j in ans.admissible],
         bonus=it.bonus if it and it.bonus is not UNSET else [],
         crossings=it.crossings if it and it.crossings is not UNSET else [], **fees,
         reroll_at=fmt_clock(ans.reroll_at), why=ans.why, warnings=ans.warnings + late_warning(day, ans.arrival),
@@ -108,3 +128,9 @@ def dice_json(day: GameDay, ans: Decided, origin: Origin, pricing: Pricing | Non
     if ans.jail is not None:
         out.jail = jail_answer(day, ans.jail, pricing.group if pricing is not None else None)
     return with_realtime(day, out, origin.time)
+
+
+def _reached(way: Itinerary, reached: int | None) -> Itinerary:
+    """An admissible way with the time its target is reached (a toll line or tunnel: where the train passes it)."""
+    way.reached = fmt_clock(reached)
+    return way

@@ -15,6 +15,7 @@ from planner.routing import Query, reach, station_origin
 from planner.routing.network import TransitNetwork
 from planner.service.day_model import group_day, label_station
 from planner.service.play import Play
+from planner.service.positions import named_train
 from planner.util.timefmt import fmt_clock
 
 CROSSING_SLACK = 10 * 60  # a purchase message may come a little after the train has left the line (§13)
@@ -69,6 +70,13 @@ def _rides(play: Play, group: str, t: int) -> tuple[bool, list[tuple[int, int, i
                 rows = tt.trip_stop_times(p.position.trip)
                 rides.append((p.position.trip, rows.start, rows.stop - 1))
     return known, rides
+
+
+def group_train(play: Play, group: str, ref: str, t: int) -> int:
+    """The trip the group names ``ref`` at ``t``: by its time at the station (or stop) its day has it at then
+    (:func:`planner.service.positions.named_train`), never by another stop's time."""
+    model = group_day(play.day, play.state.groups.snapshot(play.id, play.group(group)))
+    return named_train(play.day, model, ref, t)
 
 
 def train_at(play: Play, group: str, t: int) -> int | None:

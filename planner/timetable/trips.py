@@ -1,8 +1,10 @@
 """Find the train a group sits in (pure): by trip id, or as players name it, "IR70 12:09 [destination]".
 
-A named train matches by line and departure time at the stop the group names (``station``) or at the
-train's first stop; a line may be given as its category (``IR`` matches IR70 and IR75). Several matches
-are an error listing each; none is an error listing that line's departures nearby.
+A named train matches by line and its time at the stop the group names (``station``: where it stands or the
+stop its train is at; its arrival or departure there), else by its departure at its first stop; never by another
+stop's time. A line may be given as its category (``IR`` matches IR70 and IR75). Several matches are a
+:class:`TrainAmbiguous` listing each (a page asks which one); none is an error listing that line's departures
+nearby.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from planner.errors import InputError
+from planner.errors import InputError, TrainAmbiguous
 from planner.timetable.model import Timetable
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import TIME_PATTERN, fmt_clock, parse_clock
 
@@ -64,26 +67,30 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
         if head and not fold(tt.station_name[tt.stop_station[tt.st_stop[rows.stop - 1]]]).startswith(head) \
                 and not fold(tt.trip_headsign[trip]).startswith(head):
             continue
-        calls = [r for r in rows if station is not None and int(tt.stop_station[tt.st_stop[r]]) == station]
-        at = [r for r in calls if r < rows.stop - 1]  # a departure there (not its last stop)
-        # from its first stop, the train must still come to the named stop (its last stop counts)
-        first = () if station is not None and not calls else (rows.start,)
-        for r in dict.fromkeys((*at, *first)):
-            dep = int(tt.st_dep[r])
-            if dep // 60 == t // 60:
+        # its time at the named stop (its arrival or departure there), else its departure at its first stop
+        at = [r for r in rows if int(tt.stop_station[tt.st_stop[r]]) == station] if station is not None \
+            else [rows.start]
+        for r in at:
+            times = {int(tt.st_dep[r])} if station is None else {int(tt.st_arr[r]), int(tt.st_dep[r])}
+            if any(x // 60 == t // 60 for x in times):
                 hits.append(TrainMatch(trip, r))
                 break
-            nearby.append((abs(dep - t), trip, r))
+            nearby.append((min(abs(x - t) for x in times), trip, r))
     if len(hits) == 1:
         return hits[0]
-    where = "" if station is None else f" at {tt.station_name[station]} or"
     if not hits:
         near = sorted(x for x in nearby if x[0] <= 30 * 60)[:4]
         hint = "; nearby: " + "; ".join(describe_train(tt, tr, r) for _, tr, r in near) if near else ""
-        raise InputError(f"no {line} leaves{where} from its first stop at {fmt_clock(t)} on {tt.date}{hint}")
+        if station is None:
+            raise InputError(_("no {line} leaves its first stop at {time} on {date}{hint}").format(
+                line=line, time=fmt_clock(t), date=tt.date, hint=hint))
+        raise InputError(_("no {line} calls at {station} at {time} on {date}{hint}").format(
+            line=line, station=tt.station_name[station], time=fmt_clock(t), date=tt.date, hint=hint))
     shown = "; ".join(describe_train(tt, h.trip, h.row) for h in hits[:6])
-    raise InputError(f"{ref!r} matches {len(hits)} trains: {shown} (add the destination, e.g. "
-                     f"'{ref} {tt.station_name[tt.stop_station[tt.st_stop[tt.trip_stop_times(hits[0].trip)[-1]]]]}')")
+    example = tt.station_name[tt.stop_station[tt.st_stop[tt.trip_stop_times(hits[0].trip)[-1]]]]
+    raise TrainAmbiguous(_("'{ref}' matches {n} trains: {shown} (choose one, or add the destination, e.g. "
+                           "'{ref} {example}')").format(ref=ref, n=len(hits), shown=shown, example=example),
+                         [{"trip_id": tt.trip_id[h.trip], "train": describe_train(tt, h.trip, h.row)} for h in hits])
 
 
 def find_trip(tt: Timetable, ref: str, station: int | None = None) -> int:

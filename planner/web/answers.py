@@ -29,6 +29,7 @@ from planner.service.answers.group import (
 )
 from planner.service.answers.page import GroupPageAnswer
 from planner.service.answers.rules import TrainsAnswer
+from planner.service.games import area_warning
 from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
 from planner.service.ledger import status as ledger_status
 from planner.service.locate import locate, whereabouts_json
@@ -159,13 +160,15 @@ class Answers:
                 s = gd.station(at)
                 t = self._time(play, q, "time")
                 return trains_after_getting_off(gd, s, t, find_trip(gd.timetable, trip, s) if trip else -1)
-            pos = status(play, g.key, self._status_time(play, q)).state.position  # at the phone's time
+            now = self._status_time(play, q)
+            pos = status(play, g.key, now).state.position  # at the phone's time
             if pos is None:
                 raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
             if pos.seated:  # the trains after getting off at the stop it approaches
                 out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
             else:
-                out = trains_after_getting_off(gd, pos.station, pos.since)
+                # (without a change window: the next departures from the phone's time)
+                out = trains_after_getting_off(gd, pos.station, pos.since, now=now)
             out.seated = pos.seated
             return out
 
@@ -232,6 +235,15 @@ class Answers:
         events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e["seq"])
         return {"game": self.game_info(play), "groups": groups, "ranking": end(play),
                 "events": events[-EVENTS_SHOWN:]}
+
+    def area_warning(self, game_id: str) -> str | None:
+        """check-area's verdict on the game's day in one line when it is INVALID (None when valid), worked out once
+        per day (the organiser's page shows it as a banner)."""
+        _play, day = self.play(game_id)
+        if "area_warning" not in day.documents:
+            with day.lock:
+                day.documents["area_warning"] = area_warning(day.day) or ""
+        return day.documents["area_warning"] or None
 
     def void_event(self, game_id: str, body: dict) -> dict:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""

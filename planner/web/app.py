@@ -26,7 +26,7 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from planner.errors import PlannerError
+from planner.errors import PlannerError, TrainAmbiguous
 from planner.maps import assets
 from planner.service.answers import base as contract
 from planner.store.games import Access
@@ -140,6 +140,8 @@ class WebApp:
                 return json_response(out)
             except HttpError as exc:
                 return json_response({"error": exc.message}, exc.status, exc.headers)
+            except TrainAmbiguous as exc:  # the page asks which train: each candidate's id can be sent back
+                return json_response({"error": " ".join(str(exc).split()), "candidates": exc.candidates}, 409)
             except PlannerError as exc:
                 return json_response({"error": " ".join(str(exc).split())}, 422)
             except (WorkerFailed, BrokenProcessPool) as exc:
@@ -205,14 +207,17 @@ class WebApp:
     async def organiser_page(self, request: Request) -> Response:
         """The organiser's page: every group on one table and one map, the ranking, corrections."""
         try:
-            play, _day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
+            game_id = self.organisers_game(request)
+            play, _day = await run_in_threadpool(self.answers.play, game_id)
+            verdict = await run_in_threadpool(self.answers.area_warning, game_id)
         except HttpError as exc:
             return self.page("error.html", {"message": exc.message}, exc.status, request=request)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422, request=request)
         lang = request_language(request, play.day.game.language)
         return self.page("organiser.html", {"game": play.game, "info": in_language(lang, self.answers.game_info, play),
-                                            "poll_ms": self.poll_ms}, request=request, lang=lang)
+                                            "poll_ms": self.poll_ms, "area_warning": verdict},
+                         request=request, lang=lang)
 
     def document(self, make: Callable[[Day], str]):
         """An organiser's generated document (report, map): organiser token only. These pages are the

@@ -144,8 +144,8 @@ def assert_feasible(net: TransitNetwork, origin: Origin, journey: Journey) -> No
 
     Times never go back; every ride's trip exists, boards where pickup is allowed (except the seated
     first leg) and alights where drop-off is allowed; every change within a station meets
-    ``net.change_seconds`` and is not forbidden; walks only along links with their exact duration; the
-    first leg starts at the origin (station at/after the start time, or the origin trip at its row).
+    ``net.change_seconds`` and is not forbidden; walks only along links with their exact duration (a walk may
+    end the journey: the group is at a linked station when it arrives on foot); the first leg starts at the origin (station at/after the start time, or the origin trip at its row).
     """
     tt = net.tt
     assert journey.target_station >= 0
@@ -158,7 +158,6 @@ def assert_feasible(net: TransitNetwork, origin: Origin, journey: Journey) -> No
     prev_walk = False
     for i, leg in enumerate(journey.legs):
         if leg.is_walk:
-            assert i + 1 < len(journey.legs), "journey ends with a walk"
             assert not prev_walk, "two walks in a row"
             assert leg.walk_from == pos_station, "walk does not start where the group is"
             w = net.link_seconds(leg.walk_from, leg.walk_to)

@@ -88,13 +88,15 @@ class Leg(Answer, kw_only=True):
 
     trip_id: str | None
     route: str
+    mode: str | Opt = UNSET  # rail, bus, tram, ... or walk (answers stored before it was there have none)
     headsign: str
     from_: str = msgspec.field(name="from")
     to: str
-    from_platform: str
+    from_platform: str  # a railway's track; empty for a bus or tram stop and a walk
     to_platform: str
     departure: str
     arrival: str
+    seated: bool | Opt = UNSET  # the ride a seated group sits in, from the stop before (nothing behind it counts)
     crossings: list[Crossing]
     bonus: list[BonusEvent]
     departure_delay_min: int | None | Opt = UNSET
@@ -152,6 +154,7 @@ class Itinerary(Answer, kw_only=True):
     fees_max: int | float | Opt = UNSET
     pricing: PricingNote | Opt = UNSET
     jail: Jail | None | Opt = UNSET
+    reached: str | None | Opt = UNSET  # an admissible way: when its target is reached (a crossing: passed)
 
 
 class RouteAnswer(Itinerary, kw_only=True):

@@ -49,9 +49,10 @@ export function candidateItems(ans) {
 /** Variant B: every way at most N minutes longer than the fastest is allowed (the fastest marked). */
 export function admissibleItems(ans) {
   return (ans.admissible || []).map((w) => {
-    const fastest = w.departure === ans.departure && w.arrival === ans.arrival;
+    const reached = w.reached || w.arrival;  // a toll line or tunnel: when the train has passed it
+    const fastest = w.departure === ans.departure && reached === ans.arrival;
     const via = (w.legs || []).map((l) => `${l.route} ${l.departure} ${l.from} → ${l.to} ${l.arrival}`).join(", ");
-    return h("li", {class: fastest ? "fastest" : ""}, h("b", {}, `${w.departure} → ${w.arrival}`), " ",
+    return h("li", {class: fastest ? "fastest" : ""}, h("b", {}, `${w.departure} → ${reached}`), " ",
       changesText(w.changes, fastest), h("br"), h("small", {}, via));
   });
 }

@@ -1,7 +1,8 @@
 /* Talking to the server: JSON calls with the cookie, the poll interval, the day's stations. */
 
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  /** ``data``: the answer's body (a refusal may carry more than its sentence: the trains a name fits). */
+  constructor(status, message, data) { super(message); this.status = status; this.data = data || {}; }
 }
 
 /** The service worker answered from its cache: no network. ``data`` is the kept answer. */
@@ -22,7 +23,7 @@ export async function api(path, method, body) {
   const resp = await fetch(path, opts);
   let data = null;
   try { data = await resp.json(); } catch { data = null; }
-  if (!resp.ok) throw new ApiError(resp.status, (data && data.error) || ("HTTP " + resp.status));
+  if (!resp.ok) throw new ApiError(resp.status, (data && data.error) || ("HTTP " + resp.status), data);
   if (resp.headers.get("X-Planner-Cached")) throw new OfflineCopy(data);
   return data;
 }

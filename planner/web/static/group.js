@@ -334,11 +334,28 @@ async function submitPosition(ev) {
   const body = {...times};
   if (at) body.at = at;
   if (trip) body.trip = trip;
+  await sendPosition(body);
+}
+
+async function sendPosition(body) {
   try {
     positionSet(await api(BASE + "/position", "POST", body));
   } catch (e) {
+    if (e instanceof ApiError && e.status === 409 && e.data.candidates) { askTrain(e.data.candidates, body); return; }
     message(e instanceof ApiError ? e.message : t("No connection: the position was not sent."), true);
   }
+}
+
+/* A train named by its time fits several trains at the group's station: ask which one, and send its id. */
+function askTrain(candidates, body) {
+  byId("train-question").textContent = t("Which train is \"{train}\"?", {train: body.trip});
+  fill("train-options", candidates.map((c) => {
+    const b = h("button", {type: "button", class: "small train-option"}, c.train);
+    b.addEventListener("click", () => { byId("train-choice").hidden = true; sendPosition({...body, trip: c.trip_id}); });
+    return b;
+  }));
+  byId("train-choice").hidden = false;
+  message("");
 }
 
 /* Undo asks first: one tap never deletes a roll. */
@@ -387,6 +404,10 @@ for (const id of ["action", "where-box", "roll-box"]) {
 byId("roll-form").addEventListener("submit", submitRoll);
 byId("position-form").addEventListener("submit", submitPosition);
 byId("undo").addEventListener("click", askUndo);
+byId("train-none").addEventListener("click", () => {
+  byId("train-choice").hidden = true;
+  message(t("Add the destination to the train (e.g. S3 12:09 Laufen), or its trip id."), true);
+});
 byId("undo-yes").addEventListener("click", undo);
 byId("undo-no").addEventListener("click", closeUndo);
 let timeTyped = null;  // a time typed: the page asks for the group's state then, once the typing pauses

@@ -59,7 +59,10 @@ export function trainsRuleText(z) {
     : z.got_off ? t("At {station} since {since}:", {station: z.station || "-", since: z.got_off})
       : t("At {station}:", {station: z.station || "-"});
   let rule;
-  if (!z.applies) rule = t("no change window in this game, any train.");
+  if (!z.applies) {
+    rule = (z.departures || []).length ? t("no change window in this game, any train; the next ones:")
+      : t("no change window in this game, any train (none leaves in the next half hour).");
+  }
   else if (z.forced_next) rule = t("no train by {deadline}: you must take the first one after (marked).", {deadline: z.deadline});
   else rule = t("{rule}, board by {deadline}.", {rule: z.rule || t("change window"), deadline: z.deadline});
   return `${where} ${rule}`;

@@ -1,0 +1,78 @@
+"""A train is named as players name it, by its time at the station the group stands at (or the stop its train is
+at): "S3 09:39" at Pratteln is the S3 leaving Pratteln at 09:39, never one leaving its first stop at 09:39. When
+several trains of the line leave there in that minute, the answer lists them (each with its trip id) and asks;
+nothing is taken silently. Played on the SYNTHETIC Nordwestschweiz day.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.cli import main
+from planner.errors import TrainAmbiguous
+from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
+from planner.service.ledger import LedgerRequest, record_event
+from planner.store.state import State
+from planner.util.timefmt import parse_clock as T
+
+
+@pytest.fixture(scope="module")
+def nws_day(nws_feed, nws_game, nws_date):
+    return GameDay(str(nws_feed), nws_game, nws_date)
+
+
+@pytest.fixture
+def play(nws_day):
+    state = State(":memory:")
+    yield Play(nws_day, implicit_record(state, nws_day, nws_day.game.name), state)
+    state.close()
+
+
+def departure_at(tt, trip: int, station: str) -> str:
+    """The train's departure at ``station`` as HH:MM."""
+    s = tt.station_name.index(station)
+    r = next(r for r in tt.trip_stop_times(trip) if int(tt.stop_station[tt.st_stop[r]]) == s)
+    return f"{int(tt.st_dep[r]) // 3600:02d}:{int(tt.st_dep[r]) // 60 % 60:02d}"
+
+
+def test_a_train_is_named_by_its_time_where_the_group_stands(play, nws_day):
+    tt = nws_day.timetable
+    set_position(play, "Rot", PlaceRequest("Pratteln"), T("09:28"))
+    st = set_position(play, "Rot", PlaceRequest(None, None, "S3 09:39"), T("09:38"))
+    pos = st.state.position
+    assert pos.seated and tt.route_name[tt.trip_route[pos.trip]] == "S3"
+    assert departure_at(tt, pos.trip, "Pratteln") == "09:39"  # the one leaving here, not the one leaving Olten
+    assert tt.station_name[pos.station] == "Pratteln"
+
+
+def test_the_command_line_names_it_at_the_station_given(capsys, nws_feed, nws_date):
+    day = ["--game", "nordwestschweiz", "--feed", str(nws_feed), "--date", nws_date.isoformat()]
+    rc = main(["route", *day, "--trip", "S3 09:39", "--from", "Pratteln", "--to", "Basel SBB", "--json"])
+    out = capsys.readouterr()
+    assert rc == 0, out.err
+    assert "S3 09:02 Laufen → Olten, next stop Pratteln" in out.out  # its first stop's time only echoes it
+
+
+def test_the_bonus_train_is_named_by_its_time_at_the_groups_station(play):
+    # the S3 leaves Dornach-Arlesheim at 13:01 (its first stop, Laufen, earlier): the bonus minute's train
+    for group, ref in (("Blau", "S3 13:01 Laufen"), ("Gelb", "S3 13:01")):
+        set_position(play, group, PlaceRequest("Dornach-Arlesheim"), T("12:50"))
+        res = record_event(play, LedgerRequest(group, "income", T("13:00"), bonus=True, trip=ref))
+        assert res.rows[-1].event.bonus is True
+
+
+def test_several_trains_in_that_minute_are_asked_for(play, nws_day):
+    tt = nws_day.timetable
+    set_position(play, "Gelb", PlaceRequest("Basel, Dreispitz"), T("12:05"))
+    with pytest.raises(TrainAmbiguous) as err:
+        set_position(play, "Gelb", PlaceRequest(None, None, "Tram 10 12:10"), T("12:06"))
+    cands = err.value.candidates
+    assert len(cands) == 2 and {c["train"].split(" → ")[-1] for c in cands} == {"Dornach, Bahnhof",
+                                                                                "Basel, Bahnhof SBB"}
+    assert all(c["train"].startswith("Tram 10 12:10 Basel, Dreispitz") for c in cands)
+    for c in cands:  # each candidate's id names exactly that train
+        pos = set_position(play, "Gelb", PlaceRequest(None, None, c["trip_id"]), T("12:06")).state.position
+        assert tt.trip_id[pos.trip] == c["trip_id"]
+    # the destination decides, too
+    pos = set_position(play, "Gelb", PlaceRequest(None, None, "Tram 10 12:10 Dornach"), T("12:07")).state.position
+    assert tt.trip_headsign[pos.trip] == "Dornach, Bahnhof"
