@@ -10,7 +10,6 @@ runs is served at once, its day loaded on its first request.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -28,14 +27,19 @@ from starlette.staticfiles import StaticFiles
 
 from planner.errors import PlannerError, TrainAmbiguous
 from planner.maps import assets
-from planner.service.answers import base as contract
-from planner.store.games import Access
 from planner.store.state import State
 from planner.util.i18n import FALLBACK, LANGUAGES, _, ngettext, normalise, use_language
 from planner.web.answers import Answers, stations
 from planner.web.days import Day, Days
 from planner.web.documents import area_map_html, check_area_html
 from planner.web.language import LANG_COOKIE, LANG_COOKIE_AGE, catalog, catalog_script, request_language
+from planner.web.responses import (
+    TokenCache,
+    in_language,
+    json_response,
+    security_headers,
+    service_worker,
+)
 from planner.web.security import (
     COOKIE,
     Caller,
@@ -49,9 +53,6 @@ from planner.web.security import (
 from planner.web.worker import ROUTED, RoutingWorker, WorkerFailed
 
 HERE = Path(__file__).resolve().parent
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "connect-src 'self'; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
-       "form-action 'self'")
 DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                 "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'")
 HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
@@ -337,48 +338,6 @@ class WebApp:
         return Starlette(routes=routes, exception_handlers={Exception: _internal_error}, lifespan=lifespan)
 
 
-class TokenCache:
-    """``access(token)`` of the state, remembered for known tokens (an unknown one is asked again each time, so a
-    game created while the server runs opens at once)."""
-
-    def __init__(self, state: Callable[[], State]):
-        self._state = state
-        self._known: dict[str, Access] = {}
-
-    def access(self, token: str) -> Access | None:
-        """Whom the token opens, or None."""
-        a = self._known.get(token)
-        if a is None and (a := self._state().games.access(token)) is not None:
-            self._known[token] = a
-        return a
-
-
-def service_worker() -> str:
-    """sw.js with a hash of the app's static files as its cache version (changed files reach the phones) and the
-    list of those files as the app shell it keeps (every module the pages import, for a tunnel)."""
-    digest = hashlib.sha256()
-    files = sorted(f for f in (HERE / "static").rglob("*") if f.is_file())
-    for f in files:
-        digest.update(f.name.encode() + f.read_bytes())
-    shell = ", ".join(json.dumps("/static/" + f.relative_to(HERE / "static").as_posix())
-                      for f in files if f.name != "sw.js")
-    return ((HERE / "static" / "sw.js").read_text("utf-8").replace("__VERSION__", digest.hexdigest()[:12])
-            .replace('"__STATIC_FILES__"', shell))
-
-
-def security_headers() -> dict[str, str]:
-    """Headers every page carries (no framing, no sniffing, no referrer: join links carry tokens)."""
-    return {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
-            "Referrer-Policy": "no-referrer"}
-
-
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """JSON (UTF-8, not cached by the browser unless said otherwise) with the security headers; an answer is
-    encoded once, by its type (:func:`planner.service.answers.base.encode`)."""
-    h = {"Cache-Control": "no-store", **security_headers(), **(headers or {})}
-    return Response(contract.encode(data), status, headers=h, media_type="application/json")
-
-
 async def _internal_error(request: Request, exc: Exception) -> Response:
     # Never a stack trace to the client; the server's log has it.
     return json_response({"error": f"internal error ({type(exc).__name__})"}, 500)
@@ -397,9 +356,3 @@ def load_app(state: str | Path | None = None, *, feed: str | None = None, rate: 
     app = WebApp(Answers(state, days), rate=rate, burst=burst, secure_cookie=secure_cookie, worker=worker,
                  poll_ms=poll_ms)
     return app.build(), worker
-
-
-def in_language(lang: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` with its texts in ``lang`` (a thread of the pool keeps no request's language)."""
-    with use_language(lang):
-        return fn(*args)

@@ -36,6 +36,7 @@ class Realtime(Answer, kw_only=True):
     stop_updates: int | Opt = UNSET
     stops_unplaced: int | Opt = UNSET
     stops_skipped: int | Opt = UNSET
+    times_implausible: int | Opt = UNSET  # predicted times dropped as implausible (an hour early, 12 h late)
 
 
 class BonusEvent(Answer, kw_only=True):

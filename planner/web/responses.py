@@ -1,0 +1,71 @@
+"""What every answer of the web app carries and how it is sent: the security headers, JSON encoded once by its
+type, the service worker with its app shell, the token look-up kept per server, and a call in a request's
+language (a thread of the pool keeps none)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.responses import Response
+
+from planner.service.answers import base as contract
+from planner.store.games import Access
+from planner.store.state import State
+from planner.util.i18n import use_language
+
+HERE = Path(__file__).resolve().parent
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; worker-src 'self'; manifest-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+       "form-action 'self'")
+
+
+class TokenCache:
+    """``access(token)`` of the state, remembered for known tokens (an unknown one is asked again each time, so a
+    game created while the server runs opens at once)."""
+
+    def __init__(self, state: Callable[[], State]):
+        self._state = state
+        self._known: dict[str, Access] = {}
+
+    def access(self, token: str) -> Access | None:
+        """Whom the token opens, or None."""
+        a = self._known.get(token)
+        if a is None and (a := self._state().games.access(token)) is not None:
+            self._known[token] = a
+        return a
+
+
+def service_worker() -> str:
+    """sw.js with a hash of the app's static files as its cache version (changed files reach the phones) and the
+    list of those files as the app shell it keeps (every module the pages import, for a tunnel)."""
+    digest = hashlib.sha256()
+    files = sorted(f for f in (HERE / "static").rglob("*") if f.is_file())
+    for f in files:
+        digest.update(f.name.encode() + f.read_bytes())
+    shell = ", ".join(json.dumps("/static/" + f.relative_to(HERE / "static").as_posix())
+                      for f in files if f.name != "sw.js")
+    return ((HERE / "static" / "sw.js").read_text("utf-8").replace("__VERSION__", digest.hexdigest()[:12])
+            .replace('"__STATIC_FILES__"', shell))
+
+
+def security_headers() -> dict[str, str]:
+    """Headers every page carries (no framing, no sniffing, no referrer: join links carry tokens)."""
+    return {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+            "Referrer-Policy": "no-referrer"}
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """JSON (UTF-8, not cached by the browser unless said otherwise) with the security headers; an answer is
+    encoded once, by its type (:func:`planner.service.answers.base.encode`)."""
+    h = {"Cache-Control": "no-store", **security_headers(), **(headers or {})}
+    return Response(contract.encode(data), status, headers=h, media_type="application/json")
+
+
+def in_language(lang: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with its texts in ``lang`` (a thread of the pool keeps no request's language)."""
+    with use_language(lang):
+        return fn(*args)
