@@ -12,7 +12,7 @@ import pytest
 
 from planner.cli import main
 from planner.errors import InputError
-from planner.routing import TransitNetwork, best_journey, reach, station_origin, trip_origin
+from planner.routing import Query, TransitNetwork, best_journey, reach, station_origin, trip_origin
 from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
 from planner.service.ledger import LedgerRequest, record_event
 from planner.store.state import State
@@ -59,7 +59,7 @@ def test_a_walk_ends_at_the_linked_stop():
     tt = net.tt
     bus = tt.station_name.index("Bahnhof, Bus")
     origin = station_origin(tt.station_name.index("Bahnhof"), secs("09:46"))
-    res = reach(net, origin)
+    res = reach(net, Query(origin))
     assert res.station_arrival(bus) == secs("09:49")  # on foot, not by the 10:05 loop
     assert res.arrivals()[bus] == secs("09:49")
     j = best_journey(net, origin, bus)
@@ -77,7 +77,7 @@ def test_a_ride_then_a_walk_reaches_the_stop_by_the_walk():
     assert j.legs[-1].is_walk and j.arrival(tt) == secs("09:48") + 180 and j.changes == 0
     # seated in that train: getting off at the station, then the walk
     seated = trip_origin(net, tt.trip_index["in"], int(tt.trip_stop_times(tt.trip_index["in"]).start) + 1)
-    assert reach(net, seated).station_arrival(bus) == secs("09:51")
+    assert reach(net, Query(seated)).station_arrival(bus) == secs("09:51")
 
 
 # ---- the SYNTHETIC Nordwestschweiz day ----------------------------------------------------------------------

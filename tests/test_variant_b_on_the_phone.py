@@ -15,7 +15,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import joined_phone, page_width
+from tests.support.browser import joined_phone, page_width, tell_position, unfold
+from tests.support.browser import roll as roll_dice
 from tests.support.nws_synthetic_network import WALKS
 from tests.support.webserver import run_cli
 
@@ -41,16 +42,17 @@ def open_group(browser, site, number: int, errors: list, failed: list):
 
 
 def set_position(p, time: str, at: str = "", trip: str = "") -> None:
-    p.fill("#time", time)
-    p.fill("#at", at)
-    p.fill("#trip", trip)
-    p.click("#position-form button")
+    tell_position(p, at, time, trip=trip)
 
 
 def roll(p, white: str, colour: str) -> None:
-    p.select_option("#die-white", white)
-    p.select_option("#die-colour", colour)
-    p.click("#roll-button")
+    roll_dice(p, white, colour)
+
+
+def buy(p, name: str) -> None:
+    unfold(p, "money")
+    p.fill("#buy-name", name)
+    p.click("#buy-form button")
 
 
 def test_a_group_that_walked_to_the_stop_is_there(site, browser):
@@ -60,13 +62,11 @@ def test_a_group_that_walked_to_the_stop_is_there(site, browser):
     ctx, p = open_group(browser, site, 1, errors, failed)
     set_position(p, "09:46", "Liestal")
     expect(p.locator("#position")).to_have_text("Liestal 09:46")
-    p.fill("#buy-name", "Liestal")
-    p.click("#buy-form button")
+    buy(p, "Liestal")
     expect(p.locator("#money-message")).to_contain_text("Recorded #")
     set_position(p, f"09:{46 + walk}", "Liestal, Bahnhof")  # on foot across the square
     expect(p.locator("#position")).to_have_text(f"Liestal, Bahnhof 09:{46 + walk}")
-    p.fill("#buy-name", "Liestal, Bahnhof")
-    p.click("#buy-form button")
+    buy(p, "Liestal, Bahnhof")
     expect(p.locator("#money-message")).to_contain_text("Recorded #")
     expect(p.locator("#money-message")).to_contain_text("Liestal, Bahnhof")
     # a roll for Liestal from the stop: the walk back is the way (one leg, no train)

@@ -49,9 +49,11 @@ def reach(p, form: str) -> None:
     when it is the action the group most likely needs, else in its folded section, which this opens. Waits until
     the page has placed its action (its first state has come); a form the players touch stays where it is."""
     p.wait_for_selector("#action[data-action]", state="attached")
-    home = p.locator(f"details:has(#{form})")
-    if home.count() and not home.evaluate("d => d.open"):
-        home.locator("> summary").click()
+    # in one step: the page may move the form between the action and its section at any moment
+    p.evaluate("""(form) => {
+      const home = document.getElementById(form).closest("details");
+      if (home && !home.open) home.querySelector(":scope > summary").click();
+    }""", form)
 
 
 def tell_position(p, at: str | None = None, time: str | None = None, *, trip: str | None = None,
