@@ -24,6 +24,8 @@ from planner.service import (
     status_json,
     undo,
 )
+from planner.service.ledger_day import report_late, roll_with_card
+from planner.util.i18n import _
 from planner.util.table import format_table
 
 
@@ -34,6 +36,12 @@ def cmd_roll(args: argparse.Namespace) -> int:
     since = ctx.optional_clock(args.since, "--since")
     req = RollRequest(str(args.group), args.dice, t,
                       PlaceRequest(args.at, t if args.trip and args.time else None, args.trip, since), args.roll_id)
+    if args.card:  # a kept card turns the roll into a 6 (played with it)
+        res, played = roll_with_card(ctx.play, req, args.card)
+        out = res.to_json() | {"card": played.to_json()}
+        emit(args, out, _("card {title} played: the roll counts as {roll}").format(
+            title=args.card, roll=out.get("roll", "")) + "\n" + render_dice(out))
+        return 0
     res = roll(ctx.play, req)
     if getattr(args, "json", False):
         sys.stdout.write(res.answer_text + "\n")  # byte for byte what was stored
@@ -138,6 +146,11 @@ def cmd_group_position(args: argparse.Namespace) -> int:
     t = ctx.clock(args.time, within_game=False)
     st = set_position(ctx.play, str(args.group), PlaceRequest(args.at, t, args.trip,
                                                              ctx.optional_clock(args.since, "--since")), t)
-    out = status_json(ctx.day, st) | {"train": st.train}
-    emit(args, out, "\n".join(([st.train] if st.train else []) + _state_lines(out)))
+    late = None
+    if args.late is not None:  # §17 without a live feed: the group says its train was late
+        late = report_late(ctx.play, str(args.group), t, args.late).to_json()
+        st = status(ctx.play, str(args.group), t)
+    out = status_json(ctx.day, st) | {"train": st.train} | ({"late": late} if late is not None else {})
+    emit(args, out, "\n".join(([st.train] if st.train else []) + _state_lines(out)
+                              + ([late["why"]] if late is not None else [])))
     return 0

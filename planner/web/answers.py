@@ -13,13 +13,17 @@ import json
 import threading
 from pathlib import Path
 
+from msgspec import to_builtins
+
 from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
 from planner.service import PlaceRequest, Play, RollRequest, roll, set_position, status
 from planner.service import status_json as group_status_json
 from planner.service import undo as undo_entry
-from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
+from planner.service.ledger import LedgerRequest, end, feed, mark_sent, own_events, record_event, void
 from planner.service.ledger import status as ledger_status
+from planner.service.ledger_day import report_late, roll_with_card
+from planner.service.ledger_now import ledger_now, organiser_ledger
 from planner.service.rules import trains_after_getting_off
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
@@ -30,7 +34,8 @@ from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field,
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
-LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking"}  # parking: the jail payment
+LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking", "tax", "draw", "play", "sell",
+                 "accept", "diceoff"}  # parking: the jail payment, or (``empty``) a roll for the free parking
 
 
 class Answers:
@@ -83,8 +88,8 @@ class Answers:
             last = json.loads(st.rolls[-1].answer)
         money = ledger_status(play, g.key)
         return {"game": self.game_info(play), "group": {"number": g.number, "name": g.name},
-                "status": out, "last": last, "cash": money["cash"], "capital": money["capital"],
-                "messages": feed(play, g.key)["events"][-MESSAGES_SHOWN:], "buy_advice": buy,
+                "status": out, "last": last, "cash": money.cash, "capital": money.capital,
+                "messages": to_builtins(feed(play, g.key).events[-MESSAGES_SHOWN:]), "buy_advice": buy,
                 **({"realtime": rt} if (rt := realtime_banner(day)) is not None else {})}
 
     def position(self, game_id: str, number: int, body: dict) -> dict:
@@ -95,9 +100,14 @@ class Answers:
         at = text_field(body, "at", required=not trip, hint=" (the station, e.g. \"Zug\", or the train)")
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
+        late = _number(body, "late", 0, 600)
         with day.lock:
             st = set_position(play, g.key, PlaceRequest(at, t, trip, since), t)
-        return group_status_json(play.day, st) | {"train": st.train}
+            jail = None
+            if late is not None:  # §17 without a live feed: the train arrived this late here
+                jail = report_late(play, g.key, t, late).to_json()
+                st = status(play, g.key, t)
+        return group_status_json(play.day, st) | {"train": st.train} | ({"late": jail} if jail is not None else {})
 
     def roll(self, game_id: str, number: int, body: dict) -> dict:
         """Record a roll at the phone's time (where the body says, else where the group's day has it): exactly
@@ -111,7 +121,12 @@ class Answers:
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
         req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid)
+        card = text_field(body, "card")
         with day.lock:
+            if card:  # a kept card turns the roll into a 6 (played with it)
+                res, played = roll_with_card(play, req, card)
+                out = json.loads(res.answer_text) | {"card": played.to_json()}
+                return {**out, "replayed": True} if res.replayed else out
             res = roll(play, req)
         out = json.loads(res.answer_text)
         return {**out, "replayed": True} if res.replayed else out
@@ -152,18 +167,20 @@ class Answers:
                 return out | {"seated": True}
             return trains_after_getting_off(gd, pos.station, pos.since) | {"seated": False}
 
-    def ledger(self, game_id: str, number: int, _query: dict | None = None) -> dict:
+    def ledger(self, game_id: str, number: int, query: dict | None = None) -> dict:
         """The group's money: cash, capital, what it owns, the messages of its own events (to send, §19) and those
-        it must be told of."""
+        it must be told of, and what the money rules offer it now (``now``, at the phone's ``?time=HH:MM``)."""
         play, _day = self.play(game_id)
         g = self.group(game_id, number)
         money = ledger_status(play, g.key)
-        return {"group": g.name, "cash": money["cash"], "capital": money["capital"],
-                "owned": {k: money[k] for k in ("stations", "toll_lines", "tunnels")},
-                "letter_groups": money["letter_groups"], "redeem_due": money["redeem_due"],
-                "must_mortgage": money["must_mortgage"], "out": money["out"], "parking": money["parking"],
-                "messages": own_events(play, g.key)[-MESSAGES_SHOWN:],
-                "told": feed(play, g.key)["events"][-MESSAGES_SHOWN:]}
+        return {"group": g.name, "cash": money.cash, "capital": money.capital,
+                "owned": to_builtins({"stations": money.stations, "toll_lines": money.toll_lines,
+                                      "tunnels": money.tunnels}),
+                "letter_groups": money.letter_groups, "redeem_due": money.redeem_due,
+                "must_mortgage": money.must_mortgage, "out": money.out, "parking": money.parking,
+                "messages": to_builtins(own_events(play, g.key)[-MESSAGES_SHOWN:]),
+                "told": to_builtins(feed(play, g.key).events[-MESSAGES_SHOWN:]),
+                "now": to_builtins(ledger_now(play, g.key, self._status_time(play, query or {})))}
 
     def ledger_event(self, game_id: str, number: int, body: dict) -> dict:
         """Record a money event of the group (the rules refuse with a 422 naming why): the recorded event with
@@ -173,27 +190,31 @@ class Answers:
         kind = text_field(body, "event", required=True)
         if kind not in LEDGER_EVENTS:
             raise HttpError(422, f"field 'event' must be one of {', '.join(sorted(LEDGER_EVENTS))}")
-        houses = body.get("houses") or {}
-        if not isinstance(houses, dict) or len(houses) > 20 or not all(
-                isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool) for k, v in houses.items()):
-            raise HttpError(422, "field 'houses' must be an object {\"Station\": 2 or \"hotel\"}")
-        dice = body.get("dice") or []
-        if not isinstance(dice, list) or len(dice) > 2 or not all(isinstance(d, int) and not isinstance(d, bool)
-                                                                  and 1 <= d <= 6 for d in dice):
-            raise HttpError(422, "field 'dice' must be a list of two dice, each 1-6")
-        bonus = body.get("bonus", False)
-        if not isinstance(bonus, bool):
-            raise HttpError(422, "field 'bonus' must be true or false")
+        if kind == "parking" and _flag(body, "empty"):
+            kind = "parking_empty"
+        now = self._time(play, body, "now", required=False)
         req = LedgerRequest(group=g.key, kind=kind, time=self._time(play, body, "time"),
-                            reported=play.day.now(), station=text_field(body, "station"),
-                            toll_line=text_field(body, "toll_line"), tunnel=text_field(body, "tunnel"),
-                            dice=tuple(dice), houses=tuple((k, str(v)) for k, v in houses.items()),
-                            bonus=bonus, trip=text_field(body, "trip"), reason=text_field(body, "reason") or "",
+                            station=text_field(body, "station"), toll_line=text_field(body, "toll_line"),
+                            tunnel=text_field(body, "tunnel"), dice=_dice(body), houses=_houses(body),
+                            bonus=_flag(body, "bonus"), trip=text_field(body, "trip"),
+                            reason=text_field(body, "reason") or "", card=text_field(body, "card") or "",
+                            deck=text_field(body, "deck") or "", to=text_field(body, "to") or "",
+                            amount=_number(body, "amount", 0, 10_000_000),
+                            offer=_number(body, "offer", 1, 10**9) or 0,
+                            now=now if now is not None else play.day.now(),
                             event_id=text_field(body, "event_id", pattern=EVENT_ID,
                                                 hint=" (8-64 letters, digits, '-' or '_')"))
         with day.lock:
             res = record_event(play, req)
         return res.to_json()
+
+    def message_sent(self, game_id: str, number: int, body: dict) -> dict:
+        """§13: the group shared the message of its event ``seq`` at ``time`` (the phone's clock; default now): the
+        event as it stands (a late message costs the penalty)."""
+        play, _day = self.play(game_id)
+        g = self.group(game_id, number)
+        seq = int_field(body, "seq", lo=1, hi=10**9)
+        return to_builtins(mark_sent(play, g.key, seq, self._time(play, body, "time")))
 
     # ---- the organiser's answers (each gets the game id and the request's input) ---------------------------
     def overview(self, game_id: str, _query: dict | None = None) -> dict:
@@ -201,9 +222,9 @@ class Answers:
         ledger events with their numbers (to void one)."""
         play, _day = self.play(game_id)
         groups = [self.group_state(game_id, g.number) for g in play.game.groups]
-        events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e["seq"])
-        return {"game": self.game_info(play), "groups": groups, "ranking": end(play),
-                "events": events[-EVENTS_SHOWN:]}
+        events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e.seq)
+        return {"game": self.game_info(play), "groups": groups, "ranking": to_builtins(end(play)),
+                "events": to_builtins(events[-EVENTS_SHOWN:]), "ledger": to_builtins(organiser_ledger(play))}
 
     def void_event(self, game_id: str, body: dict) -> dict:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
@@ -245,6 +266,34 @@ class Answers:
             return parse_clock(text) if text else play.day.clock(None, within_game=False, asked_as=f"field '{key}'")
         except PlannerError as exc:
             raise HttpError(422, str(exc)) from None
+
+
+def _number(body: dict, key: str, lo: int, hi: int) -> int | None:
+    """An optional whole number in ``lo..hi`` (None: not given)."""
+    return None if body.get(key) is None else int_field(body, key, lo=lo, hi=hi)
+
+
+def _flag(body: dict, key: str) -> bool:
+    v = body.get(key, False)
+    if not isinstance(v, bool):
+        raise HttpError(422, f"field '{key}' must be true or false")
+    return v
+
+
+def _dice(body: dict) -> tuple[int, ...]:
+    dice = body.get("dice") or []
+    if not isinstance(dice, list) or len(dice) > 2 or not all(isinstance(d, int) and not isinstance(d, bool)
+                                                              and 1 <= d <= 6 for d in dice):
+        raise HttpError(422, "field 'dice' must be a list of two dice, each 1-6")
+    return tuple(dice)
+
+
+def _houses(body: dict) -> tuple[tuple[str, str], ...]:
+    houses = body.get("houses") or {}
+    if not isinstance(houses, dict) or len(houses) > 20 or not all(
+            isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool) for k, v in houses.items()):
+        raise HttpError(422, "field 'houses' must be an object {\"Station\": 2 or \"hotel\"}")
+    return tuple((k, str(v)) for k, v in houses.items())
 
 
 def stations(day: Day) -> list[dict]:
