@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from planner.errors import DamagedState
 from planner.ledger.apply import Outcome, Refused, apply
 from planner.ledger.model import Event, LedgerState
+from planner.ledger.moves import decided
 from planner.ledger.rules import LedgerRules
 
 VOID = "void"
@@ -61,15 +62,6 @@ def standing(entries: list[Entry]) -> list[Entry]:
     return [Entry(e.seq, replace(e.event, reported=sent[e.seq]) if e.seq in sent and e.event.reported is None
                   else e.event)
             for e in entries if e.event.kind not in MARKS and e.seq not in gone]
-
-
-def decided(rules: LedgerRules, e: Event) -> int:
-    """When an event counts in the day (§19, RULES.md §3b): its decision's time, but a purchase reported more than
-    the §13 minutes late counts from its report (nobody claims a station hours later)."""
-    if e.kind == "buy" and e.reported is not None and rules.late_minutes \
-            and e.reported - e.time > rules.late_minutes * 60:
-        return e.reported
-    return e.time
 
 
 def in_order(rules: LedgerRules, entries: list[Entry]) -> list[Entry]:

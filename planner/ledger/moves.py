@@ -91,3 +91,12 @@ def held(state: LedgerState, group: str, kind: str, name: str) -> Holding:
 def tell_of(audience: str) -> str:
     """The ``tell`` of an event from the game file's audience (``owner``: filled in by the fee)."""
     return {"all": "*", "none": ""}.get(audience, "owner")
+
+
+def decided(rules: LedgerRules, e: Event) -> int:
+    """When an event counts in the day (§19, RULES.md §3b): its decision's time, but a purchase reported more than
+    the §13 minutes late counts from its report (nobody claims a station hours later)."""
+    if e.kind == "buy" and e.reported is not None and rules.late_minutes \
+            and e.reported - e.time > rules.late_minutes * 60:
+        return e.reported
+    return e.time

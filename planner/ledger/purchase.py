@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from planner.ledger.messages import render
 from planner.ledger.model import BANK, STATION, TOLL_LINE, TUNNEL, Dispute, Event, Holding, LedgerState
-from planner.ledger.moves import Outcome, Refused, label, move, require_cash, require_no_mortgage
+from planner.ledger.moves import Outcome, Refused, decided, label, move, require_cash, require_no_mortgage
 from planner.ledger.rules import LedgerRules
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
@@ -39,6 +39,7 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
     another group decided in the same minute (§7.2). ``card``: the kept card played to get the station free."""
     price = price_of(rules, e)
     out.message = render(rules, "buy", group=e.group, time=e.time, name=e.name)
+    when = decided(rules, e)  # a purchase reported too late counts from its report
     h = s.holding(e.target, e.name)
     if h is not None:
         if h.owner == e.group:
@@ -47,7 +48,7 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
         if dispute is not None and e.group in dispute.groups:
             raise Refused(_("group {group} is in the dice-off for {name} already (§7.2)").format(
                 group=e.group, name=e.name))
-        if h.time // 60 == e.time // 60 and h.level == 0 and not h.seller:
+        if h.time // 60 == when // 60 and h.level == 0 and not h.seller:
             d = s.disputes.setdefault(e.name, Dispute(e.name, h.time, h.owner))
             d.challengers.append(e.group)
             out.pending = True
@@ -66,7 +67,7 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
     elif free:
         s.free_station[e.group] -= 1
     s.orders += 1
-    s.holdings[(e.target, e.name)] = Holding(e.target, e.name, e.group, price, e.time, s.orders, e.letter,
+    s.holdings[(e.target, e.name)] = Holding(e.target, e.name, e.group, price, when, s.orders, e.letter,
                                              paid=cost)
     out.amount = cost
     move(s, out, e.group, BANK, cost)
