@@ -54,6 +54,10 @@ def report_late(play: Play, group: str, time: int, late: int, event_id: str | No
             late=late, delay=rules.jail_delay))
     trip_id = tt.trip_id[trip] if trip is not None and trip >= 0 else ""
     state = play.state.ledger.view(rules, play.id)
+    now = state.jail(g.name, time)
+    if now is not None:
+        return LateReport(now, _("group {group} is in jail at {station} until {until} already").format(
+            group=g.name, station=now.station, until=fmt_clock(now.until)))
     if trip_id and any(j.trip == trip_id for j in state.jails.get(g.name, ())):
         return LateReport(None, _("once per train (§17): group {group} was in jail for this train already").format(
             group=g.name))
