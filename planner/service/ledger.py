@@ -23,7 +23,7 @@ from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
 from planner.service.day_model import group_day
 from planner.service.jail import check_jail_payment
 from planner.service.ledger_answers import RecordedEvent
-from planner.service.ledger_stops import fee_stop, stops_of
+from planner.service.ledger_stops import fee_stop, is_stop, stops_of
 from planner.service.ledger_views import end, feed, group_status, own_events, recorded_event, rules_of, status
 from planner.service.play import Play
 from planner.service.whereabouts import check_at_station, check_crossing, train_at
@@ -260,6 +260,8 @@ def _bonus(play: Play, req: LedgerRequest) -> bool:
 
 def _check(play: Play, group: str, event: Event):
     """What the group's day must not contradict before ``event`` is recorded (None: nothing to check)."""
+    if event.kind == "fee" and is_stop(play, group, event.target, event.name, event.time):
+        return None  # a stop of the group's own day: nothing to contradict
     if event.kind in ("buy", "fee") and event.target == STATION:
         def check(state: LedgerState, events: list[Event]) -> None:
             if event.name not in state.visits.get(event.group, ()):  # a card's virtual visit needs no presence

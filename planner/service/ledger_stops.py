@@ -146,6 +146,12 @@ def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int |
     return here.time
 
 
+def is_stop(play: Play, group: str, kind: str, name: str, time: int) -> bool:
+    """True when the group's own day has it at ``name`` at ``time`` (to the minute): a stop of its day."""
+    return any(s.kind == kind and s.name == name and s.time // 60 == time // 60
+               for s in day_stops(play, group, time + 59))
+
+
 def tunnel_range(multiplier: int) -> tuple[int, int]:
     """The least and most a tunnel fee of ``multiplier`` x two dice can be."""
     return multiplier * TWO_DICE_MIN, multiplier * TWO_DICE_MAX
