@@ -12,6 +12,7 @@ from planner.commands.base import Context, emit
 from planner.errors import InputError
 from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
 from planner.service.ledger_now import ledger_now, organiser_ledger
+from planner.util.i18n import _
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 
@@ -93,7 +94,8 @@ def cmd_event(args: argparse.Namespace) -> int:
     text = (f"{ans.title}: " if ans.title else "") + ans.message + (" (pending dice-off)" if ans.pending else "")
     text += "".join(f"\n  {a} -> {b}: {n}" for a, b, n in ans.transfers)
     if ans.undoes:
-        text += "\n  " + "undoes " + ", ".join(f"#{s}" for s in ans.undoes) + " (decided later, recorded earlier)"
+        text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
+            events=", ".join(f"#{s}" for s in ans.undoes))
     emit(args, msgspec.to_builtins(ans), text)
     return 0
 
@@ -116,30 +118,45 @@ def cmd_now(args: argparse.Namespace) -> int:
     ctx = Context(args, game_scope=True)
     if not args.group:
         org = msgspec.to_builtins(organiser_ledger(ctx.play))
-        lines = [f"sale #{s['offer']}: {s['station']} {s['seller']} -> {s['buyer']} {s['amount']}"
-                 + (f" (accepted {s['accepted']})" if s["accepted"] else " (open)") for s in org["sales"]]
-        lines += [f"dice-off {d['name']} ({d['time']}): {', '.join(d['groups'])}" for d in org["diceoffs"]]
-        lines += [f"unsent #{u['seq']} {u['group']}: {u['message']}" for u in org["unsent"]]
-        emit(args, org, "\n".join(lines) or "no sales, dice-offs or unsent messages")
+        lines = [(_("sale #{offer}: {station} {seller} -> {buyer} {amount} (accepted {time})") if s["accepted"]
+                  else _("sale #{offer}: {station} {seller} -> {buyer} {amount} (open)")).format(
+            offer=s["offer"], station=s["station"], seller=s["seller"], buyer=s["buyer"], amount=s["amount"],
+            time=s["accepted"]) for s in org["sales"]]
+        lines += [_("dice-off {station} ({time}): {groups}").format(station=d["name"], time=d["time"],
+                                                                    groups=", ".join(d["groups"]))
+                  for d in org["diceoffs"]]
+        lines += [_("not sent: #{seq} {group}: {message}").format(seq=u["seq"], group=u["group"],
+                                                                  message=u["message"]) for u in org["unsent"]]
+        emit(args, org, "\n".join(lines) or _("no sales, dice-offs or messages not sent"))
         return 0
-    t = ctx.day.status_time(args.time)
-    now = msgspec.to_builtins(ledger_now(ctx.play, args.group, t))
-    lines = [f"{now['group']} at {now['time']}" + (f": out since {now['out_since']}" if now["out"] else "")]
-    lines += [f"fee due: {f['name']} ({f['time']}) to {f['owner']}: "
-              + (str(f["amount"]) if f["amount"] is not None else f"{f['min']}-{f['max']} (two dice)")
-              for f in now["fees_due"]]
-    lines += [f"may buy: {o['name']} ({o['price']})" for o in now["buy_offers"]]
-    lines += [f"sale #{s['offer']} offered: {s['station']} from {s['seller']} for {s['amount']}" for s in now["offers"]]
-    lines += [f"dice-off {d['name']}: rolled {d['rolled']}, rolling {', '.join(d['rolling'])}"
-              for d in now["diceoffs"]]
-    lines += [f"kept card: {c['key']} ({c['title']})" for c in now["cards"]]
-    if now["parking"]["possible"]:
-        lines.append(f"free parking {now['parking']['total']}: roll two dice at {now['parking']['at']} "
-                     f"(sum {now['parking']['sum']})")
-    if now["jail"]:
-        lines.append(f"in jail at {now['jail']['station']} until {now['jail']['until']}")
-    emit(args, now, "\n".join(lines))
+    now = msgspec.to_builtins(ledger_now(ctx.play, args.group, ctx.day.status_time(args.time)))
+    emit(args, now, "\n".join(_now_lines(now)))
     return 0
+
+
+def _now_lines(now: dict) -> list[str]:
+    lines = [_("{group} at {time}: out since {since}").format(group=now["group"], time=now["time"],
+                                                               since=now["out_since"]) if now["out"]
+             else _("{group} at {time}").format(group=now["group"], time=now["time"])]
+    for f in now["fees_due"]:
+        amount = f["amount"] if f["amount"] is not None else _("{least}-{most} (two dice)").format(
+            least=f["min"], most=f["max"])
+        lines.append(_("fee due: {name} ({time}) to {owner}: {amount}").format(
+            name=f["name"], time=f["time"], owner=f["owner"], amount=amount))
+    lines += [_("may buy: {name} ({price})").format(name=o["name"], price=o["price"]) for o in now["buy_offers"]]
+    lines += [_("sale #{offer} offered: {station} from {seller} for {amount}").format(
+        offer=s["offer"], station=s["station"], seller=s["seller"], amount=s["amount"]) for s in now["offers"]]
+    lines += [_("dice-off {station}: rolled {rolled}, rolling {groups}").format(
+        station=d["name"], rolled=d["rolled"], groups=", ".join(d["rolling"])) for d in now["diceoffs"]]
+    lines += [_("kept card: {key} ({title})").format(key=c["key"], title=c["title"]) for c in now["cards"]]
+    p = now["parking"]
+    if p["possible"]:
+        lines.append(_("free parking {total}: roll two dice at {station} (sum {sum})").format(
+            total=p["total"], station=p["at"], sum=p["sum"]))
+    if now["jail"]:
+        lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
+                                                                    until=now["jail"]["until"]))
+    return lines
 
 
 def cmd_end(args: argparse.Namespace) -> int:
