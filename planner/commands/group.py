@@ -24,7 +24,7 @@ from planner.service import (
     status_json,
     undo,
 )
-from planner.service.ledger_day import report_late, roll_with_card
+from planner.service.ledger_day import position_late, roll_with_card
 from planner.util.i18n import _
 from planner.util.table import format_table
 
@@ -144,12 +144,13 @@ def cmd_group_position(args: argparse.Namespace) -> int:
         raise InputError("--time HH:MM is required")
     ctx = Context(args, game_scope=True)
     t = ctx.clock(args.time, within_game=False)
-    st = set_position(ctx.play, str(args.group), PlaceRequest(args.at, t, args.trip,
-                                                             ctx.optional_clock(args.since, "--since")), t)
+    place = PlaceRequest(args.at, t, args.trip, ctx.optional_clock(args.since, "--since"))
     late = None
     if args.late is not None:  # §17 without a live feed: the group says its train was late
-        late = report_late(ctx.play, str(args.group), t, args.late).to_json()
-        st = status(ctx.play, str(args.group), t)
+        st, report = position_late(ctx.play, str(args.group), place, t, args.late)
+        late = report.to_json()
+    else:
+        st = set_position(ctx.play, str(args.group), place, t)
     out = status_json(ctx.day, st) | {"train": st.train} | ({"late": late} if late is not None else {})
     emit(args, out, "\n".join(([st.train] if st.train else []) + _state_lines(out)
                               + ([late["why"]] if late is not None else [])))

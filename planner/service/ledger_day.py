@@ -10,10 +10,11 @@ import msgspec
 from planner.errors import InputError
 from planner.ledger.model import Event, JailStay
 from planner.service.day_model import group_day
-from planner.service.group import RollRequest, RollResult, roll
+from planner.service.group import GroupStatus, RollRequest, RollResult, roll, set_position, status
 from planner.service.ledger import LedgerRequest, LedgerResult, record_event
 from planner.service.ledger_views import recorded_event, rules_of
 from planner.service.play import Play
+from planner.service.positions import PlaceRequest
 from planner.service.whereabouts import train_at
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
@@ -56,7 +57,7 @@ def report_late(play: Play, group: str, time: int, late: int, event_id: str | No
     state = play.state.ledger.view(rules, play.id)
     now = state.jail(g.name, time)
     if now is not None:
-        return LateReport(now, _("group {group} is in jail at {station} until {until} already").format(
+        return LateReport(None, _("group {group} is in jail at {station} until {until} already").format(
             group=g.name, station=now.station, until=fmt_clock(now.until)))
     if trip_id and any(j.trip == trip_id for j in state.jails.get(g.name, ())):
         return LateReport(None, _("once per train (§17): group {group} was in jail for this train already").format(
@@ -66,6 +67,14 @@ def report_late(play: Play, group: str, time: int, late: int, event_id: str | No
     stay = play.state.ledger.view(rules, play.id).jail(g.name, time)
     return LateReport(stay, _("in jail at {station} until {until} (§17)").format(
         station=station, until=fmt_clock(stay.until) if stay else "-"), msgspec.to_builtins(recorded_event(rows[-1])))
+
+
+def position_late(play: Play, group: str, place: PlaceRequest, time: int, late: int) -> tuple[GroupStatus, LateReport]:
+    """"We got off at X at T (or are in the train), it arrived ``late`` minutes late": the position recorded, then
+    the jail it puts the group in (:func:`report_late`); the group's state after both."""
+    first = set_position(play, group, place, time)
+    report = report_late(play, group, time, late)
+    return replace(status(play, group, time), train=first.train), report
 
 
 def six_of(play: Play, dice: int) -> int:

@@ -22,7 +22,7 @@ from planner.service import status_json as group_status_json
 from planner.service import undo as undo_entry
 from planner.service.ledger import LedgerRequest, end, feed, mark_sent, own_events, record_event, void
 from planner.service.ledger import status as ledger_status
-from planner.service.ledger_day import report_late, roll_with_card
+from planner.service.ledger_day import position_late, roll_with_card
 from planner.service.ledger_now import ledger_now, organiser_ledger
 from planner.service.rules import trains_after_getting_off
 from planner.store.games import GameGroup, GameRecord
@@ -102,11 +102,12 @@ class Answers:
         since = self._time(play, body, "since", required=False)
         late = _number(body, "late", 0, 600)
         with day.lock:
-            st = set_position(play, g.key, PlaceRequest(at, t, trip, since), t)
             jail = None
             if late is not None:  # §17 without a live feed: the train arrived this late here
-                jail = report_late(play, g.key, t, late).to_json()
-                st = status(play, g.key, t)
+                st, report = position_late(play, g.key, PlaceRequest(at, t, trip, since), t, late)
+                jail = report.to_json()
+            else:
+                st = set_position(play, g.key, PlaceRequest(at, t, trip, since), t)
         return group_status_json(play.day, st) | {"train": st.train} | ({"late": jail} if jail is not None else {})
 
     def roll(self, game_id: str, number: int, body: dict) -> dict:
