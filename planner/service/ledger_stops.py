@@ -10,7 +10,10 @@ fee is still owed.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
+
+import numpy as np
 
 from planner.errors import InputError
 from planner.game.day import GroupDay, Position, PositionEvent, RollEvent
@@ -46,7 +49,19 @@ def day_stops(play: Play, group: str, until: int = DAY_END) -> list[Stop]:
 
 
 def stops_of(day: GameDay, model: GroupDay, until: int) -> list[Stop]:
-    """The stops of a group's day model up to ``until`` (see :func:`day_stops`)."""
+    """The stops of a group's day model up to ``until`` (see :func:`day_stops`): those of its whole day, worked
+    out once per model (a model never changes; each fee and each poll asks again), up to that time."""
+    kept = day.__dict__.setdefault("_fee_stops", {})
+    hit = kept.get(id(model))
+    if hit is None or hit[0] is not model:
+        if len(kept) > 1024:
+            kept.clear()
+        hit = kept[id(model)] = (model, _whole_day(day, model))  # the model is kept with it: its id stays its own
+    stops = hit[1]
+    return stops[:bisect_right(stops, until, key=lambda s: s.time)]
+
+
+def _whole_day(day: GameDay, model: GroupDay, until: int = DAY_END) -> list[Stop]:
     # a report at a roll's own time is where the roll was planned from: the roll's itinerary goes on from it
     entries: list[RollEvent | PositionEvent] = sorted([*model.rolls, *model.positions],
                                                       key=lambda x: (x.time, isinstance(x, RollEvent)))
@@ -97,14 +112,14 @@ def _rides(day: GameDay, trip: int, board: int, alight: int, end: int, *, first:
     """The stations ``trip`` stops at after ``board`` (from ``board`` itself when the group sits in it already)
     up to ``alight``, arriving by ``end`` (at the times it runs: predicted on real-time data)."""
     tt = day.timetable
-    out = set()
-    for r in range(board if first else board + 1, alight + 1):
-        arr = int(day.network.tt.st_arr[r])
-        if arr > end:
-            break
-        if tt.st_pickup[r] or tt.st_dropoff[r] or r == alight:
-            out.add(Stop(arr, STATION, tt.station_name[tt.stop_station[tt.st_stop[r]]], trip))
-    return out
+    rows = np.arange(board if first else board + 1, alight + 1)
+    arr = day.network.tt.st_arr[rows]
+    keep = tt.st_pickup[rows] | tt.st_dropoff[rows]
+    keep[-1:] = True  # where it gets off
+    rows, arr = rows[keep & (arr <= end)], arr[keep & (arr <= end)]
+    names = tt.station_name
+    return {Stop(int(a), STATION, names[s], trip) for a, s in zip(arr.tolist(), tt.stop_station[tt.st_stop[rows]].tolist(),
+                                                                   strict=True)}
 
 
 def _crossing(day: GameDay, name: str, time: int, trip: int) -> Stop:
