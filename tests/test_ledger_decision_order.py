@@ -166,3 +166,22 @@ def test_the_generated_days_undo_purchases_and_hold_diceoffs():
     SEEN.clear()
     test_ownership_fees_and_money_follow_the_decisions_not_the_arrival()
     assert min(SEEN["buy"], SEEN["fee"], SEEN["undoes"], SEEN["pending"]) > 0, SEEN
+
+
+def test_a_log_recorded_under_older_rules_replays_as_it_was_accepted():
+    """Events accepted once stay accepted: a mortgage made with cash, one stop's fee paid twice (two phones) and a
+    dice-off sum beyond two dice were allowed before; a new event of that kind is refused."""
+    from planner.ledger.corrections import Entry, replay_outcomes
+
+    old = [Event("join", g, A.start) for g in ("A", "B")]
+    old += [buy("A", "Zug", "09:10", price=4000), Event("mortgage", "A", T("09:20"), target="station", name="Zug"),
+            buy("A", "Baar", "09:30"), fee("B", "Baar", "09:40"), fee("B", "Baar", "09:40"),
+            buy("A", "Cham", "10:00"), buy("B", "Cham", "10:00"),
+            Event("diceoff", "A", T("10:05"), name="Cham", rolls=(("A", 42), ("B", 3)))]
+    state, outcomes = replay_outcomes(A, [Entry(i, e) for i, e in enumerate(old, start=1)])
+    assert not any(o.undone for o in outcomes.values())
+    assert state.cash["B"] == 20000 - 2 * 500 and state.holding("station", "Cham").owner == "A"
+    with State(":memory:") as s:
+        record(s, buy("A", "Zug", "09:10", price=4000))
+        with pytest.raises(Refused, match="mortgaged only when the cash does not cover"):
+            record(s, Event("mortgage", "A", T("09:20"), target="station", name="Zug"))

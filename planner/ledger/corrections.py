@@ -80,7 +80,7 @@ def replay_ordered(rules: LedgerRules, entries: list[Entry], *, new: int = 0) ->
     for e in in_order(rules, entries):
         last = max(last, decided(rules, e.event))
         try:
-            out = apply(rules, state, e.event, inplace=True, seq=e.seq)
+            out = apply(rules, state, e.event, inplace=True, seq=e.seq, strict=e.seq == new)
         except Refused as exc:
             state = _again(rules, applied)  # the refused event may have changed part of the state
             outcomes[e.seq] = Outcome(event=e.event, state=state, undone=" ".join(str(exc).split()), seq=e.seq,
@@ -114,7 +114,7 @@ def _again(rules: LedgerRules, applied: list[Entry]) -> LedgerState:
     state = LedgerState()
     for e in applied:
         try:
-            state = apply(rules, state, e.event, inplace=True, seq=e.seq).state
+            state = apply(rules, state, e.event, inplace=True, seq=e.seq, strict=False).state
         except Refused as exc:  # it applied in this very order a moment ago
             raise DamagedState(f"ledger event #{e.seq} ({e.event.kind} of group {e.event.group}) does not apply "
                                f"again: {exc}") from None

@@ -55,7 +55,7 @@ def diceoff(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 def _all_at_once(rules: LedgerRules, s: LedgerState, d: Dispute, e: Event, out: Outcome) -> None:
     rolls = dict(e.rolls)
     for g, v in e.rolls:
-        if v not in TWO_DICE:
+        if v not in TWO_DICE and out.strict:
             raise Refused(_("dice-off roll {group}={sum}: two dice sum 2 to 12").format(group=g, sum=v))
     need = set(d.groups)
     if set(rolls) != need or len(rolls) != len(e.rolls):

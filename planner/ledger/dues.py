@@ -26,13 +26,15 @@ def exempt(rules: LedgerRules, state: LedgerState, group: str, name: str, time: 
 
 
 def fee_due(rules: LedgerRules, s: LedgerState, group: str, kind: str, name: str,
-            dice: tuple[int, ...] = (), time: int | None = None) -> tuple[str, int | None, int] | None:
+            dice: tuple[int, ...] = (), time: int | None = None, *,
+            strict: bool = True) -> tuple[str, int | None, int] | None:
     """The fee ``group`` owes for being at / travelling ``name``: ``(owner, amount, multiplier)``, or None when
     nothing is owed (unowned, own, mortgaged, pending dice-off, an owner who is out, §6). A tunnel without dice:
     amount None. With the stop's ``time``: nothing before the owner's purchase, nor for the stop a variant-B
-    dice-off loser decided to buy at."""
+    dice-off loser decided to buy at. Not ``strict``: an owner who is out is paid all the same (a fee recorded under
+    older rules)."""
     h = s.holding(kind, name)
-    if h is None or h.owner == group or h.mortgaged or name in s.disputes or h.owner in s.out:
+    if h is None or h.owner == group or h.mortgaged or name in s.disputes or h.owner in s.out and strict:
         return None
     if time is not None and (time < h.time // 60 * 60 or exempt(rules, s, group, name, time)):
         return None

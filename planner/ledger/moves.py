@@ -42,6 +42,7 @@ class Outcome:
     undone: str = ""  # (a replay in decision-time order) why the event no longer applies; it moved nothing
     refusal: InputError | None = None  # ... the refusal itself
     seq: int = 0  # the event's number in the day's log (a sale offer is known by it)
+    strict: bool = True  # False replaying events accepted once: the checks a log of older rules may fail are off
 
 
 def label(kind: str) -> str:

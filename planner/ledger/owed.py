@@ -38,6 +38,6 @@ def owed(rules: LedgerRules, applied: list[Entry], group: str,
 def _apply(rules: LedgerRules, state: LedgerState, entry: Entry) -> LedgerState:
     e = entry.event
     try:
-        return apply(rules, state, e, inplace=True, seq=entry.seq).state
+        return apply(rules, state, e, inplace=True, seq=entry.seq, strict=False).state
     except Refused as exc:  # it applied in this very order when the log was replayed
         raise DamagedState(f"ledger event ({e.kind} of group {e.group}) does not apply again: {exc}") from None

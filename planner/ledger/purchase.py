@@ -45,12 +45,13 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
         if h.owner == e.group:
             raise Refused(f"{label(e.target)} {e.name} already belongs to group {e.group}")
         dispute = s.disputes.get(e.name)
-        if dispute is not None and e.group in dispute.groups:
+        if dispute is not None and e.group in dispute.groups and out.strict:
             raise Refused(_("group {group} is in the dice-off for {name} already (§7.2)").format(
                 group=e.group, name=e.name))
         if h.time // 60 == when // 60 and h.level == 0 and not h.seller:
             d = s.disputes.setdefault(e.name, Dispute(e.name, h.time, h.owner))
-            d.challengers.append(e.group)
+            if e.group not in d.groups:
+                d.challengers.append(e.group)
             out.pending = True
             out.message += " (same minute as group " + h.owner + ": dice-off, §7.2)"
             return
