@@ -87,7 +87,7 @@ def test_build_toll_line_tunnel_and_errors_are_one_line(capsys):
         (["ledger", "pay", "--group", "1", "--tunnel", "Hauenstein", "--time", "11:41"], "two dice"),
         (["ledger", "buy", "--group", "1", "--toll-line", "Nowhere", "--time", "11:00"], "unknown toll line"),
         (["ledger", "build", "--group", "1", "--time", "11:00", "--houses", "Zug"], "STATION=N"),
-        (["ledger", "parking", "--group", "1", "--time", "11:00", "--empty", "--dice", "3,3"], "only 5 empties"),
+        (["ledger", "parking", "--group", "1", "--time", "11:00", "--empty", "--dice", "3,7"], "each 1-6"),
         (["ledger", "income", "--group", "1", "--time", "10:00"], "already had its income"),
     ]:
         if msg == "two dice":  # one as a program of its own: its exit code and what it writes
@@ -120,6 +120,13 @@ def test_six_processes_buying_one_station(capsys, same_minute):
     owners = [g["group"] for g in st["groups"] if any(s["name"] == "Baar" for s in g["stations"])]
     assert len(owners) == 1
     winners = [json.loads(out) for rc, out, _ in results if rc == 0 and not json.loads(out)["pending"]]
+    if not same_minute:  # §19: the earliest decision owns it, whichever process recorded first
+        assert owners == ["1"] and "1" in [w["group"] for w in winners]
+        assert {g["group"]: g["cash"] for g in st["groups"]}["1"] == 20000 - winners[0]["amount"]
+        assert all(g["cash"] == 20000 for g in st["groups"] if g["group"] != "1")  # an undone purchase cost nothing
+        refused = [err for rc, _, err in results if rc != 0]
+        assert all("belongs to group" in e for e in refused), refused
+        return
     assert [w["group"] for w in winners] == owners
     if same_minute:  # §7.2: the other five wait for the dice, none owns it, none paid
         assert len(st["diceoffs"]) == 1 and sorted(st["diceoffs"][0]["groups"]) == [str(g) for g in range(1, 7)], \

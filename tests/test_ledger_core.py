@@ -146,20 +146,37 @@ def test_building_needs_a_complete_letter_group_and_a_fourth_starts_a_new_one():
                                   "capital": 22000}
 
 
+def in_debt(s: LedgerState, group: str, cash: int = -1) -> LedgerState:
+    """``s`` after a payment the group's cash did not cover (what a fee, a tax or a card does)."""
+    s = s.fork()
+    s.cash[group] = cash
+    return s
+
+
 def test_mortgage_keeps_capital_and_variant_b_forbids_buying_while_mortgaged():
     for rules, start in ((A, "09:00"), (B, "09:01")):
         _, s = run(rules, [Event("join", "1", t(start)), buy("1", "Aarau", 4000, "09:10")])
+        s = in_debt(s, "1")
         before = capital(rules, s, "1")["capital"]
         m = apply(rules, s, Event("mortgage", "1", t("09:20"), target="station", name="Aarau"))
         assert m.amount == 2000 and capital(rules, m.state, "1")["capital"] == before
-        nxt = buy("1", "Baden", 2000, "09:30")
+        paid = apply(rules, m.state, Event("income", "1", t("10:00"))).state
+        nxt = buy("1", "Baden", 2000, "10:05")
         if rules.buy_while_mortgaged:
-            assert apply(rules, m.state, nxt).state.holding("station", "Baden").owner == "1"
+            assert apply(rules, paid, nxt).state.holding("station", "Baden").owner == "1"
         else:
             with pytest.raises(Refused, match="mortgaged"):
-                apply(rules, m.state, nxt)
-        r = apply(rules, m.state, Event("redeem", "1", t("09:40"), target="station", name="Aarau"))
-        assert r.amount == 2000 and capital(rules, r.state, "1")["capital"] == before
+                apply(rules, paid, nxt)
+        r = apply(rules, paid, Event("redeem", "1", t("10:10"), target="station", name="Aarau"))
+        assert r.amount == 2000 and capital(rules, r.state, "1")["capital"] == before + 4000
+
+
+def test_a_group_with_cash_mortgages_nothing():
+    _, s = run(A, [Event("join", "1", t("09:00")), buy("1", "Aarau", 4000, "09:10")])
+    with pytest.raises(Refused, match=r"16000 in cash: a holding is mortgaged only when the cash does not cover"):
+        apply(A, s, Event("mortgage", "1", t("09:20"), target="station", name="Aarau"))
+    with pytest.raises(Refused, match="0 in cash"):
+        apply(A, in_debt(s, "1", 0), Event("mortgage", "1", t("09:20"), target="station", name="Aarau"))
 
 
 def test_a_group_whose_debts_exceed_everything_mortgageable_is_out_and_ranks_last():
@@ -201,12 +218,14 @@ def test_replay_gives_the_same_state():
 def test_variant_b_status_says_what_to_redeem_and_the_olten_card_is_a_visit():
     from planner.service.ledger import group_status
 
-    _, s = run(B, [Event("join", "1", t("09:01")), buy("1", "Aarau", 4000, "09:10"),
-                   Event("mortgage", "1", t("09:20"), target="station", name="Aarau")])
+    _, s = run(B, [Event("join", "1", t("09:01")), buy("1", "Aarau", 4000, "09:10")])
+    s = apply(B, in_debt(s, "1"), Event("mortgage", "1", t("09:20"), target="station", name="Aarau")).state
+    assert group_status(B, s, "1").redeem_due == []  # 1999 in cash: not yet
+    s = apply(B, s, Event("income", "1", t("10:00"))).state
     st = group_status(B, s, "1")
-    assert st["redeem_due"] == ["Aarau"] and st["stations"][0]["value"] == 2000 and st["cash"] == 18000
-    visit = apply(B, s, Event("card", "1", t("09:30"), card="chance-olten")).state
-    assert group_status(B, visit, "1")["virtual_visits"] == ["Olten"]
-    redeemed = apply(B, visit, Event("redeem", "1", t("09:31"), target="station", name="Aarau")).state
-    used = apply(B, redeemed, buy("1", "Olten", 4000, "09:32")).state
+    assert st.redeem_due == ["Aarau"] and st.stations[0].value == 2000 and st.cash == 5999
+    visit = apply(B, s, Event("card", "1", t("10:30"), card="chance-olten")).state
+    assert group_status(B, visit, "1").virtual_visits == ["Olten"]
+    redeemed = apply(B, visit, Event("redeem", "1", t("10:31"), target="station", name="Aarau")).state
+    used = apply(B, redeemed, buy("1", "Olten", 2000, "10:32")).state
     assert used.visits["1"] == [] and used.holding("station", "Olten").owner == "1"

@@ -47,7 +47,9 @@ def test_every_stop_at_a_foreign_station_costs_and_a_tunnel_carries_its_dice_ran
         {"kind": "toll_line", "name": "Olten–Aarau", "owner": "3", "amount": 500}]
     assert (out["fees_total"], out["fees_min"], out["fees_max"]) == (1500 + 560, 1500 + 160, 1500 + 960)
     assert net_cost(out, 1, A) == 2060 - 4000  # an hour's bonus outweighs these fees
-    mortgaged = apply(A, s, Event("mortgage", "2", 9 * 3600 + 900, target="station", name="Baar")).state
+    debt = s.fork()
+    debt.cash["2"] = -1  # a fee its cash did not cover (§10)
+    mortgaged = apply(A, debt, Event("mortgage", "2", 9 * 3600 + 900, target="station", name="Baar")).state
     assert [f["name"] for f in itinerary_fees(A, mortgaged, "1", legs[:1])["fees"]] == []
     assert itinerary_fees(A, s, "2", legs[:1])["fees"] == []  # its own station
 

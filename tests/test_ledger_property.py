@@ -79,7 +79,19 @@ def games(draw):
         g = draw(st.sampled_from(GROUPS))
         setup = [Event("buy", g, rules.start + 60 * i, target="station", name=n, price=p, letter=L)
                  for i, (n, p, L) in enumerate(STATIONS[:3])]
-        setup.append(Event("build", g, rules.start + 240, levels=((STATIONS[0][0], draw(st.integers(1, 3))),)))  # affordable
+        debt = draw(st.booleans())  # another group owes a fee and a tax its cash does not cover: it may mortgage
+        level = 3 if debt else draw(st.integers(1, 3))  # affordable
+        setup.append(Event("build", g, rules.start + 240, levels=((STATIONS[0][0], level),)))
+        if debt:
+            h = next(x for x in GROUPS if x != g)
+            setup += [Event("buy", h, rules.start + 300 + 60 * i, target="station", name=n, price=p, letter=L)
+                      for i, (n, p, L) in enumerate(STATIONS[3:])]
+            setup += [Event("fee", h, rules.start + 420, target="station", name=STATIONS[0][0]),
+                      Event("parking", h, rules.start + 480, reason="unscheduled_stop"),
+                      Event("mortgage", h, rules.start + 540, target="station", name=STATIONS[3][0]),
+                      Event("income", h, (rules.start // 3600 + 1) * 3600),
+                      Event("redeem", h, (rules.start // 3600 + 1) * 3600 + 60, target="station",
+                            name=STATIONS[3][0])]
     events = []
     for _ in range(draw(st.integers(1, 60))):
         e = _event(draw, rules)

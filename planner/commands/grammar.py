@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from planner.commands import argtypes
+from planner.commands import argtypes, grammar_ledger
 
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
@@ -147,6 +147,7 @@ def _group(sub) -> None:
     p.add_argument("--group", required=True, help="group name or number (case and accents do not matter)")
     p.add_argument("--dice", type=int, required=True, help="the roll (as for target --roll)")
     p.add_argument("--roll-id", help="client id making a retried command idempotent")
+    p.add_argument("--card", help="a kept card turning the roll into a 6 (variant B's 'Freiheit vor dem Würfelziel')")
     add_position(p)
     add_game_id(p)
     add_common(p)
@@ -180,6 +181,8 @@ def _group(sub) -> None:
     u.set_defaults(handler="group:cmd_group_undo", writes_state=True)
     u = gsub.add_parser("position", help="we got off at X at T, or we are in the IR75 12:25")
     u.add_argument("--group", required=True)
+    u.add_argument("--late", type=argtypes.integer(0, 600, "--late"), metavar="MIN",
+                   help="our train arrived MIN minutes late here (§17: jail by the game's rule)")
     add_position(u)
     add_game_id(u)
     add_common(u)
@@ -231,66 +234,7 @@ def _organiser(sub) -> None:
 
 
 def _ledger(sub) -> None:
-    p = sub.add_parser("ledger", help="the money side: buy, build, mortgage, pay fees, income, status, ranking")
-    lsub = p.add_subparsers(dest="ledger_command", metavar="ACTION")
-
-    def action(name: str, help_: str, *, group: bool = True, when: bool = True, target: bool = False):
-        a = lsub.add_parser(name, help=help_)
-        if group:
-            a.add_argument("--group", required=True, help="group number or name")
-        if when:
-            a.add_argument("--time", help="HH:MM of the event (the decision, §19); default now on the game day")
-            a.add_argument("--reported", help="HH:MM the message was sent (§13); default now on the game day")
-            a.add_argument("--event-id", help="client id making a retried command idempotent")
-        if target:
-            a.add_argument("--station")
-            a.add_argument("--toll-line")
-            a.add_argument("--tunnel")
-        add_game_id(a)
-        add_common(a)
-        a.set_defaults(handler="ledger:cmd_event", event=name, writes_state=True)
-        return a
-
-    action("buy", "buy the station the group is at, or a toll line / tunnel it travelled", target=True)
-    a = action("build", "build houses / a hotel on complete letter groups")
-    a.add_argument("--houses", required=True, help='new totals, e.g. "Aarau=2;Attiswil=1;Aesch=hotel"')
-    action("mortgage", "mortgage a holding (half its purchase value, §10)", target=True)
-    action("redeem", "redeem a mortgaged holding (half its purchase value, §10)", target=True)
-    a = action("pay", "pay the fee at a station, toll line or tunnel owned by another group", target=True)
-    a.add_argument("--dice", help="tunnel: the two dice, e.g. 3,4")
-    a = action("income", "the full-hour income (§6): the base fee, or the bonus fee")
-    a.add_argument("--bonus", action="store_true", help="the bonus rule is met (checked on the train)")
-    a.add_argument("--trip", help="the train we sat in (default: the one the group's day has it in)")
-    a = action("parking", "pay into the free parking, or empty it (§16-§18)")
-    a.add_argument("--reason", help="what is paid: a key of the game's ledger.parking_payments (e.g. jail)")
-    a.add_argument("--empty", action="store_true", help="empty the free parking (give --dice)")
-    add_realtime(a)  # a jail is known on real-time data: paying out of one twice is refused
-    a.add_argument("--dice", help="the two dice rolled when boarding at a change, e.g. 2,3")
-    a = action("card", "a Kanzlei or Chance card drawn (variant B)")
-    a.add_argument("--card", required=True, help="card key (see the game file's [[ledger.cards]])")
-    a = action("diceoff", "settle a §7.2 dice-off: each group's roll", group=False)
-    a.add_argument("--station", required=True)
-    a.add_argument("--roll", action="append", required=True, metavar="GROUP=SUM", help="one per group")
-    a = action("void", "organisers: void a recorded event (it stays in the log, marked; every group is told)",
-               group=False)
-    a.add_argument("event_seq", type=argtypes.integer(1, 10**9, "event number"), metavar="EVENT",
-                   help="the event's number (#N in status, feed and messages)")
-    a.add_argument("--reason", required=True, help="why (every group is told)")
-    a = lsub.add_parser("status", help="cash, capital and holdings (one group or all)")
-    a.add_argument("--group")
-    add_game_id(a)
-    add_common(a)
-    a.set_defaults(handler="ledger:cmd_status")
-    a = lsub.add_parser("end", help="end of the game: capital table and ranking (§5)")
-    add_game_id(a)
-    add_common(a)
-    a.set_defaults(handler="ledger:cmd_end")
-    a = lsub.add_parser("feed", help="the events a group must be told of (§13), since event N")
-    a.add_argument("--group", required=True, help="group number or name")
-    a.add_argument("--since", type=argtypes.integer(0, 10**12, "--since"), default=0)
-    add_game_id(a)
-    add_common(a)
-    a.set_defaults(handler="ledger:cmd_feed")
+    grammar_ledger.section(sub, add_common, add_game_id, add_realtime)
 
 
 def _others(sub) -> None:

@@ -27,6 +27,7 @@ from planner.service import (
     undo_answer,
 )
 from planner.service.answers.group import GroupState
+from planner.service.ledger_day import roll_with_card
 from planner.util.i18n import _
 from planner.util.table import format_table
 
@@ -38,6 +39,12 @@ def cmd_roll(args: argparse.Namespace) -> int:
     since = ctx.optional_clock(args.since, "--since")
     req = RollRequest(str(args.group), args.dice, t,
                       PlaceRequest(args.at, t if args.trip and args.time else None, args.trip, since), args.roll_id)
+    if args.card:  # a kept card turns the roll into a 6 (played with it)
+        res, played = roll_with_card(ctx.play, req, args.card)
+        answer = msgspec.structs.replace(res.answer, card=played.answer())
+        emit(args, answer, _("card {title} played: the roll counts as {roll}").format(
+            title=args.card, roll=answer.roll) + "\n" + render_dice(msgspec.to_builtins(answer)))
+        return 0
     res = roll(ctx.play, req)
     if getattr(args, "json", False):
         sys.stdout.write(res.answer_text + "\n")  # byte for byte what was stored
@@ -136,7 +143,8 @@ def cmd_group_position(args: argparse.Namespace) -> int:
         raise InputError(_("--time HH:MM is required"))
     ctx = Context(args, game_scope=True)
     t = ctx.clock(args.time, within_game=False)
-    out = position_answer(ctx.play, str(args.group), PlaceRequest(args.at, t, args.trip,
-                                                                  ctx.optional_clock(args.since, "--since")), t)
-    emit(args, out, "\n".join(([out.train] if out.train else []) + _state_lines(out)))
+    place = PlaceRequest(args.at, t, args.trip, ctx.optional_clock(args.since, "--since"))
+    out = position_answer(ctx.play, str(args.group), place, t, late=args.late)
+    emit(args, out, "\n".join(([out.train] if out.train else []) + _state_lines(out)
+                              + ([out.late.why] if out.late else [])))
     return 0

@@ -1,13 +1,19 @@
-"""``planner ledger ...``: purchases, building, mortgages, fees, income, free parking, cards, voids; status, end,
-feed (adapters of :mod:`planner.service.ledger`: the phone sends the same requests)."""
+"""``planner ledger ...``: purchases, building, mortgages, fees, income, free parking, taxes, cards, sales, dice-offs,
+voids, messages sent; status, what applies now, end, feed (adapters of :mod:`planner.service.ledger`: the phone
+sends the same requests)."""
 
 from __future__ import annotations
 
 import argparse
 
+import msgspec
+
 from planner.commands.base import Context, emit
 from planner.errors import InputError
-from planner.service.ledger import LedgerRequest, end, feed, record_event, status, void
+from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
+from planner.service.ledger_now import ledger_now, organiser_ledger
+from planner.service.ledger_views import recorded_event
+from planner.util.i18n import _
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 
@@ -40,66 +46,135 @@ def _rolls(items: list[str]) -> tuple[tuple[str, int], ...]:
     out = []
     for r in items:
         g, _, v = r.partition("=")
-        if not g.strip() or not v.strip().isdigit():
-            raise InputError(f"--roll {r!r}: expected GROUP=SUM")
+        if not g.strip() or not v.strip().isdigit() or not 2 <= int(v) <= 12:
+            raise InputError(f"--roll {r!r}: expected GROUP=SUM, the sum of two dice (2-12)")
         out.append((g.strip(), int(v)))
     return tuple(out)
 
 
+def _kind(args: argparse.Namespace) -> str:
+    kind = args.event
+    if kind == "parking" and args.empty:
+        if not args.dice:
+            raise InputError("--empty needs --dice (the two dice rolled)")
+        return "parking_empty"
+    if kind == "parking" and not args.reason:
+        raise InputError("give --reason (a payment) or --empty --dice D,D")
+    if kind == "diceoff" and not (args.roll or args.group and args.dice):
+        raise InputError("diceoff: give --group and its --dice, or every group's --roll GROUP=SUM")
+    return kind
+
+
 def cmd_event(args: argparse.Namespace) -> int:
-    """Record one money event (``args.event`` says which; amounts are computed, never typed)."""
+    """Record one money event (``args.event`` says which; amounts are computed, never typed, but a sale's)."""
     ctx = Context(args, game_scope=True)
     t = ctx.clock(args.time)
     if args.event == "void":
         rec = void(ctx.play, args.event_seq, args.reason, t)
-        emit(args, rec.to_json(), rec.message)
+        emit(args, recorded_event(rec), rec.message)
+        return 0
+    if args.event == "sent":
+        ev = mark_sent(ctx.play, args.group, args.event_seq, t)
+        emit(args, ev, f"#{ev.seq} {ev.message}: sent at {ev.sent}")
         return 0
     reported = parse_clock(args.reported) if args.reported else ctx.day.now()
-    kind = args.event
-    if kind == "parking" and args.empty:
-        kind = "parking_empty"
-        if not args.dice:
-            raise InputError("--empty needs --dice (the two dice rolled)")
-    elif kind == "parking" and not args.reason:
-        raise InputError("give --reason (a payment) or --empty --dice D,D")
+    kind = _kind(args)
+    rolls = _rolls(getattr(args, "roll", None) or [])
     req = LedgerRequest(
-        group=getattr(args, "group", None) or (args.roll[0].partition("=")[0] if kind == "diceoff" else ""),
+        group=getattr(args, "group", None) or (rolls[0][0] if rolls else ""),
         kind=kind, time=t, reported=reported, station=getattr(args, "station", None),
         toll_line=getattr(args, "toll_line", None), tunnel=getattr(args, "tunnel", None),
         dice=_dice(getattr(args, "dice", None), "--dice"), houses=_houses(getattr(args, "houses", "") or ""),
         bonus=bool(getattr(args, "bonus", False)), trip=getattr(args, "trip", None),
-        reason=getattr(args, "reason", None) or "", card=getattr(args, "card", None) or "",
-        rolls=_rolls(getattr(args, "roll", None) or []), event_id=getattr(args, "event_id", None))
+        reason=getattr(args, "reason", None) or "", card=getattr(args, "card", None) or "", rolls=rolls,
+        event_id=getattr(args, "event_id", None), deck=getattr(args, "deck", None) or "",
+        to=getattr(args, "to", None) or "", amount=getattr(args, "amount", None),
+        offer=getattr(args, "offer", None) or 0, now=ctx.day.now())
     res = record_event(ctx.play, req)
-    last = res.rows[-1]
-    emit(args, res.to_json(), last.message + (" (pending dice-off)" if last.pending else "")
-         + "".join(f"\n  {a} -> {b}: {n}" for a, b, n in last.transfers))
+    ans = res.answer()
+    text = (f"{ans.title}: " if ans.title else "") + ans.message + (" (pending dice-off)" if ans.pending else "")
+    text += "".join(f"\n  {a} -> {b}: {n}" for a, b, n in ans.transfers)
+    if ans.undoes:
+        text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
+            events=", ".join(f"#{s}" for s in ans.undoes))
+    emit(args, ans, text)
     return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Cash, capital, holdings."""
     ctx = Context(args, game_scope=True)
-    out = status(ctx.play, args.group)
+    answer = status(ctx.play, args.group)
+    out = msgspec.to_builtins(answer)
     groups = [out] if args.group else out["groups"]
     table = format_table([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
                                                       f"{' (V)' if s['mortgaged'] else ''}" for s in g["stations"]),
                            "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"])} for g in groups],
                          ["group", "cash", "capital", "stations", "lines", "out"])
-    emit(args, out, table + f"\nfree parking: {out['parking']}")
+    emit(args, answer, table + f"\nfree parking: {out['parking']}")
     return 0
+
+
+def cmd_now(args: argparse.Namespace) -> int:
+    """What applies to a group now (or, without a group, what the organiser follows)."""
+    ctx = Context(args, game_scope=True)
+    if not args.group:
+        answer = organiser_ledger(ctx.play)
+        org = msgspec.to_builtins(answer)
+        lines = [(_("sale #{offer}: {station} {seller} -> {buyer} {amount} (accepted {time})") if s["accepted"]
+                  else _("sale #{offer}: {station} {seller} -> {buyer} {amount} (open)")).format(
+            offer=s["offer"], station=s["station"], seller=s["seller"], buyer=s["buyer"], amount=s["amount"],
+            time=s["accepted"]) for s in org["sales"]]
+        lines += [_("dice-off {station} ({time}): {groups}").format(station=d["name"], time=d["time"],
+                                                                    groups=", ".join(d["groups"]))
+                  for d in org["diceoffs"]]
+        lines += [_("not sent: #{seq} {group}: {message}").format(seq=u["seq"], group=u["group"],
+                                                                  message=u["message"]) for u in org["unsent"]]
+        emit(args, answer, "\n".join(lines) or _("no sales, dice-offs or messages not sent"))
+        return 0
+    answer = ledger_now(ctx.play, args.group, ctx.day.status_time(args.time))
+    emit(args, answer, "\n".join(_now_lines(msgspec.to_builtins(answer))))
+    return 0
+
+
+def _now_lines(now: dict) -> list[str]:
+    lines = [_("{group} at {time}: out since {since}").format(group=now["group"], time=now["time"],
+                                                               since=now["out_since"]) if now["out"]
+             else _("{group} at {time}").format(group=now["group"], time=now["time"])]
+    for f in now["fees_due"]:
+        amount = f["amount"] if f["amount"] is not None else _("{least}-{most} (two dice)").format(
+            least=f["min"], most=f["max"])
+        lines.append(_("fee due: {name} ({time}) to {owner}: {amount}").format(
+            name=f["name"], time=f["time"], owner=f["owner"], amount=amount))
+    lines += [_("may buy: {name} ({price})").format(name=o["name"], price=o["price"]) for o in now["buy_offers"]]
+    lines += [_("sale #{offer} offered: {station} from {seller} for {amount}").format(
+        offer=s["offer"], station=s["station"], seller=s["seller"], amount=s["amount"]) for s in now["offers"]]
+    lines += [_("dice-off {station}: rolled {rolled}, rolling {groups}").format(
+        station=d["name"], rolled=d["rolled"], groups=", ".join(d["rolling"])) for d in now["diceoffs"]]
+    lines += [_("kept card: {key} ({title})").format(key=c["key"], title=c["title"]) for c in now["cards"]]
+    p = now["parking"]
+    if p["possible"]:
+        lines.append(_("free parking {total}: roll two dice at {station} (sum {sum})").format(
+            total=p["total"], station=p["at"], sum=p["sum"]))
+    if now["jail"]:
+        lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
+                                                                    until=now["jail"]["until"]))
+    return lines
 
 
 def cmd_end(args: argparse.Namespace) -> int:
     """Ranking."""
-    out = end(Context(args, game_scope=True).play)
-    emit(args, out, format_table(out["ranking"], ["rank", "group", "cash", "holdings_value", "group_bonus",
+    answer = end(Context(args, game_scope=True).play)
+    out = msgspec.to_builtins(answer)
+    emit(args, answer, format_table(out["ranking"], ["rank", "group", "cash", "holdings_value", "group_bonus",
                                                   "capital", "out"]) + f"\nwinner: {out['winner'] or '-'}")
     return 0
 
 
 def cmd_feed(args: argparse.Namespace) -> int:
     """Events to tell a group of."""
-    out = feed(Context(args, game_scope=True).play, args.group, args.since)
-    emit(args, out, "\n".join(f"#{e['seq']} {e['message']}" for e in out["events"]) or "nothing new")
+    answer = feed(Context(args, game_scope=True).play, args.group, args.since)
+    out = msgspec.to_builtins(answer)
+    emit(args, answer, "\n".join(f"#{e['seq']} {e['message']}" + (" (undone)" if e["undone"] else "")
+                              for e in out["events"]) or "nothing new")
     return 0

@@ -162,13 +162,29 @@ class CardEntry(_Section):
     key: Name
     deck: Name
     title: Name
+    # keep: kept without an effect; out_of_jail, six (a roll turned into a 6) and free_station are kept until
+    # played; jail: the group goes to jail at its next stop
     effect: Literal["bank_pays", "pay_parking", "per_building", "each_group_pays", "pay_each_group", "free_station",
-                    "virtual_visit", "keep"]
+                    "virtual_visit", "keep", "out_of_jail", "six", "jail"]
     amount: Money = 0
     per_house: Money = 0
     per_hotel: Money = 0
     station: Annotated[str, Meta(max_length=200)] = ""
     tell: Audience = "none"
+
+
+class DeckEntry(_Section):
+    # §14-§15: a deck of cards and what makes a group draw from it (shown on the group's page)
+    name: Name
+    trigger: Text = ""
+
+
+class TaxEntry(_Section):
+    # §16: a tax into the free parking; ``modes``: the modes it applies in (empty: every mode)
+    key: Name
+    title: Name
+    amount: Money
+    modes: Annotated[list[Mode], Meta(max_length=7)] = []
 
 
 class LedgerSection(_Section):
@@ -188,6 +204,9 @@ class LedgerSection(_Section):
     audience: dict[Name, Audience] = {}
     messages: dict[Name, Text] = {}
     cards: Annotated[list[CardEntry], Meta(max_length=200)] = []
+    decks: Annotated[list[DeckEntry], Meta(max_length=20)] = []
+    taxes: Annotated[list[TaxEntry], Meta(max_length=20)] = []
+    diceoff_loser_pays: bool = True
 
 
 class GameDoc(_Section):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from planner.errors import InputError
 from planner.lab.moves import Along, Board, along, rides_from
 from planner.lab.strategies import Offer, Ride, Strategy, assign
-from planner.ledger.apply import fee_due
+from planner.ledger.apply import AlreadyPaid, fee_due
 from planner.ledger.model import STATION, TUNNEL
 from planner.routing import Leg
 from planner.service import (
@@ -275,7 +275,10 @@ class SimDay:
         if fee_due(self.rules, ledger, g.name, a.kind, a.name) is None:
             return
         dice = (self.rnd.randint(1, 6), self.rnd.randint(1, 6)) if a.kind == TUNNEL else ()
-        self._record(LedgerRequest(g.name, "pay", t, dice=dice, **{a.kind: a.name}))
+        try:
+            self._record(LedgerRequest(g.name, "pay", t, dice=dice, **{a.kind: a.name}))
+        except AlreadyPaid:
+            return  # the group's day counts this stop as one it paid for (it stayed there, or changed trains)
         self._cover(t, g)
 
     def _price(self, a: Along) -> int:
@@ -355,14 +358,16 @@ class SimDay:
         """The day's end: the ledger's ranking (§5), the money check, each group's log."""
         ledger = self.state.ledger.view(self.rules, self.play.id)
         self.result.conserved = sum(ledger.cash.values()) + ledger.parking + ledger.bank == 0
-        ranking = {r["group"]: r for r in end(self.play)["ranking"]}
+        ranking = {r.group: r for r in end(self.play).ranking}
         tt = self.day.timetable
         for g in self.groups:
-            r = ranking.get(g.name, {})
+            r = ranking.get(g.name)
             self.result.groups.append({
                 "group": g.name, "strategy": g.strategy.name, "start": self.board.names[g.start],
-                "region": self.board.region[g.start], "capital": r.get("capital", self.rules.start_cash),
-                "cash": r.get("cash", self.rules.start_cash), "rank": r.get("rank"), "out": bool(r.get("out"))})
+                "region": self.board.region[g.start],
+                "capital": r.capital if r is not None else self.rules.start_cash,
+                "cash": r.cash if r is not None else self.rules.start_cash, "rank": r.rank if r is not None else None,
+                "out": bool(r is not None and r.out)})
             if self.cfg.trace:
                 self.result.trace.append({"type": "legs", "group": g.name, "day": self.result.index,
                                           "legs": [_leg_row(tt, leg) for leg in g.log]})

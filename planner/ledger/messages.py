@@ -21,11 +21,12 @@ def build_items(rules: LedgerRules, levels: tuple[tuple[str, int], ...]) -> str:
     return " ".join(f"{level_code(rules, lv)} {name}" for name, lv in levels)
 
 
-def render(rules: LedgerRules, kind: str, *, group: str, time: int, name: str = "", amount: int = 0,
-           total: int = 0, items: str = "", title: str = "") -> str:
-    """The message of one event from the game file's template for ``kind``."""
+def render(rules: LedgerRules, kind: str, *, group: str, time: int, name: str = "", amount: int | str = 0,
+           total: int = 0, items: str = "", title: str = "", other: str = "") -> str:
+    """The message of one event from the game file's template for ``kind`` (``other``: the other group of a
+    sale)."""
     return rules.messages[kind].format(group=group, time=sms_time(time), name=name, amount=amount, total=total,
-                                       items=items, title=title).strip()
+                                       items=items, title=title, other=other).strip()
 
 
 def late_suffix(rules: LedgerRules, minutes: int, penalty: int, to: str) -> str:

@@ -34,13 +34,18 @@ class Event:
     card: str = ""  # card key
     rolls: tuple[tuple[str, int], ...] = ()  # diceoff: (group, dice sum) each
     voids: int = 0  # void: the number of the event it voids (planner/ledger/corrections.py)
+    to: str = ""  # sell: the buying group
+    amount: int = 0  # sell: the agreed amount (§7.3: the one amount users type)
+    ref: int = 0  # accept: the sale offer's number; sent: the event whose message was sent; parking_empty: the
+    # minute the group got to the station it rolls at (one roll per change)
+    deck: str = ""  # draw: the deck drawn from
+    trip: str = ""  # jail: the train that arrived late (once per train, §17)
+    minutes: int = 0  # jail: how late it arrived
 
     def to_json(self) -> dict:
         """A JSON-able dict (only the fields that are set)."""
         out: dict = {"kind": self.kind, "group": self.group, "time": self.time}
-        for k, default in (("reported", None), ("target", ""), ("name", ""), ("price", 0), ("letter", ""),
-                           ("levels", ()), ("dice", ()), ("bonus", False), ("reason", ""), ("card", ""),
-                           ("rolls", ()), ("voids", 0)):
+        for k, default in _DEFAULTS:
             v = getattr(self, k)
             if v != default:
                 out[k] = [list(x) for x in v] if k in ("levels", "rolls") else list(v) if k == "dice" else v
@@ -61,6 +66,11 @@ class Event:
         return cls(**kw)
 
 
+_DEFAULTS = (("reported", None), ("target", ""), ("name", ""), ("price", 0), ("letter", ""), ("levels", ()),
+             ("dice", ()), ("bonus", False), ("reason", ""), ("card", ""), ("rolls", ()), ("voids", 0), ("to", ""),
+             ("amount", 0), ("ref", 0), ("deck", ""), ("trip", ""), ("minutes", 0))
+
+
 def _int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and -10**12 < v < 10**12
 
@@ -76,7 +86,9 @@ _FIELD_TYPES = {
     "name": lambda v: isinstance(v, str), "price": _int, "letter": lambda v: isinstance(v, str),
     "levels": _pairs, "dice": lambda v: isinstance(v, list) and all(_int(x) for x in v),
     "bonus": lambda v: isinstance(v, bool), "reason": lambda v: isinstance(v, str),
-    "card": lambda v: isinstance(v, str), "rolls": _pairs, "voids": _int,
+    "card": lambda v: isinstance(v, str), "rolls": _pairs, "voids": _int, "to": lambda v: isinstance(v, str),
+    "amount": _int, "ref": _int, "deck": lambda v: isinstance(v, str), "trip": lambda v: isinstance(v, str),
+    "minutes": _int,
 }
 
 
@@ -103,11 +115,12 @@ class Holding:
     level: int = 0  # 0 unbuilt, 1-4 houses, top = hotel
     mortgaged: bool = False
     paid: int = 0  # what the buyer paid (0 with a "next station free" card); refunded if a dice-off is lost
+    seller: str = ""  # §7.3: the group it was bought from (then ``time`` is the sale's)
 
     def copy(self) -> Holding:
         """An independent copy."""
         return Holding(self.kind, self.name, self.owner, self.price, self.time, self.order, self.letter, self.level,
-                       self.mortgaged, self.paid)
+                       self.mortgaged, self.paid, self.seller)
 
     @property
     def value(self) -> int:
@@ -117,17 +130,59 @@ class Holding:
 
 @dataclass
 class Dispute:
-    """§7.2: groups that decided to buy one station in the same minute; dice decide."""
+    """§7.2: groups that decided to buy one station in the same minute; dice decide (two dice each, a tie among
+    the highest rolls again)."""
 
     name: str
     time: int
-    holder: str  # recorded first; holds the station until the dice-off
+    holder: str  # applied first; holds the station until the dice-off
     challengers: list[str] = field(default_factory=list)
+    rolls: dict[str, int] = field(default_factory=dict)  # this round's sums by group
+    round: list[str] = field(default_factory=list)  # the groups of a re-roll after a tie (empty: all of them)
+
+    @property
+    def groups(self) -> list[str]:
+        """Every group of the dispute, the holder first."""
+        return [self.holder, *self.challengers]
+
+    @property
+    def rolling(self) -> list[str]:
+        """The groups that roll in this round."""
+        return self.round or self.groups
+
+    def copy(self) -> Dispute:
+        """An independent copy."""
+        return Dispute(self.name, self.time, self.holder, list(self.challengers), dict(self.rolls), list(self.round))
+
+
+@dataclass(frozen=True)
+class Offer:
+    """§7.3: a station offered by ``seller`` to ``buyer`` for ``amount`` (its number is the sale event's)."""
+
+    seq: int
+    seller: str
+    buyer: str
+    name: str
+    amount: int
+    time: int
+    accepted: int | None = None  # when the buyer accepted
+
+
+@dataclass(frozen=True)
+class JailStay:
+    """§17: the group is in jail at ``station`` from ``since`` until ``until`` (``trip``: the late train; ``left``:
+    how it got out early, ``paid`` or a card's key)."""
+
+    station: str
+    since: int
+    until: int
+    trip: str = ""
+    left: str = ""
 
 
 @dataclass
 class LedgerState:
-    """What the events add up to; built only by :func:`planner.ledger.apply.replay`."""
+    """What the events add up to; built only by :func:`planner.ledger.apply.replay` (and the ordered replay)."""
 
     cash: dict[str, int] = field(default_factory=dict)
     parking: int = 0
@@ -139,6 +194,14 @@ class LedgerState:
     visits: dict[str, list[str]] = field(default_factory=dict)  # group -> stations of unused virtual visits
     out: dict[str, int] = field(default_factory=dict)  # group -> time it went bankrupt (§6 "Schulden")
     orders: int = 0
+    offers: dict[int, Offer] = field(default_factory=dict)  # §7.3 sale offers by number
+    held: dict[str, list[str]] = field(default_factory=dict)  # group -> kept cards (§14-§15), in drawing order
+    drawn: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (group, deck) -> drawn this round
+    shuffles: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, deck) -> reshuffles so far
+    fees_paid: dict[tuple[str, str, str, int], int] = field(default_factory=dict)  # (group, kind, name, minute)
+    parking_rolls: set[tuple[str, str, int]] = field(default_factory=set)  # (group, station, minute) §18.1
+    exempt: dict[tuple[str, str], int] = field(default_factory=dict)  # (loser, station) -> dice-off time (B §7.2)
+    jails: dict[str, list[JailStay]] = field(default_factory=dict)  # group -> its jail stays (§17)
 
     def clone(self) -> LedgerState:
         """An independent copy (what ``copy.deepcopy`` gives, without its cost: every container is new, every
@@ -154,9 +217,16 @@ class LedgerState:
         return LedgerState(
             cash=dict(self.cash), parking=self.parking, bank=self.bank,
             holdings=dict(self.holdings), incomes=set(self.incomes),
-            disputes={k: Dispute(d.name, d.time, d.holder, list(d.challengers)) for k, d in self.disputes.items()},
+            disputes={k: d.copy() for k, d in self.disputes.items()},
             free_station=dict(self.free_station), visits={k: list(v) for k, v in self.visits.items()},
-            out=dict(self.out), orders=self.orders)
+            out=dict(self.out), orders=self.orders, offers=dict(self.offers),
+            held={k: list(v) for k, v in self.held.items()}, drawn={k: list(v) for k, v in self.drawn.items()},
+            shuffles=dict(self.shuffles), fees_paid=dict(self.fees_paid), parking_rolls=set(self.parking_rolls),
+            exempt=dict(self.exempt), jails={k: list(v) for k, v in self.jails.items()})
+
+    def jail(self, group: str, t: int) -> JailStay | None:
+        """The jail ``group`` is in at ``t`` (None: none)."""
+        return next((j for j in reversed(self.jails.get(group, ())) if j.since <= t < j.until), None)
 
     def writable(self, kind: str, name: str) -> Holding:
         """The holding of ``name``, this state's own copy (to be changed: states cloned from this one, or this

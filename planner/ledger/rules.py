@@ -18,7 +18,7 @@ from planner.errors import GameFileError
 from planner.gamefile.game import Game
 
 EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "parking", "parking_empty",
-               "card", "diceoff")
+               "card", "diceoff", "draw", "play", "sell", "accept", "jail")
 
 # The fields each message may name (what planner/ledger/messages.py fills in), and a value of each one's type.
 MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -28,10 +28,12 @@ MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "redeem": ("group", "time", "name", "amount"), "income": ("group", "time", "amount"),
     "diceoff": ("group", "time", "name"), "join": ("group", "time", "amount"),
     "card": ("group", "time", "title", "amount"), "late": ("minutes", "penalty", "to"),
+    "play": ("group", "time", "title"), "sell": ("group", "time", "name", "other", "amount"),
+    "accept": ("group", "time", "name", "other", "amount"), "jail": ("group", "time", "name"),
 }
 _SAMPLES: dict[str, tuple[object, ...]] = {
     "group": ("1",), "time": ("9.10",), "name": ("Zug",), "items": ("H Zug",), "title": ("Chance x",),
-    "to": ("P",), "amount": (4000, ""), "total": (4000,), "minutes": (12,), "penalty": (400,),
+    "to": ("P",), "amount": (4000, ""), "total": (4000,), "minutes": (12,), "penalty": (400,), "other": ("2",),
 }
 MAX_MESSAGE = 400  # characters of one rendered message (an SMS is 160)
 _WIDTH = re.compile(r"\d+")
@@ -42,6 +44,9 @@ DEFAULT_MESSAGES = {
     "mortgage": "{group}V {name}", "redeem": "{group} {name} zurück", "income": "{group} Honorar {amount}",
     "diceoff": "{group} {name} Würfeln gewonnen", "join": "{group} Start {amount}",
     "card": "{group} {title} {amount}", "late": " (late {minutes} min: +{penalty} {to})",
+    # not in the seeds' §19 codes (ours, in their style): a card played, a sale offered and accepted, a jail
+    "play": "{group} {title}", "sell": "{group} {name} an {other} {amount}",
+    "accept": "{group}K {time} {name} von {other} {amount}", "jail": "{group} Gefängnis {name}",
 }
 
 
@@ -58,6 +63,34 @@ class Card:
     per_hotel: int = 0
     station: str = ""  # virtual_visit: the station the group may buy or pay at without going there
     tell: str = "none"
+
+    @property
+    def kept(self) -> bool:
+        """A card the group keeps until it plays it (out of jail, a roll turned into a 6, the next station
+        free, or kept without an effect)."""
+        return self.effect in KEPT_EFFECTS
+
+
+KEPT_EFFECTS = ("keep", "out_of_jail", "six", "free_station")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck of cards (§14-§15): its name, what makes a group draw, its cards' keys."""
+
+    name: str
+    trigger: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Tax:
+    """A tax into the free parking (§16): ``modes`` it applies in (empty: every mode)."""
+
+    key: str
+    title: str
+    amount: int
+    modes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,6 +122,16 @@ class LedgerRules:
     audience: dict[str, str]
     messages: dict[str, str]
     cards: dict[str, Card]
+    decks: dict[str, Deck]
+    taxes: dict[str, Tax]
+    jail_delay: int  # §17: minutes late that put a group in jail
+    jail_minutes: int  # §17: how long it stays
+    diceoff_loser_pays: bool  # §7.2: the loser of a dice-off owes the fee of that stop (variant B: not)
+
+    def payment(self, reason: str) -> int | None:
+        """A fixed payment into the free parking: a tax (§16) or the way out of jail (§17); None: unknown."""
+        tax = self.taxes.get(reason)
+        return tax.amount if tax is not None else self.parking_payments.get(reason)
 
     @property
     def hotel_level(self) -> int:
@@ -184,6 +227,30 @@ def ledger_rules(game: Game) -> LedgerRules:
         if c.key in cards:
             raise _fail(game, f"cards[{i}].key", f"card {c.key!r} appears twice")
         cards[c.key] = Card(c.key, c.deck, c.title, c.effect, c.amount, c.per_house, c.per_hotel, c.station, c.tell)
+    return _assemble(game, audience, messages, cards)
+
+
+def _decks(game: Game, cards: dict[str, Card]) -> dict[str, Deck]:
+    """The decks the game file declares, each with its cards (a card of an undeclared deck is an error)."""
+    declared = {d.name: d.trigger for d in game.ledger.decks}
+    for i, c in enumerate(game.ledger.cards):
+        if declared and c.deck not in declared:
+            raise _fail(game, f"cards[{i}].deck", f"deck {c.deck!r} is not declared (decks: {', '.join(declared)})")
+    names = list(declared) or list(dict.fromkeys(c.deck for c in cards.values()))
+    return {n: Deck(n, declared.get(n, ""), tuple(k for k, c in cards.items() if c.deck == n)) for n in names}
+
+
+def _taxes(game: Game) -> dict[str, Tax]:
+    out: dict[str, Tax] = {}
+    for i, t in enumerate(game.ledger.taxes):
+        if t.key in out or t.key in game.ledger.parking_payments:
+            raise _fail(game, f"taxes[{i}].key", f"{t.key!r} appears twice (taxes and parking_payments)")
+        out[t.key] = Tax(t.key, t.title, t.amount, tuple(t.modes))
+    return out
+
+
+def _assemble(game: Game, audience: dict[str, str], messages: dict[str, str], cards: dict[str, Card]) -> LedgerRules:
+    raw = game.ledger
     return LedgerRules(
         game=game.name, start=game.clock.start, end=game.clock.end,
         start_cash=raw.start_cash,
@@ -199,5 +266,7 @@ def ledger_rules(game: Game) -> LedgerRules:
         parking_empty_sum=raw.parking_empty_sum, parking_payments=dict(raw.parking_payments),
         early_minutes=raw.early_minutes, late_minutes=raw.late_minutes,
         late_penalty_percent=raw.late_penalty_percent,
-        audience=audience, messages=messages, cards=cards,
+        audience=audience, messages=messages, cards=cards, decks=_decks(game, cards), taxes=_taxes(game),
+        jail_delay=game.jail.delay_minutes, jail_minutes=game.jail.minutes,
+        diceoff_loser_pays=raw.diceoff_loser_pays,
     )

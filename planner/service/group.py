@@ -23,6 +23,7 @@ from planner.service.answers import base as contract
 from planner.service.answers.dice import RollAnswer, stored_roll
 from planner.service.day_model import SEATED_LABEL, group_day, plan_json
 from planner.service.jail import jail_now, paid_out
+from planner.service.ledger_views import jailed
 from planner.service.messages import rule_label
 from planner.service.play import Play
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
@@ -254,7 +255,7 @@ def _status_of(play: Play, group: GameGroup, snap: GroupSnapshot, time: int) -> 
     last = model.last_time
     if last is not None and time < last:
         time = last  # a status asked for an earlier time shows the latest state (times never run backwards)
-    state = model.state_at(time)
+    state = jailed(play, group.name, model.state_at(time))  # §17 reported (a late train, a card)
     if play.day.realtime_source:  # §17 on real-time data: a late train put the group in jail
         jail = jail_now(play.day, model, time)
         if jail is not None and not paid_out(play, group.name, jail):

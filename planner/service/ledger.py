@@ -1,38 +1,53 @@
-"""Ledger use cases: record a money event, void one, status, the end ranking, what a group must be told of.
+"""Ledger use cases: record a money event, void one, mark a message sent; the readings are re-exported from
+:mod:`planner.service.ledger_views`.
 
-The command line and the phone send the same typed request (:class:`LedgerRequest`: facts only, never amounts);
-this module resolves names on the game day, fills in a station's price and letter from the game file, checks the
-claim against the group's day (:mod:`planner.service.whereabouts`), and records through the state's ledger.
+The command line and the phone send the same typed request (:class:`LedgerRequest`: facts only, never amounts but a
+sale's agreed one); this module resolves names on the game day, fills in a station's price and letter, the card a
+group draws, the stop a fee is for (:mod:`planner.service.ledger_stops`), checks the claim against the group's day
+(:mod:`planner.service.whereabouts`), and records through the state's ledger, which replays the day in decision-time
+order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from planner.errors import InputError
 from planner.game.bonus import trip_meets_bonus
 from planner.game.prices import initial_letter, station_price
-from planner.ledger import capital as cap
-from planner.ledger.apply import fee_due
-from planner.ledger.corrections import VOID
-from planner.ledger.messages import level_code, sms_time
+from planner.ledger.cards import NotInPile, deck_of, next_card
+from planner.ledger.messages import sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
-from planner.ledger.rules import LedgerRules
+from planner.service.answers.ledger import RecordedEvent
+from planner.service.day_model import group_day
 from planner.service.jail import check_jail_payment
+from planner.service.ledger_stops import fee_stop, is_stop, stops_of
+from planner.service.ledger_views import end, feed, group_status, own_events, recorded_event, rules_of, status
 from planner.service.play import Play
 from planner.service.whereabouts import check_at_station, check_crossing, group_train, train_at
-from planner.store.ledger import Recorded
+from planner.store.ledger_rows import Recorded
+from planner.timetable.model import Mode
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
-KINDS = ("buy", "build", "mortgage", "redeem", "pay", "income", "parking", "parking_empty", "card", "diceoff")
+__all__ = ["KINDS", "LedgerRequest", "LedgerResult", "end", "event_of", "feed", "group_status", "mark_sent",
+           "own_events", "record_event", "rules_of", "station_facts", "status", "void"]
+
+KINDS = ("buy", "build", "mortgage", "redeem", "pay", "income", "parking", "parking_empty", "card", "diceoff",
+         "draw", "play", "sell", "accept", "tax")
+DRAW_TRIES = 3  # a draw that lost its card to the same group's other phone draws the next
+BOARDING = 5 * 60  # a group in a train that left its stop this long ago is still boarding it (§18.1)
 
 
 @dataclass(frozen=True)
 class LedgerRequest:
     """A money event as a group tells it: what (``kind``), when (``time``; ``reported``: when the message was
-    sent, §13), on what (one of ``station``/``toll_line``/``tunnel``), and the kind's own facts. ``event_id``
-    makes a retry idempotent (it belongs to the group)."""
+    sent, §13; ``now``: when it is recorded, if known: a fee is not paid before its stop), on what (one of
+    ``station``/``toll_line``/``tunnel``), and the kind's own facts. ``event_id`` makes a retry idempotent (it
+    belongs to the group)."""
 
     group: str
     kind: str
@@ -41,31 +56,40 @@ class LedgerRequest:
     station: str | None = None
     toll_line: str | None = None
     tunnel: str | None = None
-    dice: tuple[int, ...] = ()  # a tunnel fee, emptying the free parking
+    dice: tuple[int, ...] = ()  # a tunnel fee, emptying the free parking, a dice-off roll
     houses: tuple[tuple[str, str], ...] = ()  # build: (station, "1".."4" | "hotel") each
     bonus: bool = False  # income: the group says the bonus rule is met
     trip: str | None = None  # income: the train it sat in (the planner checks the bonus rule itself)
-    reason: str = ""  # parking: which payment
-    card: str = ""
-    rolls: tuple[tuple[str, int], ...] = ()  # diceoff: (group, dice sum) each
+    reason: str = ""  # parking: which payment; tax: which tax
+    card: str = ""  # card: the card drawn (named); play: the kept card
+    rolls: tuple[tuple[str, int], ...] = ()  # diceoff (every group at once): (group, dice sum) each
     event_id: str | None = None
+    deck: str = ""  # draw: the deck
+    to: str = ""  # sell: the buying group
+    amount: int | None = None  # sell: the agreed amount
+    offer: int = 0  # accept: the sale's number
+    now: int | None = None
 
 
 @dataclass(frozen=True)
 class LedgerResult:
-    """What was recorded: the rows written (a first event of a group also records its joining), the event last."""
+    """What was recorded: the rows written (a first event of a game also records the joining of its groups), the
+    event last; a drawn card's title and effect."""
 
     rows: tuple[Recorded, ...]
+    title: str | None = None
+    effect: str | None = None
+
+    def answer(self) -> RecordedEvent:
+        """The recorded event (``planner ledger ... --json``) with ``joined``."""
+        extra = {"joined": len(self.rows) > 1}
+        if self.title is not None:
+            extra |= {"title": self.title, "effect": self.effect}
+        return recorded_event(self.rows[-1], **extra)
 
     def to_json(self) -> dict:
-        """The recorded event (``planner ledger ... --json``) with ``joined``."""
-        last = self.rows[-1]
-        return last.to_json() | {"time": fmt_clock(last.event.time), "joined": len(self.rows) > 1}
-
-
-def rules_of(play: Play) -> LedgerRules:
-    """The money rules of the game in force."""
-    return play.day.ledger_rules
+        """:meth:`answer` as plain JSON."""
+        return msgspec.to_builtins(self.answer())
 
 
 def station_facts(play: Play, name: str) -> tuple[str, int, str]:
@@ -96,46 +120,123 @@ def resolve_target(play: Play, station: str | None, toll_line: str | None, tunne
     return kind, match[0]
 
 
-def event_of(play: Play, req: LedgerRequest) -> Event:
-    """The ledger event of a request (names resolved, a station's price and letter filled in)."""
+def event_of(play: Play, req: LedgerRequest, card: str | None = None) -> Event:
+    """The ledger event of a request (names resolved, a station's price and letter, a fee's stop, the card drawn
+    filled in; ``card``: the card a draw already recorded under the request's event id drew)."""
     if req.kind not in KINDS:
         raise InputError(f"unknown ledger event {req.kind!r} (one of {', '.join(KINDS)})")
     group = play.group(req.group).name
     base = {"group": group, "time": req.time, "reported": req.reported}
-    if req.kind in ("buy", "mortgage", "redeem", "pay"):
+    if req.kind in ("buy", "mortgage", "redeem", "pay", "sell") or req.kind == "play" and req.station:
         target, name = resolve_target(play, req.station, req.toll_line, req.tunnel)
         kw: dict = {"target": target, "name": name}
-        if target == STATION and req.kind == "buy":
+        if target == STATION and req.kind in ("buy", "play"):
             _, kw["price"], kw["letter"] = station_facts(play, name)
         if req.kind == "pay":
             kw["dice"] = req.dice
+            base["time"] = fee_stop(play, group, target, name, req.time, req.now)
+        if req.kind == "sell":
+            if req.amount is None:
+                raise InputError(_("a sale names its amount (what the groups agreed)"))
+            kw |= {"to": play.group(req.to).name if req.to else "", "amount": int(req.amount)}
+        if req.kind == "play":
+            kw["card"] = req.card
         return Event("fee" if req.kind == "pay" else req.kind, **base, **kw)
-    if req.kind == "build":
-        top = rules_of(play).hotel_level
-        levels = []
-        for name, n in req.houses:
-            n = str(n).strip().lower()
-            if not (n.isdigit() and 1 <= int(n) < top or n == "hotel"):
-                raise InputError(f"houses {name}={n}: expected 1-{top - 1} or hotel")
-            levels.append((station_facts(play, name)[0], top if n == "hotel" else int(n)))
-        if not levels:
-            raise InputError("build: name the stations and their new totals (e.g. Aarau=2)")
-        return Event("build", **base, levels=tuple(levels))
-    if req.kind == "income":
+    return _other_event(play, req, base, card)
+
+
+def _other_event(play: Play, req: LedgerRequest, base: dict, card: str | None) -> Event:
+    """The events that name no station, toll line or tunnel of their own (see :func:`event_of`)."""
+    kind = req.kind
+    if kind == "build":
+        return Event("build", **base, levels=_levels(play, req))
+    if kind == "income":
         return Event("income", **base, bonus=_bonus(play, req))
-    if req.kind == "parking":
+    if kind == "parking":
         if not req.reason:
             raise InputError("parking: give the reason (a key of the game's ledger.parking_payments)")
         return Event("parking", **base, reason=req.reason)
-    if req.kind == "parking_empty":
-        return Event("parking_empty", **base, dice=req.dice)
-    if req.kind == "card":
+    if kind == "tax":
+        return Event("parking", **base, reason=_tax(play, req))
+    if kind == "parking_empty":
+        return Event("parking_empty", **base, dice=req.dice, **_change(play, base["group"], req.time))
+    if kind == "card":
         return Event("card", **base, card=req.card)
-    rolls = tuple((play.group(g).name, int(v)) for g, v in req.rolls)
-    if not rolls:
-        raise InputError("diceoff: give each group's roll (GROUP=SUM)")
-    return Event("diceoff", rolls[0][0], req.time, req.reported, name=station_facts(play, req.station or "")[0],
-                 rolls=rolls)
+    if kind == "play":
+        return Event("play", **base, card=req.card)
+    if kind == "draw":
+        return _draw(play, req, base, card)
+    if kind == "accept":
+        return Event("accept", **base, ref=int(req.offer))
+    if req.rolls:  # diceoff, every group's sum at once
+        rolls = tuple((play.group(g).name, int(v)) for g, v in req.rolls)
+        return Event("diceoff", rolls[0][0], req.time, req.reported, name=station_facts(play, req.station or "")[0],
+                     rolls=rolls)
+    if not req.station:
+        raise InputError(_("a dice-off roll names the station (--station) and the two dice (--dice)"))
+    return Event("diceoff", **base, name=station_facts(play, req.station)[0], dice=req.dice)
+
+
+def _levels(play: Play, req: LedgerRequest) -> tuple[tuple[str, int], ...]:
+    top = rules_of(play).hotel_level
+    levels = []
+    for name, n in req.houses:
+        n = str(n).strip().lower()
+        if not (n.isdigit() and 1 <= int(n) < top or n == "hotel"):
+            raise InputError(f"houses {name}={n}: expected 1-{top - 1} or hotel")
+        levels.append((station_facts(play, name)[0], top if n == "hotel" else int(n)))
+    if not levels:
+        raise InputError("build: name the stations and their new totals (e.g. Aarau=2)")
+    return tuple(levels)
+
+
+def _tax(play: Play, req: LedgerRequest) -> str:
+    """§16: the tax named, refused where it does not apply (variant B: no unscheduled-stop tax in a bus or tram)."""
+    taxes = rules_of(play).taxes
+    tax = taxes.get(req.reason)
+    if tax is None:
+        raise InputError(_("no tax {reason!r} in this game (taxes: {known})").format(
+            reason=req.reason, known=", ".join(taxes) or "-"))
+    trip = train_at(play, req.group, req.time) if tax.modes else None
+    if trip is not None:
+        tt = play.day.timetable
+        mode = Mode(int(tt.route_mode[tt.trip_route[trip]])).label
+        if mode not in tax.modes:
+            raise InputError(_("{title} does not apply in a {mode} (the group's {train}): only in {modes}").format(
+                title=tax.title, mode=mode, train=tt.route_name[tt.trip_route[trip]], modes=", ".join(tax.modes)))
+    return tax.key
+
+
+def _change(play: Play, group: str, t: int) -> dict:
+    """§18.1: where the group rolls for the free parking, as its day has it: the station it stands at (or boards a
+    train at), and since when it is there (one roll per change); nothing known: its word."""
+    day = play.day
+    model = group_day(day, play.state.groups.snapshot(play.id, play.group(group)))
+    pos = model.position_at(t)
+    if pos is None:
+        return {}
+    tt = day.timetable
+    here = tt.station_name[pos.station]
+    if pos.seated and (int(tt.st_arr[pos.row]) > t or int(tt.st_dep[pos.row]) < t - BOARDING):
+        raise InputError(_("the free parking is rolled for on boarding at a change (§18.1): the group's day has it "
+                           "in a train between two stops at {time}").format(time=fmt_clock(t)))
+    stations = [s for s in stops_of(day, model, t) if s.kind == STATION]
+    since = stations[-1].time if stations and stations[-1].name == here else pos.since
+    return {"name": here, "ref": since // 60}
+
+
+def _draw(play: Play, req: LedgerRequest, base: dict, card: str | None) -> Event:
+    """A card drawn from the group's pile of ``req.deck`` (the game's id shuffles it); a card sending the group to
+    jail names where its day has it (the stop its train is at or nearing)."""
+    rules = rules_of(play)
+    deck = deck_of(rules, req.deck)
+    if card is None:
+        card = next_card(rules, play.state.ledger.view(rules, play.id), base["group"], deck, play.id)
+    where = ""
+    if rules.cards[card].effect == "jail":
+        pos = group_day(play.day, play.state.groups.snapshot(play.id, play.group(req.group))).position_at(req.time)
+        where = play.day.timetable.station_name[pos.station] if pos is not None else ""
+    return Event("draw", **base, deck=deck, card=card, name=where)
 
 
 def _bonus(play: Play, req: LedgerRequest) -> bool:
@@ -156,24 +257,44 @@ def _bonus(play: Play, req: LedgerRequest) -> bool:
     return met
 
 
-def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
-    """Record a money event (see module docstring); a claim the group's day contradicts is refused (exit 2)."""
-    event = event_of(play, req)
-    group = play.group(req.group)
-    rules = rules_of(play)
-    check = None
+def _check(play: Play, group: str, event: Event):
+    """What the group's day must not contradict before ``event`` is recorded (None: nothing to check)."""
+    if event.kind == "fee" and is_stop(play, group, event.target, event.name, event.time):
+        return None  # a stop of the group's own day: nothing to contradict
     if event.kind in ("buy", "fee") and event.target == STATION:
         def check(state: LedgerState, events: list[Event]) -> None:
             if event.name not in state.visits.get(event.group, ()):  # a card's virtual visit needs no presence
-                check_at_station(play, group.name, event, events)
-    elif event.kind in ("buy", "fee") and event.target in (TOLL_LINE, TUNNEL):
-        def check(state: LedgerState, events: list[Event]) -> None:
-            check_crossing(play, group.name, event)
-    elif event.kind == "parking" and event.reason == "jail":
-        def check(state: LedgerState, events: list[Event]) -> None:
-            check_jail_payment(play, group.name, event, events)
-    return LedgerResult(play.state.ledger.record(rules, play.game, group, event, check=check,
-                                                 event_id=req.event_id))
+                check_at_station(play, group, event, events)
+        return check
+    if event.kind in ("buy", "fee") and event.target in (TOLL_LINE, TUNNEL):
+        return lambda state, events: check_crossing(play, group, event)
+    if event.kind == "parking" and event.reason == "jail":
+        return lambda state, events: check_jail_payment(play, group, event, events)
+    return None
+
+
+def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
+    """Record a money event (see module docstring); a claim the group's day contradicts is refused (exit 2)."""
+    group = play.group(req.group)
+    rules = rules_of(play)
+    first = None
+    if req.kind == "draw" and req.event_id is not None:  # a retried draw draws nothing new
+        first = play.state.ledger.by_event_id(play.id, group.key, req.event_id)
+    for attempt in range(DRAW_TRIES):
+        event = event_of(play, req, first.event.card if first is not None and first.event.kind == "draw" else None)
+        try:
+            rows = play.state.ledger.record(rules, play.game, group, event, check=_check(play, group.name, event),
+                                            event_id=req.event_id)
+        except NotInPile:
+            if attempt + 1 == DRAW_TRIES:
+                raise
+            continue
+        last = rows[-1].event
+        if last.kind == "draw":
+            card = rules.cards[last.card]
+            return LedgerResult(rows, f"{card.deck} {card.title}", card.effect)
+        return LedgerResult(rows)
+    raise AssertionError("unreachable")  # the last try returns or raises
 
 
 def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
@@ -194,92 +315,9 @@ def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
     return play.state.ledger.void(rules, play.id, int(seq), reason, time, message)
 
 
-def group_status(rules: LedgerRules, state: LedgerState, group: str) -> dict:
-    """A group's cash, capital and holdings (with the fee each charges others now)."""
-    c = cap.capital(rules, state, group)
-    ok = cap.buildable(rules, state, group)
-
-    def row(h) -> dict:
-        due = fee_due(rules, state, "", h.kind, h.name) if h.owner == group else None
-        d = {"name": h.name, "price": h.price, "value": cap.holding_value(rules, h), "mortgaged": h.mortgaged,
-             "bought": fmt_clock(h.time)}
-        if h.kind == STATION:
-            d |= {"letter": h.letter, "houses": h.level, "code": level_code(rules, h.level) if h.level else "",
-                  "in_letter_group": h.name in ok}
-        if h.kind == TUNNEL:
-            d["fee_multiplier"] = None if due is None else due[2]
-        else:
-            d["fee"] = None if due is None else due[1]
-        return d
-
-    held = state.owned(group)
-    mortgaged = [h for h in held if h.mortgaged]
-    return {
-        "group": group, "cash": c["cash"], "capital": c["capital"], "holdings_value": c["holdings_value"],
-        "group_bonus": c["group_bonus"],
-        "letter_groups": [[h.name for h in run] for run in cap.letter_groups(rules, state, group)],
-        "stations": [row(h) for h in held if h.kind == STATION],
-        "toll_lines": [row(h) for h in held if h.kind == TOLL_LINE],
-        "tunnels": [row(h) for h in held if h.kind == TUNNEL],
-        "redeem_due": [h.name for h in mortgaged if rules.redeem_asap and cap.redeem_cost(rules, h) <= c["cash"]],
-        "must_mortgage": c["cash"] < 0 and group not in state.out,
-        "out": group in state.out, "out_since": fmt_clock(state.out[group]) if group in state.out else None,
-        "free_stations": state.free_station.get(group, 0),
-        "virtual_visits": list(state.visits.get(group, [])),
-    }
-
-
-def _groups(play: Play, state: LedgerState) -> list[str]:
-    """The game's groups in their order (a created game's groups before their first event too)."""
-    names = [g.name for g in play.refresh().game.groups]
-    return names + sorted(g for g in state.cash if g not in names)
-
-
-def status(play: Play, group: str | None = None) -> dict:
-    """The ledger now: one group, or every group with the free parking and pending dice-offs. A group that has
-    not recorded anything yet shows its start cash."""
-    rules = rules_of(play)
-    state = _with_everyone(play, rules, play.state.ledger.state(rules, play.id))
-    if group is not None:
-        return group_status(rules, state, play.group(group).name) | {"parking": state.parking}
-    return {"groups": [group_status(rules, state, g) for g in _groups(play, state)], "parking": state.parking,
-            "diceoffs": [{"name": d.name, "time": fmt_clock(d.time), "groups": [d.holder, *d.challengers]}
-                         for d in state.disputes.values()]}
-
-
-def _with_everyone(play: Play, rules: LedgerRules, state: LedgerState) -> LedgerState:
-    """The state with every group of the game in it (one not joined yet holds its start cash)."""
-    for name in _groups(play, state):
-        if name not in state.cash:  # as its join will: the bank pays the start cash
-            state.cash[name] = rules.start_cash
-            state.bank -= rules.start_cash
-    return state
-
-
-def end(play: Play) -> dict:
-    """§5: the capital table and ranking."""
-    rules = rules_of(play)
-    state = _with_everyone(play, rules, play.state.ledger.state(rules, play.id))
-    rows = cap.ranking(rules, state)
-    alive = [r for r in rows if not r["out"]]
-    winner = alive[0]["group"] if alive and (len(alive) == 1 or alive[0]["rank"] != alive[1]["rank"]) else None
-    return {"ranking": rows, "winner": winner, "parking": state.parking}
-
-
-def feed(play: Play, group: str, since: int = 0) -> dict:
-    """What ``group`` must be told of since event ``since`` (§13), corrections included: ``{group, since, events,
-    last}``; the CLI's ``ledger feed`` and the phone's message list answer with this."""
-    name = play.group(group).name
-    rules = rules_of(play)
-    rows = play.state.ledger.feed(rules, play.id, name, since)
-    return {"group": name, "since": since,
-            "events": [r.to_json() | {"time": fmt_clock(r.event.time)} for r in rows],
-            "last": rows[-1].seq if rows else since}
-
-
-def own_events(play: Play, group: str) -> list[dict]:
-    """The group's own recorded events (what it did), newest last, voided ones marked."""
-    name = play.group(group).name
-    rules = rules_of(play)
-    return [r.to_json() | {"time": fmt_clock(r.event.time)} for r in play.state.ledger.events(rules, play.id)
-            if r.event.group == name and r.event.kind not in ("join", VOID)]
+def mark_sent(play: Play, group: str, seq: int, time: int) -> RecordedEvent:
+    """§13: the group sent the message of its event ``seq`` at ``time`` (the phone shared it): a message sent more
+    than the game's minutes after its event costs the penalty, and a purchase then counts from it. The first time
+    a message is marked sent stays."""
+    g = play.group(group)
+    return recorded_event(play.state.ledger.mark_sent(rules_of(play), play.id, g, int(seq), time))

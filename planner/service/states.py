@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from planner.game.day import GroupState
 from planner.service.answers.group import (
     GroupListAnswer,
     GroupStatusAnswer,
+    LateAnswer,
     ObligationState,
     PositionAnswer,
     PositionEntry,
@@ -20,6 +23,7 @@ from planner.service.answers.group import (
 from planner.service.day_model import station_of
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, list_groups, set_position, status, undo
+from planner.service.ledger_day import position_late
 from planner.service.messages import board_text, obligation_text, rule_label
 from planner.service.play import Play
 from planner.service.positions import PlaceRequest, train_echo
@@ -74,11 +78,17 @@ def groups_answer(play: Play, time: int) -> GroupListAnswer:
     return GroupListAnswer(game_id=play.id, groups=[status_json(play.day, st) for st in list_groups(play, time)])
 
 
-def position_answer(play: Play, group: str, place: PlaceRequest, time: int) -> PositionAnswer:
-    """``planner group position``: record where the group is and answer its state then (see
-    :func:`planner.service.group.set_position`)."""
-    st = set_position(play, group, place, time)
-    return PositionAnswer(**status_fields(play.day, st), train=st.train)
+def position_answer(play: Play, group: str, place: PlaceRequest, time: int, *,
+                    late: int | None = None) -> PositionAnswer:
+    """``planner group position`` (and the phone's): record where the group is and answer its state then (see
+    :func:`planner.service.group.set_position`); with ``late``, the minutes its train arrived late there (§17
+    without a live feed: jail by the game's rule, :func:`planner.service.ledger_day.position_late`)."""
+    if late is None:
+        st = set_position(play, group, place, time)
+        return PositionAnswer(**status_fields(play.day, st), train=st.train)
+    st, report = position_late(play, group, place, time, late)
+    return PositionAnswer(**status_fields(play.day, st), train=st.train,
+                          late=msgspec.convert(report.to_json(), LateAnswer))
 
 
 def undo_answer(play: Play, group: str) -> UndoAnswer:

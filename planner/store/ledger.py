@@ -13,43 +13,45 @@ voided since (naming the void).
 
 from __future__ import annotations
 
-import datetime as dt
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from planner.errors import DamagedState, InputError
-from planner.ledger.apply import Outcome, apply
-from planner.ledger.corrections import VOID, Entry, check_void, replay_outcomes, standing
+from planner.ledger.apply import Outcome, Refused, apply
+from planner.ledger.corrections import (
+    MARKS,
+    SENT,
+    VOID,
+    Entry,
+    check_void,
+    decided,
+    replay_ordered,
+    sent_times,
+    voided,
+)
 from planner.ledger.model import Event, LedgerState
+from planner.ledger.owed import owed
 from planner.ledger.rules import LedgerRules
 from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
 from planner.store.groups import group_version, join_group
+from planner.store.ledger_rows import (
+    Recorded,
+    entries_of,
+    game_groups,
+    id_known,
+    insert,
+    last_row,
+    refuse_voided,
+    request_of,
+    rows_where,
+)
 from planner.store.records import group_key
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """One stored event with what it did (``amount`` as it stands now: later voids recompute it)."""
-
-    seq: int
-    event: Event
-    amount: int
-    message: str
-    tell: str
-    pending: bool
-    transfers: tuple[tuple[str, str, int], ...]
-    voided: bool = False
-
-    def to_json(self) -> dict:
-        """The feed / CLI shape of a recorded event."""
-        return {"seq": self.seq, **self.event.to_json(), "amount": self.amount, "message": self.message,
-                "tell": self.tell, "pending": self.pending, "transfers": [list(t) for t in self.transfers],
-                "voided": self.voided}
-
 
 Check = Callable[[LedgerState, list[Event]], None]
 
@@ -67,19 +69,27 @@ class _Replayed:
     rules: LedgerRules
     rows: list[Recorded]
     entries: list[Entry]  # the log as the replay reads it
-    standing: list[Event]  # the events that count (neither voids nor voided)
+    applied: list[Entry]  # the events that apply, in decision-time order (neither marks, voided nor undone)
     state: LedgerState
     outcomes: dict[int, Outcome]
+    last: int  # the latest decision time of the standing events: a later event is appended, an earlier replayed
     mark: tuple[int, int] | None = None  # the database's mark when the key was last seen true (StateDB.mark)
+    owed: dict = dataclasses.field(default_factory=dict)  # (group, stops) -> what it owes (LedgerStore.owed)
 
     def extended(self, key: tuple[int, int], written: list[Recorded], outcomes: list[Outcome],
                  mark: tuple[int, int] | None) -> _Replayed:
-        """This replay with ``written`` appended (plain events, never voids: they count as they are), ``mark``
-        the database's mark right after their commit."""
+        """This replay with ``written`` appended (plain events in decision-time order after every other, never
+        marks: they count as they are), ``mark`` the database's mark right after their commit."""
         new = [Entry(r.seq, r.event) for r in written]
         return _Replayed(key, self.opened, self.rules, [*self.rows, *written], [*self.entries, *new],
-                         [*self.standing, *(e.event for e in new)], outcomes[-1].state,
-                         self.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)}, mark)
+                         [*self.applied, *new], outcomes[-1].state,
+                         self.outcomes | {r.seq: o for r, o in zip(written, outcomes, strict=True)},
+                         max(self.last, *(decided(self.rules, e.event) for e in new)), mark)
+
+    @property
+    def standing(self) -> list[Event]:
+        """The events that apply, in decision-time order."""
+        return [e.event for e in self.applied]
 
 
 class LedgerStore:
@@ -102,16 +112,16 @@ class LedgerStore:
         if kept is not None and kept.rules is rules and self.db.unchanged(conn, kept.mark):
             return kept
         mark = self.db.mark(conn)
-        key = _last_row(conn, game_id)
+        key = last_row(conn, game_id)
         if kept is not None and kept.key == key and kept.opened == self.db.opened and kept.rules is rules:
             if mark is not None:
                 kept.mark = mark
             return kept
-        rows = _rows(conn, "WHERE game_id = ?", (game_id,))
+        rows = rows_where(conn, "WHERE game_id = ?", (game_id,))
         entries = [Entry(r.seq, r.event) for r in rows]
-        state, outcomes = replay_outcomes(rules, entries)
-        rep = _Replayed(key, self.db.opened, rules, rows, entries, [e.event for e in standing(entries)], state,
-                        outcomes, mark)
+        full = replay_ordered(rules, entries)
+        rep = _Replayed(key, self.db.opened, rules, rows, entries, full.applied, full.state, full.outcomes,
+                        full.last, mark)
         self._replays[game_id] = rep
         return rep
 
@@ -150,16 +160,26 @@ class LedgerStore:
                         continue  # an event or the group's day came in meanwhile: check again on the new day
                     written, outcomes, last = self._insert_event(conn, rules, game, group, event, rep,
                                                                  check if locked else None, event_id, request)
-                if outcomes:  # committed: the kept replay goes on with what was written
+                if outcomes and last is not None:  # committed and appended: the kept replay goes on
                     self._replays[game.id] = rep.extended(last, list(written), outcomes, self.db.mark(conn))
+                elif outcomes:  # an earlier decision: read again (replayed in decision-time order)
+                    self._replays.pop(game.id, None)
                 return written
         except DamagedState as exc:
             raise exc.at(self.db.path) from None
         raise AssertionError("unreachable")  # the last attempt returns or raises
 
+    def by_event_id(self, game_id: str, group_key: str, event_id: str) -> Recorded | None:
+        """The event the group recorded under ``event_id`` (None: none)."""
+        def read(conn: sqlite3.Connection) -> Recorded | None:
+            rows = rows_where(conn, "WHERE game_id = ? AND grp = ? AND event_id = ?", (game_id, group_key, event_id))
+            return rows[-1] if rows else None
+
+        return self._read(read, lambda: None)
+
     def _id_known(self, game_id: str, event_id: str) -> bool:
         try:
-            return _id_known(self.db.connect(), game_id, event_id)
+            return id_known(self.db.connect(), game_id, event_id)
         except sqlite3.Error as exc:
             raise self.db.fail(exc) from None
 
@@ -186,36 +206,47 @@ class LedgerStore:
 
     def _insert_event(self, conn: sqlite3.Connection, rules: LedgerRules, game: GameRecord, group: GameGroup,
                       event: Event, rep: _Replayed, check: Check | None, event_id: str | None,
-                      request: str | None) -> tuple[tuple[Recorded, ...], list[Outcome], tuple[int, int]]:
+                      request: str | None) -> tuple[tuple[Recorded, ...], list[Outcome], tuple[int, int] | None]:
         """Under the write lock: replay the event id's first record (no outcomes: nothing written), or check
-        (``check`` given) and insert. Returns the rows, what each did and the log's last row (row id, seq)."""
+        (``check`` given) and insert, with the joining of every group of the game not in the ledger yet. Returns
+        the rows, what each did and the log's last row (row id, seq) when the event came last in decision-time
+        order (None: it was placed before others, which were replayed after it; some may be undone)."""
         game_id = game.id
         key = join_group(conn, game, group)
         if event_id is not None:
-            old = _rows(conn, "WHERE game_id = ? AND grp = ? AND event_id = ?", (game_id, key, event_id))
+            old = rows_where(conn, "WHERE game_id = ? AND grp = ? AND event_id = ?", (game_id, key, event_id))
             if old:
-                first = _request(conn, game_id, old[-1].seq)
+                first = request_of(conn, game_id, old[-1].seq)
                 if first is not None and first != request:
                     raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
                                      f"group {group.name} ({old[-1].message}); use a new id for a new event")
-                _refuse_voided(rep, event_id, old[-1])
+                refuse_voided(rep.rows, event_id, old[-1])
                 return tuple(old), [], rep.key
         state = rep.state
         seq = rep.key[1]
         written, outcomes = [], []
-        if event.group not in state.cash:
-            join = apply(rules, state, Event("join", event.group, rules.start))
+        names = [event.group] + [n for _k, n in game_groups(conn, game_id) if n != event.group]
+        for name in (n for n in names if n not in state.cash):  # RULES.md §3b: every group from the start
+            join = apply(rules, state, Event("join", name, rules.start), seq=seq + 1)
             seq += 1
-            written.append(_insert(conn, game_id, key, seq, join, None, None)[0])
+            written.append(insert(conn, game_id, group_key(name), seq, join, None, None)[0])
             outcomes.append(join)
             state = join.state
         if check is not None:
             check(state, list(rep.standing))
-        out = apply(rules, state, event)
-        rec, row_id = _insert(conn, game_id, key, seq + 1, out, event_id, request)
-        written.append(rec)
-        outcomes.append(out)
-        return tuple(written), outcomes, (row_id, seq + 1)  # the highest seq: the log's last row
+        if decided(rules, event) >= rep.last and (not written or rep.last <= rules.start):
+            out = apply(rules, state, event, seq=seq + 1)
+            rec, row_id = insert(conn, game_id, key, seq + 1, out, event_id, request)
+            return (*written, rec), [*outcomes, out], (row_id, seq + 1)  # the highest seq: the log's last row
+        full = replay_ordered(rules, [*rep.entries, *(Entry(r.seq, r.event) for r in written),
+                                      Entry(seq + 1, event)], new=seq + 1)
+        out = full.outcomes[seq + 1]
+        if out.refusal is not None:
+            raise out.refusal
+        undoes = tuple(s for s, o in sorted(full.outcomes.items())
+                       if o.undone and s in rep.outcomes and not rep.outcomes[s].undone)
+        rec, _row = insert(conn, game_id, key, seq + 1, out, event_id, request)
+        return (*written, dataclasses.replace(rec, undoes=undoes)), [*outcomes, out], None
 
     def void(self, rules: LedgerRules, game_id: str, seq: int, reason: str, time: int,
              message: Callable[[Event, list[tuple[int, int, int]]], str]) -> Recorded:
@@ -223,29 +254,64 @@ class LedgerStore:
         correction every group is told of. Refused when a later event needs it."""
         self._ready()
         with self.db.write() as conn:
-            entries = _entries(conn, game_id)
+            entries = entries_of(conn, game_id)
             changes = check_void(rules, entries, seq)
             target = next(e for e in entries if e.seq == seq)
             ev = Event(VOID, target.event.group, time, reason=reason, voids=seq)
             out = Outcome(event=ev, state=LedgerState(), message=message(target.event, changes), tell="*")
             key = group_key(target.event.group)
-            return _insert(conn, game_id, key, entries[-1].seq + 1, out, None, None)[0]
+            self._replays.pop(game_id, None)
+            return insert(conn, game_id, key, entries[-1].seq + 1, out, None, None)[0]
+
+    def mark_sent(self, rules: LedgerRules, game_id: str, group: GameGroup, seq: int, time: int) -> Recorded:
+        """Record that the message of event ``seq`` of ``group`` was sent at ``time`` (§13: a message sent more
+        than the game's minutes late costs the penalty; a purchase then counts from it). A message marked sent
+        (or recorded with its time of sending) keeps the first time: nothing is written again."""
+        self._ready()
+        with self.db.write() as conn:
+            entries = entries_of(conn, game_id)
+            target = next((e for e in entries if e.seq == seq and e.event.kind not in (*MARKS, "join")), None)
+            if target is None:
+                raise Refused(_("there is no event #{seq} with a message in this game").format(seq=seq))
+            ev = target.event
+            if ev.group != group.name:
+                raise Refused(_("event #{seq} is group {owner}'s, not group {group}'s").format(
+                    seq=seq, owner=ev.group, group=group.name))
+            if ev.reported is None and seq not in sent_times(entries):
+                if rules.early_minutes and ev.time - time > rules.early_minutes * 60:
+                    raise Refused(_("a message sent at {sent} for {time} is more than {minutes} minutes early: "
+                                    "invalid (§13)").format(sent=fmt_clock(time), time=fmt_clock(ev.time),
+                                                           minutes=rules.early_minutes))
+                mark = Outcome(event=Event(SENT, ev.group, time, ref=seq), state=LedgerState())
+                insert(conn, game_id, group.key, entries[-1].seq + 1, mark, None, None)
+                self._replays.pop(game_id, None)
+        return next(r for r in self.events(rules, game_id, seq - 1) if r.seq == seq)
 
     # ---- reads -------------------------------------------------------------------------------------
     def events(self, rules: LedgerRules, game_id: str, since: int = 0) -> list[Recorded]:
-        """The game's events after number ``since``, in order, voided ones marked, amounts as they stand."""
+        """The game's events after number ``since``, in order (marks left out), voided ones marked, amounts,
+        messages and money moved as they stand (an undone event moves nothing, and says why), with when each
+        message was sent."""
         def read(conn: sqlite3.Connection) -> list[Recorded]:
             rep = self._replayed(conn, rules, game_id)
             rows, outcomes = rep.rows, rep.outcomes
-            gone = {r.event.voids for r in rows if r.event.kind == VOID}
+            gone = voided(rep.entries)
+            sent = sent_times(rep.entries)
             out = []
             for r in rows:
-                if r.seq <= since:
+                if r.seq <= since or r.event.kind == SENT:
                     continue
                 o = outcomes.get(r.seq)
-                amount = o.amount if o is not None else r.amount
-                out.append(Recorded(r.seq, r.event, amount, r.message, r.tell, r.pending, r.transfers,
-                                    r.seq in gone))
+                when = r.event.reported if r.event.reported is not None else sent.get(r.seq)
+                if o is None:  # a join, a void
+                    out.append(dataclasses.replace(r, voided=r.seq in gone, sent=when))
+                elif o.undone:
+                    out.append(dataclasses.replace(r, amount=0, transfers=(), voided=r.seq in gone,
+                                                   undone=o.undone, sent=when))
+                else:
+                    out.append(dataclasses.replace(
+                        r, amount=o.amount, message=o.message, pending=o.pending, voided=r.seq in gone, sent=when,
+                        transfers=tuple((t.payer, t.payee, t.amount) for t in o.transfers)))
             return out
 
         return self._read(read, list)
@@ -258,6 +324,21 @@ class LedgerStore:
         """The ledger state of the game, shared with the kept replay: for reading only (no copy made)."""
         return self._read(lambda c: self._replayed(c, rules, game_id).state, LedgerState)
 
+    def owed(self, rules: LedgerRules, game_id: str, group: str,
+             stops: list[tuple[str, str, int]]) -> list[tuple[str, int | None, int] | None]:
+        """What ``group`` owes for each stop ``(kind, name, time)`` (:func:`planner.ledger.owed.owed`), as the
+        ledger stood at each stop's time; None: nothing, or paid. Kept with the replay while the log is the same."""
+        def read(conn: sqlite3.Connection) -> list:
+            rep = self._replayed(conn, rules, game_id)
+            key = (group, tuple(stops))
+            if key not in rep.owed:
+                if len(rep.owed) > 64:
+                    rep.owed.clear()
+                rep.owed[key] = owed(rules, rep.applied, group, stops)
+            return rep.owed[key]
+
+        return self._read(read, lambda: [None] * len(stops))
+
     def feed(self, rules: LedgerRules, game_id: str, group: str, since: int = 0) -> list[Recorded]:
         """The events ``group`` (its name) must be told of (§13) since number ``since``: others' events told to
         all or to it (a fee it was paid), and corrections."""
@@ -267,85 +348,3 @@ class LedgerStore:
 
     def _read(self, fn: Callable[[sqlite3.Connection], object], empty: Callable[[], object]):
         return self.db.read_part(self._ready, fn, empty)  # no state file (yet): ``empty()``, nothing created
-
-
-_COLS = "seq, event, amount, message, tell, pending, transfers"
-
-
-def _rows(conn: sqlite3.Connection, where: str, params: tuple) -> list[Recorded]:
-    rows = conn.execute(f"SELECT {_COLS} FROM ledger_events {where} ORDER BY seq", params).fetchall()
-    return [_recorded(row) for row in rows]
-
-
-def _recorded(row: tuple) -> Recorded:
-    """A stored event, every column checked (a row edited by hand is a :class:`DamagedState`, not a traceback)."""
-    seq, ev, amount, msg, tell, pending, tr = row
-    try:
-        event = Event.from_json(_json(ev, "event"))
-        transfers = _json(tr, "transfers")
-        if not (isinstance(transfers, list) and all(
-                isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and isinstance(t[1], str)
-                and isinstance(t[2], int) for t in transfers)):
-            raise ValueError("transfers is not a list of [payer, payee, amount]")
-        if not (isinstance(seq, int) and isinstance(amount, int) and isinstance(msg, str) and isinstance(tell, str)
-                and pending in (0, 1)):
-            raise ValueError("seq, amount, message, tell or pending is not of its kind")
-    except (TypeError, ValueError) as exc:
-        raise DamagedState(f"ledger event #{str(seq)[:20]} is damaged: {' '.join(str(exc).split())[:120]}") from None
-    return Recorded(seq, event, amount, msg, tell, bool(pending), tuple((a, b, c) for a, b, c in transfers))
-
-
-def _json(text: object, column: str) -> object:
-    try:
-        return json.loads(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError, RecursionError):
-        raise ValueError(f"{column} {str(text)[:40]!r} is not JSON") from None
-
-
-def _id_known(conn: sqlite3.Connection, game_id: str, event_id: str) -> bool:
-    return conn.execute("SELECT 1 FROM ledger_events WHERE game_id = ? AND event_id = ? LIMIT 1",
-                        (game_id, event_id)).fetchone() is not None
-
-
-def _last_row(conn: sqlite3.Connection, game_id: str) -> tuple[int, int]:
-    """(row id, seq) of the game's last event, (0, 0) for none: with an append-only log, its whole content."""
-    row = conn.execute("SELECT id, seq FROM ledger_events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                       (game_id,)).fetchone()
-    if row is None:
-        return (0, 0)
-    if not (isinstance(row[0], int) and isinstance(row[1], int)):  # a row edited by hand
-        raise DamagedState(f"ledger event #{str(row[1])[:20]} is damaged: seq is not a whole number")
-    return (row[0], row[1])
-
-
-def _refuse_voided(rep: _Replayed, event_id: str, first: Recorded) -> None:
-    """A retry of an event that was voided since is refused, naming the void: returning the voided row would
-    say "recorded" of an event that does not count (a new one needs a new id)."""
-    void = next((r for r in rep.rows if r.event.kind == VOID and r.event.voids == first.seq), None)
-    if void is not None:
-        reason = " ".join(str(void.event.reason).split())[:200]
-        raise InputError(f"event id {event_id!r} was event #{first.seq} ({first.message}), voided at "
-                         f"{fmt_clock(void.event.time)} ({reason}): record it again with a new id")
-
-
-def _entries(conn: sqlite3.Connection, game_id: str) -> list[Entry]:
-    return [Entry(r.seq, r.event) for r in _rows(conn, "WHERE game_id = ?", (game_id,))]
-
-
-def _request(conn: sqlite3.Connection, game_id: str, seq: int) -> str | None:
-    row = conn.execute("SELECT request FROM ledger_events WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
-    return row[0] if row else None
-
-
-def _insert(conn: sqlite3.Connection, game_id: str, key: str, seq: int, out: Outcome, event_id: str | None,
-            request: str | None) -> tuple[Recorded, int]:
-    """Insert one event row; returns it as recorded and its row id."""
-    transfers = tuple((t.payer, t.payee, t.amount) for t in out.transfers)
-    rec = Recorded(seq, out.event, out.amount, out.message, out.tell, out.pending, transfers)
-    cur = conn.execute(
-        "INSERT INTO ledger_events (game_id, seq, grp, kind, time_s, event, amount, message, tell, pending, "
-        "transfers, created_at, event_id, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, seq, key, out.event.kind, out.event.time, json.dumps(out.event.to_json()), out.amount, out.message,
-         out.tell, int(out.pending), json.dumps([list(t) for t in transfers]),
-         dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"), event_id, request))
-    return rec, int(cur.lastrowid or 0)

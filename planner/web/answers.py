@@ -27,11 +27,15 @@ from planner.service.answers.group import (
     RealtimeBanner,
     UndoAnswer,
 )
-from planner.service.answers.page import GroupPageAnswer
+from planner.service.answers.ledger import LedgerPage, Owned, RecordedEvent
+from planner.service.answers.page import GroupPageAnswer, OrganiserAnswer, WhereaboutsAnswer
 from planner.service.answers.rules import TrainsAnswer
 from planner.service.games import area_warning
-from planner.service.ledger import LedgerRequest, end, feed, own_events, record_event, void
+from planner.service.ledger import LedgerRequest, end, feed, mark_sent, own_events, record_event, void
 from planner.service.ledger import status as ledger_status
+from planner.service.ledger_day import roll_with_card
+from planner.service.ledger_now import ledger_now, organiser_ledger
+from planner.service.ledger_views import recorded_event
 from planner.service.locate import locate, whereabouts_json
 from planner.service.messages import rule_label
 from planner.service.rules import trains_after_getting_off
@@ -45,7 +49,8 @@ from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field,
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
-LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking"}  # parking: the jail payment
+LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking", "tax", "draw", "play", "sell",
+                 "accept", "diceoff"}  # parking: the jail payment, or (``empty``) a roll for the free parking
 
 
 class Answers:
@@ -100,8 +105,8 @@ class Answers:
         last = stored_roll(st.rolls[-1].answer) if st.rolls and st.rolls[-1].answer else None
         money = ledger_status(play, g.key)
         page = GroupPageAnswer(game=self.game_info(play), group=GroupRef(number=g.number, name=g.name), status=out,
-                               last=last, cash=money["cash"], capital=money["capital"],
-                               messages=feed(play, g.key)["events"][-MESSAGES_SHOWN:], buy_advice=buy)
+                               last=last, cash=money.cash, capital=money.capital,
+                               messages=feed(play, g.key).events[-MESSAGES_SHOWN:], buy_advice=buy)
         if (rt := realtime_banner(day)) is not None:
             page.realtime = msgspec.convert(rt, RealtimeBanner)
         return page
@@ -114,8 +119,9 @@ class Answers:
         at = text_field(body, "at", required=not trip, hint=" (the station, e.g. \"Zug\", or the train)")
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
+        late = _number(body, "late", 0, 600)
         with day.lock:
-            return position_answer(play, g.key, PlaceRequest(at, t, trip, since), t)
+            return position_answer(play, g.key, PlaceRequest(at, t, trip, since), t, late=late)
 
     def roll(self, game_id: str, number: int, body: dict) -> RollAnswer:
         """Record a roll at the phone's time (where the body says, else where the group's day has it): exactly
@@ -129,7 +135,12 @@ class Answers:
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
         req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid)
+        card = text_field(body, "card")
         with day.lock:
+            if card:  # a kept card turns the roll into a 6 (played with it)
+                res, played = roll_with_card(play, req, card)
+                answer = msgspec.structs.replace(res.answer, card=played.answer())
+                return msgspec.structs.replace(answer, replayed=True) if res.replayed else answer
             res = roll(play, req)
         return msgspec.structs.replace(res.answer, replayed=True) if res.replayed else res.answer
 
@@ -172,7 +183,7 @@ class Answers:
             out.seated = pos.seated
             return out
 
-    def where_are_we(self, game_id: str, number: int, body: dict) -> dict:
+    def where_are_we(self, game_id: str, number: int, body: dict) -> WhereaboutsAnswer:
         """"Where are we?": the station the group is at, or the train it is in, from the phone's place
         (``lat``, ``lon``) at its time; a proposal to confirm with the position request. The place is used for
         this answer only: never stored, never logged."""
@@ -181,22 +192,23 @@ class Answers:
         lat, lon = number_field(body, "lat"), number_field(body, "lon")
         t = self._time(play, body, "time")
         tt = play.day.timetable
-        return whereabouts_json(tt, locate(tt, lat, lon, t))
+        return msgspec.convert(whereabouts_json(tt, locate(tt, lat, lon, t)), WhereaboutsAnswer)
 
-    def ledger(self, game_id: str, number: int, _query: dict | None = None) -> dict:
+    def ledger(self, game_id: str, number: int, query: dict | None = None) -> LedgerPage:
         """The group's money: cash, capital, what it owns, the messages of its own events (to send, §19) and those
-        it must be told of."""
+        it must be told of, and what the money rules offer it now (``now``, at the phone's ``?time=HH:MM``)."""
         play, _day = self.play(game_id)
         g = self.group(game_id, number)
         money = ledger_status(play, g.key)
-        return {"group": g.name, "cash": money["cash"], "capital": money["capital"],
-                "owned": {k: money[k] for k in ("stations", "toll_lines", "tunnels")},
-                "letter_groups": money["letter_groups"], "redeem_due": money["redeem_due"],
-                "must_mortgage": money["must_mortgage"], "out": money["out"], "parking": money["parking"],
-                "messages": own_events(play, g.key)[-MESSAGES_SHOWN:],
-                "told": feed(play, g.key)["events"][-MESSAGES_SHOWN:]}
+        return LedgerPage(group=g.name, cash=money.cash, capital=money.capital,
+                          owned=Owned(stations=money.stations, toll_lines=money.toll_lines, tunnels=money.tunnels),
+                          letter_groups=money.letter_groups, redeem_due=money.redeem_due,
+                          must_mortgage=money.must_mortgage, out=money.out, parking=money.parking,
+                          messages=own_events(play, g.key)[-MESSAGES_SHOWN:],
+                          told=feed(play, g.key).events[-MESSAGES_SHOWN:],
+                          now=ledger_now(play, g.key, self._status_time(play, query or {})))
 
-    def ledger_event(self, game_id: str, number: int, body: dict) -> dict:
+    def ledger_event(self, game_id: str, number: int, body: dict) -> RecordedEvent:
         """Record a money event of the group (the rules refuse with a 422 naming why): the recorded event with
         its §19 message."""
         play, day = self.play(game_id)
@@ -204,37 +216,41 @@ class Answers:
         kind = text_field(body, "event", required=True)
         if kind not in LEDGER_EVENTS:
             raise HttpError(422, f"field 'event' must be one of {', '.join(sorted(LEDGER_EVENTS))}")
-        houses = body.get("houses") or {}
-        if not isinstance(houses, dict) or len(houses) > 20 or not all(
-                isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool) for k, v in houses.items()):
-            raise HttpError(422, "field 'houses' must be an object {\"Station\": 2 or \"hotel\"}")
-        dice = body.get("dice") or []
-        if not isinstance(dice, list) or len(dice) > 2 or not all(isinstance(d, int) and not isinstance(d, bool)
-                                                                  and 1 <= d <= 6 for d in dice):
-            raise HttpError(422, "field 'dice' must be a list of two dice, each 1-6")
-        bonus = body.get("bonus", False)
-        if not isinstance(bonus, bool):
-            raise HttpError(422, "field 'bonus' must be true or false")
+        if kind == "parking" and _flag(body, "empty"):
+            kind = "parking_empty"
+        now = self._time(play, body, "now", required=False)
         req = LedgerRequest(group=g.key, kind=kind, time=self._time(play, body, "time"),
-                            reported=play.day.now(), station=text_field(body, "station"),
-                            toll_line=text_field(body, "toll_line"), tunnel=text_field(body, "tunnel"),
-                            dice=tuple(dice), houses=tuple((k, str(v)) for k, v in houses.items()),
-                            bonus=bonus, trip=text_field(body, "trip"), reason=text_field(body, "reason") or "",
+                            station=text_field(body, "station"), toll_line=text_field(body, "toll_line"),
+                            tunnel=text_field(body, "tunnel"), dice=_dice(body), houses=_houses(body),
+                            bonus=_flag(body, "bonus"), trip=text_field(body, "trip"),
+                            reason=text_field(body, "reason") or "", card=text_field(body, "card") or "",
+                            deck=text_field(body, "deck") or "", to=text_field(body, "to") or "",
+                            amount=_number(body, "amount", 0, 10_000_000),
+                            offer=_number(body, "offer", 1, 10**9) or 0,
+                            now=now if now is not None else play.day.now(),
                             event_id=text_field(body, "event_id", pattern=EVENT_ID,
                                                 hint=" (8-64 letters, digits, '-' or '_')"))
         with day.lock:
             res = record_event(play, req)
-        return res.to_json()
+        return res.answer()
+
+    def message_sent(self, game_id: str, number: int, body: dict) -> RecordedEvent:
+        """§13: the group shared the message of its event ``seq`` at ``time`` (the phone's clock; default now): the
+        event as it stands (a late message costs the penalty)."""
+        play, _day = self.play(game_id)
+        g = self.group(game_id, number)
+        seq = int_field(body, "seq", lo=1, hi=10**9)
+        return mark_sent(play, g.key, seq, self._time(play, body, "time"))
 
     # ---- the organiser's answers (each gets the game id and the request's input) ---------------------------
-    def overview(self, game_id: str, _query: dict | None = None) -> dict:
+    def overview(self, game_id: str, _query: dict | None = None) -> OrganiserAnswer:
         """Every group's state, cash and capital (the organiser's table and map), the ranking, and the game's latest
         ledger events with their numbers (to void one)."""
         play, _day = self.play(game_id)
         groups = [self.group_state(game_id, g.number) for g in play.game.groups]
-        events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e["seq"])
-        return {"game": self.game_info(play), "groups": groups, "ranking": end(play),
-                "events": events[-EVENTS_SHOWN:]}
+        events = sorted((e for g in play.game.groups for e in own_events(play, g.key)), key=lambda e: e.seq)
+        return OrganiserAnswer(game=self.game_info(play), groups=groups, ranking=end(play),
+                               events=events[-EVENTS_SHOWN:], ledger=organiser_ledger(play))
 
     def area_warning(self, game_id: str) -> str | None:
         """check-area's verdict on the game's day in one line when it is INVALID (None when valid), worked out once
@@ -245,14 +261,14 @@ class Answers:
                 day.documents["area_warning"] = area_warning(day.day) or ""
         return day.documents["area_warning"] or None
 
-    def void_event(self, game_id: str, body: dict) -> dict:
+    def void_event(self, game_id: str, body: dict) -> RecordedEvent:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
         play, day = self.play(game_id)
         seq = int_field(body, "seq", lo=1, hi=10**9)
         reason = text_field(body, "reason", required=True, hint=" (why: every group is told)")
         with day.lock:
             rec = void(play, seq, reason or "", self._time(play, body, "time"))
-        return rec.to_json() | {"time": fmt_clock(rec.event.time)}
+        return recorded_event(rec)
 
     # ---- helpers ---------------------------------------------------------------------------------------
     @staticmethod
@@ -284,6 +300,34 @@ class Answers:
             return parse_clock(text) if text else play.day.clock(None, within_game=False, asked_as=f"field '{key}'")
         except PlannerError as exc:
             raise HttpError(422, str(exc)) from None
+
+
+def _number(body: dict, key: str, lo: int, hi: int) -> int | None:
+    """An optional whole number in ``lo..hi`` (None: not given)."""
+    return None if body.get(key) is None else int_field(body, key, lo=lo, hi=hi)
+
+
+def _flag(body: dict, key: str) -> bool:
+    v = body.get(key, False)
+    if not isinstance(v, bool):
+        raise HttpError(422, f"field '{key}' must be true or false")
+    return v
+
+
+def _dice(body: dict) -> tuple[int, ...]:
+    dice = body.get("dice") or []
+    if not isinstance(dice, list) or len(dice) > 2 or not all(isinstance(d, int) and not isinstance(d, bool)
+                                                              and 1 <= d <= 6 for d in dice):
+        raise HttpError(422, "field 'dice' must be a list of two dice, each 1-6")
+    return tuple(dice)
+
+
+def _houses(body: dict) -> tuple[tuple[str, str], ...]:
+    houses = body.get("houses") or {}
+    if not isinstance(houses, dict) or len(houses) > 20 or not all(
+            isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool) for k, v in houses.items()):
+        raise HttpError(422, "field 'houses' must be an object {\"Station\": 2 or \"hotel\"}")
+    return tuple((k, str(v)) for k, v in houses.items())
 
 
 def stations(day: Day) -> list[dict]:

@@ -56,10 +56,11 @@ HERE = Path(__file__).resolve().parent
 DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                 "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'")
 HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
-POSITION_FIELDS = {"at", "time", "trip", "since"}
-ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id"}
+POSITION_FIELDS = {"at", "time", "trip", "since", "late"}  # late: minutes the train arrived late (§17)
+ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id", "card"}  # card: a kept card turning it into a 6
 LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip",
-                 "reason"}  # reason: which parking payment (the jail)
+                 "reason", "deck", "card", "to", "amount", "offer", "empty", "now"}  # reason: a parking payment, a tax
+SENT_FIELDS = {"time"}
 VOID_FIELDS = {"seq", "reason", "time"}
 WHEREABOUTS_FIELDS = {"lat", "lon", "time"}
 
@@ -115,11 +116,11 @@ class WebApp:
 
     # ---- HTTP --------------------------------------------------------------------------------------
     def api(self, fn: Callable[..., Any], *, write: bool = False, organiser: bool = False,
-            fields: set[str] | None = None):
+            fields: set[str] | None = None, path: tuple[str, ...] = ()):
         """Wrap an answer function as a JSON endpoint with authentication, authorisation and errors.
 
         A group's function gets ``(game_id, number, input)``, an organiser's ``(game_id, input)``; the input is the
-        JSON body of a POST or the query parameters of a GET."""
+        JSON body of a POST or the query parameters of a GET, with the ``path`` parameters named (whole numbers)."""
 
         async def endpoint(request: Request) -> Response:
             try:
@@ -134,6 +135,10 @@ class WebApp:
                 inp = await json_body(request, fields or set()) if write else dict(request.query_params)
                 inp.pop("lang", None)  # the request's language, not an input of the answer
                 lang = request_language(request, await self.game_language(where[0]))
+                for k in path:
+                    if not request.path_params[k].isdigit():
+                        raise HttpError(404, f"{k} must be a number")
+                    inp[k] = int(request.path_params[k])
                 if self.worker is not None and fn.__name__ in ROUTED:
                     out = await self.worker.call(fn.__name__, *where, inp, lang=lang)
                 else:
@@ -323,6 +328,9 @@ class WebApp:
             Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger)),
             Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger_event, write=True,
                                                                       fields=LEDGER_FIELDS), methods=["POST"]),
+            Route("/api/games/{game}/groups/{group}/messages/{seq}/sent",
+                  self.api(self.answers.message_sent, write=True, fields=SENT_FIELDS, path=("seq",)),
+                  methods=["POST"]),
             Mount("/static", static, name="static"),
         ]
         if assets.LEAFLET_DIR.is_dir():

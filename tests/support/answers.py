@@ -76,6 +76,12 @@ ROUTES = [
     ("POST", re.compile(r"/api/games/[^/]+/groups/\d+/position$"), "position"),
     ("POST", re.compile(r"/api/games/[^/]+/groups/\d+/rolls$"), "roll"),
     ("POST", re.compile(r"/api/games/[^/]+/groups/\d+/undo$"), "undo"),
+    ("POST", re.compile(r"/api/games/[^/]+/groups/\d+/whereabouts$"), "whereabouts"),
+    ("GET", re.compile(r"/api/games/[^/]+/groups/\d+/ledger$"), "ledger-page"),
+    ("POST", re.compile(r"/api/games/[^/]+/groups/\d+/ledger$"), "ledger-event"),
+    ("POST", re.compile(r"/api/games/[^/]+/groups/\d+/messages/\d+/sent$"), "ledger-event"),
+    ("GET", re.compile(r"/api/games/[^/]+$"), "organiser"),
+    ("POST", re.compile(r"/api/games/[^/]+/void$"), "ledger-event"),
 ]
 
 

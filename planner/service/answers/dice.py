@@ -17,6 +17,7 @@ from planner.service.answers.itinerary import (
     Realtime,
     Zugzwang,
 )
+from planner.service.answers.ledger import RecordedEvent
 
 
 class Candidate(Answer, kw_only=True):
@@ -73,6 +74,7 @@ class RollAnswer(DiceAnswer, kw_only=True):
     seq: int
     targeted: list[str]
     replayed: bool | Opt = UNSET
+    card: RecordedEvent | Opt = UNSET  # a kept card played with the roll, turning it into a 6
 
 
 _LEGACY_KEYS = {"time": "rolled_at"}  # a roll stored before the keys were split: its "time" was the roll's

@@ -78,10 +78,29 @@ class GroupStatusAnswer(GroupState, kw_only=True):
     positions: list[PositionEntry]
 
 
+class JailStayAnswer(Answer, kw_only=True):
+    """A jail stay (§17): where, from when, until when."""
+
+    station: str
+    since: str
+    until: str
+
+
+class LateAnswer(Answer, kw_only=True):
+    """What a reported late arrival did (§17 without a live feed): the jail (None: not late enough, or jailed for
+    that train already), why in words, the recorded jail event."""
+
+    jail: JailStayAnswer | None
+    why: str
+    event: dict[str, Any] | None
+
+
 class PositionAnswer(GroupStatusAnswer, kw_only=True):
-    """``planner group position``: the state after the report, and how a named train was understood."""
+    """``planner group position``: the state after the report, how a named train was understood, and what a
+    late arrival reported with it did."""
 
     train: str | None
+    late: LateAnswer | Opt = UNSET
 
 
 class GroupListAnswer(Answer, kw_only=True):

@@ -22,7 +22,17 @@ from planner.service.answers.group import (
     UndoAnswer,
 )
 from planner.service.answers.itinerary import RouteAnswer
-from planner.service.answers.page import ErrorAnswer, GroupPageAnswer
+from planner.service.answers.ledger import (
+    Feed,
+    GameLedger,
+    GroupLedger,
+    LedgerNow,
+    LedgerPage,
+    OrganiserLedger,
+    Ranking,
+    RecordedEvent,
+)
+from planner.service.answers.page import ErrorAnswer, GroupPageAnswer, OrganiserAnswer, WhereaboutsAnswer
 from planner.service.answers.rules import BonusAnswer, LogCheckAnswer, TollsAnswer, TrainsAnswer
 
 __all__ = ["ANSWERS", "encode", "name_of", "register", "schema"]
@@ -43,6 +53,16 @@ ANSWERS: dict[str, type[msgspec.Struct]] = {
     "advise": AdviseAnswer,  # planner advise
     "group-page": GroupPageAnswer,  # GET /api/games/{game}/groups/{group}: what the group's page shows
     "error": ErrorAnswer,  # any refused request on the web (4xx, 5xx)
+    "whereabouts": WhereaboutsAnswer,  # POST .../whereabouts: where are we?
+    "organiser": OrganiserAnswer,  # GET /api/games/{game}: the organiser's page
+    "ledger-event": RecordedEvent,  # planner ledger EVENT, POST .../ledger, .../messages/{seq}/sent, organiser void
+    "ledger-status": GameLedger,  # planner ledger status
+    "ledger-group": GroupLedger,  # planner ledger status --group
+    "ledger-page": LedgerPage,  # GET .../ledger: the money part of a group's page
+    "ledger-now": LedgerNow,  # planner ledger now --group: what applies to a group now
+    "ledger-organiser": OrganiserLedger,  # planner ledger now: sales, dice-offs, messages not sent
+    "ledger-end": Ranking,  # planner ledger end
+    "ledger-feed": Feed,  # planner ledger feed
 }
 
 
