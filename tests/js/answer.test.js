@@ -74,7 +74,9 @@ test("the trains the rule allows: the forced one marked, those too soon greyed, 
   assert.equal(forced.rule, "At Zug since 12:31: no train by 13:00: you must take the first one after (marked).");
   assert.equal(forced.rows[0].className, "forced");
   assert.equal(trainsView({...z, seated: true, applies: false}).rule,
-    "Seated: nothing binds until you get off. Getting off at Zug: no change window in this game, any train.");
+    "Seated: nothing binds until you get off. Getting off at Zug: no change window in this game, any train; the next ones:");
+  assert.equal(trainsView({...z, applies: false, departures: []}).rule,
+    "At Zug since 12:31: no change window in this game, any train (none leaves in the next half hour).");
 });
 
 test("text from the server stays text: a station name with markup is no element", () => {
