@@ -39,7 +39,7 @@ def test_cards_taxes_and_jail_on_the_command_line(capsys):
     assert tax["amount"] == 4000 and tax["reason"] == "unscheduled_stop"
     assert "no tax 'speeding'" in refused(capsys, "ledger", "tax", "--group", "Blau", "--reason", "speeding",
                                           "--time", "09:41")
-    late = ok(capsys, "group", "position", "--group", "Blau", "--trip", "S1 09:31", "--at", "Zug", "--time", "09:36",
+    late = ok(capsys, "group", "position", "--group", "Blau", "--trip", "S1 09:36", "--at", "Zug", "--time", "09:36",
               "--late", "8")
     assert late["late"]["jail"] == {"station": "Zug", "since": "09:36", "until": "10:06"}
     assert late["obligation"]["kind"] == "jail"
