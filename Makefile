@@ -40,7 +40,7 @@ $(LOCALE)/%/LC_MESSAGES/messages.mo: $(LOCALE)/%/LC_MESSAGES/messages.po $(STAMP
 
 # every marked text of the code, templates and page scripts into the template catalog
 i18n-extract: $(STAMP)
-	$(BABEL) -q extract -F babel.cfg -k N_ -k t -k tn:1,2 --add-location=file --sort-output --no-wrap --omit-header \
+	$(BABEL) -q extract -F babel.cfg -k N_ --add-location=file --sort-output --no-wrap --omit-header \
 		--project sbb-planner -o $(POT) planner
 
 # the template's new texts into each language's catalog (new ones untranslated, changed ones fuzzy)
