@@ -80,12 +80,16 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
         return hits[0]
     if not hits:
         near = sorted(x for x in nearby if x[0] <= 30 * 60)[:4]
-        hint = "; nearby: " + "; ".join(describe_train(tt, tr, r) for _, tr, r in near) if near else ""
+        nearby_text = "; ".join(describe_train(tt, tr, r) for _, tr, r in near)
+        where = {"line": line, "time": fmt_clock(t), "date": tt.date, "nearby": nearby_text}
+        if station is None and near:
+            raise InputError(_("no {line} leaves its first stop at {time} on {date}; nearby: {nearby}").format(**where))
         if station is None:
-            raise InputError(_("no {line} leaves its first stop at {time} on {date}{hint}").format(
-                line=line, time=fmt_clock(t), date=tt.date, hint=hint))
-        raise InputError(_("no {line} calls at {station} at {time} on {date}{hint}").format(
-            line=line, station=tt.station_name[station], time=fmt_clock(t), date=tt.date, hint=hint))
+            raise InputError(_("no {line} leaves its first stop at {time} on {date}").format(**where))
+        where["station"] = tt.station_name[station]
+        if near:
+            raise InputError(_("no {line} calls at {station} at {time} on {date}; nearby: {nearby}").format(**where))
+        raise InputError(_("no {line} calls at {station} at {time} on {date}").format(**where))
     shown = "; ".join(describe_train(tt, h.trip, h.row) for h in hits[:6])
     example = tt.station_name[tt.stop_station[tt.st_stop[tt.trip_stop_times(hits[0].trip)[-1]]]]
     raise TrainAmbiguous(_("'{ref}' matches {n} trains: {shown} (choose one, or add the destination, e.g. "

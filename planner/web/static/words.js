@@ -64,7 +64,10 @@ export function trainsRuleText(z) {
       : t("no change window in this game, any train (none leaves in the next half hour).");
   }
   else if (z.forced_next) rule = t("no train by {deadline}: you must take the first one after (marked).", {deadline: z.deadline});
-  else rule = t("{rule}, board by {deadline}.", {rule: z.rule || t("change window"), deadline: z.deadline});
+  else {
+    const ruleName = z.rule || t("change window");
+    rule = t("{rule}, board by {deadline}.", {rule: ruleName, deadline: z.deadline});
+  }
   return `${where} ${rule}`;
 }
 
