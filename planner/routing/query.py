@@ -134,7 +134,7 @@ def _best_journey_of(net: TransitNetwork, origin: Origin, target: int, end_time:
         # The plain answer first (a plain scan is cheaper): if the timetable's best journey obeys the window,
         # it is the rule's best journey too (a legal journey best among all is best among the legal ones:
         # same arrival, same changes; its departure is searched only up to the latest the group may leave,
-        # and no legal journey leaves later than that latest of all). Most do (measured: README).
+        # and no legal journey leaves later than that latest of all). Most do (measured: docs/measured.md).
         j = plain_best_journey(net, origin, target, end_time=end_time, max_legs=max_legs, reached=reached)
         if j is None or not j.legs or obeys_window(net, origin, j):
             return j  # (none without the rule: none with it)
