@@ -2,7 +2,7 @@
 
 This virtual machine's speed changes by 2-3.5x between phases (the same code, minutes or hours apart), so a
 figure in milliseconds says little alone. Every benchmark's JSON carries the pace read when it was written
-(:func:`bench.write_results`), and the README gives figures with the pace they were measured at: two figures
+(:func:`bench.write_results`), and docs/measured.md gives figures with the pace they were measured at: two figures
 compare fairly only at a similar pace, or as figure / pace.
 
 The work is what the planner's commands and the game lab do most (bytecode with dicts, tuples and small

@@ -107,7 +107,7 @@ def late_feed(tmp_path_factory, zug_day):
 def test_on_late_trains_a_simulated_group_rides_on_the_predicted_times(late_feed, sbb_game):
     """Its rides leave and arrive on the predicted times, never arriving before they leave, and its fees are paid
     when its train is there, so the ledger's position check (which routes on the same times) refuses none of them
-    for a purchase or fee seen before. Left over (README, "Known limits"): the group's day model places a seated
+    for a purchase or fee seen before. Left over (docs/limits.md): the group's day model places a seated
     group by timetable times, so a fee just after a roll in a late train can contradict the roll's place."""
     from planner.lab.moves import rides_from
     from planner.service import GameDay

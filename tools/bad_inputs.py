@@ -1,7 +1,7 @@
 """Run the bad inputs a user or organiser may give and print a Markdown table of the messages.
 
-Usage: ``.venv/bin/python -m tools.bad_inputs`` (from the repo root; needs ../shared/data). The README's
-table of bad inputs is this script's output.
+Usage: ``.venv/bin/python -m tools.bad_inputs`` (from the repo root; needs ../shared/data). The table of
+bad inputs in docs/robustness.md is this script's output.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ planner healed by itself (no person had to act).
 
 Usage: ``.venv/bin/python -m tools.faults`` (from the repo root; needs ../shared/data; starts a real
 ``planner serve`` on loopback, and ``unshare`` for a full disk and a read-only folder: :mod:`tools.faults_io`).
-The README's table of faults is this script's output.
+The table of faults in docs/robustness.md is this script's output.
 """
 
 from __future__ import annotations

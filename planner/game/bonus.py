@@ -102,7 +102,7 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
     if not game.bonus.pays_more:
         return out
     if not game.bonus.hour_counts(hour, game.clock):
-        # the game is over (or not begun) at that hour: nothing is offered past the end (RULES.md §3)
+        # the game is over (or not begun) at that hour: nothing is offered past the end (docs/rules.md §3)
         return out | {"note": _("no full-hour fee at {hour}: the game runs {start}-{end}").format(
             hour=fmt_clock(hour), start=fmt_clock(game.clock.start), end=fmt_clock(game.clock.end))}
     lo, hi = hour + minutes[0] * 60, hour + minutes[-1] * 60 + 59

@@ -1,4 +1,4 @@
-"""A group's day as one model (pure): position, obligation, targets and history (RULES.md §3 "A group's day").
+"""A group's day as one model (pure): position, obligation, targets and history (docs/rules.md §3 "A group's day").
 
 Every answer for a group derives from its :class:`GroupDay`, built from the recorded rolls and position
 reports; every command that changes the day asks it first (:meth:`GroupDay.check_roll`,
@@ -90,7 +90,7 @@ class Obligation:
     @property
     def moves_freely(self) -> bool:
         """True when no target binds the group and it may go where it likes: before the dice, and during free
-        movement (a 6 or a free number, §4.5). The change window binds all the same (RULES.md §3)."""
+        movement (a 6 or a free number, §4.5). The change window binds all the same (docs/rules.md §3)."""
         return self.kind in FREE_KINDS
 
     def may_board_freely(self, departure: int) -> bool:
@@ -126,9 +126,9 @@ def in_jail(state: GroupState, station: int, since: int, until: int) -> GroupSta
 class RollPlan:
     """What :meth:`GroupDay.check_roll` allows: plan the roll from ``position`` at ``plan_from`` (the roll's
     time). ``free_until``: the roll was made during free movement that ends then (§4.5): the target counts from
-    then, but the itinerary is the earliest legal one from the roll (RULES.md §3 "A group's day"). ``reaching``:
+    then, but the itinerary is the earliest legal one from the roll (docs/rules.md §3 "A group's day"). ``reaching``:
     the roll was made on the way to a target, from its re-roll time on (variant B): the group reaches it then,
-    and a free number's time starts there (RULES.md §2)."""
+    and a free number's time starts there (docs/rules.md §2)."""
 
     time: int
     plan_from: int
@@ -160,7 +160,7 @@ class GroupDay:
         return max(times) if times else None
 
     def targeted(self) -> tuple[str, ...]:
-        """Targets assigned so far (RULES.md §3 "Targeted"), distinct, in order."""
+        """Targets assigned so far (docs/rules.md §3 "Targeted"), distinct, in order."""
         out: list[str] = []
         for r in self.rolls:
             if r.kind == "target" and r.target and r.target not in out:
@@ -335,7 +335,7 @@ class GroupDay:
         ``position`` is where the group says it is at ``t`` (its ``since`` when it got there); default: its
         position in the model. A roll during free movement names the target of the end of the free time and is
         planned from the roll itself: the change window of the station it stands at keeps binding (§4.5 with
-        §4.2; RULES.md §3 "A group's day").
+        §4.2; docs/rules.md §3 "A group's day").
         """
         clock = self.game.clock
         self._forward(t, roll=True)

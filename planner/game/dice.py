@@ -72,10 +72,10 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
            crossing_trips: CrossingFinder | None = None, *, real: TransitNetwork | None = None,
            asked: int | None = None, free_from: int | None = None) -> DiceAnswer:
     """Apply the dice rules at ``origin`` for ``roll`` given the names already ``targeted``. ``real``: the
-    network on predicted times (RULES.md §3): the target is still chosen on ``net`` (by timetable, §4.4),
+    network on predicted times (docs/rules.md §3): the target is still chosen on ``net`` (by timetable, §4.4),
     the itinerary to it is planned on ``real``. ``asked``: when the roll was made (default the origin's time,
     which is later for a group just off a train: it boards after its change time); free time runs from it, or
-    from ``free_from`` (a roll five minutes before a target: from reaching it, RULES.md §2 variant B)."""
+    from ``free_from`` (a roll five minutes before a target: from reaching it, docs/rules.md §2 variant B)."""
     rolled = origin.time if asked is None else asked  # free time runs from the roll (§4.6)
     if real is not None:
         return _on_real_times(net, real, game, origin, roll, targeted, crossing_trips, rolled, free_from)
@@ -118,7 +118,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
                                       "roll").format(roll=roll)]
         return free
     reachable = [c for c in available if c["_a"] is not None]
-    if not reachable:  # RULES.md §3 "Unreachable target": said plainly, and it counts as a 6
+    if not reachable:  # docs/rules.md §3 "Unreachable target": said plainly, and it counts as a 6
         free.candidates = _public(cands)
         free.warnings = [*warnings, _("no remaining target of {roll} can be reached on the game day from here: "
                                       "counts as a free roll").format(roll=roll)]
@@ -196,13 +196,13 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
 
 def _crossing_target(net, game, origin, roll, entry: DiceTarget, targeted_f, crossing_trips,
                      rolled: int, free_start: int) -> DiceAnswer:
-    """Variant B's toll-line and tunnel targets: reached when travelled through (RULES.md §3 "Fastest"), at the
-    time the train has passed it on the physical line (RULES.md §2: interpolated by track km between the stops
+    """Variant B's toll-line and tunnel targets: reached when travelled through (docs/rules.md §3 "Fastest"), at the
+    time the train has passed it on the physical line (docs/rules.md §2: interpolated by track km between the stops
     around it); the itinerary rides on to the next stop, where the group may get off."""
     name = entry.toll_line or entry.tunnel
     assert name is not None
 
-    def unreachable(why: str) -> DiceAnswer:  # RULES.md §3 "Unreachable target": said plainly, counts as a 6
+    def unreachable(why: str) -> DiceAnswer:  # docs/rules.md §3 "Unreachable target": said plainly, counts as a 6
         # (``why`` says so, whole: a sentence is never assembled from pieces)
         return DiceAnswer(roll, "free", free_until=game.dice.free_until(free_start, game.clock),
                           candidates=[{"name": name, "arrival": None, "targeted": fold(name) in targeted_f,

@@ -1,6 +1,6 @@
 """§17 jail on real-time data (pure): where along an itinerary a late train puts the group in jail.
 
-The rule (:class:`planner.gamefile.rules.JailRule`, RULES.md §3 "Real time"): at the first stop where the train
+The rule (:class:`planner.gamefile.rules.JailRule`, docs/rules.md §3 "Real time"): at the first stop where the train
 the group sits in arrives 5 or more minutes late (predicted minus timetable arrival), the group gets off and
 is in jail there for 30 minutes; once per train. Only predicted arrivals count (a stop the feed says nothing
 about is not late). Paying out of it is the ledger's (``parking_payments.jail``, variant A).

@@ -61,7 +61,7 @@ def price_class(game: Game, tt: Timetable, station: int, category: str | None = 
 
 
 def station_price(game: Game, tt: Timetable, station: int, category: str | None = None) -> int:
-    """Purchase price of a station under the game's price rule (RULES.md §2, §9; :meth:`PriceRule.price`)."""
+    """Purchase price of a station under the game's price rule (docs/rules.md §2, §9; :meth:`PriceRule.price`)."""
     return game.prices.price(tt.station_name[station], category or station_category(tt, station, game))
 
 

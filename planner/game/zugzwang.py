@@ -62,7 +62,7 @@ def deadline_at(net: TransitNetwork, window: ChangeWindow, pos: Position) -> Dea
     """The deadline of a group standing at ``pos.station`` since ``pos.since`` (it got off then: the station's
     change time applies): the window's end, or the forced train's departure when none leaves in it."""
     ok = boardable(net, pos.station, pos.since, window.seconds)
-    return window.deadline(pos.since, np.sort(net.c_plan_dep[ok]))  # by timetable time (RULES.md §3)
+    return window.deadline(pos.since, np.sort(net.c_plan_dep[ok]))  # by timetable time (docs/rules.md §3)
 
 
 def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | None, exclude_trip: int = -1,
@@ -84,7 +84,7 @@ def zugzwang(net: TransitNetwork, station: int, t: int, window: ChangeWindow | N
     w = window.seconds
     ok = boardable(net, station, t, w, stop=stop)
     ok = ok[net.c_trip[ok] != exclude_trip]
-    # the window holds trains by timetable departure (RULES.md §3 "Real time"): ``ok`` is in predicted order
+    # the window holds trains by timetable departure (docs/rules.md §3 "Real time"): ``ok`` is in predicted order
     dl = window.deadline(t, np.sort(net.c_plan_dep[ok]))
     forced = dl is not None and dl.forced
     if forced:

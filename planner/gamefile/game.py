@@ -75,7 +75,7 @@ class Game:
     prices: PriceRule
     letter_group_size: int = 3
     letter_group_bonus: int = 2000
-    # §4.2 (RULES.md §3 "Legal itinerary"): None when the game has no such rule (variant B).
+    # §4.2 (docs/rules.md §3 "Legal itinerary"): None when the game has no such rule (variant B).
     window: ChangeWindow | None = None
     jail: JailRule = JailRule()  # §17, read on real-time data only
     # The money side, as the schema declares it (planner/ledger/rules.py builds the ledger's rules from it).

@@ -102,7 +102,7 @@ class ChangeWindow:
 
 @dataclass(frozen=True)
 class JailRule:
-    """§17 (both variants; RULES.md §3 "Real time"): at the first stop where the train the group sits in
+    """§17 (both variants; docs/rules.md §3 "Real time"): at the first stop where the train the group sits in
     arrives ``delay_minutes`` or more late, the group gets off and is in jail there for ``minutes`` (once per
     train). Paying out of it is a ledger rule (``ledger.parking_payments.jail``, variant A only)."""
 

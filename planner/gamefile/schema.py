@@ -149,7 +149,7 @@ class ZugzwangSection(_Section):
 
 
 class JailSection(_Section):
-    # §17 (RULES.md §3 "Real time"): a train this late at a stop puts the group in jail there this long
+    # §17 (docs/rules.md §3 "Real time"): a train this late at a stop puts the group in jail there this long
     delay_minutes: Annotated[int, Meta(ge=1, le=120)] = 5
     minutes: Annotated[int, Meta(ge=0, le=240)] = 30
 

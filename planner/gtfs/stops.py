@@ -1,6 +1,6 @@
 """Stops and stations of any Swiss feed era, mapped to one station per place.
 
-Eras (RULES.md §4): ``8503000:0:7`` with parent ``8503000P`` (FP2019-2021); parent ``Parent8503000``
+Eras (docs/rules.md §4): ``8503000:0:7`` with parent ``8503000P`` (FP2019-2021); parent ``Parent8503000``
 (2022-2026); SLOIDs ``ch:1:sloid:3000:502:42`` with parent ``Parentch:1:sloid:3000`` and a ``didok`` column
 (from 2026-06). All map to the station id ``8503000`` (the UIC number).
 """

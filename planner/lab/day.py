@@ -225,7 +225,7 @@ class SimDay:
 
     def _got_off_at(self, g: Sim, station: int, since: int) -> int:
         """The platform the group got off at when it stands at ``station`` since getting off its last train there
-        at ``since`` (its change time still applies, RULES.md §3 "Legal itinerary"), else -1."""
+        at ``since`` (its change time still applies, docs/rules.md §3 "Legal itinerary"), else -1."""
         tt = self.day.network.tt  # the times it rode at (predicted on real-time data), as ``since`` is
         last = g.log[-1] if g.log else None
         if last is not None and not last.is_walk and last.to_station(tt) == station and last.arrival(tt) == since:

@@ -1,4 +1,4 @@
-"""What a group owes for crossing a toll line or tunnel (RULES.md §2 §11-§12), at the rates of the ledger's
+"""What a group owes for crossing a toll line or tunnel (docs/rules.md §2 §11-§12), at the rates of the ledger's
 rules (:meth:`LedgerRules.toll_fee`, :meth:`LedgerRules.tunnel_multiplier`: the one place they live); pure."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Fee(TypedDict):
 
 def fee_for(game: Game, crossing: Crossing | CrossingHit | str, owners: Mapping[str, str | None],
             dice_sum: int | None = None) -> Fee:
-    """The fee for crossing one toll line or tunnel of ``game`` (RULES.md §2 §11-§12).
+    """The fee for crossing one toll line or tunnel of ``game`` (docs/rules.md §2 §11-§12).
 
     ``owners`` maps crossing names to their owner (group/player id; missing or None = unowned). Toll
     line fee: the ledger's toll fee for n = the toll lines that owner has; tunnel fee: its tunnel

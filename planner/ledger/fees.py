@@ -1,4 +1,4 @@
-"""Fees of an itinerary for one group (pure): every stop at a station another group owns (RULES.md §3
+"""Fees of an itinerary for one group (pure): every stop at a station another group owns (docs/rules.md §3
 "Being at a station", §9.3), every toll line crossed (§11.2) and every tunnel travelled (§12.2)."""
 
 from __future__ import annotations

@@ -95,8 +95,8 @@ def tell_of(audience: str) -> str:
 
 
 def decided(rules: LedgerRules, e: Event) -> int:
-    """When an event counts in the day (§19, RULES.md §3b): its decision's time, but a purchase reported more than
-    the §13 minutes late counts from its report (nobody claims a station hours later)."""
+    """When an event counts in the day (§19, docs/rules.md §3b): its decision's time, but a purchase reported more
+    than the §13 minutes late counts from its report (nobody claims a station hours later)."""
     if e.kind == "buy" and e.reported is not None and rules.late_minutes \
             and e.reported - e.time > rules.late_minutes * 60:
         return e.reported

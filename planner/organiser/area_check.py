@@ -1,4 +1,4 @@
-"""Organisers' area validation (RULES.md §1: "Is the game area valid?"): facts, verdict, HTML page.
+"""Organisers' area validation (docs/rules.md §1: "Is the game area valid?"): facts, verdict, HTML page.
 
 ``check_area`` answers, for one game day of one feed:
 

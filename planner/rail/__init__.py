@@ -1,4 +1,4 @@
-"""The SBB physical line network and the toll lines / tunnels trains cross on it (RULES.md §2 §11-§12, §3);
+"""The SBB physical line network and the toll lines / tunnels trains cross on it (docs/rules.md §2 §11-§12, §3);
 what a crossing costs is the ledger's (:mod:`planner.ledger.crossing_fees`).
 
 One job a module:

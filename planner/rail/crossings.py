@@ -1,4 +1,4 @@
-"""The toll lines and tunnels a train crosses, decided on its physical path (RULES.md §2 §11-§12, §3).
+"""The toll lines and tunnels a train crosses, decided on its physical path (docs/rules.md §2 §11-§12, §3).
 
 A crossing is decided on the *physical path* of a train, not only on its stops: an IC that runs
 Olten -> Zürich HB without stopping crosses Olten–Aarau and the Heitersberg tunnel. The feed has no
@@ -21,7 +21,7 @@ network (:class:`planner.rail.network.RailNetwork`).
   when it is ``Hölstein``, ``Hölstein, Station``/``Bahnhof`` or ``Hölstein BL``.
 
 Leg positions: in a list of stops, leg ``k`` is the ride from stop ``k`` to stop ``k + 1``.
-Where the train has passed a crossing (variant B's toll-line and tunnel targets are reached there, RULES.md §2):
+Where the train has passed a crossing (variant B's toll-line and tunnel targets are reached there, docs/rules.md §2):
 the end of the crossed stretch, as the share of its leg's track km from the stop before it (``end_share``; 1.0
 for a crossing decided on the stops, whose end is a stop); the time follows from the stops' times around it.
 Nothing here does I/O.

@@ -118,7 +118,7 @@ def crossing_trips(tt: Timetable, network: RailNetwork | None, game: Game) -> di
 def passing_time(tt: Timetable, last_row: int, end_share: float) -> int:
     """When the train has passed a crossing that ends ``end_share`` of the way (by track km) from the stop
     before ``last_row`` to it: the time interpolated between the departure there and the arrival at
-    ``last_row`` (RULES.md §2: a toll line or tunnel target is reached there), in whole minutes (rounded up:
+    ``last_row`` (docs/rules.md §2: a toll line or tunnel target is reached there), in whole minutes (rounded up:
     the train has passed it by then)."""
     dep, arr = int(tt.st_dep[last_row - 1]), int(tt.st_arr[last_row])
     t = dep + max(0.0, min(1.0, float(end_share))) * (arr - dep)

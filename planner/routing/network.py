@@ -46,7 +46,7 @@ class TransitNetwork(TargetBounds):
     def on_real_times(cls, base: TransitNetwork, real: Timetable) -> TransitNetwork:
         """``base``'s network on predicted times: ``real`` is ``base.tt`` with other times (and rows that
         neither board nor alight: cancelled trips, skipped stops). Connections, catchability and arrivals use
-        ``real``; the change-window rule reads the timetable (``plan``, RULES.md §3 "Real time": which trains
+        ``real``; the change-window rule reads the timetable (``plan``, docs/rules.md §3 "Real time": which trains
         the window holds is decided by timetable departure, whether one can be caught by the predicted one).
         The change matrices and walking links are ``base``'s (they do not depend on times)."""
         net = cls.__new__(cls)

@@ -58,7 +58,7 @@ class Origin:
 
     @property
     def window_end(self) -> int:
-        """The last timetable departure time the standing group's window holds (RULES.md §3)."""
+        """The last timetable departure time the standing group's window holds (docs/rules.md §3)."""
         return max(self.time, self.got_off + int(self.window or 0))
 
 

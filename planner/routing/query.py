@@ -134,7 +134,7 @@ def _best_journey_of(net: TransitNetwork, origin: Origin, target: int, end_time:
         # The plain answer first (a plain scan is cheaper): if the timetable's best journey obeys the window,
         # it is the rule's best journey too (a legal journey best among all is best among the legal ones:
         # same arrival, same changes; its departure is searched only up to the latest the group may leave,
-        # and no legal journey leaves later than that latest of all). Most do (measured: README).
+        # and no legal journey leaves later than that latest of all). Most do (measured: docs/measured.md).
         j = plain_best_journey(net, origin, target, end_time=end_time, max_legs=max_legs, reached=reached)
         if j is None or not j.legs or obeys_window(net, origin, j):
             return j  # (none without the rule: none with it)
@@ -228,7 +228,7 @@ def obeys_window(net: TransitNetwork, origin: Origin, journey: Journey) -> bool:
     if not origin.in_trip and legs[0].departure(tt) > origin.first_departure_limit(net):
         return False
     w = origin.window
-    plan = net.plan  # on predicted times the window holds a train by its timetable departure (RULES.md §3)
+    plan = net.plan  # on predicted times the window holds a train by its timetable departure (docs/rules.md §3)
     if not net.on_plan and not origin.in_trip and legs[0].departure(plan) > origin.window_end:
         return False  # (only the forced-train clause could allow it: the rule-aware scan decides)
     return all(nxt.departure(plan) <= prev.arrival(tt) + w for prev, nxt in zip(legs, legs[1:], strict=False))
@@ -307,7 +307,7 @@ def earliest_boarding(res: ReachResult, trip: int) -> int | None:
 
 def journey_riding(res: ReachResult, trip: int, alight_row: int, board_by: int | None = None) -> Journey | None:
     """Journey that rides ``trip`` to ``alight_row``, boarding it at or before row ``board_by`` (default: anywhere
-    before ``alight_row``) with the fewest legs (the arrival is the trip's: fewest changes decide, RULES.md §3
+    before ``alight_row``) with the fewest legs (the arrival is the trip's: fewest changes decide, docs/rules.md §3
     "Fastest"); with as many legs, the earliest boarding the scan found."""
     net = res.net
     tt = net.tt

@@ -1,7 +1,7 @@
 """What a scan returns (:class:`ReachResult`, :class:`RuleReachResult`): labels per level and stop, and the
 journeys rebuilt from their parents.
 
-Arriving on foot (variant B, RULES.md §2): a group that walks from a station to one linked to it (a station and
+Arriving on foot (variant B, docs/rules.md §2): a group that walks from a station to one linked to it (a station and
 its bus stops) is at the other one when the walk ends. The scans carry a walk only as a way to board; the arrival
 at a station here is the earlier of a ride's arrival at its platforms and the end of a walk from a linked station
 after arriving there (or from the origin), on the same level (a walk is no leg).

@@ -72,7 +72,7 @@ def _event(s, p, a, w_end, lv, e, e_walk, cur, sd_off, sd_time, sd_conn, sd_ct, 
     roughly in time order, so their windows overlap and only the new part is marked). ``-1``:
     platform-specific, each departure checked on its own.
 
-    Real time (RULES.md §3): ``sd_time`` is the timetable departure (the window holds a train by it), ``sd_real``
+    Real time (docs/rules.md §3): ``sd_time`` is the timetable departure (the window holds a train by it), ``sd_real``
     the predicted one (a train is caught by it); ``sd_late[g]``/``sd_early[g]`` bound their difference in the
     group, so only departures planned within ``[need - late, need + early)`` need their own check (the
     *head*); without an overlay both are 0 and this is the timetable's rule exactly.

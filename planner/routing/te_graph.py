@@ -11,7 +11,7 @@ Nodes (all ints, so networkx hashes stay cheap):
 * waiting-chain nodes: per platform, one node per distinct boardable departure time, in time order;
 * one sink per station ("arrived here"), entered from arrival nodes whose stop allows alighting;
 * one "here" node per station, entered from its own sink and, after the walk, from the sinks of the stations
-  linked to it: a group that walks from a station to a linked one is there when it arrives on foot (RULES.md
+  linked to it: a group that walks from a station to a linked one is there when it arrives on foot (docs/rules.md
   §2 variant B). Arrivals are read there (one walk at the end, as the engine's results count them).
 
 Edges (weight = seconds, never negative):

@@ -8,7 +8,7 @@ capped by the window, plus the forced next train:
 
 * ``dep(r)``: departure event of stop-time row ``r`` (every row but a trip's last); ``arr(r)``: its arrival
   event; one sink per station, and one "here" node per station entered from its sink and, after the walk,
-  from the sinks of the stations linked to it (arriving on foot, RULES.md §2 variant B; where arrivals are read);
+  from the sinks of the stations linked to it (arriving on foot, docs/rules.md §2 variant B; where arrivals are read);
 * ride ``dep(r) -> arr(r+1)``, stay seated ``arr(r) -> dep(r)``;
 * get off ``arr(r) -> sink(station)`` and, per arrival event at platform ``p`` at ``a``, a wait arc to
   ``dep(r')`` for every departure it may take: pickup at ``r'``, at platform ``q`` of the same station with
@@ -16,7 +16,7 @@ capped by the window, plus the forced next train:
   ``a + walk <= d <= a + W``; when there is none, to every departure it could catch in the first minute after
   the window that has one (the forced next train).
 
-On predicted times (``net.plan`` is not ``net.tt``, RULES.md §3 "Real time") the window holds a departure by
+On predicted times (``net.plan`` is not ``net.tt``, docs/rules.md §3 "Real time") the window holds a departure by
 its *timetable* time and it is caught by its *predicted* one: every departure planned after ``a`` minus the
 day's largest delay is looked at.
 

@@ -122,7 +122,7 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)
     # standing: the itinerary starts at the roll and ``since`` stays when the group got there, so the change
-    # window binds (during free movement too: RULES.md §3 "A group's day")
+    # window binds (during free movement too: docs/rules.md §3 "A group's day")
     origin = origin_of(play.day, pos, plan.plan_from)
     # a free number rolled on the way to a target (variant B's re-roll) starts its time when that is reached
     free_from = plan.reaching if plan.reaching is not None else plan.plan_from

@@ -1,4 +1,5 @@
-"""The stops of a group's day, as the fees see them (RULES.md §3 "Being at a station", §3b "A fee belongs to a stop").
+"""The stops of a group's day, as the fees see them (docs/rules.md §3 "Being at a station", §3b "A fee belongs to a
+stop").
 
 A stop is where the group's day has it: a station its train stops at, a station it stands at (since it got there),
 the end of a walk, a toll line or tunnel its train travels. The day knows them from the group's position reports

@@ -53,7 +53,7 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
         rows = tt.trip_stop_times(m.trip)
         if req.time is not None:
             # the group's position in the train at that time: the stop it is at or approaching, by the later of
-            # the timetable's and the predicted departure (a late train is still on its way; RULES.md §3)
+            # the timetable's and the predicted departure (a late train is still on its way; docs/rules.md §3)
             real = day.overlay.timetable if day.overlay is not None else tt  # (no network built for it)
             cand = [r for r in rows
                     if max(int(tt.st_dep[r]), int(real.st_dep[r])) >= req.time - SEATED_STOP_TOLERANCE]
@@ -136,14 +136,14 @@ def train_echo(day: GameDay, trip: int, row: int) -> str:
 
 def origin_of(day: GameDay, pos: Position, time: int | None = None, *, got_off: bool = True):
     """The routing origin of a position asked at ``time`` (default: the position's own time), bound by the
-    day's change window: a standing group got off at ``pos.since`` (RULES.md §3 "Legal itinerary") and boards
+    day's change window: a standing group got off at ``pos.since`` (docs/rules.md §3 "Legal itinerary") and boards
     from the change time after it; ``got_off=False``: a plain "we stand at S at T" (already on the platform)."""
     window = day.window_seconds
     if pos.seated:
         return trip_origin(day.network, pos.trip, pos.row, window=window, time=time)
     t = pos.since if time is None else max(int(time), pos.since)
     if got_off:
-        # it got off at ``since``: it boards from the change time after it (RULES.md "Legal itinerary"); the
+        # it got off at ``since``: it boards from the change time after it (docs/rules.md "Legal itinerary"); the
         # platform it got off at is not known here, so the station's shortest change time (never too strict)
         t = max(t, pos.since + day.network.min_change(pos.station))
     return station_origin(pos.station, t, since=pos.since, window=window)

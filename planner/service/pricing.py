@@ -47,14 +47,14 @@ def load_pricing(play: Play, group: str) -> Pricing:
 
 def leg_stops(day: GameDay, journey: Journey, crossings: list[list[dict]], seated: bool, *,
               times_on: Timetable | None = None) -> list[LegStops]:
-    """The stops of each leg the group is at (§7, RULES.md §3 "Being at a station": its train stops there): every
+    """The stops of each leg the group is at (§7, docs/rules.md §3 "Being at a station": its train stops there): every
     stop after boarding, the one it gets off at included; a group starting seated has not been at the stop it
     approaches yet. Their times on the timetable, or on ``times_on`` (the same rows on predicted times)."""
     tt = day.timetable
     times_tt = tt if times_on is None else times_on
     out = []
     for i, (leg, cr) in enumerate(zip(journey.legs, crossings, strict=True)):
-        if leg.is_walk:  # a walk to a station's bus stop is a change, not a stop of a train (RULES.md §3)
+        if leg.is_walk:  # a walk to a station's bus stop is a change, not a stop of a train (docs/rules.md §3)
             stops, times = (), ()
         else:
             first = leg.board_row if (i == 0 and seated) else leg.board_row + 1

@@ -1,5 +1,5 @@
 """The tolls use case: "which toll lines and tunnels does this trip cross, and what do we owe?" (``planner
-tolls``): decided on the physical path of the train between its stops (RULES.md §3 "Crossing"), fees by the
+tolls``): decided on the physical path of the train between its stops (docs/rules.md §3 "Crossing"), fees by the
 owners' counts (§11.2, §12.2)."""
 
 from __future__ import annotations

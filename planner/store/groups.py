@@ -8,7 +8,7 @@ building a national game day never holds the lock, and two phones never both see
 roll id retried returns the stored answer text byte for byte; the same id with other inputs is an InputError. Roll
 ids belong to their group.
 
-The targeted set (RULES.md §3 "Targeted") is derived from the rolls, never stored twice: undoing a roll un-targets
+The targeted set (docs/rules.md §3 "Targeted") is derived from the rolls, never stored twice: undoing a roll un-targets
 its target.
 """
 

@@ -226,7 +226,7 @@ class LedgerStore:
         seq = rep.key[1]
         written, outcomes = [], []
         names = [event.group] + [n for _k, n in game_groups(conn, game_id) if n != event.group]
-        for name in (n for n in names if n not in state.cash):  # RULES.md §3b: every group from the start
+        for name in (n for n in names if n not in state.cash):  # docs/rules.md §3b: every group from the start
             join = apply(rules, state, Event("join", name, rules.start), seq=seq + 1)
             seq += 1
             written.append(insert(conn, game_id, group_key(name), seq, join, None, None)[0])

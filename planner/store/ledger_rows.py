@@ -120,6 +120,6 @@ def insert(conn: sqlite3.Connection, game_id: str, key: str, seq: int, out: Outc
 
 
 def game_groups(conn: sqlite3.Connection, game_id: str) -> list[tuple[str, str]]:
-    """(key, name) of every group of the game, by number: each is in the ledger from the start (RULES.md §3b)."""
+    """(key, name) of every group of the game, by number: each is in the ledger from the start (docs/rules.md §3b)."""
     return [(k, n) for k, n in conn.execute("SELECT grp, name FROM groups WHERE game_id = ? ORDER BY number",
                                             (game_id,)).fetchall()]

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-DEFAULT_CHANGE_SECONDS = 120  # RULES.md §3: 2 minutes when the feed says nothing
+DEFAULT_CHANGE_SECONDS = 120  # docs/rules.md §3: 2 minutes when the feed says nothing
 NO_CHANGE = -1  # transfer_type 3: change impossible
 
 
@@ -158,7 +158,7 @@ class Timetable:
 
     def change_seconds(self, from_stop: int, to_stop: int, uniform: int | None = None,
                        default: int = DEFAULT_CHANGE_SECONDS) -> int:
-        """Change time between two stops of one station (RULES.md §3); ``NO_CHANGE`` if forbidden.
+        """Change time between two stops of one station (docs/rules.md §3); ``NO_CHANGE`` if forbidden.
 
         The one change-time policy: a forbidden pair stays forbidden; else ``uniform`` (a slow group); else
         the feed's pair time; else the station's own default; else ``default`` (the game file's
