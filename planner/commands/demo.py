@@ -53,7 +53,7 @@ def _demo_map(ctx: Context, d: DemoAnswer) -> str:
     tt, out = ctx.timetable, msgspec.to_builtins(d.dice)
     legs = _shapes(tt, d.answer.journey) if d.answer.journey is not None else []
     title = f"Roll {out['roll']} at {out['from']} {out['rolled_at']}: go to {out.get('target') or '?'}"
-    m, _ = web.journey_map(tt, ctx.game, legs, out, title=title)
+    m, _info = web.journey_map(tt, ctx.game, legs, out, title=title)
     path = output_dir() / "demo-target.html"
     web.save(m, path, standalone=True)
     return str(path)

@@ -26,7 +26,7 @@ def cmd_target(args: argparse.Namespace) -> int:
     ctx = Context(args, game_scope=bool(args.group))
     origin = origin_of_args(ctx, args.at, args.time, args.trip, args.since)
     asked = ctx.clock(args.time) if args.time and not args.trip else None  # roll's time (the origin may be later)
-    _, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train, asked=asked)
+    _answer, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train, asked=asked)
     emit(args, out, render_dice(msgspec.to_builtins(out)))
     return 0
 
