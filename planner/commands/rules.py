@@ -96,7 +96,8 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         rows = [msgspec.to_builtins(d) | {"note": "" if d.catchable else _("too soon"),
                                           "departure": d.departure + late_mark(d.departure_delay_min or None)}
                 for d in out.departures]
-        table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
+        table += format_table(rows, ["departure", "route", "headsign", "platform", "note"],
+                              [_("departure"), _("route"), _("towards"), _("platform"), _("note")])
     emit(args, out, table)
     return 0
 
@@ -131,7 +132,9 @@ def cmd_bonus(args: argparse.Namespace) -> int:
     if out.target:
         head += "\n" + _("only on the way to {target} (the group is bound to it)").format(target=out.target)
     table = head + "\n" + format_table(msgspec.to_builtins(out.chances), ["time", "event", "station", "route",
-                                                                          "board_at", "board_time"])
+                                                                          "board_at", "board_time"],
+                                       [_("time"), _("event"), _("station"), _("route"), _("board at"),
+                                        _("board time")])
     emit(args, out, table)
     return 0
 
