@@ -157,7 +157,7 @@ class Context:
         try:
             return self.day.clock(text)
         except InputError as exc:
-            raise InputError(_("{option}: {error}").format(option=what, error=exc)) from None
+            raise InputError(f"{what}: {exc}") from None
 
     def trip(self, ref: str, station: int | None = None) -> int:
         """Resolve the train: a trip id running in the area on the day, or ``"IR75 10:03"``."""

@@ -92,8 +92,7 @@ def render(out: dict) -> str:
     lines = [_("in {train}").format(train=out["train"].removeprefix("in "))] if out.get("train") else []
     if out.get("arrival") is None:
         reason = out.get("reason") or _("unreachable")
-        return "\n".join(lines + _wrap(_("{origin} → {target}: {reason}").format(
-            origin=out["from"], target=out["to"], reason=reason), 2))
+        return "\n".join(lines + _wrap(f"{out['from']} → {out['to']}: {reason}", 2))
     if out.get("already_there") or not out.get("legs"):
         return "\n".join(lines + [_("{target}: already there ({arrival})").format(target=out["to"],
                                                                                  arrival=out["arrival"])])
@@ -157,7 +156,7 @@ def _legs(out: dict) -> list[str]:
         dep = leg["departure"] + _late(leg.get("departure_delay_min"))
         arr = leg["arrival"] + _late(leg.get("arrival_delay_min"))
         board = (_("{departure}  {stop}: {route} towards {headsign}") if leg.get("headsign") else
-                 _("{departure}  {stop}: {route}"))
+                 "{departure}  {stop}: {route}")
         lines += _wrap("  " + board.format(departure=dep, stop=_at(leg["from"], leg.get("from_platform")),
                                            route=leg["route"], headsign=leg.get("headsign")))
         lines += _wrap("  " + _("{arrival}  {stop}: get off").format(arrival=arr,

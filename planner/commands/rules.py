@@ -149,7 +149,7 @@ def cmd_tolls(args: argparse.Namespace) -> int:
         table = _("{route} {origin} -> {target}: no toll line or tunnel").format(route=out.route, origin=out.from_,
                                                                                  target=out.to)
     else:
-        table = _("{route} {origin} -> {target}: {crossings}").format(
+        table = "{route} {origin} -> {target}: {crossings}".format(
             route=out.route, origin=out.from_, target=out.to, crossings="; ".join(
                 (_("{name} (tunnel): {fee}") if c.kind == "tunnel" else _("{name} (toll line): {fee}")).format(
                     name=c.name, fee=c.fee_text) for c in out.crossings))

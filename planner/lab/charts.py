@@ -140,8 +140,9 @@ def station_map(rep: dict, board: Board, money=str) -> str:
     the best stations named."""
     st = [s for s in rep["stations"] if s["lat"] == s["lat"] and s["lon"] == s["lon"]]
     proj = _Proj([(s["lat"], s["lon"]) for s in st])
+    label = escape(_("stations by fee income"))
     parts = [f'<svg id="lab-map" viewBox="0 0 {MAP_W} {MAP_H}" width="{MAP_W}" height="{MAP_H}" '
-             f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{escape(_("stations by fee income"))}">',
+             f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}">',
              *_base(proj)]
     tt = board.day.timetable
     for seg in line_segments(tt):

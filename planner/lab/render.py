@@ -45,15 +45,20 @@ def _table(head: list[str], rows: list[list], cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _tag(tag: str, text: str) -> str:
+    """``text`` (escaped) as one element: ``<h2>…</h2>``."""
+    return f"<{tag}>{escape(text)}</{tag}>"
+
+
 def _header(m: dict, v: dict) -> list[str]:
     """Title, how the days were played (said loudly when not by the game's rules), the verdict."""
     warn = " warn" if m.get("plain_routing") or m.get("realtime") else ""
-    verdict = (f'<p class="fair"><b>{escape(_("The dice table is fair"))}</b>.</p>' if v["fair"] else
-               f'<p class="unfair"><b>{escape(_("The dice table is not fair"))}</b>:</p>')
+    verdict = ('<p class="fair"><b>' + escape(_("The dice table is fair")) + "</b>.</p>" if v["fair"] else
+               '<p class="unfair"><b>' + escape(_("The dice table is not fair")) + "</b>:</p>")
     reasons = "".join(f"<li>{escape(r)}</li>" for r in v["reasons"])
     rests = "".join(f"<li>{escape(r)}</li>" for r in v.get("findings", []))
     return [
-        f"<h1>{escape(_('Game lab: {title}, {date}').format(title=m['title'], date=m['date']))}</h1>",
+        _tag("h1", _("Game lab: {title}, {date}").format(title=m["title"], date=m["date"])),
         f'<p id="lab-mode" class="mode{warn}">{escape(routing_note(m))}</p>',
         '<p class="note">' + escape(_(
             "Feed {feed}: {days} simulated days of {groups} groups ({strategies}), seed {seed}, {start}–{end}, dice "
@@ -62,8 +67,8 @@ def _header(m: dict, v: dict) -> list[str]:
             feed=m.get("feed_version", ""), days=m["days"], groups=m["groups"], strategies=", ".join(m["strategies"]),
             seed=m["seed"], start=m["start"], end=m["end"], dice_from=m["dice_from"], rolls=m["rolls"],
             events=m["ledger_events"], conserved=_("yes") if m["money_conserved"] else _("no"))) + "</p>",
-        f"<h2>{escape(_('Verdict on the dice table'))}</h2>", verdict, f"<ul id='reasons'>{reasons}</ul>",
-        f"<p>{escape(_('What the verdict rests on:'))}</p><ul id='findings'>{rests}</ul>",
+        _tag("h2", _("Verdict on the dice table")), verdict, f"<ul id='reasons'>{reasons}</ul>",
+        _tag("p", _("What the verdict rests on:")) + f"<ul id='findings'>{rests}</ul>",
         '<p class="note">' + escape(_(
             "Thresholds: a number is unfair when more than {share} of its targets are not reached before the end, "
             "or its median travel time differs by more than {minutes} minutes between parts of the area.").format(
@@ -77,7 +82,7 @@ def _stations(rep: dict, board: Board) -> list[str]:
              s["groups_per_day"], money(s["fee_income_per_day"]), s["payback_minutes"], _("yes") if s["pays_back"] else _("no")]
             for s in st]
     return [
-        f"<h2>{escape(_('Stations: where groups stop, what a station pays back'))}</h2>",
+        _tag("h2", _("Stations: where groups stop, what a station pays back")),
         '<p class="note">' + escape(_(
             "Circle size: fee income per day if one group owned the station (the other groups' stops times the "
             "unbuilt fee), in francs; red: pays back its price before the end. The best stations by fee income "
@@ -114,16 +119,16 @@ def _dice(d: dict) -> list[str]:
     hour_rows = [[n, h, r["n"], r["median"], r["p90"], r["unreached"]]
                  for n, x in d["numbers"].items() for h, r in x["by_hour"].items()]
     return [
-        f"<h2>{escape(_('Dice numbers: how long to the target'))}</h2>",
+        _tag("h2", _("Dice numbers: how long to the target")),
         bars("chart-dice", [(_("{number}: median").format(number=n), x["travel"]["median"])
                             for n, x in d["numbers"].items()], _("min"), "#e07000", fmt=_fmt,
              empty=_("– no target reached")),
         _table([_("number"), _("rolls"), _("median min"), _("p90 min"), _("unreached"), _("as free"),
                 _("targets chosen")], dice_rows),
         _never(d),
-        f"<h3>{escape(_('By part of the area'))}</h3>",
+        _tag("h3", _("By part of the area")),
         _table([_("number"), _("region"), _("rolls"), _("median min"), _("p90 min"), _("unreached")], region_rows),
-        f"<h3>{escape(_('By hour of the roll'))}</h3>",
+        _tag("h3", _("By hour of the roll")),
         _table([_("number"), _("hour"), _("rolls"), _("median min"), _("p90 min"), _("unreached")], hour_rows)]
 
 
@@ -135,11 +140,11 @@ def _capital(c: dict) -> list[str]:
     strategies = sorted({s for row in cross.values() for s in row})
     both = [[r, *(money(row.get(s)) for s in strategies)] for r, row in cross.items()]
     return [
-        f"<h2>{escape(_('Final capital: strategy and start'))}</h2>",
+        _tag("h2", _("Final capital: strategy and start")),
         bars("chart-capital", [(k, x["mean"]) for k, x in c["by_strategy"].items()], "", "#2e7d32", fmt=money),
         _table([_("strategy"), _("groups"), _("mean"), _("median"), _("wins")], cap),
         _table([_("start region"), _("groups"), _("mean"), _("median"), _("wins")], reg),
-        f"<h3>{escape(_('Mean final capital by start region and strategy'))}</h3>",
+        _tag("h3", _("Mean final capital by start region and strategy")),
         '<p class="note">' + escape(_(
             'Each cell: the mean of the groups of that strategy that started in that region ("–": none did). A start '
             'that decides shows as a row better or worse than the others in every column.')) + "</p>",
