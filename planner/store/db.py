@@ -173,9 +173,8 @@ class StateDB:
             if app != APPLICATION_ID and (app != 0 or version != 0 or _has_tables(conn)):
                 raise self._other_program()
             if app == APPLICATION_ID and version > FILE_VERSION:
-                raise PlannerError(_("group state {path}: written by a newer planner (schema {version}, this one "
-                                     "knows {known}); update the planner").format(path=self.path, version=version,
-                                                                                  known=FILE_VERSION))
+                raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
+                                   f"this one knows {FILE_VERSION}); update the planner")
             if app == APPLICATION_ID and version < FILE_VERSION:
                 raise PlannerError(_("group state {path}: written by an older planner (schema {version}); a command "
                                      "that records (a roll, a ledger event) brings it up to date first").format(
@@ -218,8 +217,8 @@ class StateDB:
         if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower()
             if mode != "wal":
-                raise PlannerError(_("group state {path}: cannot switch to WAL mode (got {mode}); is it on a network "
-                                     "file system?").format(path=self.path, mode=mode))
+                raise PlannerError(f"group state {self.path}: cannot switch to WAL mode (got {mode}); "
+                                   "is it on a network file system?")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         version, app = _versions(conn)
@@ -234,9 +233,8 @@ class StateDB:
             elif app != APPLICATION_ID:
                 raise self._other_program()
             elif version > FILE_VERSION:
-                raise PlannerError(_("group state {path}: written by a newer planner (schema {version}, this one "
-                                     "knows {known}); update the planner").format(path=self.path, version=version,
-                                                                                  known=FILE_VERSION))
+                raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
+                                   f"this one knows {FILE_VERSION}); update the planner")
             if version < FILE_VERSION:
                 conn.execute("CREATE TABLE IF NOT EXISTS planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
                 if version in (1, 2):
@@ -381,13 +379,11 @@ def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migrati
             for stmt in _statements(ddl):
                 conn.execute(stmt)
         elif have > version:
-            raise PlannerError(_("group state {path}: written by a newer planner ({part} schema {version}, this one "
-                                 "knows {known}); update the planner").format(path=db.path, part=part, version=have,
-                                                                              known=version))
+            raise PlannerError(f"group state {db.path}: written by a newer planner ({part} schema {have}, "
+                               f"this one knows {version}); update the planner")
         elif have < version:
             if migrate is None:
-                raise PlannerError(_("group state {path}: {part} schema {version} has no migration").format(
-                    path=db.path, part=part, version=have))
+                raise PlannerError(f"group state {db.path}: {part} schema {have} has no migration")
             migrate(conn, have)
         conn.execute("INSERT OR REPLACE INTO planner_parts VALUES (?, ?)", (part, version))
 
