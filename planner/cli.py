@@ -15,7 +15,7 @@ from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
 from planner.commands.outputs import declare, guard
 from planner.errors import PlannerError
-from planner.util.i18n import LANGUAGES, environment_language, use_language
+from planner.util.i18n import LANGUAGES, _, environment_language, use_language
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,8 +26,10 @@ class _Parser(argparse.ArgumentParser):
         sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
         if sub is not None and message.startswith("the following arguments are required") and \
                 str(sub.metavar) in message:
-            message = f"give {'a command' if not where else 'an action'}: {', '.join(sub.choices)}"
-        raise PlannerError(f"{message} (see 'planner {where + ' ' if where else ''}--help')")
+            message = (_("give a command: {choices}") if not where else _("give an action: {choices}")).format(
+                choices=", ".join(sub.choices))
+        raise PlannerError(_("{message} (see '{help}')").format(
+            message=message, help=f"planner {where + ' ' if where else ''}--help"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +78,22 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         _leave(main(sys.argv[1:]), sys.argv[1:])
     want_json = "--json" in argv
+    # the language of the answer, and already of a usage error or a refused output (before the arguments parse)
+    with use_language(_asked_language(argv) or environment_language()):
+        return _run(argv, want_json)
+
+
+def _asked_language(argv: list[str]) -> str | None:
+    """``--lang X`` (or ``--lang=X``) as given, read before the parser runs (its errors are answered in it)."""
+    for i, a in enumerate(argv):
+        if a == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--lang="):
+            return a.partition("=")[2]
+    return None
+
+
+def _run(argv: list[str], want_json: bool) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -83,14 +101,13 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_help()
             return 2
         guard(args)  # no output onto the state, the cache, an input or another output: before anything runs
-        with use_language(getattr(args, "lang", None) or environment_language()):
-            rc = handler(args.handler)(args)  # a command that loads its game uses the game's when none was chosen
+        rc = handler(args.handler)(args)  # a command that loads its game uses the game's when none was chosen
         return int(rc or 0)
     except PlannerError as exc:
         _report(str(exc), want_json)
         return exc.exit_code
     except KeyboardInterrupt:
-        _report("interrupted", want_json)
+        _report(_("interrupted"), want_json)
         return 130
     except BrokenPipeError:
         return 0
@@ -101,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback for users
         if os.environ.get("PLANNER_DEBUG"):
             raise
-        _report(f"internal error: {type(exc).__name__}: {exc} (set PLANNER_DEBUG=1 for details)", want_json)
+        _report(_("internal error: {error} (set PLANNER_DEBUG=1 for details)").format(
+            error=f"{type(exc).__name__}: {exc}"), want_json)
         return 3
 
 

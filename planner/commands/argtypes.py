@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planner.util.atomic import system_path
+from planner.util.i18n import _
 from planner.util.userfiles import file_kind
 
 MAX_URL = 2048
@@ -23,7 +24,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
 def text(value: str) -> str:
     """A non-empty text value (blanks and zero-width characters alone are empty)."""
     if not value.translate(_INVISIBLE).strip():
-        raise argparse.ArgumentTypeError("empty value")
+        raise argparse.ArgumentTypeError(_("empty value"))
     return value
 
 
@@ -34,9 +35,10 @@ def minutes(lo: float, hi: float) -> Callable[[str], float]:
         try:
             x = float(value)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{value!r} is not a number of minutes") from None
+            raise argparse.ArgumentTypeError(_("{value!r} is not a number of minutes").format(value=value)) from None
         if not math.isfinite(x) or not lo <= x <= hi:
-            raise argparse.ArgumentTypeError(f"{value}: expected {lo:g} to {hi:g} minutes")
+            raise argparse.ArgumentTypeError(_("{value}: expected {lo} to {hi} minutes").format(value=value, lo=f"{lo:g}",
+                                                                                                   hi=f"{hi:g}"))
         return x
 
     return parse
@@ -49,9 +51,10 @@ def integer(lo: int, hi: int, what: str) -> Callable[[str], int]:
         try:
             x = int(value)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(_("{value!r} is not a whole number").format(value=value)) from None
         if not lo <= x <= hi:
-            raise argparse.ArgumentTypeError(f"{value}: expected {lo} to {hi} {what}")
+            raise argparse.ArgumentTypeError(_("{value}: expected {lo} to {hi} {what}").format(value=value, lo=lo, hi=hi,
+                                                                                                   what=_(what)))
         return x
 
     return parse
@@ -61,9 +64,9 @@ def url(value: str) -> str:
     """An http(s) URL of sane length without blanks or control characters."""
     text(value)
     if len(value) > MAX_URL:
-        raise argparse.ArgumentTypeError(f"URL of {len(value)} characters (at most {MAX_URL})")
+        raise argparse.ArgumentTypeError(_("URL of {n} characters (at most {limit})").format(n=len(value), limit=MAX_URL))
     if not value.startswith(("http://", "https://")) or any(c.isspace() or not c.isprintable() for c in value):
-        raise argparse.ArgumentTypeError(f"{value[:80]!r} is not an http(s) URL")
+        raise argparse.ArgumentTypeError(_("{value!r} is not an http(s) URL").format(value=value[:80]))
     return value
 
 
@@ -83,9 +86,9 @@ def out_file(value: str) -> str:
     """A path a file may be written to (created with its folders); never a folder or a system path."""
     p = _out_path(value)
     if value.endswith(("/", os.sep)) or file_kind(p) == "folder":
-        raise argparse.ArgumentTypeError(f"{value}: is a folder (give a file name)")
+        raise argparse.ArgumentTypeError(_("{value}: is a folder (give a file name)").format(value=value))
     if file_kind(p) == "special":
-        raise argparse.ArgumentTypeError(f"{value}: is a pipe or device, not a file")
+        raise argparse.ArgumentTypeError(_("{value}: is a pipe or device, not a file").format(value=value))
     return str(p)
 
 
@@ -94,8 +97,8 @@ def out_folder(value: str) -> str:
     p = _out_path(value)
     kind = file_kind(p)
     if kind in ("file", "special"):
-        raise argparse.ArgumentTypeError(f"{value}: is a {'file' if kind == 'file' else 'pipe or device'}, "
-                                         "not a folder")
+        raise argparse.ArgumentTypeError((_("{value}: is a file, not a folder") if kind == "file" else
+                                          _("{value}: is a pipe or device, not a folder")).format(value=value))
     return str(p)
 
 
@@ -103,15 +106,16 @@ def _out_path(value: str) -> Path:
     text(value)
     p = Path(value).expanduser()
     if system_path(p):
-        raise argparse.ArgumentTypeError(f"{value}: refusing to write into a system folder")
+        raise argparse.ArgumentTypeError(_("{value}: refusing to write into a system folder").format(value=value))
     for parent in p.absolute().parents:
         kind = file_kind(parent)
         if kind in ("missing", "below-file"):
             continue
         if kind != "folder":
-            raise argparse.ArgumentTypeError(f"{value}: {parent} is a file, not a folder")
+            raise argparse.ArgumentTypeError(_("{value}: {parent} is a file, not a folder").format(value=value,
+                                                                                                    parent=parent))
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise argparse.ArgumentTypeError(f"{value}: folder {parent} is not writable")
+            raise argparse.ArgumentTypeError(_("{value}: folder {parent} is not writable").format(value=value, parent=parent))
         break
     return p
 

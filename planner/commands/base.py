@@ -25,7 +25,7 @@ from planner.store.games import GameRecord
 from planner.store.state import State
 from planner.timetable.model import Timetable
 from planner.timetable.trips import find_trip
-from planner.util.i18n import default_language
+from planner.util.i18n import _, default_language
 from planner.util.timefmt import parse_date
 
 
@@ -63,7 +63,8 @@ class Context:
             return mine
         theirs = getattr(rec, key)
         if mine and theirs and str(mine) != str(theirs):
-            raise InputError(f"--{key} {mine}: game {rec.id} ({rec.name}) is played with {key} {theirs}")
+            raise InputError(_("--{option} {value}: game {game} ({name}) is played with {option} {theirs}").format(
+                option=key, value=mine, game=rec.id, name=rec.name, theirs=theirs))
         return theirs or mine or value
 
     @cached_property
@@ -71,7 +72,7 @@ class Context:
         """Path of the feed (a URL is downloaded first)."""
         f = self._given("feed", None) or config.default_feed()
         if not f:
-            raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
+            raise PlannerError(_("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'"))
         if str(f).startswith(("http://", "https://")):
             # imported here: requests and urllib3 are 45 ms of every command's start (python -X importtime)
             from planner.gtfs.download import download

@@ -14,6 +14,7 @@ from planner.commands.organiser import _shapes, _web, output_dir
 from planner.commands.rules import render_dice
 from planner.errors import PlannerError
 from planner.service.demo import DemoAnswer, demo
+from planner.util.i18n import _, ngettext
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -24,22 +25,30 @@ def cmd_demo(args: argparse.Namespace) -> int:
     load = time.perf_counter() - t0
     d = demo(ctx.day, args.at, ctx.clock(args.time), args.roll)
     out = msgspec.to_builtins(d.dice)
-    print(f"{g.title}, {ctx.date.isoformat()}, feed {ctx.feed} ({tt.feed_version})")
-    print(f"game day loaded in {load:.2f} s: {tt.n_stations} stations, {tt.n_trips} trips, {tt.n_connections} connections in "
-          "the area")
-    print(f"\nA group at {out['from']} at {out['rolled_at']} rolls {args.roll} ({d.answer_ms:.0f} ms):")
+    print(_("{title}, {date}, feed {feed} ({version})").format(title=g.title, date=ctx.date.isoformat(), feed=ctx.feed,
+                                                              version=tt.feed_version))
+    print(_("game day loaded in {seconds} s: {stations} stations, {trips} trips, {connections} connections in the "
+            "area").format(seconds=f"{load:.2f}", stations=tt.n_stations, trips=tt.n_trips,
+                           connections=tt.n_connections))
+    print("\n" + _("A group at {station} at {time} rolls {roll} ({ms} ms):").format(
+        station=out["from"], time=out["rolled_at"], roll=args.roll, ms=f"{d.answer_ms:.0f}"))
     print(render_dice(out))
     if d.after is not None:
         z = d.after
-        print(f"\n{z.rule} after arriving at {z.station} {z.got_off}: depart by {z.deadline}:")
+        print("\n" + _("{rule} after arriving at {station} {time}: depart by {deadline}:").format(
+            rule=z.rule, station=z.station, time=z.got_off, deadline=z.deadline))
         for dep in z.departures[:6]:
-            print(f"  {dep.departure} {dep.route:6} {dep.headsign} (pl. {dep.platform})")
+            print("  " + _("{departure} {route} {headsign} (pl. {platform})").format(
+                departure=dep.departure, route=f"{dep.route:6}", headsign=dep.headsign, platform=dep.platform))
     b = d.bonus
-    print(f"\nFull hour {b.hour}: {len(b.chances)} way(s) to earn {b.fee} instead of {b.base_fee}:")
+    print("\n" + ngettext("Full hour {hour}: {n} way to earn {fee} instead of {base_fee}:",
+                          "Full hour {hour}: {n} ways to earn {fee} instead of {base_fee}:", len(b.chances)).format(
+        hour=b.hour, n=len(b.chances), fee=b.fee, base_fee=b.base_fee))
     for c in b.chances[:6]:
-        print(f"  {c.route} {c.event} {c.station} {c.time} (board {c.board_at} {c.board_time})")
+        print("  " + _("{route} {event} {station} {time} (board {board_at} {board_time})").format(
+            route=c.route, event=c.event, station=c.station, time=c.time, board_at=c.board_at, board_time=c.board_time))
     if not args.no_map:
-        print(f"\nMap of this answer (works offline, one file): {_demo_map(ctx, d)}")
+        print("\n" + _("Map of this answer (works offline, one file): {path}").format(path=_demo_map(ctx, d)))
     print(f"\n{SOURCE_CREDIT}")
     return 0
 
@@ -49,11 +58,13 @@ def _demo_map(ctx: Context, d: DemoAnswer) -> str:
     try:
         web = _web()
     except PlannerError as exc:
-        return f"(no map: {exc})"
+        return _("(no map: {error})").format(error=exc)
     tt, out = ctx.timetable, msgspec.to_builtins(d.dice)
     legs = _shapes(tt, d.answer.journey) if d.answer.journey is not None else []
-    title = f"Roll {out['roll']} at {out['from']} {out['rolled_at']}: go to {out.get('target') or '?'}"
-    m, _ = web.journey_map(tt, ctx.game, legs, out, title=title)
+    title = _("Roll {roll} at {station} {time}: go to {target}").format(roll=out["roll"], station=out["from"],
+                                                                         time=out["rolled_at"],
+                                                                         target=out.get("target") or "?")
+    m, _info = web.journey_map(tt, ctx.game, legs, out, title=title)
     path = output_dir() / "demo-target.html"
     web.save(m, path, standalone=True)
     return str(path)

@@ -8,6 +8,7 @@ import argparse
 
 from planner.commands.base import Context, emit
 from planner.gtfs.export import write_feed
+from planner.util.i18n import _
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -15,5 +16,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     tt = Context(args).timetable
     path = write_feed(tt, args.out)
     emit(args, {"path": str(path), "trips": tt.n_trips, "stations": tt.n_stations},
-         f"wrote {tt.n_trips} trips at {tt.n_stations} stations to {path}")
+         _("wrote {trips} trips at {stations} stations to {path}").format(trips=tt.n_trips, stations=tt.n_stations,
+                                                                            path=path))
     return 0

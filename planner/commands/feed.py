@@ -9,6 +9,7 @@ from planner.game.prices import station_table
 from planner.gtfs.download import download
 from planner.gtfs.feedinfo import feed_info
 from planner.gtfs.source import FeedSource
+from planner.util.i18n import _
 from planner.util.table import format_table
 
 
@@ -24,7 +25,7 @@ def cmd_feed_info(args: argparse.Namespace) -> int:
 def cmd_download(args: argparse.Namespace) -> int:
     """Download the official feed (resumable)."""
     path = download(args.url, out_dir=args.out, progress=None if not args.json else False)
-    emit(args, {"path": str(path)}, f"feed saved to {path}")
+    emit(args, {"path": str(path)}, _("feed saved to {path}").format(path=path))
     return 0
 
 
@@ -32,5 +33,6 @@ def cmd_stations(args: argparse.Namespace) -> int:
     """List the game's stations with their price class (``category``), price and letter."""
     ctx = Context(args)
     rows = station_table(ctx.timetable, ctx.game)
-    emit(args, rows, format_table(rows, ["name", "category", "price", "letter", "modes", "station_id"]))
+    emit(args, rows, format_table(rows, ["name", "category", "price", "letter", "modes", "station_id"],
+                                   [_("name"), _("class"), _("price"), _("letter"), _("modes"), _("station id")]))
     return 0

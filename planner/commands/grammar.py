@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from planner.commands import argtypes, grammar_ledger
+from planner.util.i18n import N_
 
 
 def add_common(p: argparse.ArgumentParser, *, date: bool = True, game: bool = True) -> None:
@@ -283,10 +284,10 @@ def _others(sub) -> None:
 
 def _lab(sub) -> None:
     p = sub.add_parser("simulate", help="the game lab: play whole simulated game days and judge the game")
-    p.add_argument("--groups", type=argtypes.integer(1, 12, "groups"), default=6, help="groups per day (default 6)")
-    p.add_argument("--days", type=argtypes.integer(1, 1_000_000, "days"), default=100,
+    p.add_argument("--groups", type=argtypes.integer(1, 12, N_("groups")), default=6, help="groups per day (default 6)")
+    p.add_argument("--days", type=argtypes.integer(1, 1_000_000, N_("days")), default=100,
                    help="simulated days (default 100)")
-    p.add_argument("--seed", type=argtypes.integer(0, 2**31 - 1, "seed"), default=0,
+    p.add_argument("--seed", type=argtypes.integer(0, 2**31 - 1, N_("seed")), default=0,
                    help="random seed: the same seed gives the same output (default 0)")
     p.add_argument("--strategy", default="mix", help="random, ic, greedy, fast, or mix (the groups in turn; default)")
     p.add_argument("--trace", type=argtypes.out_file, metavar="FILE",
@@ -298,7 +299,7 @@ def _lab(sub) -> None:
     p.add_argument("--out", type=argtypes.out_file, metavar="REPORT.html", help="write the report page (HTML)")
     p.add_argument("--executor", default="process", choices=("process", "serial", "dask"),
                    help="how days run: a process pool (default), one after another, or Dask distributed")
-    p.add_argument("--workers", type=argtypes.integer(1, 256, "workers"), help="worker processes (default: CPUs)")
+    p.add_argument("--workers", type=argtypes.integer(1, 256, N_("workers")), help="worker processes (default: CPUs)")
     p.add_argument("--scheduler", help="a Dask scheduler address (with --executor dask; default a LocalCluster)")
     p.add_argument("--replace-rates", action="store_true",
                    help="advise's fee rates: this run's replace those kept for the game day even when that run "

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable
 
 from planner.commands import argtypes
+from planner.util.i18n import N_
 
 Adder = Callable[..., None]
 
@@ -37,7 +38,7 @@ def section(sub, common: Adder, game_id: Adder, realtime: Adder) -> None:
     _cards_and_sales(action)
     a = action("void", "organisers: void a recorded event (it stays in the log, marked; every group is told)",
                group=False)
-    a.add_argument("event_seq", type=argtypes.integer(1, 10**9, "event number"), metavar="EVENT",
+    a.add_argument("event_seq", type=argtypes.integer(1, 10**9, N_("event number")), metavar="EVENT",
                    help="the event's number (#N in status, feed and messages)")
     a.add_argument("--reason", required=True, help="why (every group is told)")
     _reads(lsub, common, game_id)
@@ -83,7 +84,7 @@ def _cards_and_sales(action: Callable[..., argparse.ArgumentParser]) -> None:
     a.add_argument("--dice", help="the group's two dice, e.g. 5,3")
     a.add_argument("--roll", action="append", metavar="GROUP=SUM", help="every group's sum at once, one each")
     a = action("sent", "the message of an event was sent at --time (§13: late messages cost the penalty)")
-    a.add_argument("event_seq", type=argtypes.integer(1, 10**9, "event number"), metavar="EVENT")
+    a.add_argument("event_seq", type=argtypes.integer(1, 10**9, N_("event number")), metavar="EVENT")
 
 
 def _reads(lsub, common: Adder, game_id: Adder) -> None:

@@ -91,12 +91,15 @@ def cmd_next(args: argparse.Namespace) -> int:
         lines.append(render({**msgspec.to_builtins(out.itinerary), "alternatives": []}))
     if out.bonus:
         b = out.bonus[0]
-        lines.append(f"bonus chance: {b.time} {b.event} at {b.station}"
-                     + (f" (board {b.route} at {b.board_at} {b.board_time})" if b.board_at else ""))
+        said = (_("bonus chance: {time} {event} at {station} (board {route} at {board_at} {board_time})")
+                if b.board_at else _("bonus chance: {time} {event} at {station}"))
+        lines.append(said.format(time=b.time, event=b.event, station=b.station, route=b.route, board_at=b.board_at,
+                                 board_time=b.board_time))
     if out.fees:
-        lines.append(f"fees ahead ({out.fees_total}): " + "; ".join(
-            f"{f.name} {f.amount if f.amount is not None else str(f.min) + '-' + str(f.max)} "
-            f"to {f.owner}" for f in out.fees))
+        lines.append(_("fees ahead ({total}): {fees}").format(total=out.fees_total, fees="; ".join(
+            _("{name} {amount} to {owner}").format(
+                name=f.name, owner=f.owner,
+                amount=f.amount if f.amount is not None else f"{f.min}-{f.max}") for f in out.fees)))
     for w in out.warnings:
         lines.append(_("warning: {warning}").format(warning=w))
     emit(args, out, "\n".join(lines))
@@ -109,7 +112,8 @@ def cmd_group_status(args: argparse.Namespace) -> int:
     out = status_answer(ctx.play, str(args.group), ctx.day.status_time(args.time))
     rolls = msgspec.to_builtins(out.rolls)
     table = "\n".join(_state_lines(out)) + "\n" + (
-        format_table(rolls, ["seq", "time", "dice", "kind", "target", "free_until"]) if rolls
+        format_table(rolls, ["seq", "time", "dice", "kind", "target", "free_until"],
+                     [_("seq"), _("time"), _("dice"), _("kind"), _("target"), _("free until")]) if rolls
         else _("no rolls yet")) + "\n" + _("targeted: {targets}").format(targets=", ".join(out.targeted) or "-")
     emit(args, out, table)
     return 0
@@ -121,7 +125,8 @@ def cmd_group_list(args: argparse.Namespace) -> int:
     out = groups_answer(ctx.play, ctx.day.status_time(args.time))
     table = [{"group": r.group, "where": r.position.station if r.position else "-", "doing": r.obligation.kind,
               "target": r.obligation.target or "", "rolls": len(r.rolls)} for r in out.groups]
-    emit(args, out, format_table(table, ["group", "where", "doing", "target", "rolls"]) if table
+    emit(args, out, format_table(table, ["group", "where", "doing", "target", "rolls"],
+                                 [_("group"), _("where"), _("doing"), _("target"), _("rolls")]) if table
          else _("no groups yet"))
     return 0
 

@@ -25,6 +25,7 @@ from planner.lab.run import RunSpec, check_executor, keep, run_days
 from planner.lab.strategies import assign
 from planner.realtime.feed import RealtimeError, RealtimeUnavailable, api_key, fetch_url, is_url
 from planner.util.atomic import atomic_write_bytes, atomic_write_text
+from planner.util.i18n import N_, _
 from planner.util.table import format_table
 
 
@@ -68,7 +69,8 @@ def _realtime_file(args: argparse.Namespace) -> str | None:
     try:
         data = fetch_url(src, key=api_key(args.realtime_key_env)).body or b""
     except RealtimeUnavailable as exc:
-        raise RealtimeError(f"{exc}: nothing simulated (a lab run on real-time data needs the feed)") from None
+        raise RealtimeError(_("{error}: nothing simulated (a lab run on real-time data needs the feed)").format(
+            error=exc)) from None
     path = config.cache_root() / "realtime" / f"lab-{hashlib.sha256(data).hexdigest()[:16]}.pb"
     atomic_write_bytes(path, data)
     return str(path)
@@ -95,34 +97,41 @@ def _bar(ctx: Context, days: int):
 
 def _text(rep: dict, args: argparse.Namespace) -> str:
     m, v = rep["meta"], rep["verdict"]
-    lines = [f"{m['title']} {m['date']} (feed {m.get('feed_version', '')}): {m['days']} simulated days, {m['groups']} groups ({', '.join(m['strategies'])}),"
-             f" seed {m['seed']}: {m['rolls']} rolls, {m['ledger_events']} ledger events, money conserved: "
-             f"{'yes' if m['money_conserved'] else 'NO'}", report.routing_note(m),
-             "dice table: " + ("fair" if v["fair"] else "not fair"), *(f"  - {r}" for r in v["reasons"]),
-             "what it rests on:", *(f"  - {r}" for r in v.get("findings", [])), "",
-             "stations that pay back best (fee income per day if owned, against the price):"]
+    lines = [_("{title} {date} (feed {feed}): {days} simulated days, {groups} groups ({strategies}), seed {seed}: "
+               "{rolls} rolls, {events} ledger events, money conserved: {conserved}").format(
+                 title=m["title"], date=m["date"], feed=m.get("feed_version", ""), days=m["days"], groups=m["groups"],
+                 strategies=", ".join(m["strategies"]), seed=m["seed"], rolls=m["rolls"], events=m["ledger_events"],
+                 conserved=_("yes") if m["money_conserved"] else _("NO")), report.routing_note(m),
+             _("dice table: fair") if v["fair"] else _("dice table: not fair"), *(f"  - {r}" for r in v["reasons"]),
+             _("what it rests on:"), *(f"  - {r}" for r in v.get("findings", [])), "",
+             _("stations that pay back best (fee income per day if owned, against the price):")]
     rows = [[s["rank"], s["name"], s["category"], s["price"], s["stops_per_day"], s["groups_per_day"],
              s["fee_income_per_day"], s["payback_minutes"] if s["payback_minutes"] is not None else "-"]
             for s in rep["stations"][:12]]
-    lines.append(_table(["#", "station", "class", "price", "stops/day", "groups/day", "fees/day",
-                               "payback min"], rows))
-    lines += ["", "dice numbers (travel minutes to the target: median, p90; share not reached by the end):"]
+    lines.append(_table(["#", _("station"), _("class"), _("price"), _("stops/day"), _("groups/day"), _("fees/day"),
+                         _("payback min")], rows))
+    lines += ["", _("dice numbers (travel minutes to the target: median, p90; share not reached by the end):")]
     rows = [[n, d["rolls"], d["travel"]["median"], d["travel"]["p90"], d["travel"]["unreached"], d["as_free"],
              ", ".join(f"{k} {c}" for k, c in d["targets"].items())] for n, d in rep["dice"]["numbers"].items()]
-    lines.append(_table(["no.", "rolls", "median", "p90", "unreached", "as free", "targets chosen"], rows))
-    for key, what in (("never_fastest", "never the fastest"), ("never_available", "never reachable")):
+    lines.append(_table([_("no."), _("rolls"), _("median"), _("p90"), _("unreached"), _("as free"),
+                         _("targets chosen")], rows))
+    for key, what in (("never_fastest", _("never the fastest: {names}")),
+                      ("never_available", _("never reachable: {names}"))):
         if rep["dice"][key]:
-            lines.append(f"{what}: " + ", ".join(rep["dice"][key]))
+            lines.append(what.format(names=", ".join(rep["dice"][key])))
     c = rep["capital"]
-    lines += ["", "final capital by strategy: " + "; ".join(f"{k} {v['mean']:.0f} (wins {v['wins']:.0%})"
-                                                           for k, v in c["by_strategy"].items()),
-              "final capital by start region: " + "; ".join(f"{k} {v['mean']:.0f}" for k, v in c["by_region"].items()),
-              f"is the start decisive? {'yes' if c['start_decisive'] else 'no'} (best vs worst region: z = "
-              f"{c['start_z']})"]
+    lines += ["", _("final capital by strategy: {strategies}").format(strategies="; ".join(
+                  _("{strategy} {mean} (wins {wins})").format(strategy=k, mean=f"{v['mean']:.0f}",
+                                                              wins=f"{v['wins']:.0%}")
+                  for k, v in c["by_strategy"].items())),
+              _("final capital by start region: {regions}").format(regions="; ".join(
+                  f"{k} {v['mean']:.0f}" for k, v in c["by_region"].items())),
+              (_("is the start decisive? yes (best vs worst region: z = {z})") if c["start_decisive"] else
+               _("is the start decisive? no (best vs worst region: z = {z})")).format(z=c["start_z"])]
     if args.out:
-        lines.append(f"report: {args.out}")
+        lines.append(_("report: {path}").format(path=args.out))
     if args.trace:
-        lines.append(f"trace: {args.trace}")
+        lines.append(_("trace: {path}").format(path=args.trace))
     return "\n".join(lines)
 
 
@@ -138,28 +147,30 @@ def cmd_advise(args: argparse.Namespace) -> int:
     return 0
 
 
-WHERE = {"way": "where it is or on its way", "free": "where it is or on a train it may take now",
-         "here": "where it is"}
+WHERE = {"way": N_("nothing to buy where it is or on its way: owned, too dear, or no fees expected before the end"),
+         "free": N_("nothing to buy where it is or on a train it may take now: owned, too dear, or no fees expected "
+                    "before the end"),
+         "here": N_("nothing to buy where it is: owned, too dear, or no fees expected before the end")}
 
 
 def _advice_text(out: dict) -> str:
     """``advise``'s text: the group, the basis of the rates, the stations with a heading that says whether they
     pay back their price; one line when the game is over."""
-    head = f"group {out['group']} at {out['time']}"
     if out["over"]:
-        return f"{head}: the game is over"
-    lines = [f"{head}: cash {out['cash']}; fees expected from {out['rates']['summary']}"]
+        return _("group {group} at {time}: the game is over").format(group=out["group"], time=out["time"])
+    lines = [_("group {group} at {time}: cash {cash}; fees expected from {basis}").format(
+        group=out["group"], time=out["time"], cash=out["cash"], basis=out["rates"]["summary"])]
     n, k = len(out["stations"]), out["paying_back"]
     if not n:
-        lines.append(f"nothing to buy {WHERE[out['scope']]}: owned, too dear, or no fees expected before the end")
+        lines.append(_(WHERE[out["scope"]]))
         return "\n".join(lines)
     if k == n:
-        lines.append("worth buying now (each pays back its price before the end):")
+        lines.append(_("worth buying now (each pays back its price before the end):"))
     elif k:
-        lines.append(f"best buys now ({k} of {n} pay back their price before the end):")
+        lines.append(_("best buys now ({k} of {n} pay back their price before the end):").format(k=k, n=n))
     else:
-        lines.append("best buys now, none pays back its price before the end:")
+        lines.append(_("best buys now, none pays back its price before the end:"))
     rows = [[i, s["name"], s["price"], s["expected_income"], s["net"], s["why"]]
             for i, s in enumerate(out["stations"], 1)]
-    lines.append(_table(["#", "station", "price", "expected income", "net", "why"], rows))
+    lines.append(_table(["#", _("station"), _("price"), _("expected income"), _("net"), _("why")], rows))
     return "\n".join(lines)

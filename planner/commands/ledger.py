@@ -24,9 +24,9 @@ def _dice(text: str | None, what: str) -> tuple[int, ...]:
     try:
         dice = tuple(int(x) for x in text.replace("+", ",").split(","))
     except ValueError:
-        raise InputError(f"{what} {text!r}: expected two dice like 3,4") from None
+        raise InputError(_("{option} {value!r}: expected two dice like 3,4").format(option=what, value=text)) from None
     if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-        raise InputError(f"{what} {text!r}: two dice, each 1-6")
+        raise InputError(_("{option} {value!r}: two dice, each 1-6").format(option=what, value=text))
     return dice
 
 
@@ -35,9 +35,9 @@ def _houses(text: str) -> tuple[tuple[str, str], ...]:
     for item in (x.strip() for x in text.split(";")):
         if not item:
             continue
-        name, _, n = item.rpartition("=")
+        name, _sep, n = item.rpartition("=")
         if not name.strip() or not n.strip():
-            raise InputError(f"--houses {item!r}: expected STATION=N or STATION=hotel")
+            raise InputError(_("--houses {value!r}: expected STATION=N or STATION=hotel").format(value=item))
         out.append((name.strip(), n.strip()))
     return tuple(out)
 
@@ -45,9 +45,9 @@ def _houses(text: str) -> tuple[tuple[str, str], ...]:
 def _rolls(items: list[str]) -> tuple[tuple[str, int], ...]:
     out = []
     for r in items:
-        g, _, v = r.partition("=")
+        g, _sep, v = r.partition("=")
         if not g.strip() or not v.strip().isdigit() or not 2 <= int(v) <= 12:
-            raise InputError(f"--roll {r!r}: expected GROUP=SUM, the sum of two dice (2-12)")
+            raise InputError(_("--roll {value!r}: expected GROUP=SUM, the sum of two dice (2-12)").format(value=r))
         out.append((g.strip(), int(v)))
     return tuple(out)
 
@@ -56,12 +56,12 @@ def _kind(args: argparse.Namespace) -> str:
     kind = args.event
     if kind == "parking" and args.empty:
         if not args.dice:
-            raise InputError("--empty needs --dice (the two dice rolled)")
+            raise InputError(_("--empty needs --dice (the two dice rolled)"))
         return "parking_empty"
     if kind == "parking" and not args.reason:
-        raise InputError("give --reason (a payment) or --empty --dice D,D")
+        raise InputError(_("give --reason (a payment) or --empty --dice D,D"))
     if kind == "diceoff" and not (args.roll or args.group and args.dice):
-        raise InputError("diceoff: give --group and its --dice, or every group's --roll GROUP=SUM")
+        raise InputError(_("diceoff: give --group and its --dice, or every group's --roll GROUP=SUM"))
     return kind
 
 
@@ -75,7 +75,7 @@ def cmd_event(args: argparse.Namespace) -> int:
         return 0
     if args.event == "sent":
         ev = mark_sent(ctx.play, args.group, args.event_seq, t)
-        emit(args, ev, f"#{ev.seq} {ev.message}: sent at {ev.sent}")
+        emit(args, ev, _("#{seq} {message}: sent at {time}").format(seq=ev.seq, message=ev.message, time=ev.sent))
         return 0
     reported = parse_clock(args.reported) if args.reported else ctx.day.now()
     kind = _kind(args)
@@ -92,7 +92,8 @@ def cmd_event(args: argparse.Namespace) -> int:
         offer=getattr(args, "offer", None) or 0, now=ctx.day.now())
     res = record_event(ctx.play, req)
     ans = res.answer()
-    text = (f"{ans.title}: " if ans.title else "") + ans.message + (" (pending dice-off)" if ans.pending else "")
+    said = _("{message} (pending dice-off)") if ans.pending else "{message}"
+    text = (f"{ans.title}: " if ans.title else "") + said.format(message=ans.message)
     text += "".join(f"\n  {a} -> {b}: {n}" for a, b, n in ans.transfers)
     if ans.undoes:
         text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
@@ -110,8 +111,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     table = format_table([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
                                                       f"{' (V)' if s['mortgaged'] else ''}" for s in g["stations"]),
                            "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"])} for g in groups],
-                         ["group", "cash", "capital", "stations", "lines", "out"])
-    emit(args, answer, table + f"\nfree parking: {out['parking']}")
+                         ["group", "cash", "capital", "stations", "lines", "out"],
+                         [_("group"), _("cash"), _("capital"), _("stations"), _("lines"), _("out")])
+    emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=out["parking"]))
     return 0
 
 
@@ -166,8 +168,10 @@ def cmd_end(args: argparse.Namespace) -> int:
     """Ranking."""
     answer = end(Context(args, game_scope=True).play)
     out = msgspec.to_builtins(answer)
-    emit(args, answer, format_table(out["ranking"], ["rank", "group", "cash", "holdings_value", "group_bonus",
-                                                  "capital", "out"]) + f"\nwinner: {out['winner'] or '-'}")
+    table = format_table(out["ranking"], ["rank", "group", "cash", "holdings_value", "group_bonus", "capital", "out"],
+                         [_("rank"), _("group"), _("cash"), _("holdings value"), _("group bonus"), _("capital"),
+                          _("out")])
+    emit(args, answer, table + "\n" + _("winner: {group}").format(group=out["winner"] or "-"))
     return 0
 
 
@@ -175,6 +179,6 @@ def cmd_feed(args: argparse.Namespace) -> int:
     """Events to tell a group of."""
     answer = feed(Context(args, game_scope=True).play, args.group, args.since)
     out = msgspec.to_builtins(answer)
-    emit(args, answer, "\n".join(f"#{e['seq']} {e['message']}" + (" (undone)" if e["undone"] else "")
-                              for e in out["events"]) or "nothing new")
+    emit(args, answer, "\n".join((_("#{seq} {message} (undone)") if e["undone"] else "#{seq} {message}").format(
+        seq=e["seq"], message=e["message"]) for e in out["events"]) or _("nothing new"))
     return 0

@@ -15,7 +15,7 @@ from planner.routing import Origin
 from planner.service.answers.base import encode
 from planner.service.realtime import late_mark
 from planner.service.route import group_route, place_origin, route_answer
-from planner.util.i18n import _
+from planner.util.i18n import _, ngettext
 from planner.util.userfiles import read_csv
 
 
@@ -37,7 +37,7 @@ def cmd_route(args: argparse.Namespace) -> int:
         out = group_route(ctx.play, args.group, args.target, ctx.day.status_time(args.time), args.within)
     else:
         if not args.target:
-            raise InputError("--to is required")
+            raise InputError(_("--to is required"))
         origin = origin_of_args(ctx, args.origin, args.time, args.trip, args.since)
         out = route_answer(ctx.day, ctx.pricing, origin, ctx.station(args.target), args.within, ctx.train)
     emit(args, out, render(msgspec.to_builtins(out)))
@@ -53,19 +53,34 @@ def _batch(ctx: Context, args: argparse.Namespace) -> int:
             out = route_answer(ctx.day, ctx.pricing, origin, ctx.station(row["to"]), args.within)
             answered += 1
         except PlannerError as exc:
-            out = {"error": f"{path} line {line}: {exc}"}
+            out = {"error": _("{path} line {line}: {error}").format(path=path, line=line, error=exc)}
             failed += 1
         sys.stdout.write(encode(out).decode() + "\n")
     if failed and not answered:
-        raise InputError(f"batch file {path}: none of its {failed} rows could be answered (see each line)")
+        raise InputError(ngettext("batch file {path}: none of its {n} row could be answered (see each line)",
+                                  "batch file {path}: none of its {n} rows could be answered (see each line)",
+                                  failed).format(path=path, n=failed))
     return 0
 
 
 WIDTH = 80  # a phone in landscape, a terminal: every readable line fits
 
 
-def _changes(n: int | None) -> str:
-    return "no change" if not n else f"{n} change" + ("s" if n > 1 else "")
+def _summary(origin: str, target: str, o: dict) -> str:
+    """``A → B: dep 12:40, arr 13:46, 1 change`` (one sentence per count of changes)."""
+    n = o.get("changes") or 0
+    text = (_("{origin} → {target}: dep {departure}, arr {arrival}, no change") if not n else
+            ngettext("{origin} → {target}: dep {departure}, arr {arrival}, {n} change",
+                     "{origin} → {target}: dep {departure}, arr {arrival}, {n} changes", n))
+    return text.format(origin=origin, target=target, departure=o["departure"], arrival=o["arrival"], n=n)
+
+
+def _alternative(i: int, o: dict) -> str:
+    n = o.get("changes") or 0
+    text = (_("alternative {i}: dep {departure}, arr {arrival}, no change") if not n else
+            ngettext("alternative {i}: dep {departure}, arr {arrival}, {n} change",
+                     "alternative {i}: dep {departure}, arr {arrival}, {n} changes", n))
+    return text.format(i=i, departure=o["departure"], arrival=o["arrival"], n=n)
 
 
 def _wrap(line: str, indent: int = 9) -> list[str]:
@@ -74,29 +89,35 @@ def _wrap(line: str, indent: int = 9) -> list[str]:
 
 def render(out: dict) -> str:
     """Readable itinerary for a phone screen (80 columns, no trip ids, tolls and bonus in words)."""
-    lines = [f"in {out['train'].removeprefix('in ')}"] if out.get("train") else []
+    lines = [_("in {train}").format(train=out["train"].removeprefix("in "))] if out.get("train") else []
     if out.get("arrival") is None:
-        return "\n".join(lines + _wrap(f"{out['from']} → {out['to']}: {out.get('reason', 'unreachable')}", 2))
+        reason = out.get("reason") or _("unreachable")
+        return "\n".join(lines + _wrap(f"{out['from']} → {out['to']}: {reason}", 2))
     if out.get("already_there") or not out.get("legs"):
-        return "\n".join(lines + [f"{out['to']}: already there ({out['arrival']})"])
-    lines += _wrap(f"{out['from']} → {out['to']}: dep {out['departure']}, arr {out['arrival']}, "
-                   f"{_changes(out['changes'])}", 2)
+        return "\n".join(lines + [_("{target}: already there ({arrival})").format(target=out["to"],
+                                                                                 arrival=out["arrival"])])
+    lines += _wrap(_summary(out["from"], out["to"], out), 2)
     lines += _legs(out)
     for w in out.get("warnings", []):
-        lines += _wrap(f"warning: {w}", 2)
+        lines += _wrap(_("warning: {warning}").format(warning=w), 2)
     rt = out.get("realtime")
     if rt:
-        lines += _wrap(f"real time: {rt['source']}, " + (
-            f"{rt['age_s'] // 60} min old, {rt['trips_matched']} trips matched"
-            if rt.get("available") and rt.get("age_s") is not None else "not available: timetable times"), 2)
+        if rt.get("available") and rt.get("age_s") is not None:
+            said = ngettext("real time: {source}, {minutes} min old, {n} trip matched",
+                            "real time: {source}, {minutes} min old, {n} trips matched", rt["trips_matched"])
+        else:
+            said = _("real time: {source}, not available: timetable times")
+        lines += _wrap(said.format(source=rt["source"], minutes=(rt.get("age_s") or 0) // 60,
+                                   n=rt.get("trips_matched")), 2)
     for i, a in enumerate(out.get("alternatives", []), 1):
-        lines += _wrap(f"alternative {i}: dep {a['departure']}, arr {a['arrival']}, {_changes(a['changes'])}", 2)
+        lines += _wrap(_alternative(i, a), 2)
         lines += ["  " + x for x in _legs(a)]
     return "\n".join(lines)
 
 
-def _plat(p: str | None) -> str:
-    return f", pl. {p}" if p else ""
+def _at(station: str, platform: str | None) -> str:
+    """A station with its platform (``Zug, pl. 3``), or the station alone."""
+    return _("{station}, pl. {platform}").format(station=station, platform=platform) if platform else station
 
 
 def _late(delay_min: int | None) -> str:
@@ -125,17 +146,21 @@ def _legs(out: dict) -> list[str]:
     lines: list[str] = []
     for leg in out["legs"]:
         if leg.get("route") == "walk":
-            lines += _wrap(f"  {leg['departure']}  walk from {leg['from']} to {leg['to']} (arr {leg['arrival']})")
+            lines += _wrap("  " + _("{departure}  walk from {origin} to {target} (arr {arrival})").format(
+                departure=leg["departure"], origin=leg["from"], target=leg["to"], arrival=leg["arrival"]))
             continue
         if leg.get("seated"):  # the ride the group sits in: it gets off at the stop its train approaches
-            lines += _wrap(f"  {leg['arrival']}  {leg['to']}{_plat(leg.get('to_platform'))}: get off the "
-                           f"{leg['route']}")
+            lines += _wrap("  " + _("{arrival}  {stop}: get off the {route}").format(
+                arrival=leg["arrival"], stop=_at(leg["to"], leg.get("to_platform")), route=leg["route"]))
             continue
-        towards = f" towards {leg['headsign']}" if leg.get("headsign") else ""
-        dep, arr = _late(leg.get("departure_delay_min")), _late(leg.get("arrival_delay_min"))
-        lines += _wrap(f"  {leg['departure']}{dep}  {leg['from']}{_plat(leg.get('from_platform'))}: "
-                       f"{leg['route']}{towards}")
-        lines += _wrap(f"  {leg['arrival']}{arr}  {leg['to']}{_plat(leg.get('to_platform'))}: get off")
+        dep = leg["departure"] + _late(leg.get("departure_delay_min"))
+        arr = leg["arrival"] + _late(leg.get("arrival_delay_min"))
+        board = (_("{departure}  {stop}: {route} towards {headsign}") if leg.get("headsign") else
+                 "{departure}  {stop}: {route}")
+        lines += _wrap("  " + board.format(departure=dep, stop=_at(leg["from"], leg.get("from_platform")),
+                                           route=leg["route"], headsign=leg.get("headsign")))
+        lines += _wrap("  " + _("{arrival}  {stop}: get off").format(arrival=arr,
+                                                                     stop=_at(leg["to"], leg.get("to_platform"))))
         events: dict[tuple, set] = {}
         for b in leg.get("bonus", []):
             events.setdefault((b["time"], b["station"], b["fee"]), set()).add(b["event"])
@@ -143,6 +168,7 @@ def _legs(out: dict) -> list[str]:
             lines += _wrap("         " + _bonus_line(leg.get("mode", "rail"), kinds).format(
                 fee=fee, station=station, time=time))
         for c in leg.get("crossings", []):
-            what = "tunnel" if c.get("kind") == "tunnel" else "toll line"
-            lines += _wrap(f"         crosses the {what} {c['name']}: its owner's fee is due")
+            what = (_("crosses the tunnel {name}: its owner's fee is due") if c.get("kind") == "tunnel" else
+                    _("crosses the toll line {name}: its owner's fee is due"))
+            lines += _wrap("         " + what.format(name=c["name"]))
     return lines

@@ -15,7 +15,7 @@ from planner.service.realtime import late_mark
 from planner.service.rules import LogLeg, check_log, trains_after_getting_off
 from planner.service.target import target_answer
 from planner.service.tolls import tolls_answer
-from planner.util.i18n import _
+from planner.util.i18n import _, ngettext
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 from planner.util.userfiles import read_csv, read_toml
@@ -26,7 +26,7 @@ def cmd_target(args: argparse.Namespace) -> int:
     ctx = Context(args, game_scope=bool(args.group))
     origin = origin_of_args(ctx, args.at, args.time, args.trip, args.since)
     asked = ctx.clock(args.time) if args.time and not args.trip else None  # roll's time (the origin may be later)
-    _, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train, asked=asked)
+    _answer, out = target_answer(ctx.day, ctx.pricing, origin, args.roll, args.visited, ctx.train, asked=asked)
     emit(args, out, render_dice(msgspec.to_builtins(out)))
     return 0
 
@@ -34,22 +34,33 @@ def cmd_target(args: argparse.Namespace) -> int:
 def render_dice(out: dict) -> str:
     """Readable dice answer (80 columns; each warning once)."""
     if out["kind"] == "free":
-        s = f"roll {out['roll']}: free movement until {out['free_until']}"
+        s = _("roll {roll}: free movement until {until}").format(roll=out["roll"], until=out["free_until"])
     elif out.get("arrival") is None:
-        s = f"roll {out['roll']}: target {out.get('target') or '-'} (not reachable)"
+        s = _("roll {roll}: target {target} (not reachable)").format(roll=out["roll"],
+                                                                     target=out.get("target") or "-")
     else:
-        s = (f"roll {out['roll']}: go to {out['target']}, arrival {out['arrival']}\n"
+        s = (_("roll {roll}: go to {target}, arrival {arrival}").format(
+            roll=out["roll"], target=out["target"], arrival=out["arrival"]) + "\n"
              + render({**out, "from": out["from"], "to": out["target"], "warnings": [], "train": None,
                        "alternatives": [a for a in out.get("admissible", []) if a["legs"] != out["legs"]]}))
     if out.get("why"):
-        s += "\n" + "\n".join(_wrap(f"why: {out['why']}", 2))
+        s += "\n" + "\n".join(_wrap(_("why: {why}").format(why=out["why"]), 2))
     if out.get("candidates"):
-        s += "\n" + "\n".join(_wrap("candidates: " + "; ".join(
-            f"{c['name']} {c['arrival'] or '-'}{' (targeted)' if c['targeted'] else ''}"
-            f"{'' if c['available'] else ' (not in area)'}" for c in out["candidates"]), 2))
+        s += "\n" + "\n".join(_wrap(_("candidates: {candidates}").format(
+            candidates="; ".join(_candidate(c) for c in out["candidates"])), 2))
     for w in dict.fromkeys(out.get("warnings", [])):
-        s += "\n" + "\n".join(_wrap(f"warning: {w}", 2))
+        s += "\n" + "\n".join(_wrap(_("warning: {warning}").format(warning=w), 2))
     return s
+
+
+def _candidate(c: dict) -> str:
+    """One candidate of a dice answer: its name, its arrival and whether it was targeted or is outside the area."""
+    if not c["available"]:
+        text = (_("{name} {arrival} (targeted) (not in area)") if c["targeted"] else
+                _("{name} {arrival} (not in area)"))
+    else:
+        text = _("{name} {arrival} (targeted)") if c["targeted"] else "{name} {arrival}"
+    return text.format(name=c["name"], arrival=c["arrival"] or "-")
 
 
 def cmd_zugzwang(args: argparse.Namespace) -> int:
@@ -60,13 +71,14 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         try:
             out = check_log(ctx.day, legs)
         except InputError as exc:
-            raise InputError(f"legs file {args.check}: {exc}") from None
+            raise InputError(_("legs file {path}: {error}").format(path=args.check, error=exc)) from None
         violations = out.violations
         emit(args, out, _("no violations") if not violations else
-             "\n".join(f"line {v.line}: §{v.rule} {v.message}" for v in violations))
+             "\n".join(_("line {line}: §{rule} {message}").format(line=v.line, rule=v.rule, message=v.message)
+                       for v in violations))
         return 0 if not violations else 1
     if not args.at:
-        raise InputError("--at STATION is required (or --check LEGS.csv)")
+        raise InputError(_("--at STATION is required (or --check LEGS.csv)"))
     s = ctx.station(args.at)
     t = ctx.clock(args.time)
     exclude = ctx.trip(args.trip, s) if args.trip else -1
@@ -84,7 +96,8 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
         rows = [msgspec.to_builtins(d) | {"note": "" if d.catchable else _("too soon"),
                                           "departure": d.departure + late_mark(d.departure_delay_min or None)}
                 for d in out.departures]
-        table += format_table(rows, ["departure", "route", "headsign", "platform", "note"])
+        table += format_table(rows, ["departure", "route", "headsign", "platform", "note"],
+                              [_("departure"), _("route"), _("towards"), _("platform"), _("note")])
     emit(args, out, table)
     return 0
 
@@ -98,7 +111,8 @@ def _read_legs(path: Path) -> list[LogLeg]:
             legs.append(LogLeg(line, row["from"], row["to"], parse_clock(row["departure"]), parse_clock(row["arrival"]),
                                row.get("from_platform"), row.get("to_platform")))
         except PlannerError as exc:
-            raise InputError(f"legs file {path} line {line}: {exc}") from None
+            raise InputError(_("legs file {path} line {line}: {error}").format(path=path, line=line,
+                                                                               error=exc)) from None
     return legs
 
 
@@ -109,14 +123,18 @@ def cmd_bonus(args: argparse.Namespace) -> int:
         out = group_bonus(ctx.play, args.group, ctx.day.status_time(args.time))
     else:
         out = bonus_answer(ctx.day, origin_of_args(ctx, args.at, args.time, args.trip, args.since), ctx.train)
-    head = (f"{out.train}\n" if out.train else "") + \
-        f"full hour {out.hour}: {len(out.chances)} chance(s) for {out.fee} instead of {out.base_fee}"
+    head = (f"{out.train}\n" if out.train else "") + ngettext(
+        "full hour {hour}: {n} chance for {fee} instead of {base_fee}",
+        "full hour {hour}: {n} chances for {fee} instead of {base_fee}", len(out.chances)).format(
+        hour=out.hour, n=len(out.chances), fee=out.fee, base_fee=out.base_fee)
     if out.note:
         head += f"\n{out.note}"
     if out.target:
-        head += f"\nonly on the way to {out.target} (the group is bound to it)"
+        head += "\n" + _("only on the way to {target} (the group is bound to it)").format(target=out.target)
     table = head + "\n" + format_table(msgspec.to_builtins(out.chances), ["time", "event", "station", "route",
-                                                                          "board_at", "board_time"])
+                                                                          "board_at", "board_time"],
+                                       [_("time"), _("event"), _("station"), _("route"), _("board at"),
+                                        _("board time")])
     emit(args, out, table)
     return 0
 
@@ -126,9 +144,14 @@ def cmd_tolls(args: argparse.Namespace) -> int:
     ctx = Context(args)
     owners = read_toml(args.owners, "owners file", limit=1 << 20) if args.owners else None
     out = tolls_answer(ctx.day, args.trip, args.origin, args.target, owners, args.tunnel_dice,
-                       f"owners file {args.owners}")
-    table = f"{out.route} {out.from_} -> {out.to}: " + (
-        "no toll line or tunnel" if not out.crossings else
-        "; ".join(f"{c.name} ({c.kind}): {c.fee_text}" for c in out.crossings))
+                       _("owners file {path}").format(path=args.owners))
+    if not out.crossings:
+        table = _("{route} {origin} -> {target}: no toll line or tunnel").format(route=out.route, origin=out.from_,
+                                                                                 target=out.to)
+    else:
+        table = "{route} {origin} -> {target}: {crossings}".format(
+            route=out.route, origin=out.from_, target=out.to, crossings="; ".join(
+                (_("{name} (tunnel): {fee}") if c.kind == "tunnel" else _("{name} (toll line): {fee}")).format(
+                    name=c.name, fee=c.fee_text) for c in out.crossings))
     emit(args, out, table)
     return 0

@@ -35,9 +35,10 @@ def cmd_game_new(args: argparse.Namespace) -> int:
     out = links.to_json()
     out["warnings"] = [warning] if warning else []
     if warning and not args.json:
-        sys.stderr.write(f"planner: warning: {warning}\n")
-    lines = [f"game {links.game} ({args.name.strip()}); keep these links, they are shown only once",
-             f"organiser: {out['organiser']['url']}"]
+        sys.stderr.write("planner: " + _("warning: {warning}").format(warning=warning) + "\n")
+    lines = [_("game {game} ({name}); keep these links, they are shown only once").format(game=links.game,
+                                                                                         name=args.name.strip()),
+             _("organiser: {url}").format(url=out["organiser"]["url"])]
     lines += [f"{g['name']}: {g['url']}" for g in out["groups"]]
     emit(args, out, "\n".join(lines))
     return 0
@@ -57,22 +58,24 @@ def _area_warning(ctx: Context, feed: str | None) -> str | None:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve every game of the state (games created later too) until interrupted."""
     if not 0 < args.port < 65536:
-        raise InputError(f"--port {args.port}: expected 1 to 65535")
+        raise InputError(_("--port {value}: expected 1 to 65535").format(value=args.port))
     if not 0.1 <= args.rate_limit <= 1000:
-        raise InputError(f"--rate-limit {args.rate_limit}: expected 0.1 to 1000 requests a second")
+        raise InputError(_("--rate-limit {value}: expected 0.1 to 1000 requests a second").format(value=args.rate_limit))
     if args.poll_interval is not None and not 0.1 <= args.poll_interval <= 600:
-        raise InputError(f"--poll-interval {args.poll_interval}: expected 0.1 to 600 seconds")
+        raise InputError(_("--poll-interval {value}: expected 0.1 to 600 seconds").format(value=args.poll_interval))
     for addr in (args.trusted_proxy or "").split(","):
         try:
             if args.trusted_proxy:
                 ipaddress.ip_address(addr.strip())
         except ValueError:
-            raise InputError(f"--trusted-proxy {addr!r}: expected the proxy's IP address, e.g. 127.0.0.1") from None
+            raise InputError(_("--trusted-proxy {value!r}: expected the proxy's IP address, e.g. 127.0.0.1").format(
+                value=addr)) from None
     live, realtime = _realtime(args)
     app, worker = load_app(feed=args.feed, rate=args.rate_limit, burst=max(1, int(args.rate_limit * 6)),
                            secure_cookie=args.https, realtime=realtime,
                            poll_ms=None if args.poll_interval is None else round(args.poll_interval * 1000))
-    sys.stderr.write(f"planner: serving on http://{args.host}:{args.port} (Ctrl-C stops)\n")
+    sys.stderr.write("planner: " + _("serving on {url} (Ctrl-C stops)").format(
+        url=f"http://{args.host}:{args.port}") + "\n")
     sys.stderr.flush()
     try:
         # X-Forwarded-For is believed only from the configured proxy: anyone else could rotate it to get past
@@ -90,7 +93,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if live is not None:
             live.stop()
     if worker.failed:  # a supervisor (systemd Restart=on-failure) starts the server again
-        raise PlannerError(f"serve stopped: {worker.failed}", exit_code=1)
+        raise PlannerError(_("serve stopped: {error}").format(error=worker.failed), exit_code=1)
     return 0
 
 
@@ -102,10 +105,12 @@ def _realtime(args: argparse.Namespace):
     if not is_url(args.realtime):
         return None, os.path.abspath(args.realtime)
     if args.realtime_interval < 30:
-        raise InputError(f"--realtime-interval {args.realtime_interval}: at least 30 s (the platform's limit)")
+        raise InputError(_("--realtime-interval {value}: at least 30 s (the platform's limit)").format(
+            value=args.realtime_interval))
     path = config.cache_root() / "realtime" / f"live-{os.getpid()}.pb"
     live = LiveFeed(args.realtime, path, key=api_key(args.realtime_key_env), interval=args.realtime_interval)
     status = live.start()
     if status.get("error"):
-        sys.stderr.write(f"planner: warning: {status['error']}: phones plan on the timetable until it answers\n")
+        sys.stderr.write("planner: " + _("warning: {warning}").format(warning=_(
+            "{error}: phones plan on the timetable until it answers").format(error=status["error"])) + "\n")
     return live, str(path)

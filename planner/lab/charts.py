@@ -15,6 +15,7 @@ from planner.lab.moves import Board
 from planner.maps.assets import load_basemap
 from planner.maps.layers import CATEGORY_COLORS, line_segments
 from planner.maps.placement import Box, find_spot
+from planner.util.i18n import _
 
 MAP_W, MAP_H = 760, 520
 CHART_W = 620
@@ -139,8 +140,10 @@ def station_map(rep: dict, board: Board, money=str) -> str:
     the best stations named."""
     st = [s for s in rep["stations"] if s["lat"] == s["lat"] and s["lon"] == s["lon"]]
     proj = _Proj([(s["lat"], s["lon"]) for s in st])
+    label = escape(_("stations by fee income"))
     parts = [f'<svg id="lab-map" viewBox="0 0 {MAP_W} {MAP_H}" width="{MAP_W}" height="{MAP_H}" '
-             'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="stations by fee income">', *_base(proj)]
+             f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}">',
+             *_base(proj)]
     tt = board.day.timetable
     for seg in line_segments(tt):
         x1, y1 = proj.xy(float(tt.station_lat[seg.a]), float(tt.station_lon[seg.a]))
@@ -152,8 +155,9 @@ def station_map(rep: dict, board: Board, money=str) -> str:
         x, y = proj.xy(s["lat"], s["lon"])
         color = "#c62828" if s["pays_back"] else "#1565c0"
         payback = "–" if s["payback_minutes"] is None else f"{s['payback_minutes']:.0f}"
-        tip = (f"{s['name']}: #{s['rank']}, {s['stops_per_day']} stops/day, fees {money(s['fee_income_per_day'])}/day, "
-               f"price {money(s['price'])}, payback {payback} min")
+        tip = _("{name}: #{rank}, {stops} stops/day, fees {income}/day, price {price}, payback {payback} min").format(
+            name=s["name"], rank=s["rank"], stops=s["stops_per_day"], income=money(s["fee_income_per_day"]),
+            price=money(s["price"]), payback=payback)
         parts.append(f'<circle class="station" cx="{x}" cy="{y}" r="{_radius(s, top)}" fill="{color}" '
                      f'fill-opacity="0.6" stroke="#333" stroke-width="0.5"><title>{escape(tip)}</title></circle>')
     parts += _names(st, proj, top)

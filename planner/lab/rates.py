@@ -20,7 +20,7 @@ import numpy as np
 from planner import config
 from planner.service.gameday import GameDay
 from planner.util.atomic import atomic_write_text
-from planner.util.i18n import _
+from planner.util.i18n import _, ngettext
 from planner.util.keptfiles import DamagedFile, read_kept, set_aside
 
 log = logging.getLogger(__name__)
@@ -61,16 +61,24 @@ class Basis:
     def describe(self) -> str:
         """The basis in words."""
         if self.source == "lab":
-            return (f"a lab run of {_n(self.days, 'day')} x {_n(self.groups, 'group')} ({_n(self.group_days, 'group-day')}"
-                    f", seed {self.seed}, strategy {self.strategy}) of {self.game} on {self.date}")
+            # days and groups are at least 1: one sentence for each of one and more (the same in de, fr, en)
+            if self.days == 1:
+                said = (_("a lab run of 1 day x 1 group (1 group-day, seed {seed}, strategy {strategy}) of {game} "
+                          "on {date}") if self.groups == 1 else
+                        _("a lab run of 1 day x {groups} groups ({group_days} group-days, seed {seed}, strategy "
+                          "{strategy}) of {game} on {date}"))
+            else:
+                said = (_("a lab run of {days} days x 1 group ({group_days} group-days, seed {seed}, strategy "
+                          "{strategy}) of {game} on {date}") if self.groups == 1 else
+                        _("a lab run of {days} days x {groups} groups ({group_days} group-days, seed {seed}, "
+                          "strategy {strategy}) of {game} on {date}"))
+            return said.format(days=self.days, groups=self.groups, group_days=self.group_days, seed=self.seed,
+                               strategy=self.strategy, game=self.game, date=self.date)
         if self.set_aside:
             return _("the timetable's estimate for {game} on {date} (the kept lab rates of this game day were "
                      "damaged and set aside: {reason})").format(game=self.game, date=self.date, reason=self.set_aside)
-        return f"the timetable's estimate for {self.game} on {self.date} (no lab run of this game day is kept)"
-
-
-def _n(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")
+        return _("the timetable's estimate for {game} on {date} (no lab run of this game day is kept)").format(
+            game=self.game, date=self.date)
 
 
 @dataclass(frozen=True)
@@ -99,14 +107,17 @@ class Kept:
     def describe(self) -> str:
         """One line for ``simulate``'s text."""
         if self.realtime:
-            return ("advise's fee rates: this run's are not kept (played on real-time data: one moment's delays "
-                    "are no basis for a game day's advice)")
+            return _("advise's fee rates: this run's are not kept (played on real-time data: one moment's delays "
+                     "are no basis for a game day's advice)")
+        n = self.run.group_days
         if self.saved:
-            return f"advise's fee rates from now on: this run's ({_n(self.run.group_days, 'group-day')})"
+            return ngettext("advise's fee rates from now on: this run's ({n} group-day)",
+                            "advise's fee rates from now on: this run's ({n} group-days)", n).format(n=n)
         if self.kept is None:
-            return "advise's fee rates: this run's could not be kept (the cache folder cannot be written)"
-        return (f"advise keeps the fee rates of {self.kept.describe()}: more than this run's "
-                f"{_n(self.run.group_days, 'group-day')} (--replace-rates to use this run's)")
+            return _("advise's fee rates: this run's could not be kept (the cache folder cannot be written)")
+        return ngettext("advise keeps the fee rates of {kept}: more than this run's {n} group-day (--replace-rates "
+                        "to use this run's)", "advise keeps the fee rates of {kept}: more than this run's {n} "
+                        "group-days (--replace-rates to use this run's)", n).format(kept=self.kept.describe(), n=n)
 
 
 def rates_path(day: GameDay) -> Path:

@@ -14,7 +14,7 @@ from html import escape
 from planner.lab.charts import bars, station_map
 from planner.lab.moves import Board
 from planner.lab.report import routing_note
-from planner.util.i18n import _
+from planner.util.i18n import _, language
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -45,43 +45,52 @@ def _table(head: list[str], rows: list[list], cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
 
 
+def _tag(tag: str, text: str) -> str:
+    """``text`` (escaped) as one element: ``<h2>…</h2>``."""
+    return f"<{tag}>{escape(text)}</{tag}>"
+
+
 def _header(m: dict, v: dict) -> list[str]:
     """Title, how the days were played (said loudly when not by the game's rules), the verdict."""
     warn = " warn" if m.get("plain_routing") or m.get("realtime") else ""
-    verdict = (f'<p class="{"fair" if v["fair"] else "unfair"}"><b>The dice table is '
-               f'{"fair" if v["fair"] else "not fair"}</b>' + ("." if v["fair"] else ":") + "</p>")
+    verdict = ('<p class="fair"><b>' + escape(_("The dice table is fair")) + "</b>.</p>" if v["fair"] else
+               '<p class="unfair"><b>' + escape(_("The dice table is not fair")) + "</b>:</p>")
     reasons = "".join(f"<li>{escape(r)}</li>" for r in v["reasons"])
     rests = "".join(f"<li>{escape(r)}</li>" for r in v.get("findings", []))
     return [
-        f"<h1>Game lab: {escape(m['title'])}, {escape(m['date'])}</h1>",
+        _tag("h1", _("Game lab: {title}, {date}").format(title=m["title"], date=m["date"])),
         f'<p id="lab-mode" class="mode{warn}">{escape(routing_note(m))}</p>',
-        f'<p class="note">Feed {escape(str(m.get("feed_version", "")))}: '
-        f'{m["days"]} simulated days of {m["groups"]} groups ({escape(", ".join(m["strategies"]))}), '
-        f'seed {m["seed"]}, {escape(m["start"])}–{escape(m["end"])}, dice from {escape(m["dice_from"])}: '
-        f'{m["rolls"]} rolls, {m["ledger_events"]} ledger events; money conserved in every day: '
-        f'{"yes" if m["money_conserved"] else "no"}. Same seed, same page.</p>',
-        "<h2>Verdict on the dice table</h2>", verdict, f"<ul id='reasons'>{reasons}</ul>",
-        f"<p>{escape(_('What the verdict rests on:'))}</p><ul id='findings'>{rests}</ul>",
-        f'<p class="note">Thresholds: a number is unfair when more than {v["thresholds"]["unreached"]:.0%} of its '
-        f'targets are not reached before the end, or its median travel time differs by more than '
-        f'{v["thresholds"]["spread_minutes"]} minutes between parts of the area.</p>']
+        '<p class="note">' + escape(_(
+            "Feed {feed}: {days} simulated days of {groups} groups ({strategies}), seed {seed}, {start}–{end}, dice "
+            "from {dice_from}: {rolls} rolls, {events} ledger events; money conserved in every day: {conserved}. "
+            "Same seed, same page.").format(
+            feed=m.get("feed_version", ""), days=m["days"], groups=m["groups"], strategies=", ".join(m["strategies"]),
+            seed=m["seed"], start=m["start"], end=m["end"], dice_from=m["dice_from"], rolls=m["rolls"],
+            events=m["ledger_events"], conserved=_("yes") if m["money_conserved"] else _("no"))) + "</p>",
+        _tag("h2", _("Verdict on the dice table")), verdict, f"<ul id='reasons'>{reasons}</ul>",
+        _tag("p", _("What the verdict rests on:")) + f"<ul id='findings'>{rests}</ul>",
+        '<p class="note">' + escape(_(
+            "Thresholds: a number is unfair when more than {share} of its targets are not reached before the end, "
+            "or its median travel time differs by more than {minutes} minutes between parts of the area.").format(
+            share=f'{v["thresholds"]["unreached"]:.0%}', minutes=v["thresholds"]["spread_minutes"])) + "</p>"]
 
 
 def _stations(rep: dict, board: Board) -> list[str]:
     """The map, the fee income chart and the station table."""
     st = rep["stations"]
     rows = [[s["rank"], s["name"], s["category"], s["region"], money(s["price"]), money(s["fee"]), s["stops_per_day"],
-             s["groups_per_day"], money(s["fee_income_per_day"]), s["payback_minutes"], "yes" if s["pays_back"] else "no"]
+             s["groups_per_day"], money(s["fee_income_per_day"]), s["payback_minutes"], _("yes") if s["pays_back"] else _("no")]
             for s in st]
     return [
-        "<h2>Stations: where groups stop, what a station pays back</h2>",
-        '<p class="note">Circle size: fee income per day if one group owned the station (the other groups\' stops '
-        'times the unbuilt fee), in francs; red: pays back its price before the end. The best stations by fee '
-        'income against price are named; hover for the numbers.</p>',
+        _tag("h2", _("Stations: where groups stop, what a station pays back")),
+        '<p class="note">' + escape(_(
+            "Circle size: fee income per day if one group owned the station (the other groups' stops times the "
+            "unbuilt fee), in francs; red: pays back its price before the end. The best stations by fee income "
+            "against price are named; hover for the numbers.")) + "</p>",
         station_map(rep, board, money),
-        bars("chart-income", [(s["name"], s["fee_income_per_day"]) for s in st[:15]], "per day", fmt=money),
-        _table(["#", "station", "class", "region", "price", "fee", "stops/day", "groups/day", "fees/day",
-                "payback min", "pays back"], rows, "stations")]
+        bars("chart-income", [(s["name"], s["fee_income_per_day"]) for s in st[:15]], _("per day"), fmt=money),
+        _table(["#", _("station"), _("class"), _("region"), _("price"), _("fee"), _("stops/day"), _("groups/day"),
+                _("fees/day"), _("payback min"), _("pays back")], rows, "stations")]
 
 
 def _never(d: dict) -> str:
@@ -89,11 +98,13 @@ def _never(d: dict) -> str:
     no roll could be given (the two lists never share a target)."""
     fastest, available = d["never_fastest"], d["never_available"]
     if not fastest and not available:
-        return '<p id="never">Every target of the dice table was the fastest, and so chosen, at least once.</p>'
-    return (f'<p id="never">Never the fastest (reachable and not yet targeted in some roll, but another target of '
-            f'the number was always faster): {escape(", ".join(fastest) or "none")}.<br>Never reachable (no roll '
-            f'could be given them: not in the feed\'s area, or not reachable from where groups rolled): '
-            f'{escape(", ".join(available) or "none")}.</p>')
+        return '<p id="never">' + escape(_("Every target of the dice table was the fastest, and so chosen, at least "
+                                           "once.")) + "</p>"
+    return ('<p id="never">' + escape(_(
+        "Never the fastest (reachable and not yet targeted in some roll, but another target of the number was always "
+        "faster): {names}.").format(names=", ".join(fastest) or _("none"))) + "<br>" + escape(_(
+        "Never reachable (no roll could be given them: not in the feed's area, or not reachable from where groups "
+        "rolled): {names}.").format(names=", ".join(available) or _("none"))) + "</p>")
 
 
 def _dice(d: dict) -> list[str]:
@@ -108,15 +119,17 @@ def _dice(d: dict) -> list[str]:
     hour_rows = [[n, h, r["n"], r["median"], r["p90"], r["unreached"]]
                  for n, x in d["numbers"].items() for h, r in x["by_hour"].items()]
     return [
-        "<h2>Dice numbers: how long to the target</h2>",
-        bars("chart-dice", [(f"{n}: median", x["travel"]["median"]) for n, x in d["numbers"].items()], "min",
-             "#e07000", fmt=_fmt, empty="– no target reached"),
-        _table(["number", "rolls", "median min", "p90 min", "unreached", "as free", "targets chosen"], dice_rows),
+        _tag("h2", _("Dice numbers: how long to the target")),
+        bars("chart-dice", [(_("{number}: median").format(number=n), x["travel"]["median"])
+                            for n, x in d["numbers"].items()], _("min"), "#e07000", fmt=_fmt,
+             empty=_("– no target reached")),
+        _table([_("number"), _("rolls"), _("median min"), _("p90 min"), _("unreached"), _("as free"),
+                _("targets chosen")], dice_rows),
         _never(d),
-        "<h3>By part of the area</h3>",
-        _table(["number", "region", "rolls", "median min", "p90 min", "unreached"], region_rows),
-        "<h3>By hour of the roll</h3>",
-        _table(["number", "hour", "rolls", "median min", "p90 min", "unreached"], hour_rows)]
+        _tag("h3", _("By part of the area")),
+        _table([_("number"), _("region"), _("rolls"), _("median min"), _("p90 min"), _("unreached")], region_rows),
+        _tag("h3", _("By hour of the roll")),
+        _table([_("number"), _("hour"), _("rolls"), _("median min"), _("p90 min"), _("unreached")], hour_rows)]
 
 
 def _capital(c: dict) -> list[str]:
@@ -127,16 +140,19 @@ def _capital(c: dict) -> list[str]:
     strategies = sorted({s for row in cross.values() for s in row})
     both = [[r, *(money(row.get(s)) for s in strategies)] for r, row in cross.items()]
     return [
-        "<h2>Final capital: strategy and start</h2>",
+        _tag("h2", _("Final capital: strategy and start")),
         bars("chart-capital", [(k, x["mean"]) for k, x in c["by_strategy"].items()], "", "#2e7d32", fmt=money),
-        _table(["strategy", "groups", "mean", "median", "wins"], cap),
-        _table(["start region", "groups", "mean", "median", "wins"], reg),
-        "<h3>Mean final capital by start region and strategy</h3>",
-        '<p class="note">Each cell: the mean of the groups of that strategy that started in that region ("–": none '
-        'did). A start that decides shows as a row better or worse than the others in every column.</p>',
-        _table(["start region", *strategies], both, "region-strategy"),
-        f"<p>Is the start decisive? <b>{'yes' if c['start_decisive'] else 'no'}</b> (best and worst start region "
-        f"apart by z = {_fmt(c['start_z'])} standard errors; decisive from 2).</p>"]
+        _table([_("strategy"), _("groups"), _("mean"), _("median"), _("wins")], cap),
+        _table([_("start region"), _("groups"), _("mean"), _("median"), _("wins")], reg),
+        _tag("h3", _("Mean final capital by start region and strategy")),
+        '<p class="note">' + escape(_(
+            'Each cell: the mean of the groups of that strategy that started in that region ("–": none did). A start '
+            'that decides shows as a row better or worse than the others in every column.')) + "</p>",
+        _table([_("start region"), *strategies], both, "region-strategy"),
+        "<p>" + (_("Is the start decisive? <b>yes</b> (best and worst start region apart by z = {z} standard errors; "
+                   "decisive from 2).") if c["start_decisive"] else
+                 _("Is the start decisive? <b>no</b> (best and worst start region apart by z = {z} standard errors; "
+                   "decisive from 2).")).format(z=_fmt(c["start_z"])) + "</p>"]
 
 
 def render_html(rep: dict, board: Board) -> str:
@@ -145,7 +161,8 @@ def render_html(rep: dict, board: Board) -> str:
     body = [*_header(m, rep["verdict"]), *_stations(rep, board), *_dice(rep["dice"]), *_capital(rep["capital"]),
             '<script type="application/json" id="lab-data">'
             + json.dumps(rep, ensure_ascii=False, sort_keys=True).replace("</", "<\\/") + "</script>"]
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    title = escape(_("Game lab: {title}, {date}").format(title=m["title"], date=m["date"]))
+    return (f"<!doctype html><html lang=\"{language()}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>Game lab: {escape(m['title'])} {escape(m['date'])}</title><style>{CSS}</style></head><body>"
+            f"<title>{title}</title><style>{CSS}</style></head><body>"
             + "\n".join(body) + "</body></html>\n")

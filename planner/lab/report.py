@@ -225,12 +225,17 @@ def findings(d: dict, cap: dict | None) -> list[str]:
 def routing_note(meta: dict) -> str:
     """How the report's days were played, in one sentence for its page and text: the game's change window or
     plain timetable routing (``--no-zugzwang``), on the timetable or on real-time data (``--realtime``)."""
-    rules = ("plain timetable routing (--no-zugzwang): the game's change window (29-minute rule) was NOT applied, "
-             "so this is not a report on the game's rules" if meta.get("plain_routing")
-             else "routing by the game's rules (change window, 29-minute rule)")
-    data = (f"on real-time data from {meta['realtime']} (predicted times, cancellations)" if meta.get("realtime")
-            else "on the timetable")
-    return f"Played with {rules}, {data}."
+    if meta.get("plain_routing"):
+        said = (_("Played with plain timetable routing (--no-zugzwang): the game's change window (29-minute rule) "
+                  "was NOT applied, so this is not a report on the game's rules, on real-time data from {source} "
+                  "(predicted times, cancellations).") if meta.get("realtime") else
+                _("Played with plain timetable routing (--no-zugzwang): the game's change window (29-minute rule) "
+                  "was NOT applied, so this is not a report on the game's rules, on the timetable."))
+    else:
+        said = (_("Played with routing by the game's rules (change window, 29-minute rule), on real-time data from "
+                  "{source} (predicted times, cancellations).") if meta.get("realtime") else
+                _("Played with routing by the game's rules (change window, 29-minute rule), on the timetable."))
+    return said.format(source=meta.get("realtime"))
 
 
 def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:

@@ -60,8 +60,9 @@ class RunSpec:
         identity is refused."""
         game = load_game(self.game)
         if check and self.identity and self._identity(game.digest) != self.identity:
-            raise InputError(f"the feed, game file or real-time file of this run changed since it started (or "
-                             f"differs where this worker runs: {self.feed}, {self.game}): nothing simulated")
+            raise InputError(_("the feed, game file or real-time file of this run changed since it started (or "
+                               "differs where this worker runs: {feed}, {game}): nothing simulated").format(
+                feed=self.feed, game=self.game))
         return GameDay(self.feed, game, dt.date.fromisoformat(self.date), min_transfer_minutes=self.min_transfer,
                        progress=progress, plain_timetable=self.plain, realtime=self.realtime).warm()
 
@@ -145,9 +146,11 @@ def run_days(spec: RunSpec, days: int, *, executor: str = "process", workers: in
 def check_executor(executor: str, scheduler: str | None) -> None:
     """Refuse an unknown executor, and a scheduler for another executor than Dask (before any day is loaded)."""
     if executor not in EXECUTORS:
-        raise InputError(f"unknown executor {executor!r}: one of {', '.join(EXECUTORS)}")
+        raise InputError(_("unknown executor {executor!r}: one of {known}").format(executor=executor,
+                                                                                   known=", ".join(EXECUTORS)))
     if scheduler and executor != "dask":
-        raise InputError(f"--scheduler {scheduler}: a scheduler is for --executor dask (not {executor})")
+        raise InputError(_("--scheduler {scheduler}: a scheduler is for --executor dask (not {executor})").format(
+            scheduler=scheduler, executor=executor))
 
 
 def _pool(spec: RunSpec, days: int, workers: int | None) -> Iterator[DayResult]:

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 from planner.errors import InputError
+from planner.util.i18n import _
 
 MAX_RIDE_SECONDS = 60 * 60  # a free ride gets off within the hour (a group that rides for hours misses stations)
 RESERVE = 4000  # cash a buying group keeps for fees (a full-hour income)
@@ -94,5 +95,6 @@ def assign(spec: str, groups: int) -> tuple[Strategy, ...]:
         order = list(STRATEGIES.values())
         return tuple(order[i % len(order)] for i in range(groups))
     if spec not in STRATEGIES:
-        raise InputError(f"unknown strategy {spec!r}: one of {', '.join(strategy_names())}")
+        raise InputError(_("unknown strategy {strategy!r}: one of {known}").format(strategy=spec,
+                                                                                   known=", ".join(strategy_names())))
     return (STRATEGIES[spec],) * groups

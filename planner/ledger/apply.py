@@ -28,7 +28,7 @@ from planner.ledger.moves import (
 from planner.ledger.purchase import buy
 from planner.ledger.rules import EVENT_KINDS, LedgerRules
 from planner.ledger.sales import accept, sell
-from planner.util.i18n import _
+from planner.util.i18n import _, ngettext
 from planner.util.timefmt import fmt_clock
 
 __all__ = ["AlreadyPaid", "Outcome", "Refused", "apply", "fee_due", "replay"]
@@ -49,15 +49,16 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
     """
     e = event
     if e.kind not in EVENT_KINDS:
-        raise Refused(f"unknown ledger event {e.kind!r}")
+        raise Refused(_("unknown ledger event {kind!r}").format(kind=e.kind))
     if e.kind != "join":
         if e.group not in state.cash:
-            raise Refused(f"group {e.group} has not joined the game")
+            raise Refused(_("group {group} has not joined the game").format(group=e.group))
         if e.group in state.out:
-            raise Refused(f"group {e.group} is out since {fmt_clock(state.out[e.group])} (§6: debts)")
+            raise Refused(_("group {group} is out since {time} (§6: debts)").format(group=e.group,
+                                                                                  time=fmt_clock(state.out[e.group])))
         if not rules.start <= e.time <= rules.end:
-            raise Refused(f"time {fmt_clock(e.time)} is outside the game ({fmt_clock(rules.start)}-"
-                          f"{fmt_clock(rules.end)})")
+            raise Refused(_("time {time} is outside the game ({start}-{end})").format(
+                time=fmt_clock(e.time), start=fmt_clock(rules.start), end=fmt_clock(rules.end)))
     new = state if inplace else state.fork()
     out = Outcome(event=e, state=new, tell=tell_of(rules.audience.get(e.kind, "none")), seq=seq, strict=strict)
     late = lateness(rules, e)
@@ -84,15 +85,16 @@ def lateness(rules: LedgerRules, e: Event) -> int:
     if e.reported is None or e.kind in ("join", "income"):
         return 0
     if rules.early_minutes and e.time - e.reported > rules.early_minutes * 60:
-        raise Refused(f"a message sent at {fmt_clock(e.reported)} for {fmt_clock(e.time)} is more than "
-                      f"{rules.early_minutes} minutes early: invalid (§13)")
+        raise Refused(_("a message sent at {reported} for {time} is more than {minutes} minutes early: invalid "
+                        "(§13)").format(reported=fmt_clock(e.reported), time=fmt_clock(e.time),
+                                        minutes=rules.early_minutes))
     minutes = (e.reported - e.time) // 60
     return minutes if rules.late_minutes and minutes > rules.late_minutes else 0
 
 
 def _join(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if e.group in s.cash:
-        raise Refused(f"group {e.group} has already joined")
+        raise Refused(_("group {group} has already joined").format(group=e.group))
     s.cash[e.group] = 0
     out.amount = rules.start_cash
     move(s, out, BANK, e.group, rules.start_cash)
@@ -101,22 +103,25 @@ def _join(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 
 def _build(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if not e.levels:
-        raise Refused("build: name at least one station and its new number of houses")
+        raise Refused(_("build: name at least one station and its new number of houses"))
     require_no_mortgage(rules, s, e.group, "build")
     ok = cap.buildable(rules, s, e.group)
     cost = 0
     for name, level in e.levels:
         h = held(s, e.group, STATION, name)
         if name not in ok:
-            raise Refused(f"{name} is not in a complete letter group of group {e.group} "
-                          f"({rules.group_size} stations with the initial {h.letter}, §8)")
+            raise Refused(_("{name} is not in a complete letter group of group {group} ({size} stations with the "
+                            "initial {letter}, §8)").format(name=name, group=e.group, size=rules.group_size,
+                                                            letter=h.letter))
         if h.mortgaged or name in s.disputes:
-            raise Refused(f"{name} is {'mortgaged' if h.mortgaged else 'in a pending dice-off'}: no building")
+            raise Refused((_("{name} is mortgaged: no building") if h.mortgaged else
+                           _("{name} is in a pending dice-off: no building")).format(name=name))
         if not h.level < level <= rules.hotel_level:
-            raise Refused(f"{name} has {h.level} house(s): the new total must be {h.level + 1} to "
-                          f"{rules.hotel_level} ({rules.hotel_level} = hotel)")
+            raise Refused(ngettext("{name} has {n} house: the new total must be {least} to {most} ({most} = hotel)",
+                                   "{name} has {n} houses: the new total must be {least} to {most} ({most} = hotel)",
+                                   h.level).format(name=name, n=h.level, least=h.level + 1, most=rules.hotel_level))
         cost += (level - h.level) * h.price
-    require_cash(s, e.group, cost, "building")
+    require_cash(s, e.group, cost, _("building"))
     for name, level in e.levels:
         s.writable(STATION, name).level = level
     out.amount = cost
@@ -127,7 +132,7 @@ def _build(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 def _mortgage(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     h = held(s, e.group, e.target, e.name)
     if h.mortgaged:
-        raise Refused(f"{e.name} is already mortgaged")
+        raise Refused(_("{name} is already mortgaged").format(name=e.name))
     cash = s.cash.get(e.group, 0)
     if cash >= 0 and out.strict:  # §10: "wenn das Bargeld nicht mehr ausreicht um eine unfreiwillige Zahlung zu tätigen"
         raise Refused(_("group {group} has {cash} in cash: a holding is mortgaged only when the cash does not "
@@ -142,9 +147,9 @@ def _mortgage(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> Non
 def _redeem(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     h = held(s, e.group, e.target, e.name)
     if not h.mortgaged:
-        raise Refused(f"{e.name} is not mortgaged")
+        raise Refused(_("{name} is not mortgaged").format(name=e.name))
     cost = cap.redeem_cost(rules, h)
-    require_cash(s, e.group, cost, f"redeeming {e.name}")
+    require_cash(s, e.group, cost, _("redeeming {name}").format(name=e.name))
     h = s.writable(h.kind, h.name)
     h.mortgaged = False
     out.amount = cost
@@ -154,12 +159,12 @@ def _redeem(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 
 def _fee(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if e.target == TUNNEL and not two_dice(e.dice):
-        raise Refused(f"tunnel fee for {e.name}: give the two dice (each 1-6), e.g. --dice 3,4")
+        raise Refused(_("tunnel fee for {name}: give the two dice (each 1-6), e.g. --dice 3,4").format(name=e.name))
     h = s.holding(e.target, e.name)
     if h is None:
-        raise Refused(f"nobody owns {label(e.target)} {e.name}: no fee (it can be bought)")
+        raise Refused(_("nobody owns {what} {name}: no fee (it can be bought)").format(what=label(e.target), name=e.name))
     if h.owner == e.group:
-        raise Refused(f"{e.name} belongs to group {e.group} itself: no fee")
+        raise Refused(_("{name} belongs to group {group} itself: no fee").format(name=e.name, group=e.group))
     stop = (e.group, e.target, e.name, e.time // 60)
     if stop in s.fees_paid and out.strict:
         raise AlreadyPaid(_("group {group} paid the fee of {name} at {time} already: a stop's fee is paid once").format(
@@ -169,9 +174,10 @@ def _fee(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
             group=e.group, name=e.name))
     due = fee_due(rules, s, e.group, e.target, e.name, e.dice, strict=out.strict)
     if due is None:
-        why = ("mortgaged (§10)" if h.mortgaged else "in a pending dice-off (§7.2)" if e.name in s.disputes
-               else _("owned by group {owner}, which is out (§6)").format(owner=h.owner))
-        raise Refused(f"{e.name} is {why}: no fee")
+        said = (_("{name} is mortgaged (§10): no fee") if h.mortgaged else
+                _("{name} is in a pending dice-off (§7.2): no fee") if e.name in s.disputes else
+                _("{name} is owned by group {owner}, which is out (§6): no fee"))
+        raise Refused(said.format(name=e.name, owner=h.owner))
     owner, amount, _mult = due
     s.fees_paid[stop] = e.time
     out.owner, out.amount, out.tell = owner, int(amount or 0), owner if out.tell == "owner" else out.tell
@@ -181,11 +187,12 @@ def _fee(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 
 def _income(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if e.time % 3600:
-        raise Refused(f"income is due at full hours, not at {fmt_clock(e.time)}")
+        raise Refused(_("income is due at full hours, not at {time}").format(time=fmt_clock(e.time)))
     if e.time <= rules.start:
-        raise Refused(f"the first income is due at the first full hour after the start ({fmt_clock(rules.start)})")
+        raise Refused(_("the first income is due at the first full hour after the start ({start})").format(
+            start=fmt_clock(rules.start)))
     if (e.group, e.time) in s.incomes:
-        raise Refused(f"group {e.group} already had its income of {fmt_clock(e.time)}")
+        raise Refused(_("group {group} already had its income of {time}").format(group=e.group, time=fmt_clock(e.time)))
     s.incomes.add((e.group, e.time))
     out.amount = rules.income_bonus if e.bonus else rules.income_base
     move(s, out, BANK, e.group, out.amount)
@@ -195,8 +202,8 @@ def _income(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 def _parking(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     amount = rules.payment(e.reason)
     if amount is None:
-        raise Refused(f"no free-parking payment {e.reason!r} in this game (known: "
-                      f"{', '.join([*rules.taxes, *rules.parking_payments]) or 'none'})")
+        raise Refused(_("no free-parking payment {reason!r} in this game (known: {known})").format(
+            reason=e.reason, known=", ".join([*rules.taxes, *rules.parking_payments]) or "-"))
     out.amount = amount
     move(s, out, e.group, PARKING, out.amount)
     if e.reason == "jail":  # §17 (variant A): paid out of a jail the group reported
@@ -209,7 +216,7 @@ def _parking_empty(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -
     too (nobody is told): one roll per change (``e.name``, ``e.ref``: where, and the minute the group got there).
     """
     if not two_dice(e.dice):
-        raise Refused("emptying the free parking: give the two dice (each 1-6)")
+        raise Refused(_("emptying the free parking: give the two dice (each 1-6)"))
     change = (e.group, e.name, e.ref or e.time // 60)
     if e.name and change in s.parking_rolls:
         raise Refused(_("group {group} rolled for the free parking at {name} ({time}) already: once per "

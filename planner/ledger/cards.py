@@ -118,7 +118,8 @@ def card_event(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> No
     """The old ``card`` event: the group names the card it drew (no deck kept)."""
     card = rules.cards.get(e.card)
     if card is None:
-        raise Refused(f"no card {e.card!r} in this game (known: {', '.join(rules.cards) or 'none'})")
+        raise Refused(_("no card {card!r} in this game (known: {known})").format(card=e.card,
+                                                                                  known=", ".join(rules.cards) or "-"))
     effect(rules, s, e, out, card)
 
 

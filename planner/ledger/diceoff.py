@@ -22,7 +22,7 @@ def diceoff(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     """One group's roll in the dice-off for ``e.name`` (or, with ``e.rolls``, every group's sum at once)."""
     d = s.disputes.get(e.name)
     if d is None:
-        raise Refused(f"no pending dice-off for {e.name}")
+        raise Refused(_("no pending dice-off for {name}").format(name=e.name))
     if e.rolls:
         _all_at_once(rules, s, d, e, out)
         return

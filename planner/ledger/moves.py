@@ -68,7 +68,8 @@ def require_cash(state: LedgerState, group: str, cost: int, what: str) -> None:
     """A voluntary payment needs the cash (§10: nothing is bought on a mortgage of the moment)."""
     cash = state.cash.get(group, 0)
     if cost > cash:
-        raise Refused(f"group {group} has {cash} in cash, {what} costs {cost} (mortgage first, §10)")
+        raise Refused(_("group {group} has {cash} in cash, {what} costs {cost} (mortgage first, §10)").format(
+            group=group, cash=cash, what=what, cost=cost))
 
 
 def require_no_mortgage(rules: LedgerRules, state: LedgerState, group: str, what: str) -> None:
@@ -77,15 +78,18 @@ def require_no_mortgage(rules: LedgerRules, state: LedgerState, group: str, what
         return
     locked = [h.name for h in state.owned(group) if h.mortgaged]
     if locked:
-        raise Refused(f"group {group} may not {what} while {', '.join(locked)} is mortgaged: redeem first (§10)")
+        said = (_("group {group} may not build while {names} is mortgaged: redeem first (§10)") if what == "build" else
+                _("group {group} may not buy while {names} is mortgaged: redeem first (§10)"))
+        raise Refused(said.format(group=group, names=", ".join(locked)))
 
 
 def held(state: LedgerState, group: str, kind: str, name: str) -> Holding:
     """The group's holding ``name`` (refused when it is not the group's)."""
     h = state.holding(kind, name)
     if h is None or h.owner != group:
-        owner = f"belongs to group {h.owner}" if h else "is not owned by anyone"
-        raise Refused(f"{label(kind)} {name} {owner}, not group {group}")
+        said = (_("{what} {name} belongs to group {owner}, not group {group}") if h else
+                _("{what} {name} is not owned by anyone, not group {group}"))
+        raise Refused(said.format(what=label(kind), name=name, owner=h.owner if h else "", group=group))
     return h
 
 

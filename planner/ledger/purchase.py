@@ -15,13 +15,14 @@ def price_of(rules: LedgerRules, e: Event) -> int:
     """The purchase price of the event's station (filled in by the service), toll line or tunnel."""
     if e.target == STATION:
         if e.price <= 0:
-            raise Refused(f"station {e.name}: no purchase price")
+            raise Refused(_("station {name}: no purchase price").format(name=e.name))
         return e.price
     prices = rules.toll_prices if e.target == TOLL_LINE else rules.tunnel_prices if e.target == TUNNEL else None
     if prices is None:
-        raise Refused(f"cannot buy a {e.target!r}: station, toll_line or tunnel")
+        raise Refused(_("cannot buy a {kind!r}: station, toll_line or tunnel").format(kind=e.target))
     if e.name not in prices:
-        raise Refused(f"{label(e.target)} {e.name!r} is not one of this game's: {', '.join(prices) or 'none'}")
+        raise Refused(_("{what} {name!r} is not one of this game's: {known}").format(
+            what=label(e.target), name=e.name, known=", ".join(prices) or "-"))
     return prices[e.name]
 
 
@@ -43,7 +44,8 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
     h = s.holding(e.target, e.name)
     if h is not None:
         if h.owner == e.group:
-            raise Refused(f"{label(e.target)} {e.name} already belongs to group {e.group}")
+            raise Refused(_("{what} {name} already belongs to group {group}").format(what=label(e.target), name=e.name,
+                                                                                       group=e.group))
         dispute = s.disputes.get(e.name)
         if dispute is not None and e.group in dispute.groups and out.strict:
             raise Refused(_("group {group} is in the dice-off for {name} already (§7.2)").format(
@@ -55,8 +57,8 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
             out.pending = True
             out.message += " (same minute as group " + h.owner + ": dice-off, §7.2)"
             return
-        raise Refused(f"{label(e.target)} {e.name} belongs to group {h.owner} (bought {fmt_clock(h.time)}): "
-                      "pay the fee instead")
+        raise Refused(_("{what} {name} belongs to group {owner} (bought {time}): pay the fee instead").format(
+            what=label(e.target), name=e.name, owner=h.owner, time=fmt_clock(h.time)))
     require_no_mortgage(rules, s, e.group, "buy")
     if card is None and e.target == STATION:
         card = free_card(rules, s, e.group)

@@ -13,7 +13,7 @@ from planner.organiser.area_check import area_problems
 from planner.service.gameday import GameDay
 from planner.store.games import NewGame, check_name, parse_group_names
 from planner.store.state import State
-from planner.util.i18n import ngettext
+from planner.util.i18n import _, ngettext
 from planner.util.timefmt import parse_date
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
@@ -40,7 +40,7 @@ def base_url(url: str) -> str:
     parts = urlsplit(url)
     bad = any(c.isspace() or c in "\"'<>`\\{}|^" or ord(c) < 32 for c in url)
     if parts.scheme not in ("http", "https") or not parts.hostname or bad or parts.query or parts.fragment:
-        raise InputError(f"--base-url {url[:80]!r}: expected http://HOST[:PORT] or https://HOST[/PATH]")
+        raise InputError(_("--base-url {url!r}: expected http://HOST[:PORT] or https://HOST[/PATH]").format(url=url[:80]))
     return url
 
 

@@ -16,6 +16,7 @@ from planner.routing.journey import Leg
 from planner.service.day_model import group_day
 from planner.service.gameday import GameDay
 from planner.service.play import Play
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 MAX_JAILS = 4  # jails planned in one itinerary at the most (each costs 30 minutes)
@@ -151,6 +152,7 @@ def check_jail_payment(play: Play, group: str, event: Event, events: list[Event]
     paid = jail_payment(events, g.name, jail) if jail is not None and pays_for(jail, event.time) else None
     if paid is not None:
         tt = play.day.timetable
-        raise InputError(f"group {g.name} paid its way out of the jail at {tt.station_name[jail.station]} "
-                         f"({fmt_clock(jail.arrival)}-{fmt_clock(jail.until)}) at {fmt_clock(paid.time)} already: "
-                         "it is not paid twice")
+        raise InputError(_("group {group} paid its way out of the jail at {station} ({start}-{end}) at {time} "
+                           "already: it is not paid twice").format(
+            group=g.name, station=tt.station_name[jail.station], start=fmt_clock(jail.arrival),
+            end=fmt_clock(jail.until), time=fmt_clock(paid.time)))

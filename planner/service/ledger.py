@@ -108,7 +108,7 @@ def resolve_target(play: Play, station: str | None, toll_line: str | None, tunne
     """(kind, name) of exactly one of station / toll line / tunnel (names checked)."""
     given = [(k, v) for k, v in ((STATION, station), (TOLL_LINE, toll_line), (TUNNEL, tunnel)) if v]
     if len(given) != 1:
-        raise InputError("give exactly one of --station, --toll-line, --tunnel")
+        raise InputError(_("give exactly one of --station, --toll-line, --tunnel"))
     kind, name = given[0]
     if kind == STATION:
         return kind, station_facts(play, name)[0]
@@ -116,7 +116,9 @@ def resolve_target(play: Play, station: str | None, toll_line: str | None, tunne
     known = [c.name for c in (game.toll_lines if kind == TOLL_LINE else game.tunnels)]
     match = [k for k in known if fold(k) == fold(name)]
     if not match:
-        raise InputError(f"unknown {kind.replace('_', ' ')} {name!r}: one of {', '.join(known) or 'none'}")
+        raise InputError((_("unknown toll line {name!r}: one of {known}") if kind == TOLL_LINE else
+                          _("unknown tunnel {name!r}: one of {known}")).format(name=name,
+                                                                              known=", ".join(known) or _("none")))
     return kind, match[0]
 
 
@@ -124,14 +126,14 @@ def event_of(play: Play, req: LedgerRequest, card: str | None = None) -> Event:
     """The ledger event of a request (names resolved, a station's price and letter, a fee's stop, the card drawn
     filled in; ``card``: the card a draw already recorded under the request's event id drew)."""
     if req.kind not in KINDS:
-        raise InputError(f"unknown ledger event {req.kind!r} (one of {', '.join(KINDS)})")
+        raise InputError(_("unknown ledger event {kind!r} (one of {kinds})").format(kind=req.kind, kinds=", ".join(KINDS)))
     group = play.group(req.group).name
     base = {"group": group, "time": req.time, "reported": req.reported}
     if req.kind in ("buy", "mortgage", "redeem", "pay", "sell") or req.kind == "play" and req.station:
         target, name = resolve_target(play, req.station, req.toll_line, req.tunnel)
         kw: dict = {"target": target, "name": name}
         if target == STATION and req.kind in ("buy", "play"):
-            _, kw["price"], kw["letter"] = station_facts(play, name)
+            _name, kw["price"], kw["letter"] = station_facts(play, name)
         if req.kind == "pay":
             kw["dice"] = req.dice
             base["time"] = fee_stop(play, group, target, name, req.time, req.now)
@@ -154,7 +156,7 @@ def _other_event(play: Play, req: LedgerRequest, base: dict, card: str | None) -
         return Event("income", **base, bonus=_bonus(play, req))
     if kind == "parking":
         if not req.reason:
-            raise InputError("parking: give the reason (a key of the game's ledger.parking_payments)")
+            raise InputError(_("parking: give the reason (a key of the game's ledger.parking_payments)"))
         return Event("parking", **base, reason=req.reason)
     if kind == "tax":
         return Event("parking", **base, reason=_tax(play, req))
@@ -183,10 +185,10 @@ def _levels(play: Play, req: LedgerRequest) -> tuple[tuple[str, int], ...]:
     for name, n in req.houses:
         n = str(n).strip().lower()
         if not (n.isdigit() and 1 <= int(n) < top or n == "hotel"):
-            raise InputError(f"houses {name}={n}: expected 1-{top - 1} or hotel")
+            raise InputError(_("houses {name}={n}: expected 1-{most} or hotel").format(name=name, n=n, most=top - 1))
         levels.append((station_facts(play, name)[0], top if n == "hotel" else int(n)))
     if not levels:
-        raise InputError("build: name the stations and their new totals (e.g. Aarau=2)")
+        raise InputError(_("build: name the stations and their new totals (e.g. Aarau=2)"))
     return tuple(levels)
 
 
@@ -246,14 +248,14 @@ def _bonus(play: Play, req: LedgerRequest) -> bool:
     trip = group_train(play, req.group, req.trip, req.time) if req.trip else train_at(play, req.group, req.time)
     if trip is None:
         if req.bonus:
-            raise InputError(f"the bonus at {fmt_clock(req.time)} needs the train: name it (--trip), or report it "
-                             "('planner group position --trip')")
+            raise InputError(_("the bonus at {time} needs the train: name it (--trip), or report it ('planner group "
+                               "position --trip')").format(time=fmt_clock(req.time)))
         return False
     met = trip_meets_bonus(day.timetable, day.game, trip, req.time)
     if req.bonus and not met:
-        raise InputError(f"{day.timetable.route_name[day.timetable.trip_route[trip]]} "
-                         f"({day.timetable.trip_id[trip]}) neither arrives nor departs in the bonus minutes of "
-                         f"{fmt_clock(req.time)}: no bonus")
+        raise InputError(_("{route} ({trip}) neither arrives nor departs in the bonus minutes of {time}: no "
+                           "bonus").format(route=day.timetable.route_name[day.timetable.trip_route[trip]],
+                                           trip=day.timetable.trip_id[trip], time=fmt_clock(req.time)))
     return met
 
 
@@ -302,7 +304,7 @@ def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
     every group is told. A later event that needs it is named, and the void refused."""
     reason = " ".join(str(reason).split())
     if not reason:
-        raise InputError("--reason: say why the event is voided (every group is told)")
+        raise InputError(_("--reason: say why the event is voided (every group is told)"))
     rules = rules_of(play)
 
     def message(ev: Event, changes: list[tuple[int, int, int]]) -> str:

@@ -16,6 +16,7 @@ import numpy as np
 from planner.errors import InputError
 from planner.timetable.model import Timetable
 from planner.timetable.trips import describe_train
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 EARTH_RADIUS_M = 6_371_000.0
@@ -68,7 +69,8 @@ def distances_m(lat: float, lon: float, lats: np.ndarray, lons: np.ndarray) -> n
 def check_point(lat: float, lon: float) -> None:
     """Refuse a point that is not a WGS84 latitude and longitude (one line)."""
     if not (np.isfinite(lat) and np.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180):
-        raise InputError(f"({lat}, {lon}) is not a place: latitude -90..90 and longitude -180..180 degrees")
+        raise InputError(_("({lat}, {lon}) is not a place: latitude -90..90 and longitude -180..180 degrees").format(
+            lat=lat, lon=lon))
 
 
 def trains_at(tt: Timetable, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -91,7 +93,7 @@ def locate(tt: Timetable, lat: float, lon: float, t: int) -> Whereabouts:
     """The station or train near ``(lat, lon)`` at ``t`` (seconds of the service day); see :class:`Whereabouts`."""
     check_point(lat, lon)
     if tt.n_stations == 0:
-        raise InputError("the game day has no stations")
+        raise InputError(_("the game day has no stations"))
     d = distances_m(lat, lon, tt.station_lat, tt.station_lon)
     nearest = int(np.argmin(d))
     station = nearest if d[nearest] <= STATION_RADIUS_M else None

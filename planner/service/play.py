@@ -56,7 +56,7 @@ class Play:
 @lru_cache(maxsize=4096)  # pure: a name is checked and folded once
 def _new_group(ref: str) -> GameGroup:
     """A group of an implicit game not recorded yet, named ``ref``."""
-    name = check_name(ref.strip(), "group name")
+    name = check_name(ref.strip(), _("group name"))
     return GameGroup(group_key(name), 0, name)
 
 

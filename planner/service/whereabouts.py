@@ -16,6 +16,7 @@ from planner.routing.network import TransitNetwork
 from planner.service.day_model import group_day, label_station
 from planner.service.play import Play
 from planner.service.positions import named_train
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 CROSSING_SLACK = 10 * 60  # a purchase message may come a little after the train has left the line (§13)
@@ -36,7 +37,8 @@ def check_at_station(play: Play, group: str, event: Event, events: list[Event]) 
 
     why = contradiction(seen, event.name, event.time, earliest)
     if why:
-        raise InputError(f"group {g.name} at {event.name} at {fmt_clock(event.time)}? {why}")
+        raise InputError(_("group {group} at {station} at {time}? {why}").format(group=g.name, station=event.name,
+                                                                                 time=fmt_clock(event.time), why=why))
 
 
 def earliest_arrival(net: TransitNetwork, a: int, t: int, b: int) -> int | None:
@@ -99,7 +101,8 @@ def check_crossing(play: Play, group: str, event: Event) -> None:
                 continue
             if int(tt.st_dep[first]) - CROSSING_SLACK <= event.time <= int(tt.st_arr[last]) + CROSSING_SLACK:
                 return
-    what = "toll line" if event.target == "toll_line" else "tunnel"
-    raise InputError(f"group {play.group(group).name} crossing {what} {event.name} at {fmt_clock(event.time)}? its "
-                     "day has it in no train through it then (report the train first: 'planner group position "
-                     "--trip')")
+    said = (_("group {group} crossing toll line {name} at {time}? its day has it in no train through it then "
+              "(report the train first: 'planner group position --trip')") if event.target == "toll_line" else
+            _("group {group} crossing tunnel {name} at {time}? its day has it in no train through it then (report "
+              "the train first: 'planner group position --trip')"))
+    raise InputError(said.format(group=play.group(group).name, name=event.name, time=fmt_clock(event.time)))

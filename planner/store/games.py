@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from planner.errors import InputError
 from planner.store.db import StateDB
 from planner.store.records import group_key
+from planner.util.i18n import _
 from planner.util.text import fold
 
 MAX_GROUPS = 40
@@ -64,8 +65,9 @@ class GameRecord:
         """:meth:`group`, or a one-line error naming the game's groups."""
         g = self.group(ref)
         if g is None:
-            names = ", ".join(x.name for x in self.groups) or "none yet"
-            raise InputError(f"game {self.id} has no group {str(ref)!r} (its groups: {names})")
+            names = ", ".join(x.name for x in self.groups) or _("none yet")
+            raise InputError(_("game {game} has no group {group!r} (its groups: {names})").format(
+                game=self.id, group=str(ref), names=names))
         return g
 
 
@@ -90,16 +92,18 @@ def parse_group_names(text: str) -> list[str]:
     """``"Rot,Blau,Gelb"`` -> names (trimmed, non-empty, distinct as groups, printable, at most MAX_GROUPS)."""
     names = [n.strip() for n in str(text).split(",") if n.strip()]
     if not names:
-        raise InputError("--groups: give at least one group name, e.g. \"Rot,Blau,Gelb\"")
+        raise InputError(_("--groups: give at least one group name, e.g. \"Rot,Blau,Gelb\""))
     if len(names) > MAX_GROUPS:
-        raise InputError(f"--groups: at most {MAX_GROUPS} groups, got {len(names)}")
+        raise InputError(_("--groups: at most {most} groups, got {n}").format(most=MAX_GROUPS, n=len(names)))
     seen: dict[str, str] = {}
     for n in names:
-        check_name(n, "--groups: group name")
+        check_name(n, _("--groups: group name"))
         if n.isdigit():
-            raise InputError(f"--groups: group name {n!r} is a number (groups are also addressed by number)")
+            raise InputError(_("--groups: group name {name!r} is a number (groups are also addressed by number)").format(
+                name=n))
         if group_key(n) in seen:
-            raise InputError(f"--groups: group names {seen[group_key(n)]!r} and {n!r} are the same group")
+            raise InputError(_("--groups: group names {first!r} and {second!r} are the same group").format(
+                first=seen[group_key(n)], second=n))
         seen[group_key(n)] = n
     return names
 
@@ -107,9 +111,9 @@ def parse_group_names(text: str) -> list[str]:
 def check_name(name: str, what: str) -> str:
     """A name a person typed: 1..MAX_NAME printable characters (no control characters)."""
     if not name or len(name) > MAX_NAME:
-        raise InputError(f"{what}: give 1 to {MAX_NAME} characters")
+        raise InputError(_("{what}: give 1 to {most} characters").format(what=what, most=MAX_NAME))
     if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
-        raise InputError(f"{what} {name[:20]!r} contains control characters")
+        raise InputError(_("{what} {name!r} contains control characters").format(what=what, name=name[:20]))
     return name
 
 

@@ -36,6 +36,7 @@ from planner.store.records import (
     roll_from_row,
     utc_now,
 )
+from planner.util.i18n import _
 
 
 @dataclass
@@ -210,7 +211,7 @@ def join_group(conn: sqlite3.Connection, game: GameRecord, group: GameGroup) -> 
     if conn.execute("SELECT 1 FROM groups WHERE game_id = ? AND grp = ?", (game.id, group.key)).fetchone():
         return group.key
     if not game.implicit:
-        raise InputError(f"game {game.id} has no group {group.name!r}")
+        raise InputError(_("game {game} has no group {group!r}").format(game=game.id, group=group.name))
     conn.execute("INSERT OR IGNORE INTO games VALUES (?, ?, NULL, ?, ?, 1, ?)",
                  (game.id, game.name, game.game, game.date, utc_now()))
     (number,) = conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM groups WHERE game_id = ?",

@@ -218,8 +218,9 @@ class LedgerStore:
             if old:
                 first = request_of(conn, game_id, old[-1].seq)
                 if first is not None and first != request:
-                    raise InputError(f"event id {event_id!r} was already used for event #{old[-1].seq} of "
-                                     f"group {group.name} ({old[-1].message}); use a new id for a new event")
+                    raise InputError(_("event id {event_id!r} was already used for event #{seq} of group {group} "
+                                       "({message}); use a new id for a new event").format(
+                        event_id=event_id, seq=old[-1].seq, group=group.name, message=old[-1].message))
                 refuse_voided(rep.rows, event_id, old[-1])
                 return tuple(old), [], rep.key
         state = rep.state

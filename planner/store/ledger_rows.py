@@ -11,6 +11,7 @@ from planner.errors import DamagedState, InputError
 from planner.ledger.corrections import VOID, Entry
 from planner.ledger.model import Event
 from planner.ledger.moves import Outcome
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 
@@ -92,8 +93,9 @@ def refuse_voided(rows: list[Recorded], event_id: str, first: Recorded) -> None:
     void = next((r for r in rows if r.event.kind == VOID and r.event.voids == first.seq), None)
     if void is not None:
         reason = " ".join(str(void.event.reason).split())[:200]
-        raise InputError(f"event id {event_id!r} was event #{first.seq} ({first.message}), voided at "
-                         f"{fmt_clock(void.event.time)} ({reason}): record it again with a new id")
+        raise InputError(_("event id {event_id!r} was event #{seq} ({message}), voided at {time} ({reason}): record "
+                           "it again with a new id").format(event_id=event_id, seq=first.seq, message=first.message,
+                                                            time=fmt_clock(void.event.time), reason=reason))
 
 
 def entries_of(conn: sqlite3.Connection, game_id: str) -> list[Entry]:

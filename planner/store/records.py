@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from planner.errors import DamagedState, InputError, PlannerError
+from planner.util.i18n import _
 from planner.util.text import fold
 
 KINDS = ("target", "free")
@@ -28,7 +29,7 @@ def group_key(name: int | str) -> str:
     is not claimed; "Team Rot" = "team rot" = "TEAM ROT" is)."""
     key = fold(str(name))
     if not key:
-        raise InputError(f"group name {str(name)!r} is empty")
+        raise InputError(_("group name {name!r} is empty").format(name=str(name)))
     return key
 
 
@@ -56,17 +57,17 @@ class Roll:
     def __post_init__(self) -> None:
         # Checked here so a bad roll is an InputError, not a SQLite constraint failure.
         if self.kind not in KINDS:
-            raise InputError(f"roll kind {self.kind!r} is not one of {', '.join(KINDS)}")
+            raise InputError(_("roll kind {kind!r} is not one of {kinds}").format(kind=self.kind, kinds=", ".join(KINDS)))
         if self.kind == "target" and not self.target:
-            raise InputError("a roll of kind 'target' needs a target name")
+            raise InputError(_("a roll of kind 'target' needs a target name"))
         if self.kind == "free" and self.free_until is None:
-            raise InputError("a roll of kind 'free' needs free_until")
+            raise InputError(_("a roll of kind 'free' needs free_until"))
         try:
             dice = tuple(operator.index(d) for d in self.dice)  # accepts numpy ints, rejects floats
         except TypeError:
             dice = ()
         if not dice or any(isinstance(d, bool) for d in self.dice):
-            raise InputError(f"dice {self.dice!r} must be one or more whole numbers")
+            raise InputError(_("dice {dice!r} must be one or more whole numbers").format(dice=self.dice))
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "time", operator.index(self.time))
 
@@ -242,9 +243,9 @@ def utc_now() -> str:
 def replay(old: RollRecord, roll: Roll | None) -> RollRecord:
     """The earlier record of a reused roll id (of the same group), after checking the retry asks the same."""
     if roll is not None and tuple(roll.dice) != old.dice:
-        raise InputError(f"roll id {old.roll_id!r} was already recorded with dice "
-                         f"{'-'.join(map(str, old.dice))}, not {'-'.join(map(str, roll.dice))}")
+        raise InputError(_("roll id {roll_id!r} was already recorded with dice {dice}, not {other}").format(
+            roll_id=old.roll_id, dice="-".join(map(str, old.dice)), other="-".join(map(str, roll.dice))))
     if roll is not None and roll.request and old.request and roll.request != old.request:
-        raise InputError(f"roll id {old.roll_id!r} was already recorded with other inputs ({old.request}); "
-                         "use a new roll id for a new roll")
+        raise InputError(_("roll id {roll_id!r} was already recorded with other inputs ({request}); use a new roll id "
+                           "for a new roll").format(roll_id=old.roll_id, request=old.request))
     return old
