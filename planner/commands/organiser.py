@@ -53,7 +53,7 @@ def cmd_check_area(args: argparse.Namespace) -> int:
         out.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(out, render_html(rep))
         rep["html"] = str(out)
-    text = render_text(rep) + (f"\nreport: {rep['html']}" if args.out else "")
+    text = render_text(rep) + ("\n" + _("report: {path}").format(path=rep["html"]) if args.out else "")
     emit(args, rep, text)
     return 0 if rep["valid"] else 1
 
@@ -63,7 +63,7 @@ def cmd_check_area(args: argparse.Namespace) -> int:
 def cmd_map(args: argparse.Namespace) -> int:
     """Draw one map and print where it went."""
     if not getattr(args, "map_kind", None):
-        raise InputError("planner map: choose area, route, target or reach")
+        raise InputError(_("planner map: choose area, route, target or reach"))
     web = _web()
     ctx = Context(args)
     tt, game = ctx.timetable, ctx.game
@@ -81,7 +81,8 @@ def cmd_map(args: argparse.Namespace) -> int:
             default = f"route-{file_slug(here, tt.station_name[ctx.station(args.target)], _hm(origin.time))}.html"
         elif kind == "target":
             ans = target_map(ctx.day, origin, args.roll, args.visited)
-            title = f"Roll {args.roll} at {here} {when}: go to {ans.answer.get('target') or '?'}"
+            title = _("Roll {roll} at {station} {time}: go to {target}").format(
+                roll=args.roll, station=here, time=when, target=ans.answer.get("target") or "?")
             default = f"target-{file_slug(here, args.roll, _hm(origin.time))}.html"
         else:
             ans = reach_map(ctx.day, origin, args.bands)
@@ -132,7 +133,7 @@ def cmd_handout(args: argparse.Namespace) -> int:
 
     assets.require()
     if not 50 <= args.dpi <= 600:
-        raise InputError(f"--dpi {args.dpi}: expected 50 to 600")
+        raise InputError(_("--dpi {dpi}: expected 50 to 600").format(dpi=args.dpi))
     links = read_links(args.links) if args.links else None  # checked before anything is drawn or written
     ctx = Context(args)
     tt, game = ctx.timetable, ctx.game
