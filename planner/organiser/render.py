@@ -56,8 +56,7 @@ def render_text(rep: dict) -> str:
                 [_("name"), _("found"), _("ends in feed"), _("in area"), _("served"), _("first"), _("last"),
                  _("per hour"), _("routes")], width=120)]
     st = rep["stations"]
-    lines += ["", ngettext("Stations in the area: {n} ({categories}); on the ring: {ring}",
-                           "Stations in the area: {n} ({categories}); on the ring: {ring}", st["count"]).format(
+    lines += ["", _("Stations in the area: {n} ({categories}); on the ring: {ring}").format(
         n=format_amount(st["count"]), categories=_counts(st["by_category"]), ring=format_amount(len(st["on_ring"])))]
     lines.append(_("Letters: {letters}").format(
         letters=", ".join(f"{k} {format_amount(v['stations'])}" for k, v in rep["letters"].items())))
