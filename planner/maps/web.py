@@ -185,7 +185,7 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
     body += [dot(CATEGORY_COLORS.get(c, "#616161"), _("station: {category}").format(category=category_label(c)))
              for c in cats]
     body.append('<div><span class="dot" style="background:#111;width:14px;height:14px"></span>'
-                f'{esc(_("dice target (number)"))}</div>')
+                + esc(_("dice target (number)")) + "</div>")
     if game.toll_lines:
         body.append(swatch(TOLL_COLOR, _("toll line")))
     if game.tunnels:
@@ -250,7 +250,7 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
     # legend: the itinerary as a player reads it
     body = [f"<summary>{esc(title)}</summary>"]
     if answer.get("arrival") is None:
-        body.append(f"<div>{esc(answer.get('reason') or _('no connection'))}</div>")
+        body.append("<div>" + esc(answer.get("reason") or _("no connection")) + "</div>")
     else:
         changes = int(answer.get("changes") or 0)
         body.append("<div>" + esc(ngettext("dep {departure}, arr {arrival}, {n} change",
@@ -271,7 +271,7 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
         body.append(swatch(TOLL_COLOR, _("toll line crossed")))
     if bonus:
         body.append('<div><span class="pl-badge bonus" style="display:inline-flex;width:14px;height:14px;'
-                    f'margin-right:6px">h</span>{esc(_("full-hour bonus event"))}</div>')
+                    'margin-right:6px">h</span>' + esc(_("full-hour bonus event")) + "</div>")
     for w in answer.get("warnings", []) or []:
         body.append(f'<div class="muted">{esc(w)}</div>')
     body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')

@@ -88,7 +88,8 @@ td.yes{color:#1b5e20} td.num{text-align:right} ul.problems li{color:#8e0000} ul.
 
 def _td(v, cls: str = "") -> str:
     if isinstance(v, bool):
-        return f'<td class="{"yes" if v else "no"}">{html.escape(_("yes") if v else _("no"))}</td>'
+        said = html.escape(_("yes") if v else _("no"))
+        return f'<td class="{"yes" if v else "no"}">{said}</td>'
     if v is None:
         v = "–"
     if isinstance(v, list):
@@ -118,19 +119,19 @@ def render_html(rep: dict) -> str:
     parts = [
         f"<!DOCTYPE html><html lang='{e(language())}'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-        f"<title>{e(_('Area check: {title} {date}').format(title=rep['title'], date=rep['date']))}</title>"
+        "<title>" + e(_("Area check: {title} {date}").format(title=rep["title"], date=rep["date"])) + "</title>"
         f"<style>{_CSS}</style></head><body>",
-        f"<h1>{e(_('Area check: {title}').format(title=rep['title']))}</h1>",
+        "<h1>" + e(_("Area check: {title}").format(title=rep["title"])) + "</h1>",
         f"<p class='meta'>{e(meta)}</p>",
         f"<div id='verdict' class='verdict {'valid' if rep['valid'] else 'invalid'}'>{e(verdict)}</div>",
     ]
     if rep["problems"]:
-        parts.append(f"<h2>{e(_('Problems'))}</h2><ul class='problems'>"
+        parts.append("<h2>" + e(_("Problems")) + "</h2><ul class='problems'>"
                      + "".join(f"<li>{e(p)}</li>" for p in rep["problems"]) + "</ul>")
     if rep["warnings"]:
-        parts.append(f"<h2>{e(_('Warnings'))}</h2><ul class='warnings'>"
+        parts.append("<h2>" + e(_("Warnings")) + "</h2><ul class='warnings'>"
                      + "".join(f"<li>{e(w)}</li>" for w in rep["warnings"]) + "</ul>")
-    parts.append(f"<h2>{e(_('Dice targets'))}</h2>" + _table(rep["targets"], [
+    parts.append("<h2>" + e(_("Dice targets")) + "</h2>" + _table(rep["targets"], [
         ("number", _("No.")), ("name", _("Target")), ("found", _("In feed")), ("in_area", _("In area")),
         ("served", _("Served")), ("first", _("First")), ("last", _("Last")), ("per_hour", _("Trains/h"))]))
     for key, title in (("toll_lines", _("Toll lines")), ("tunnels", _("Tunnels"))):
@@ -142,7 +143,7 @@ def render_html(rep: dict) -> str:
                 ("served", _("Crossed")), ("first", _("First")), ("last", _("Last")), ("per_hour", _("Trains/h")),
                 ("routes", _("Routes crossing it (whole day)")), ("method", _("Decided on"))]))
     st = rep["stations"]
-    parts.append(f"<h2>{e(_('The area'))}</h2>")
+    parts.append("<h2>" + e(_("The area")) + "</h2>")
     parts.append("<p>" + e(ngettext("{n} station served in the area on {date}: {categories}.",
                                     "{n} stations served in the area on {date}: {categories}.", st["count"]).format(
         n=format_amount(st["count"]), date=_day(rep["date"]), categories=_counts(st["by_category"]))) + "</p>")
@@ -160,26 +161,26 @@ def render_html(rep: dict) -> str:
         parts.append("<p>" + e(_("Routes of the feed dropped by mode: {dropped} (of {n}).").format(
             dropped=dropped, n=format_amount(routes["feed_routes"]))) + "</p>")
         if routes["excluded"]:
-            parts.append(f"<p>{e(_('Excluded by the game file:'))}</p>" + _table(routes["excluded"], [
+            parts.append("<p>" + e(_("Excluded by the game file:")) + "</p>" + _table(routes["excluded"], [
                 ("agency", _("Agency")), ("route", _("Route")), ("routes", _("Matching feed routes"))]))
-    parts.append(f"<h2>{e(_('Connectivity over the game hours'))}</h2>")
+    parts.append("<h2>" + e(_("Connectivity over the game hours")) + "</h2>")
     if rep["unreachable"]:
         parts.append(_table(rep["unreachable"], [("from", _("From")), ("count", _("Cannot reach")),
                                                  ("to", _("Stations"))]))
     else:
-        parts.append(f"<p>{e(_('Every in-area station reaches every other within the game hours.'))}</p>")
-    parts.append(f"<h2>{e(_('Letter groups'))}</h2>")
+        parts.append("<p>" + e(_("Every in-area station reaches every other within the game hours.")) + "</p>")
+    parts.append("<h2>" + e(_("Letter groups")) + "</h2>")
     lrows = [{"letter": k, **v} for k, v in rep["letters"].items()]
     parts.append(_table(lrows, [("letter", _("Letter")), ("stations", _("Stations")), ("groups", _("Groups")),
                                 ("can_form_group", _("Can form a group")), ("names", _("Names"))]))
-    parts.append(f"<h2>{e(_('Buyable stations'))}</h2>")
+    parts.append("<h2>" + e(_("Buyable stations")) + "</h2>")
     buyable = [{**r, "price": format_amount(r["price"])} if isinstance(r.get("price"), int | float) else r
                for r in st["buyable"]]
     parts.append(_table(buyable, [("name", _("Station")), ("category", _("Category")), ("price", _("Price")),
                                   ("letter", _("Letter")), ("targets", _("Dice target"))]))
     lab = rep.get("lab")
     if lab:
-        parts.append(f"<h2>{e(_('Game lab'))}</h2>")
+        parts.append("<h2>" + e(_("Game lab")) + "</h2>")
         if lab["report"]:
             parts.append("<p id='lab'>" + e(_("Is the dice table fair from every part of the area, which stations "
                                                "pay back:")) + f" <a href='{e(lab['report'])}'>"
