@@ -22,7 +22,7 @@ from pathlib import Path
 
 from planner.errors import PlannerError
 from planner.util.atomic import atomic_write_text
-from planner.util.i18n import _
+from planner.util.i18n import N_, _
 
 STATIC = Path(__file__).resolve().parent / "static"
 VENDOR = STATIC / "vendor"
@@ -32,7 +32,7 @@ VERSIONS = VENDOR / "versions.json"
 LAYERS = ("country", "cantons", "lakes")
 # Douglas-Peucker tolerance in degrees (~100 m / ~50 m): plenty for a map of a game area, keeps files small.
 SIMPLIFY = {"country": 0.001, "cantons": 0.001, "lakes": 0.0005}
-BASEMAP_CREDIT = "Base map: swiss-maps (FSO, swisstopo)"
+BASEMAP_CREDIT = N_("Base map: swiss-maps (FSO, swisstopo)")  # translated where shown
 SETUP_HINT = "map assets missing: run 'make setup' (npm ci && python -m planner.maps.assets)"
 
 

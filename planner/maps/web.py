@@ -164,7 +164,7 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
 
 
 def _credit() -> str:
-    return f"{SOURCE_CREDIT} · {assets.BASEMAP_CREDIT}"
+    return f"{SOURCE_CREDIT} · {_(assets.BASEMAP_CREDIT)}"
 
 
 # ---- the three maps ---------------------------------------------------------------------------------

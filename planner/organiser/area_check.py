@@ -255,7 +255,7 @@ def _with_progress(fn: Callable[[Callable[[int], None] | None], list], total: in
         progress = sys.stderr.isatty()
     if not progress:
         return fn(None)
-    with tqdm(total=total, desc="connectivity", unit="station", file=sys.stderr, leave=False) as bar:
+    with tqdm(total=total, desc=_("connectivity"), unit=_("station"), file=sys.stderr, leave=False) as bar:
         return fn(bar.update)
 
 
