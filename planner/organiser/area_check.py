@@ -17,6 +17,7 @@ passes over the feed's ``stops.txt`` / ``routes.txt``); ``planner check-area`` w
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from planner.organiser.feed_facts import FeedStation, feed_stations, place, rout
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Query, reach, station_origin
 from planner.timetable.model import Timetable
-from planner.util.i18n import _, format_amount, ngettext
+from planner.util.i18n import _, format_amount, format_long_date, ngettext
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -176,12 +177,21 @@ def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
                for c in (*game.toll_lines, *game.tunnels)}
     targets = target_rows(tt, game, stations, reports)
     window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
-    problems = _target_problems(targets, window, tt.date)
+    day = _day(tt.date)
+    problems = _target_problems(targets, window, day)
     for rep in reports.values():
-        problems += _crossing_problems(rep, window, tt.date)
+        problems += _crossing_problems(rep, window, day)
         said = _("toll line {name}: {problem}") if rep["kind"] == "toll_line" else _("tunnel {name}: {problem}")
         warnings += [said.format(name=rep["name"], problem=p) for p in rep["definition_problems"]]
     return stations, reports, targets, problems, warnings
+
+
+def _day(date: str) -> str:
+    """The game day in words, as the problems name it ("Saturday, September 11, 2021")."""
+    try:
+        return format_long_date(dt.date.fromisoformat(date))
+    except ValueError:
+        return date
 
 
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:
@@ -217,13 +227,13 @@ def _crossing_problems(rep: dict, window: str, date: str) -> list[str]:
                  _("tunnel {name}: outside the game area")).format(**args)]
     if not rep["served"]:
         if missing:
-            said = (_("toll line {name}: no train of {date} crosses it during the game hours ({window}) ({stations} "
+            said = (_("toll line {name}: no train crosses it during the game hours ({window}) on {date} ({stations} "
                       "not in the feed)") if toll else
-                    _("tunnel {name}: no train of {date} crosses it during the game hours ({window}) ({stations} not "
+                    _("tunnel {name}: no train crosses it during the game hours ({window}) on {date} ({stations} not "
                       "in the feed)"))
         else:
-            said = (_("toll line {name}: no train of {date} crosses it during the game hours ({window})") if toll else
-                    _("tunnel {name}: no train of {date} crosses it during the game hours ({window})"))
+            said = (_("toll line {name}: no train crosses it during the game hours ({window}) on {date}") if toll else
+                    _("tunnel {name}: no train crosses it during the game hours ({window}) on {date}"))
         return [said.format(**args)]
     return []
 
