@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 
+from planner.maps.layers import category_label
 from planner.util.i18n import _, format_amount, format_long_date, language, ngettext
 from planner.util.table import format_table
 
@@ -30,7 +31,8 @@ def _day(date: str) -> str:
 
 
 def _counts(by: dict) -> str:
-    return ", ".join(f"{k} {format_amount(v)}" for k, v in by.items())
+    """``{"IC": 3, "fast": 6}`` as the legends name the categories: ``IC / EC 3, IR / RE (fast) 6``."""
+    return ", ".join(f"{category_label(k)} {format_amount(v)}" for k, v in by.items())
 
 
 def render_text(rep: dict) -> str:
@@ -174,7 +176,8 @@ def render_html(rep: dict) -> str:
     parts.append(_table(lrows, [("letter", _("Letter")), ("stations", _("Stations")), ("groups", _("Groups")),
                                 ("can_form_group", _("Can form a group")), ("names", _("Names"))]))
     parts.append("<h2>" + e(_("Buyable stations")) + "</h2>")
-    buyable = [{**r, "price": format_amount(r["price"])} if isinstance(r.get("price"), int | float) else r
+    buyable = [{**r, "category": category_label(str(r.get("category"))),
+                **({"price": format_amount(r["price"])} if isinstance(r.get("price"), int | float) else {})}
                for r in st["buyable"]]
     parts.append(_table(buyable, [("name", _("Station")), ("category", _("Category")), ("price", _("Price")),
                                   ("letter", _("Letter")), ("targets", _("Dice target"))]))
