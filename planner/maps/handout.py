@@ -23,9 +23,7 @@ from matplotlib.figure import Figure
 from planner import SOURCE_CREDIT
 from planner.gamefile.game import Game
 from planner.maps.area_page import map_page
-from planner.maps.layers import (
-    station_points,
-)
+from planner.maps.layers import category_label, station_points
 from planner.maps.rules_card import rules_page
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_bytes
@@ -99,7 +97,7 @@ def station_lines(tt: Timetable, game: Game) -> list[tuple[str, dict | str]]:
         out.append(("head", head.format(**args)))
         for p in rows:
             short = _SHORT.get(p.category)
-            out.append(("row", {"name": p.name, "category": _(short) if short else p.category,
+            out.append(("row", {"name": p.name, "category": _(short) if short else category_label(p.category),
                                 "price": p.price, "targets": p.targets}))
     return out
 
