@@ -133,12 +133,12 @@ def test_text_is_searchable(handout):
               "EPSG:2056", "km"):
         assert s in text, s
     page2 = text.split("\f")[2]  # the station list (page 3)
-    assert re.search(r"Zürich Oerlikon\s+★ 2\s+regional\s+1'000", page2)
-    assert re.search(r"Zug\s+IC/EC\s+4'000", page2)
+    assert re.search(r"Zürich Oerlikon\s+★ 2\s+regional\s+1,000", page2)
+    assert re.search(r"Zug\s+IC/EC\s+4,000", page2)
     # the game file's price override; regional: in this extract only S26 stop there in game hours
-    assert re.search(r"Olten\s+regional\s+1'000", page2)
-    assert "Z – 15 station(s), 5 group(s)" in page2
-    assert "G – 1 station(s), no group (needs 3)" in page2
+    assert re.search(r"Olten\s+regional\s+1,000", page2)
+    assert "Z – 15 stations, 5 groups" in page2
+    assert "G – 1 station, no group (needs 3)" in page2
 
 
 def test_png_pages_at_300_dpi(handout):
@@ -186,17 +186,17 @@ def _page_text(pdf: str, page: int) -> str:
 def test_rules_card_sbb_monopoly(handout, sbb_game):
     text = _page_text(handout["pdf"], 2)
     assert "SBB-Monopoly – rules card" in text and "page 2" in text
-    assert "Game 09:00–17:55 on 2021-09-11; dice from 12:30" in text
+    assert "Game 09:00–17:55 on Saturday, September 11, 2021; dice from 12:30" in text
     # the dice table: every number with its stations; those the Zug extract lacks marked
     assert re.search(r"1\s+Sissach† · Biel/Bienne† · Wolhusen† · Sihlbrugg†", text)
     assert re.search(r"2\s+Wohlen AG · Zürich Oerlikon · Herzogenbuchsee† · Konolfingen†", text)
     assert re.search(r"6\s+60 minutes free movement", text) and "white" not in text
     # toll lines and tunnels with their prices and fees
-    assert re.search(r"Luzern–Rotkreuz\s+Luzern – Rotkreuz\s+4'000", text)
-    assert re.search(r"Heitersberg\s+Mellingen Heitersberg – Killwangen-Spreitenbach\s+3'000", text)
-    assert "500 / 1'000 / 2'000 / 4'000 when the owner has 1 / 2 / 3 / 4" in text
+    assert re.search(r"Luzern–Rotkreuz\s+Luzern – Rotkreuz\s+4,000", text)
+    assert re.search(r"Heitersberg\s+Mellingen Heitersberg – Killwangen-Spreitenbach\s+3,000", text)
+    assert "500 / 1,000 / 2,000 / 4,000 when the owner has 1 / 2 / 3 / 4" in text
     assert "times 80 (owner has 1 tunnel) or 200 (owner has 2 tunnels)" in text
-    assert re.search(r"receives 4'000; 8'000 instead\s+when the train the group sits in", text)
+    assert re.search(r"receives 4,000; 8,000 instead\s+when the train the group sits in", text)
     # the game has the rule, so the card prints it
     assert sbb_game.window is not None and sbb_game.window.minutes == 29
     assert "29-minute rule" in text and "take a train departing by t + 29 min" in text
@@ -204,12 +204,12 @@ def test_rules_card_sbb_monopoly(handout, sbb_game):
 
 def test_rules_card_nordwestschweiz(nws_handout):
     text = _page_text(nws_handout["pdf"], 2)
-    assert "Game 09:01–15:30 on 2021-09-11; dice rules from 11:00, first roll at 11:30" in text
+    assert "Game 09:01–15:30 on Saturday, September 11, 2021; dice rules from 11:00, first roll at 11:30" in text
     assert "The dice rules apply from 11:00. Roll two dice (white = tens, coloured = ones) for the first time at 11:30" in text
     assert "any way at most 20 minutes longer" in text and "Roll again 5 minutes before reaching the target" in text
     assert re.search(r"21\s+Bretzwil, Dorf†", text) and re.search(r"16\s+Aarau\s", text)
     assert re.search(r"55\s+tunnel Adlertunnel", text) and re.search(r"61–66\s+60 minutes free movement \(white 6\)", text)
-    assert re.search(r"Hölstein–Niederdorf\s+Hölstein, Station – Niederdorf, Station\s+4'000", text)
+    assert re.search(r"Hölstein–Niederdorf\s+Hölstein, Station – Niederdorf, Station\s+4,000", text)
     assert "minute rule" not in text  # variant B has no such rule
     # the Waldenburgerbahn is off the SBB network and not in the Zug extract: said as such, not "outside the area"
     assert ("Hölstein–Niederdorf: not drawn: off the SBB line network, and Hölstein, Station, Niederdorf, Station "

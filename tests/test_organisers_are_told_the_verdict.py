@@ -84,5 +84,5 @@ def test_the_report_tables_say_what_the_problems_say(capsys, check):
     assert rc == 1
     row = next(line for line in text.splitlines() if line.startswith("Delémont–Laufen "))
     assert row.split()[1:4] == ["yes", "NO:", "Delémont,"] and "NO: Delémont, Laufen" in row  # found on the line
-    assert "problem: toll line Delémont–Laufen: no train of 2021-09-11 crosses it during the game hours " \
-           "(09:00–17:55) (Delémont, Laufen not in the feed)" in text
+    assert "problem: toll line Delémont–Laufen: no train crosses it during the game hours (09:00–17:55) on " \
+           "Saturday, September 11, 2021 (Delémont, Laufen not in the feed)" in text

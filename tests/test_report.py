@@ -189,7 +189,7 @@ def test_invalid_when_a_target_has_no_train_in_the_game_hours(zug_reports):
     emmen = _target(rep, "Emmenbrücke")
     # found and in the area (trains stop there from 18:38), but none during the game hours
     assert (emmen["found"], emmen["in_area"], emmen["served"], emmen["first"]) == (True, True, False, None)
-    assert rep["problems"] == ["target 3 Emmenbrücke: no train during the game hours (09:00–17:55) on 2021-10-02"]
+    assert rep["problems"] == ["target 3 Emmenbrücke: no train during the game hours (09:00–17:55) on Saturday, October 2, 2021"]
 
 
 def test_target_in_the_feed_but_outside_the_area(sbb_game):

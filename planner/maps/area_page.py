@@ -26,13 +26,13 @@ from planner.maps import assets
 from planner.maps.labels import Label, place_labels, point_box
 from planner.maps.layers import (
     CATEGORY_COLORS,
-    CATEGORY_LABELS,
     CATEGORY_ORDER,
     RING_COLOR,
     TOLL_COLOR,
     TUNNEL_COLOR,
     area_label,
     bounds,
+    category_label,
     crossing_shapes,
     line_segments,
     missing_targets,
@@ -40,6 +40,7 @@ from planner.maps.layers import (
     station_points,
 )
 from planner.timetable.model import Timetable
+from planner.util.i18n import _, format_long_date
 from planner.util.timefmt import fmt_clock
 
 A4_LANDSCAPE = (11.69, 8.27)
@@ -61,9 +62,10 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     warnings = warnings if warnings is not None else []
     proj = _LV95()
     fig = Figure(figsize=A4_LANDSCAPE)
-    fig.text(0.03, 0.965, f"{game.title} – game area", fontsize=16, fontweight="bold", va="top")
-    fig.text(0.03, 0.925, f"{_weekday(tt.date)} {tt.date} · game hours {fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
-             f" · timetable version {tt.feed_version}", fontsize=10, color="#444444", va="top")
+    fig.text(0.03, 0.965, _("{title} – game area").format(title=game.title), fontsize=16, fontweight="bold", va="top")
+    fig.text(0.03, 0.925, _("{date} · game hours {start}–{end} · timetable version {version}").format(
+        date=_day(tt.date), start=fmt_clock(game.clock.start), end=fmt_clock(game.clock.end), version=tt.feed_version),
+        fontsize=10, color="#444444", va="top")
     ax = fig.add_axes((0.03, 0.065, 0.94, 0.835))
     ax.set_facecolor("#e4e4e4")  # abroad
     ax.set_xticks([])
@@ -86,12 +88,14 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     bar = _scale_bar(ax, x0, x1, y0, y1)
     north = _north(ax)
     missing = missing_targets(tt, game)
-    foot = f"{SOURCE_CREDIT} · {assets.BASEMAP_CREDIT} · projection CH1903+/LV95 (EPSG:2056)"
+    foot = _("{source} · {basemap} · projection CH1903+/LV95 (EPSG:2056)").format(source=SOURCE_CREDIT,
+                                                                                  basemap=_(assets.BASEMAP_CREDIT))
     credit = ax.text(0.997, 0.004, foot, transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5,
                      color="#333333", zorder=11,
                      bbox={"boxstyle": "square,pad=0.3", "fc": "white", "ec": "none", "alpha": 0.85})
     if missing:
-        fig.text(0.03, 0.052, _wrap("Dice targets not served in this timetable: " + ", ".join(missing), 170),
+        fig.text(0.03, 0.052, _wrap(_("Dice targets not served in this timetable: {targets}").format(targets=", ".join(missing)),
+                       170),
                  ha="left", fontsize=7, color="#8e0000", va="top")
     # labels last, once the axes are final: targets, then toll lines and tunnels, then IC / fast stations
     FigureCanvasAgg(fig)
@@ -102,7 +106,8 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     station_labels.sort(key=lambda lab: (lab.rank, lab.text))
     left_out = place_labels(ax, [*labels, *crossing_labels, *station_labels], obstacles)
     if left_out:
-        warnings.append("map labels left out for lack of room: " + ", ".join(lab.text for lab in left_out))
+        warnings.append(_("map labels left out for lack of room: {labels}").format(
+            labels=", ".join(lab.text for lab in left_out)))
     return fig
 
 
@@ -208,14 +213,14 @@ def _stations(ax: Axes, tt: Timetable, game: Game, proj: _LV95,
 def _legend(ax: Axes, game: Game, cats: list[str]) -> Artist:
     h = [Line2D([], [], color=RING_COLOR, lw=1.6, ls=(0, (6, 4)), label=area_label(game))]
     h += [Line2D([], [], color=CATEGORY_COLORS.get(c, "#616161"), lw=2.2, marker="o", ms=5, mec="white",
-                 label=CATEGORY_LABELS.get(c, c)) for c in cats]
-    h.append(Line2D([], [], ls="none", marker="o", ms=11, mfc="#111111", mec="white", label="dice target (number)"))
+                 label=category_label(c)) for c in cats]
+    h.append(Line2D([], [], ls="none", marker="o", ms=11, mfc="#111111", mec="white", label=_("dice target (number)")))
     if game.toll_lines:
-        h.append(Line2D([], [], color=TOLL_COLOR, lw=4.5, label="toll line"))
+        h.append(Line2D([], [], color=TOLL_COLOR, lw=4.5, label=_("toll line")))
     if game.tunnels:
-        h.append(Line2D([], [], color=TUNNEL_COLOR, lw=3.5, ls=(0, (3, 2)), label="tunnel"))
-    h.append(Rectangle((0, 0), 1, 1, fc="#a9d3f2", ec="#6fa8d6", label="lake"))
-    leg = ax.legend(handles=h, loc="upper left", fontsize=8, framealpha=0.92, title="Legend", title_fontsize=9)
+        h.append(Line2D([], [], color=TUNNEL_COLOR, lw=3.5, ls=(0, (3, 2)), label=_("tunnel")))
+    h.append(Rectangle((0, 0), 1, 1, fc="#a9d3f2", ec="#6fa8d6", label=_("lake")))
+    leg = ax.legend(handles=h, loc="upper left", fontsize=8, framealpha=0.92, title=_("Legend"), title_fontsize=9)
     leg.set_zorder(10)
     return leg
 
@@ -256,8 +261,9 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
-def _weekday(date: str) -> str:
+def _day(date: str) -> str:
+    """The game day in words: "Samstag, 11. September 2021" (``YYYY-MM-DD`` as the timetable gives it)."""
     try:
-        return dt.date.fromisoformat(date).strftime("%A")
+        return format_long_date(dt.date.fromisoformat(date))
     except ValueError:
-        return ""
+        return date

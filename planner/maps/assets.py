@@ -22,7 +22,7 @@ from pathlib import Path
 
 from planner.errors import PlannerError
 from planner.util.atomic import atomic_write_text
-from planner.util.i18n import _
+from planner.util.i18n import N_, _
 
 STATIC = Path(__file__).resolve().parent / "static"
 VENDOR = STATIC / "vendor"
@@ -32,8 +32,8 @@ VERSIONS = VENDOR / "versions.json"
 LAYERS = ("country", "cantons", "lakes")
 # Douglas-Peucker tolerance in degrees (~100 m / ~50 m): plenty for a map of a game area, keeps files small.
 SIMPLIFY = {"country": 0.001, "cantons": 0.001, "lakes": 0.0005}
-BASEMAP_CREDIT = "Base map: swiss-maps (FSO, swisstopo)"
-SETUP_HINT = "map assets missing: run 'make setup' (npm ci && python -m planner.maps.assets)"
+BASEMAP_CREDIT = N_("Base map: swiss-maps (FSO, swisstopo)")  # translated where shown
+SETUP_HINT = N_("map assets missing: run 'make setup' (npm ci && python -m planner.maps.assets)")
 
 
 class AssetsMissing(PlannerError):
@@ -119,10 +119,11 @@ def build(node_modules: Path | None = None, out: Path = VENDOR) -> dict:
     leaflet, swiss = nm / "leaflet", nm / "swiss-maps"
     for pkg in (leaflet, swiss):
         if not (pkg / "package.json").is_file():
-            raise AssetsMissing(f"{pkg} not installed: run 'npm ci' in {repo_root()}")
+            raise AssetsMissing(_("{package} not installed: run 'npm ci' in {folder}").format(package=pkg,
+                                                                                               folder=repo_root()))
     years = sorted(p.parent.name for p in swiss.glob("20*/ch-combined.json"))
     if not years:
-        raise AssetsMissing(f"{swiss}: no <year>/ch-combined.json")
+        raise AssetsMissing(_("{folder}: no <year>/ch-combined.json").format(folder=swiss))
     topo = json.loads((swiss / years[-1] / "ch-combined.json").read_text("utf-8"))
     base = {name: _simplify(topo_to_geojson(topo, name), SIMPLIFY[name]) for name in LAYERS}
     out_leaflet = out / "leaflet"
@@ -152,7 +153,7 @@ def available() -> bool:
 def require() -> None:
     """Raise :class:`AssetsMissing` (one line, with the fix) when the vendored files are missing."""
     if not available():
-        raise AssetsMissing(SETUP_HINT)
+        raise AssetsMissing(_(SETUP_HINT))
 
 
 def ensure() -> None:
@@ -229,8 +230,8 @@ def install_leaflet(folder: Path) -> None:
     :data:`ASSETS_DIR` (with its marker file) is ever replaced or deleted."""
     own = folder / ASSETS_DIR
     if own.exists() and not (own / ASSETS_MARKER).is_file():
-        raise PlannerError(f"{own} exists but was not made by the planner: not touching it (move it, or use "
-                           "--standalone)")
+        raise PlannerError(_("{folder} exists but was not made by the planner: not touching it (move it, or use "
+                             "--standalone)").format(folder=own))
     lib = folder / lib_dir()
     stamp = lib / ".version"
     want = json.dumps(versions())

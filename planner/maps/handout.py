@@ -10,6 +10,7 @@ price, dice targets marked. Text is real text (TrueType fonts embedded), so the 
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -22,17 +23,16 @@ from matplotlib.figure import Figure
 from planner import SOURCE_CREDIT
 from planner.gamefile.game import Game
 from planner.maps.area_page import map_page
-from planner.maps.layers import (
-    station_points,
-)
+from planner.maps.layers import category_label, station_points
 from planner.maps.rules_card import rules_page
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_bytes
+from planner.util.i18n import N_, _, format_amount, format_long_date, ngettext
 from planner.util.text import fold
 
 A4_PORTRAIT = (8.27, 11.69)
 ROWS_PER_COLUMN = 54
-_SHORT = {"IC": "IC/EC", "fast": "IR/RE", "regional": "regional"}
+_SHORT = {"IC": "IC/EC", "fast": "IR/RE", "regional": N_("regional")}
 _RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 9}
 
 
@@ -56,7 +56,7 @@ def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: in
                 *station_pages(tt, game, first_page=3)]
         # Rendered in memory, then written atomically: a failure leaves no half file (nor a .part) behind.
         buf = io.BytesIO()
-        with PdfPages(buf, metadata={"Title": f"{game.title} – handout {tt.date}",
+        with PdfPages(buf, metadata={"Title": _("{title} – handout {date}").format(title=game.title, date=tt.date),
                                      "Subject": SOURCE_CREDIT, "Creator": "sbb-planner"}) as pdf:
             for fig in figs:
                 pdf.savefig(fig)
@@ -85,10 +85,19 @@ def station_lines(tt: Timetable, game: Game) -> list[tuple[str, dict | str]]:
     for letter in sorted(by_letter):
         rows = sorted(by_letter[letter], key=lambda p: fold(p.name))
         groups = len(rows) // size
-        note = f"{groups} group(s)" if groups else f"no group (needs {size})"
-        out.append(("head", f"{letter} – {len(rows)} station(s), {note}"))
+        args = {"letter": letter, "n": format_amount(len(rows)), "groups": format_amount(groups), "size": size}
+        if groups:
+            head = (ngettext("{letter} – {n} station, {groups} group", "{letter} – {n} stations, {groups} group",
+                             len(rows)) if groups == 1 else
+                    ngettext("{letter} – {n} station, {groups} groups", "{letter} – {n} stations, {groups} groups",
+                             len(rows)))
+        else:
+            head = ngettext("{letter} – {n} station, no group (needs {size})",
+                            "{letter} – {n} stations, no group (needs {size})", len(rows))
+        out.append(("head", head.format(**args)))
         for p in rows:
-            out.append(("row", {"name": p.name, "category": _SHORT.get(p.category, p.category),
+            short = _SHORT.get(p.category)
+            out.append(("row", {"name": p.name, "category": _(short) if short else category_label(p.category),
                                 "price": p.price, "targets": p.targets}))
     return out
 
@@ -105,7 +114,7 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
         # a letter heading never ends a column; a letter cut by the column break is named again
         if len(cur) >= ROWS_PER_COLUMN or (it[0] == "head" and len(cur) >= ROWS_PER_COLUMN - 2):
             cols.append(cur)
-            cur = [] if it[0] == "head" else [("head", f"{letter} (continued)")]
+            cur = [] if it[0] == "head" else [("head", _("{letter} (continued)").format(letter=letter))]
         cur.append(it)
     if cur:
         cols.append(cur)
@@ -116,15 +125,20 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
     n_st = sum(1 for it in items if it[0] == "row")
     for k, page in enumerate(pages, 1):
         fig = Figure(figsize=A4_PORTRAIT)
-        fig.text(0.06, 0.965, f"{game.title} – stations to buy", fontsize=15, fontweight="bold", va="top")
-        fig.text(0.06, 0.937, f"{n_st} stations in the game area on {tt.date}, grouped by initial letter: "
-                 f"{game.letter_group_size} of one letter form a building group.\n★ n = dice target n.",
+        fig.text(0.06, 0.965, _("{title} – stations to buy").format(title=game.title), fontsize=15,
+                 fontweight="bold", va="top")
+        fig.text(0.06, 0.937, ngettext(
+            "{n} station in the game area on {date}, grouped by initial letter: {size} of one letter form a "
+            "building group.", "{n} stations in the game area on {date}, grouped by initial letter: {size} of one "
+            "letter form a building group.", n_st).format(n=format_amount(n_st), date=_day(tt.date),
+                                                          size=game.letter_group_size)
+                 + "\n" + _("★ n = dice target n."),
                  fontsize=8.5, color="#444444", va="top", linespacing=1.5)
         for c, col in enumerate(page):
             x = 0.06 + c * 0.46
-            fig.text(x, 0.895, "Station", fontsize=8, color="#666666", fontweight="bold")
-            fig.text(x + 0.27, 0.895, "Category", fontsize=8, color="#666666", fontweight="bold")
-            fig.text(x + 0.42, 0.895, "Price", fontsize=8, color="#666666", fontweight="bold", ha="right")
+            fig.text(x, 0.895, _("Station"), fontsize=8, color="#666666", fontweight="bold")
+            fig.text(x + 0.27, 0.895, _("Category"), fontsize=8, color="#666666", fontweight="bold")
+            fig.text(x + 0.42, 0.895, _("Price"), fontsize=8, color="#666666", fontweight="bold", ha="right")
             y = 0.877
             for kind, val in col:
                 if kind == "head":
@@ -136,8 +150,17 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
                     fig.text(x + 0.01, y, name, fontsize=8.5, va="top",
                              fontweight="bold" if val["targets"] else "normal")
                     fig.text(x + 0.27, y, val["category"], fontsize=8, va="top", color="#333333")
-                    fig.text(x + 0.42, y, f"{val['price']:,}".replace(",", "'"), fontsize=8.5, va="top", ha="right")
+                    fig.text(x + 0.42, y, format_amount(val["price"]), fontsize=8.5, va="top", ha="right")
                 y -= 0.014
-        fig.text(0.94, 0.025, f"{SOURCE_CREDIT} · page {first_page + k - 1}", ha="right", fontsize=7.5, color="#444444")
+        fig.text(0.94, 0.025, _("{source} · page {page}").format(source=SOURCE_CREDIT, page=first_page + k - 1),
+                 ha="right", fontsize=7.5, color="#444444")
         figs.append(fig)
     return figs
+
+
+def _day(date: str) -> str:
+    """The game day in words (``YYYY-MM-DD`` as the timetable gives it)."""
+    try:
+        return format_long_date(dt.date.fromisoformat(date))
+    except ValueError:
+        return date

@@ -19,9 +19,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from planner import SOURCE_CREDIT
 from planner.errors import InputError
 from planner.util import userfiles
 from planner.util.atomic import atomic_write_bytes
+from planner.util.i18n import _
 
 A4_PORTRAIT = (8.27, 11.69)
 MARGIN = 0.06  # of the page width, left and right: a heading stays inside what printers print
@@ -38,29 +40,33 @@ def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]], str]:
     bounded regular file; names and links checked before any page is drawn; the name is empty when the file
     has none)."""
     text = userfiles.read_text(path, "--links", limit=MAX_LINKS_FILE)
-    why = "not the JSON of 'planner game new --json'"
     try:
         doc = json.loads(text)
         groups = [(g["name"], g["url"]) for g in doc["groups"]]
         game = doc["game"]
         game_name = doc.get("name") or ""
     except RecursionError:
-        raise InputError(f"--links {path}: {why} (nested too deeply)") from None
+        raise InputError(_("--links {path}: not the JSON of 'planner game new --json' (nested too "
+                           "deeply)").format(path=path)) from None
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise InputError(f"--links {path}: {why} ({' '.join(str(exc).split())[:100]})") from None
+        raise InputError(_("--links {path}: not the JSON of 'planner game new --json' ({reason})").format(
+            path=path, reason=" ".join(str(exc).split())[:100])) from None
     if not isinstance(game, str) or not game.isprintable() or not 0 < len(game) <= 60:
-        raise InputError(f"--links {path}: {why} (its game id is not a short text)")
+        raise InputError(_("--links {path}: not the JSON of 'planner game new --json' (its game id is not a short "
+                           "text)").format(path=path))
     if not isinstance(game_name, str) or not game_name.isprintable() or len(game_name) > 100:
-        raise InputError(f"--links {path}: {why} (its game name is not a short text)")
+        raise InputError(_("--links {path}: not the JSON of 'planner game new --json' (its game name is not a "
+                           "short text)").format(path=path))
     if not groups:
-        raise InputError(f"--links {path}: no groups in it")
+        raise InputError(_("--links {path}: no groups in it").format(path=path))
     for name, url in groups:
         if not isinstance(name, str) or not name.isprintable() or not 0 < len(name) <= 60:
-            raise InputError(f"--links {path}: a group name is not a text of 1 to 60 printable characters")
+            raise InputError(_("--links {path}: a group name is not a text of 1 to 60 printable "
+                               "characters").format(path=path))
         if not isinstance(url, str) or not url.startswith(("http://", "https://")) or len(url) > MAX_URL \
                 or not url.isprintable() or " " in url:
-            raise InputError(f"--links {path}: group {name!r}: its link is not an http(s) URL of at most "
-                             f"{MAX_URL} characters")
+            raise InputError(_("--links {path}: group {name}: its link is not an http(s) URL of at most {n} "
+                               "characters").format(path=path, name=repr(name), n=MAX_URL))
     return game, groups, game_name
 
 
@@ -100,7 +106,7 @@ def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | P
             fig = Figure(figsize=A4_PORTRAIT)
             FigureCanvasAgg(fig)  # a renderer to measure the headings with
             y = fit_text(fig, 0.975, title, 16, weight="bold", smallest=11)
-            fit_text(fig, y - 0.006, "Scan your group's code to open the game on your phone.", 11)
+            fit_text(fig, y - 0.006, _("Scan your group's code to open the game on your phone."), 11)
             for k, (name, url) in enumerate(links[start:start + PER_PAGE]):
                 col, row = k % 2, k // 2
                 ax = fig.add_axes((0.09 + col * 0.45, 0.64 - row * 0.3, 0.37, 0.24))
@@ -108,8 +114,8 @@ def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | P
                 ax.set_axis_off()
                 fit_text(fig, 0.64 - row * 0.3 + 0.242, name, 14, x=0.09 + col * 0.45 + 0.185, span=0.42,
                          weight="bold", va="bottom", smallest=9)
-            fig.text(0.5, 0.02, "Each code opens one group's page; keep it to your group. "
-                     "Source: opentransportdata.swiss", ha="center", fontsize=7, color="#555")
+            fig.text(0.5, 0.02, _("Each code opens one group's page; keep it to your group. {source}").format(
+                source=SOURCE_CREDIT), ha="center", fontsize=7, color="#555")
             pdf.savefig(fig)
             pages += 1
     # The codes are the groups' keys: the file is private (0600) like the state, and written atomically.

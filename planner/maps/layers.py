@@ -23,6 +23,7 @@ from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, Query, reach
 from planner.timetable.model import Mode, Timetable
 from planner.timetable.stations import exact_station
+from planner.util.i18n import N_, _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -31,10 +32,16 @@ CATEGORY_COLORS = {
     "IC": "#c60018", "fast": "#e07000", "regional": "#1f5fae", "metro": "#00838f", "tram": "#2e7d32",
     "bus": "#7b3fa0", "boat": "#0288d1", "cable": "#6d4c41", "other": "#616161",
 }
-CATEGORY_LABELS = {
-    "IC": "IC / EC", "fast": "IR / RE (fast)", "regional": "regional / S-Bahn", "metro": "metro", "tram": "tram",
-    "bus": "bus", "boat": "boat", "cable": "cable car", "other": "other",
+CATEGORY_LABELS = {  # translated where shown (category_label)
+    "IC": "IC / EC", "fast": N_("IR / RE (fast)"), "regional": N_("regional / S-Bahn"), "metro": N_("metro"),
+    "tram": N_("tram"), "bus": N_("bus"), "boat": N_("boat"), "cable": N_("cable car"), "other": N_("other"),
 }
+
+
+def category_label(category: str) -> str:
+    """A station or line category as legends and popups name it, in the current language."""
+    label = CATEGORY_LABELS.get(category)
+    return _(label) if label else category
 TOLL_COLOR = "#f2b600"
 TUNNEL_COLOR = "#222222"
 RING_COLOR = "#d81b60"
@@ -170,8 +177,8 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
         network = load_rail_network()
     except FeedError as exc:  # no line data: straight lines between the end stations
         network = None
-        warnings.append(f"physical rail network unavailable ({exc}): toll lines and tunnels drawn straight "
-                        "between their ends")
+        warnings.append(_("physical rail network unavailable ({reason}): toll lines and tunnels drawn straight "
+                          "between their ends").format(reason=exc))
     if network is not None:
         for chk in check_crossings(network, game):
             pts = [network.node_of[u] for u in chk.stretch if u in network.node_of]
@@ -187,14 +194,14 @@ def crossing_shapes(tt: Timetable, game: Game) -> tuple[list[CrossingShape], lis
             out.append(CrossingShape(c.name, c.kind, [latlon(tt, e) for e in ends if e is not None], "straight"))
         else:
             missing = [n for n, e in zip(c.between, ends, strict=True) if e is None or not _ok(tt, e)]
-            warnings.append(f"{c.name}: not drawn: off the SBB line network, and {', '.join(missing)} not in this "
-                            "timetable")
+            warnings.append(_("{name}: not drawn: off the SBB line network, and {stations} not in this "
+                              "timetable").format(name=c.name, stations=", ".join(missing)))
     return out, warnings
 
 
 def area_label(game: Game) -> str:
     """What the area outline is, for legends: the ring of stations, or the game file's polygon."""
-    return "game area (ring)" if game.ring else "game area (polygon of the game file)"
+    return _("game area (ring)") if game.ring else _("game area (polygon of the game file)")
 
 
 def ring_coords(game: Game) -> list[tuple[float, float]]:

@@ -8,6 +8,8 @@ Everything on it comes from the game file (variants are data); :func:`card` give
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import textwrap
 from dataclasses import dataclass, field
 
@@ -16,6 +18,7 @@ from matplotlib.figure import Figure
 from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
 from planner.timetable.stations import exact_station
+from planner.util.i18n import _, format_amount, format_long_date, ngettext
 from planner.util.timefmt import fmt_clock
 
 A4_PORTRAIT = (8.27, 11.69)
@@ -34,7 +37,15 @@ class CardSection:
 
 
 def _money(v: int) -> str:
-    return f"{int(v):,}".replace(",", "'")
+    return format_amount(int(v))
+
+
+def _day(date: str) -> str:
+    """The game day in words (``YYYY-MM-DD`` as the timetable gives it)."""
+    try:
+        return format_long_date(dt.date.fromisoformat(date))
+    except ValueError:
+        return date
 
 
 def _numbers(nums: list[int]) -> str:
@@ -60,55 +71,77 @@ def _white_six(game: Game) -> bool:
 
 def _free_label(game: Game) -> str:
     """``"6"``, or ``"61–66 (white 6)"``."""
-    return _numbers(sorted(game.dice.free_numbers)) + (" (white 6)" if _white_six(game) else "")
+    nums = _numbers(sorted(game.dice.free_numbers))
+    return _("{numbers} (white 6)").format(numbers=nums) if _white_six(game) else nums
 
 
 def _dice_text(game: Game) -> list[str]:
-    dice = "one die" if game.dice.count == 1 else "two dice (white = tens, coloured = ones)"
-    start = f"Roll {dice} from {fmt_clock(game.clock.dice_from)}"
+    one = game.dice.count == 1
+    at = {"start": fmt_clock(game.clock.dice_from), "rules": fmt_clock(game.clock.dice_forced_from)}
     if game.clock.dice_forced_from is not None:
-        start = (f"The dice rules apply from {fmt_clock(game.clock.dice_forced_from)}. Roll {dice} for the first time at "
-                 f"{fmt_clock(game.clock.dice_from)}")
-    way = "by the fastest way (timetable)"
-    if game.dice.admissible_extra_minutes:
-        way = f"by the fastest way or any way at most {game.dice.admissible_extra_minutes} minutes longer (timetable)"
-    out = [f"{start}. A number sends the group at once, {way}, to its target; where a number has several, to "
-           "the one reached earliest."]
+        start = (_("The dice rules apply from {rules}. Roll one die for the first time at {start}.") if one else
+                 _("The dice rules apply from {rules}. Roll two dice (white = tens, coloured = ones) for the first "
+                   "time at {start}.")).format(**at)
+    else:
+        start = (_("Roll one die from {start}.") if one else
+                 _("Roll two dice (white = tens, coloured = ones) from {start}.")).format(**at)
+    extra = game.dice.admissible_extra_minutes
+    if extra:
+        way = ngettext("A number sends the group at once, by the fastest way or any way at most {n} minute longer "
+                       "(timetable), to its target; where a number has several, to the one reached earliest.",
+                       "A number sends the group at once, by the fastest way or any way at most {n} minutes longer "
+                       "(timetable), to its target; where a number has several, to the one reached earliest.",
+                       extra).format(n=extra)
+    else:
+        way = _("A number sends the group at once, by the fastest way (timetable), to its target; where a number has "
+                "several, to the one reached earliest.")
+    out = [f"{start} {way}"]
     if game.dice.skip_targeted:
-        out.append("A target the group already had to head for is skipped (the next fastest one counts); when all "
-                   f"targets of a number were targeted, the number counts as {_numbers(sorted(game.dice.free_numbers))}.")
+        out.append(_("A target the group already had to head for is skipped (the next fastest one counts); when all "
+                     "targets of a number were targeted, the number counts as {numbers}.").format(
+            numbers=_numbers(sorted(game.dice.free_numbers))))
     if game.dice.reroll_before_minutes:
-        out.append(f"Roll again {game.dice.reroll_before_minutes} minutes before reaching the target.")
+        out.append(ngettext("Roll again {n} minute before reaching the target.",
+                            "Roll again {n} minutes before reaching the target.",
+                            game.dice.reroll_before_minutes).format(n=game.dice.reroll_before_minutes))
     if game.dice.free_numbers:
-        out.append(f"{_free_label(game)}: {game.dice.free_minutes} minutes of free movement; roll "
-                   f"before they end, then head for the new target from the end of the {game.dice.free_minutes} minutes.")
+        out.append(ngettext("{numbers}: {n} minute of free movement; roll before it ends, then head for the new "
+                            "target from the end of that minute.",
+                            "{numbers}: {n} minutes of free movement; roll before they end, then head for the new "
+                            "target from the end of the {n} minutes.",
+                            game.dice.free_minutes).format(numbers=_free_label(game), n=game.dice.free_minutes))
     return out
 
 
 def _hour_text(game: Game) -> str:
     minutes = sorted(game.bonus.minutes) or [0]
     at = ":" + "/:".join(f"{m:02d}" for m in minutes)
+    args = {"base": _money(game.bonus.base_fee), "bonus": _money(game.bonus.bonus_fee), "at": at}
     if game.bonus.event == "seated":
-        when = f"the train the group sits in arrives at or departs from a station at {at} of that hour"
-    else:
-        when = f"the group has a departure or an arrival at {at} of that hour"
-    return (f"Every full hour the group receives {_money(game.bonus.base_fee)}; {_money(game.bonus.bonus_fee)} instead "
-            f"when {when} (timetable).")
+        return _("Every full hour the group receives {base}; {bonus} instead when the train the group sits in arrives "
+                 "at or departs from a station at {at} of that hour (timetable).").format(**args)
+    return _("Every full hour the group receives {base}; {bonus} instead when the group has a departure or an "
+             "arrival at {at} of that hour (timetable).").format(**args)
 
 
 def card(tt: Timetable, game: Game) -> list[CardSection]:
     """The rules card as sections of text and table rows."""
-    times = [f"Game {fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)} on {tt.date}; "
-             + (f"dice rules from {fmt_clock(game.clock.dice_forced_from)}, first roll at " if game.clock.dice_forced_from is not None
-                else "dice from ") + fmt_clock(game.clock.dice_from)
-             + f"; the game ends at {fmt_clock(game.clock.end)} wherever the group is."]
-    sections = [CardSection("Times", times)]
+    at = {"start": fmt_clock(game.clock.start), "end": fmt_clock(game.clock.end), "date": _day(tt.date),
+          "dice": fmt_clock(game.clock.dice_from), "rules": fmt_clock(game.clock.dice_forced_from)}
+    if game.clock.dice_forced_from is not None:
+        times = [_("Game {start}–{end} on {date}; dice rules from {rules}, first roll at {dice}; the game ends at {end} "
+                   "wherever the group is.").format(**at)]
+    else:
+        times = [_("Game {start}–{end} on {date}; dice from {dice}; the game ends at {end} wherever the group "
+                   "is.").format(**at)]
+    sections = [CardSection(_("Times"), times)]
 
     missing = False
     rows = []
     for entry in sorted(game.dice.targets, key=lambda e: e.number):
         if entry.toll_line or entry.tunnel:
-            what = f"{'toll line' if entry.toll_line else 'tunnel'} {entry.toll_line or entry.tunnel} (travel through it)"
+            what = (_("toll line {name} (travel through it)") if entry.toll_line else
+                    _("tunnel {name} (travel through it)")).format(name=entry.toll_line or entry.tunnel)
         else:
             names = []
             for n in entry.stations:
@@ -117,44 +150,51 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
                 names.append(n + (NOT_IN_TIMETABLE if absent else ""))
             what = " · ".join(names)
         rows.append((str(entry.number), what))
-    dice = CardSection("Dice", _dice_text(game), ("No.", "Target"), rows)
+    dice = CardSection(_("Dice"), _dice_text(game), (_("No."), _("Target")), rows)
     if game.dice.free_numbers:
-        dice.rows.append((_numbers(sorted(game.dice.free_numbers)), f"{game.dice.free_minutes} minutes free movement"
-                          + (" (white 6)" if _white_six(game) else "")))
+        n = game.dice.free_minutes
+        free = (ngettext("{n} minute free movement (white 6)", "{n} minutes free movement (white 6)", n)
+                if _white_six(game) else ngettext("{n} minute free movement", "{n} minutes free movement", n))
+        dice.rows.append((_numbers(sorted(game.dice.free_numbers)), free.format(n=n)))
     if missing:
-        dice.paragraphs.append(f"{NOT_IN_TIMETABLE} not in this day's timetable.")
+        dice.paragraphs.append(_("{mark} not in this day's timetable.").format(mark=NOT_IN_TIMETABLE))
     sections.append(dice)
 
     owners = " / ".join(str(k) for k in range(1, len(game.toll_fees) + 1))
     if game.toll_lines:
         fee = " / ".join(_money(f) for f in game.toll_fees)
         sections.append(CardSection(
-            "Toll lines", [f"Crossing one (travelling between its two stations, stops or not) costs the owner's fee: "
-                           f"{fee} when the owner has {owners} toll line(s)."],
-            ("Toll line", "Between", "Price to buy"),
+            _("Toll lines"), [_("Crossing one (travelling between its two stations, stops or not) costs the owner's "
+                                "fee: {fees} when the owner has {owners} toll line(s).").format(fees=fee, owners=owners)],
+            (_("Toll line"), _("Between"), _("Price to buy")),
             [(c.name, " – ".join(c.between), _money(c.price)) for c in game.toll_lines]))
     if game.tunnels:
-        mult = " or ".join(f"{m} (owner has {k} tunnel{'s' if k > 1 else ''})"
-                           for k, m in enumerate(game.tunnel_multipliers, 1))
+        factors = [ngettext("{factor} (owner has {n} tunnel)", "{factor} (owner has {n} tunnels)", k).format(
+            factor=format_amount(m), n=k) for k, m in enumerate(game.tunnel_multipliers, 1)]
+        mult = functools.reduce(lambda a, b: _("{first} or {second}").format(first=a, second=b), factors)
         sections.append(CardSection(
-            "Tunnels", [f"Travelling through one: roll two dice and pay the owner their sum times {mult}."],
-            ("Tunnel", "Between", "Price to buy"),
+            _("Tunnels"), [_("Travelling through one: roll two dice and pay the owner their sum times {factors}.").format(
+                factors=mult)],
+            (_("Tunnel"), _("Between"), _("Price to buy")),
             [(c.name, " – ".join(c.between), _money(c.price)) for c in game.tunnels]))
-    sections.append(CardSection("Full hour", [_hour_text(game)]))
+    sections.append(CardSection(_("Full hour"), [_hour_text(game)]))
     window = game.window
     if window is not None:
         m = window.minutes
-        sections.append(CardSection(window.label, [
-            f"After getting off at a station at time t, take a train departing by t + {m} min (timetable). "
-            f"If no train departs within {m} minutes, take the next departing train."]))
+        sections.append(CardSection(window.label, [ngettext(
+            "After getting off at a station at time t, take a train departing by t + {n} min (timetable). If no train "
+            "departs within {n} minute, take the next departing train.",
+            "After getting off at a station at time t, take a train departing by t + {n} min (timetable). If no train "
+            "departs within {n} minutes, take the next departing train.", m).format(n=m)]))
     return sections
 
 
 def rules_page(tt: Timetable, game: Game, source_credit: str, page: int) -> Figure:
     """The rules card as one A4 portrait page."""
     fig = Figure(figsize=A4_PORTRAIT)
-    fig.text(0.06, 0.965, f"{game.title} – rules card", fontsize=15, fontweight="bold", va="top")
-    fig.text(0.06, 0.937, "Keep this page with you: what the dice, toll lines, tunnels and the clock ask of the group.",
+    fig.text(0.06, 0.965, _("{title} – rules card").format(title=game.title), fontsize=15, fontweight="bold", va="top")
+    fig.text(0.06, 0.937, _("Keep this page with you: what the dice, toll lines, tunnels and the clock ask of the "
+                            "group."),
              fontsize=8.5, color="#444444", va="top")
     y = 0.905
     line = 0.0135
@@ -169,7 +209,7 @@ def rules_page(tt: Timetable, game: Game, source_credit: str, page: int) -> Figu
             y -= 0.004
             y = _table(fig, sec, y, line)
         y -= 0.012
-    fig.text(0.94, 0.025, f"{source_credit} · page {page}", ha="right", fontsize=7.5, color="#444444")
+    fig.text(0.94, 0.025, _("{source} · page {page}").format(source=source_credit, page=page), ha="right", fontsize=7.5, color="#444444")
     return fig
 
 

@@ -25,7 +25,6 @@ from planner.maps import assets
 from planner.maps.layers import (
     BAND_COLORS,
     CATEGORY_COLORS,
-    CATEGORY_LABELS,
     RING_COLOR,
     TOLL_COLOR,
     TUNNEL_COLOR,
@@ -34,6 +33,7 @@ from planner.maps.layers import (
     ReachPoint,
     area_label,
     bounds,
+    category_label,
     crossing_shapes,
     missing_targets,
     station_by_name,
@@ -53,6 +53,7 @@ from planner.maps.web_layers import (
 from planner.maps.web_layers import tip as text_tip
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text, system_path
+from planner.util.i18n import _, format_amount, ngettext
 
 SOURCE_CREDIT = "Source: opentransportdata.swiss"
 
@@ -163,14 +164,14 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
 
 
 def _credit() -> str:
-    return f"{SOURCE_CREDIT} · {assets.BASEMAP_CREDIT}"
+    return f"{SOURCE_CREDIT} · {_(assets.BASEMAP_CREDIT)}"
 
 
 # ---- the three maps ---------------------------------------------------------------------------------
 
 def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[OfflineMap, list[str]]:
     """The game area: ring, lines and stations by category, dice targets, toll lines, tunnels, legend."""
-    m = new_map(game, tt, tiles=tiles, title=f"{game.title}: game area {tt.date}")
+    m = new_map(game, tt, tiles=tiles, title=_("{title}: game area {date}").format(title=game.title, date=tt.date))
     add_ring(m, game)
     cats = add_lines(m, tt)
     shapes, warnings = crossing_shapes(tt, game)
@@ -179,18 +180,22 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
     add_station_names(m, tt, game)
     add_targets(m, tt, game)
     body = [f"<summary>{esc(game.title)} – {esc(tt.date)}</summary>", swatch(RING_COLOR, area_label(game), True)]
-    body += [swatch(CATEGORY_COLORS.get(c, "#616161"), f"line: {CATEGORY_LABELS.get(c, c)}") for c in cats]
-    body += [dot(CATEGORY_COLORS.get(c, "#616161"), f"station: {CATEGORY_LABELS.get(c, c)}") for c in cats]
+    body += [swatch(CATEGORY_COLORS.get(c, "#616161"), _("line: {category}").format(category=category_label(c)))
+             for c in cats]
+    body += [dot(CATEGORY_COLORS.get(c, "#616161"), _("station: {category}").format(category=category_label(c)))
+             for c in cats]
     body.append('<div><span class="dot" style="background:#111;width:14px;height:14px"></span>'
-                'dice target (number)</div>')
+                + esc(_("dice target (number)")) + "</div>")
     if game.toll_lines:
-        body.append(swatch(TOLL_COLOR, "toll line"))
+        body.append(swatch(TOLL_COLOR, _("toll line")))
     if game.tunnels:
-        body.append(swatch(TUNNEL_COLOR, "tunnel", True))
+        body.append(swatch(TUNNEL_COLOR, _("tunnel"), True))
     missing = missing_targets(tt, game)
     if missing:
-        body.append(f'<div class="muted" title="{esc(", ".join(missing))}">{len(missing)} dice target(s) not served '
-                    'in this timetable (planner check-area lists them)</div>')
+        said = ngettext("{n} dice target not served in this timetable (planner check-area lists it)",
+                        "{n} dice targets not served in this timetable (planner check-area lists them)",
+                        len(missing)).format(n=format_amount(len(missing)))
+        body.append(f'<div class="muted" title="{esc(", ".join(missing))}">{esc(said)}</div>')
     body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m, warnings
@@ -210,7 +215,7 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
     crossed = {c["name"] for leg in answer.get("legs", []) for c in leg.get("crossings", [])}
     drawn = add_crossings(m, shapes, only=crossed)
     for name in sorted(crossed - {c.name for c in drawn}):
-        warnings.append(f"crossing {name}: no geometry to draw")
+        warnings.append(_("crossing {name}: no geometry to draw").format(name=name))
     add_stations(m, tt, game, muted=True)
     for leg in legs:
         tip = f"{leg.number}. {leg.route} {leg.departure} {leg.from_name} → {leg.arrival} {leg.to_name}"
@@ -223,43 +228,50 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
     # start, changes, end
     if legs:
         first, last = legs[0], legs[-1]
-        badge(m, *first.coords[0], "A", "start", f"start {first.from_name} {first.departure}")
+        badge(m, *first.coords[0], "A", "start", _("start {station} {time}").format(station=first.from_name,
+                                                                                   time=first.departure))
         for prev, nxt in zip(legs[:-1], legs[1:], strict=True):
             badge(m, *nxt.coords[0], "⇄", "change",
-                  f"change at {nxt.from_name}: arrive {prev.arrival}, depart {nxt.departure} ({nxt.route})", 20)
-        badge(m, *last.coords[-1], "B", "end", f"arrive {last.to_name} {last.arrival}")
+                  _("change at {station}: arrive {arrival}, depart {departure} ({route})").format(
+                      station=nxt.from_name, arrival=prev.arrival, departure=nxt.departure, route=nxt.route), 20)
+        badge(m, *last.coords[-1], "B", "end", _("arrive {station} {time}").format(station=last.to_name,
+                                                                                  time=last.arrival))
     else:
         s = station_by_name(tt, answer.get("from") or "")
         if s is not None:
-            badge(m, float(tt.station_lat[s]), float(tt.station_lon[s]), "A", "start", f"at {tt.station_name[s]}")
+            badge(m, float(tt.station_lat[s]), float(tt.station_lon[s]), "A", "start",
+                  _("at {station}").format(station=tt.station_name[s]))
     bonus = [b for leg in answer.get("legs", []) for b in leg.get("bonus", [])]
     for b in bonus:
         s = station_by_name(tt, b["station"])
         if s is not None:
             badge(m, float(tt.station_lat[s]), float(tt.station_lon[s]), "h", "bonus",
-                  f"full-hour bonus: {b['event']} {b['station']} {b['time']} ({b.get('fee', '')})", 18)
+                  _bonus_tip(b), 18)
     # legend: the itinerary as a player reads it
     body = [f"<summary>{esc(title)}</summary>"]
     if answer.get("arrival") is None:
-        body.append(f"<div>{esc(answer.get('reason') or 'no connection')}</div>")
+        body.append("<div>" + esc(answer.get("reason") or _("no connection")) + "</div>")
     else:
-        body.append(f"<div>dep {esc(answer.get('departure'))}, arr {esc(answer.get('arrival'))}, "
-                    f"{esc(answer.get('changes'))} change(s)</div><ol>")
+        changes = int(answer.get("changes") or 0)
+        body.append("<div>" + esc(ngettext("dep {departure}, arr {arrival}, {n} change",
+                                           "dep {departure}, arr {arrival}, {n} changes", changes).format(
+            departure=answer.get("departure"), arrival=answer.get("arrival"), n=changes)) + "</div><ol>")
         for leg, ld in zip(legs, answer.get("legs", []), strict=False):
             extra = ""
             if ld.get("crossings"):
                 extra += " · " + ", ".join(c["name"] for c in ld["crossings"])
             if ld.get("bonus"):
-                extra += " · bonus " + ", ".join(f"{b['event']} {b['time']}" for b in ld["bonus"])
+                extra += " · " + _("bonus {events}").format(
+                    events=", ".join(_event(b["event"], b["time"]) for b in ld["bonus"]))
             body.append(f'<li><span class="sw" style="background:{leg.color}"></span>{esc(leg.route)} '
                         f"{esc(leg.departure)} {esc(leg.from_name)} → {esc(leg.arrival)} {esc(leg.to_name)}"
                         f"{esc(extra)}</li>")
         body.append("</ol>")
     if crossed:
-        body.append(swatch(TOLL_COLOR, "toll line crossed"))
+        body.append(swatch(TOLL_COLOR, _("toll line crossed")))
     if bonus:
         body.append('<div><span class="pl-badge bonus" style="display:inline-flex;width:14px;height:14px;'
-                    'margin-right:6px">h</span>full-hour bonus event</div>')
+                    'margin-right:6px">h</span>' + esc(_("full-hour bonus event")) + "</div>")
     for w in answer.get("warnings", []) or []:
         body.append(f'<div class="muted">{esc(w)}</div>')
     body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
@@ -270,7 +282,7 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
 def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: str, time: str,
               bands: tuple[int, ...], *, tiles: bool = False) -> OfflineMap:
     """How far a group gets from a position: stations coloured by the band of their earliest arrival."""
-    title = f"Reach from {origin_name} at {time}"
+    title = _("Reach from {station} at {time}").format(station=origin_name, time=time)
     focus = [(p.lat, p.lon) for p in points if p.band is not None]
     m = new_map(game, tt, tiles=tiles, title=title, focus=focus if len(focus) > 1 else None)
     add_ring(m, game, weight=2)
@@ -279,7 +291,8 @@ def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: 
     feats = []
     for p in sorted(points, key=lambda p: -(p.band or 10_000)):  # nearest bands drawn last (on top)
         color = colors.get(p.band, UNREACHED_COLOR) if p.band is not None else UNREACHED_COLOR
-        label = f"{p.name}: " + (f"+{p.minutes:g} min" if p.minutes is not None else f"not within {max(bands)} min")
+        label = (_("{station}: +{minutes} min").format(station=p.name, minutes=f"{p.minutes:g}") if p.minutes is not None
+                 else _("{station}: not within {limit} min").format(station=p.name, limit=max(bands)))
         feats.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
                       "properties": {"label": esc(label), "color": color, "r": 6 if p.band is not None else 3}})
     if feats:
@@ -296,12 +309,35 @@ def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: 
     body = [f"<summary>{esc(title)}</summary>"]
     lo = 0
     for b in sorted(bands):
-        body.append(dot(colors[b], f"{lo}–{b} min: {counts[b]} station(s)"))
+        body.append(dot(colors[b], ngettext("{low}–{high} min: {n} station", "{low}–{high} min: {n} stations",
+                                            counts[b]).format(low=lo, high=b, n=format_amount(counts[b]))))
         lo = b
-    body.append(dot(UNREACHED_COLOR, f"not within {max(bands)} min: {sum(1 for p in points if p.band is None)}"))
+    unreached = sum(1 for p in points if p.band is None)
+    body.append(dot(UNREACHED_COLOR, _("not within {limit} min: {n}").format(limit=max(bands),
+                                                                              n=format_amount(unreached))))
     body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m
+
+
+def _event(event: str, time: str) -> str:
+    """A full-hour bonus event in words: "departure 13:00"."""
+    if event == "departure":
+        return _("departure {time}").format(time=time)
+    if event == "arrival":
+        return _("arrival {time}").format(time=time)
+    return f"{event} {time}"
+
+
+def _bonus_tip(b: dict) -> str:
+    """The tooltip of a full-hour bonus badge: the event, where, when, and the fee."""
+    fee = b.get("fee")
+    args = {"station": b["station"], "time": b["time"], "fee": format_amount(fee) if fee is not None else ""}
+    if b["event"] == "departure":
+        return _("full-hour bonus: departure {station} {time} ({fee})").format(**args)
+    if b["event"] == "arrival":
+        return _("full-hour bonus: arrival {station} {time} ({fee})").format(**args)
+    return _("full-hour bonus: {event} {station} {time} ({fee})").format(event=b["event"], **args)
 
 
 def _band_colors(bands: tuple[int, ...]) -> dict[int, str]:
@@ -325,7 +361,7 @@ def save(m: OfflineMap, path: str | Path, *, standalone: bool = False) -> Path:
     """Write the map; without ``standalone``, copy Leaflet beside it (:func:`assets.install_leaflet`, once)."""
     p = Path(path)
     if system_path(p.parent):
-        raise PlannerError(f"map {p}: refusing to write into a system folder")
+        raise PlannerError(_("map {path}: refusing to write into a system folder").format(path=p))
     p.parent.mkdir(parents=True, exist_ok=True)
     own = p.parent / assets.ASSETS_DIR
     fresh = not standalone and not own.exists()

@@ -15,18 +15,19 @@ from jinja2 import Template
 from planner.gamefile.game import Game
 from planner.maps.layers import (
     CATEGORY_COLORS,
-    CATEGORY_LABELS,
     CATEGORY_ORDER,
     RING_COLOR,
     TOLL_COLOR,
     TUNNEL_COLOR,
     CrossingShape,
+    category_label,
     line_segments,
     ring_coords,
     station_points,
     target_points,
 )
 from planner.timetable.model import Timetable
+from planner.util.i18n import _, format_amount
 
 # station names of regional stations appear from this zoom on (IC and fast-train stations always)
 NAMES_ZOOM = 11
@@ -78,7 +79,7 @@ def add_ring(m: folium.Map, game: Game, weight: float = 3) -> None:
     pts = ring_coords(game)
     if pts:
         folium.PolyLine(pts, color=RING_COLOR, weight=weight, opacity=0.8, dash_array="8 6",
-                        tooltip=tip(f"game area: {game.title}")).add_to(m)
+                        tooltip=tip(_("game area: {title}").format(title=game.title))).add_to(m)
 
 
 def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]:
@@ -93,7 +94,7 @@ def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]
         color = "#b0b0b0" if muted else CATEGORY_COLORS.get(cat, "#616161")
         weight = {"IC": 4, "fast": 3.5}.get(cat, 2.5) if not muted else 2
         folium.PolyLine(by_cat[cat], color=color, weight=weight, opacity=0.9,
-                        tooltip=None if muted else tip(CATEGORY_LABELS.get(cat, cat))).add_to(m)
+                        tooltip=None if muted else tip(category_label(cat))).add_to(m)
     return sorted(by_cat, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
 
 
@@ -102,9 +103,9 @@ def add_stations(m: folium.Map, tt: Timetable, game: Game, *, muted: bool = Fals
     pts = station_points(tt, game)
     feats = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [p.lon, p.lat]},
               # GeoJsonTooltip puts property values into innerHTML: the texts go in escaped
-              "properties": {"name": esc(p.name), "category": esc(CATEGORY_LABELS.get(p.category, p.category)),
-                             "cat": p.category, "price": p.price, "letter": p.letter,
-                             "ring": "on the ring" if p.on_ring else ""}} for p in pts]
+              "properties": {"name": esc(p.name), "category": esc(category_label(p.category)),
+                             "cat": p.category, "price": esc(format_amount(p.price)), "letter": p.letter,
+                             "ring": esc(_("on the ring")) if p.on_ring else ""}} for p in pts]
     if not feats:
         return []
 
@@ -117,7 +118,7 @@ def add_stations(m: folium.Map, tt: Timetable, game: Game, *, muted: bool = Fals
     folium.GeoJson({"type": "FeatureCollection", "features": feats}, name="stations", control=False,
                    marker=folium.CircleMarker(radius=4, fill=True), style_function=style,
                    tooltip=folium.GeoJsonTooltip(fields=["name", "category", "price", "ring"],
-                                                 aliases=["", "", "price", ""], labels=True)).add_to(m)
+                                                 aliases=["", "", esc(_("price")), ""], labels=True)).add_to(m)
     return sorted({p.category for p in pts}, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
 
 
@@ -152,7 +153,7 @@ def add_targets(m: folium.Map, tt: Timetable, game: Game) -> int:
         by_station.setdefault(t.index, []).append(t)
     for ts in by_station.values():
         nums = "/".join(str(t.number) for t in ts)
-        badge(m, ts[0].lat, ts[0].lon, nums, "target", f"dice target {nums}: {ts[0].name}",
+        badge(m, ts[0].lat, ts[0].lon, nums, "target", _("dice target {numbers}: {station}").format(numbers=nums, station=ts[0].name),
               size=22 if len(nums) <= 2 else 30)
         folium.Marker([ts[0].lat, ts[0].lon], icon=folium.DivIcon(
             html=f'<div class="pl-label">{esc(ts[0].name)}</div>', icon_size=(140, 14), icon_anchor=(-14, 7),
@@ -166,8 +167,13 @@ def add_crossings(m: folium.Map, shapes: list[CrossingShape], only: set[str] | N
     for c in shapes:
         if only is not None and c.name not in only:
             continue
-        label = f"{'toll line' if c.kind == 'toll_line' else 'tunnel'} {c.name}" + (
-            " (straight line: physical path unknown)" if c.method == "straight" else "")
+        straight = c.method == "straight"
+        if c.kind == "toll_line":
+            label = (_("toll line {name} (straight line: physical path unknown)") if straight
+                     else _("toll line {name}"))
+        else:
+            label = _("tunnel {name} (straight line: physical path unknown)") if straight else _("tunnel {name}")
+        label = label.format(name=c.name)
         if c.kind == "toll_line":
             folium.PolyLine(c.coords, color="#5a4300", weight=11, opacity=0.9).add_to(m)
             folium.PolyLine(c.coords, color=TOLL_COLOR, weight=7, opacity=1, tooltip=tip(label)).add_to(m)

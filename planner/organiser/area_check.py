@@ -17,6 +17,7 @@ passes over the feed's ``stops.txt`` / ``routes.txt``); ``planner check-area`` w
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from planner.organiser.feed_facts import FeedStation, feed_stations, place, rout
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Query, reach, station_origin
 from planner.timetable.model import Timetable
+from planner.util.i18n import _, format_amount, format_long_date, ngettext
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -125,7 +127,8 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
     station_info = _station_info(tt, game, table, targets)
     if src is not None:
         station_info["routes"] = route_filter_summary(src, game)
-        warnings += [f"exclusion {e['agency']} {e['route']} matches no route of the feed"
+        warnings += [_("exclusion {agency} {route} matches no route of the feed").format(agency=e["agency"],
+                                                                                        route=e["route"])
                      for e in station_info["routes"]["excluded"] if e["routes"] == 0]
     station_info["routes_in_area"] = _routes_in_area(tt)
     letters = letter_groups(table, game.letter_group_size)
@@ -135,16 +138,20 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
     for letter, info in letters.items():
         info["names"] = by_letter.get(letter, [])
         if not info["can_form_group"]:
-            warnings.append(f"letter {letter}: only {info['stations']} station(s), can never form a building group "
-                            f"of {game.letter_group_size}")
+            warnings.append(ngettext("letter {letter}: only {n} station, can never form a building group of {size}",
+                                     "letter {letter}: only {n} stations, can never form a building group of {size}",
+                                     info["stations"]).format(letter=letter, n=format_amount(info["stations"]),
+                                                              size=game.letter_group_size))
     unreachable: list[dict] = []
     if not game.has_area:  # the whole feed (game "none"): buses without walks are never one network
-        warnings.append("connectivity not checked for the whole feed (game 'none')")
+        warnings.append(_("connectivity not checked for the whole feed (game 'none')"))
     else:
         unreachable = _with_progress(lambda cb: unreachable_pairs(net, game, cb), tt.n_stations, progress)
     if unreachable:
-        warnings.append(f"{len(unreachable)} station(s) cannot reach every other in-area station during the "
-                        f"game hours ({window})")
+        warnings.append(ngettext("{n} station cannot reach every other in-area station during the game hours ({window})",
+                                 "{n} stations cannot reach every other in-area station during the game hours "
+                                 "({window})", len(unreachable)).format(n=format_amount(len(unreachable)),
+                                                                        window=window))
     return {
         "valid": not problems, "game": game.name, "title": game.title, "date": tt.date,
         "feed_version": tt.feed_version, "feed": tt.meta.get("feed"),
@@ -170,42 +177,64 @@ def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
                for c in (*game.toll_lines, *game.tunnels)}
     targets = target_rows(tt, game, stations, reports)
     window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
-    problems = _target_problems(targets, window, tt.date)
+    day = _day(tt.date)
+    problems = _target_problems(targets, window, day)
     for rep in reports.values():
-        problems += _crossing_problems(rep, window, tt.date)
-        what = f"{'toll line' if rep['kind'] == 'toll_line' else 'tunnel'} {rep['name']}"
-        warnings += [f"{what}: {p}" for p in rep["definition_problems"]]
+        problems += _crossing_problems(rep, window, day)
+        said = _("toll line {name}: {problem}") if rep["kind"] == "toll_line" else _("tunnel {name}: {problem}")
+        warnings += [said.format(name=rep["name"], problem=p) for p in rep["definition_problems"]]
     return stations, reports, targets, problems, warnings
+
+
+def _day(date: str) -> str:
+    """The game day in words, as the problems name it ("Saturday, September 11, 2021")."""
+    try:
+        return format_long_date(dt.date.fromisoformat(date))
+    except ValueError:
+        return date
 
 
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:
     """What makes the area invalid about its dice targets (one line each)."""
     problems = []
     for t in targets:
-        what = f"target {t['number']} {t['name']}"
+        what = {"number": t["number"], "name": t["name"]}
         if t.get("ambiguous"):
-            problems.append(f"{what}: the name matches several stations ({', '.join(t['ambiguous'])})")
+            problems.append(_("target {number} {name}: the name matches several stations ({stations})").format(
+                stations=", ".join(t["ambiguous"]), **what))
         elif not t["found"]:
-            problems.append(f"{what}: not found in the feed")
+            problems.append(_("target {number} {name}: not found in the feed").format(**what))
         elif not t["in_area"]:
-            problems.append(f"{what}: outside the game area")
+            problems.append(_("target {number} {name}: outside the game area").format(**what))
         elif not t["served"]:
-            problems.append(f"{what}: no train during the game hours ({window}) on {date}")
+            problems.append(_("target {number} {name}: no train during the game hours ({window}) on {date}").format(
+                window=window, date=date, **what))
     return problems
 
 
 def _crossing_problems(rep: dict, window: str, date: str) -> list[str]:
     """What makes the area invalid about one toll line or tunnel (none, or one line)."""
-    what = f"{'toll line' if rep['kind'] == 'toll_line' else 'tunnel'} {rep['name']}"
-    missing = [e["name"] for e in rep["ends"] if not e["found"]]
+    toll = rep["kind"] == "toll_line"
+    missing = ", ".join(e["name"] for e in rep["ends"] if not e["found"])
+    args = {"name": rep["name"], "stations": missing, "date": date, "window": window}
     if not rep["found"]:
-        return [f"{what}: {', '.join(missing)} not in the feed (off the SBB line network, so decided on the "
-                "feed's stops)"]
+        return [(_("toll line {name}: {stations} not in the feed (off the SBB line network, so decided on the feed's "
+                   "stops)") if toll else
+                 _("tunnel {name}: {stations} not in the feed (off the SBB line network, so decided on the feed's "
+                   "stops)")).format(**args)]
     if not rep["in_area"]:
-        return [f"{what}: outside the game area"]
+        return [(_("toll line {name}: outside the game area") if toll else
+                 _("tunnel {name}: outside the game area")).format(**args)]
     if not rep["served"]:
-        why = f" ({', '.join(missing)} not in the feed)" if missing else ""
-        return [f"{what}: no train of {date} crosses it during the game hours ({window}){why}"]
+        if missing:
+            said = (_("toll line {name}: no train crosses it during the game hours ({window}) on {date} ({stations} "
+                      "not in the feed)") if toll else
+                    _("tunnel {name}: no train crosses it during the game hours ({window}) on {date} ({stations} not "
+                      "in the feed)"))
+        else:
+            said = (_("toll line {name}: no train crosses it during the game hours ({window}) on {date}") if toll else
+                    _("tunnel {name}: no train crosses it during the game hours ({window}) on {date}"))
+        return [said.format(**args)]
     return []
 
 
@@ -236,7 +265,7 @@ def _with_progress(fn: Callable[[Callable[[int], None] | None], list], total: in
         progress = sys.stderr.isatty()
     if not progress:
         return fn(None)
-    with tqdm(total=total, desc="connectivity", unit="station", file=sys.stderr, leave=False) as bar:
+    with tqdm(total=total, desc=_("connectivity"), unit=_("station"), file=sys.stderr, leave=False) as bar:
         return fn(bar.update)
 
 

@@ -16,6 +16,7 @@ from planner.rail.crossings import CrossingCheck, check_crossings
 from planner.rail.loader import load_rail_network
 from planner.rail.trips import crossing_trips
 from planner.timetable.model import Timetable
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 
@@ -42,8 +43,8 @@ def crossing_index(tt: Timetable, game: Game) -> tuple[CrossingIndex, dict[str, 
     try:
         network = load_rail_network()
     except FeedError as exc:
-        warn = (f"physical rail network unavailable ({' '.join(str(exc).split())[:160]}): "
-                "toll lines and tunnels are checked on stops only")
+        warn = _("physical rail network unavailable ({reason}): toll lines and tunnels are checked on stops "
+                 "only").format(reason=" ".join(str(exc).split())[:160])
         index = crossing_trips(tt, None, game)
         return {n: index.get(n, []) for n in names}, {}, [warn]
     index = crossing_trips(tt, network, game)
