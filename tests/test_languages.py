@@ -60,7 +60,8 @@ def test_every_marked_text_is_translated(lang):
         ids = source[msgid]
         for form in forms:
             assert form not in ids, f"{lang}: shown as its English message id: {msgid!r}"
-            assert sorted(PLACEHOLDER.findall(form)) == sorted(PLACEHOLDER.findall(ids[-1])), (lang, msgid, form)
+            # every placeholder kept (a plural form may name one once where the English plural names it twice)
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(ids[-1])), (lang, msgid, form)
 
 
 def test_the_catalogs_plural_rules_are_the_languages():

@@ -9,6 +9,7 @@ import numpy as np
 
 from planner.gamefile.game import Game
 from planner.timetable.model import Timetable
+from planner.util.i18n import N_, _
 from planner.util.text import fold
 
 
@@ -92,3 +93,15 @@ def letter_groups(rows: list[dict], group_size: int = 3) -> dict[str, dict]:
         letter: {"stations": n, "groups": n // group_size, "can_form_group": n >= group_size}
         for letter, n in sorted(counts.items())
     }
+
+
+CATEGORY_LABELS = {  # translated where shown (category_label)
+    "IC": "IC / EC", "fast": N_("IR / RE (fast)"), "regional": N_("regional / S-Bahn"), "metro": N_("metro"),
+    "tram": N_("tram"), "bus": N_("bus"), "boat": N_("boat"), "cable": N_("cable car"), "other": N_("other"),
+}
+
+
+def category_label(category: str) -> str:
+    """A station or line category as legends and popups name it, in the current language."""
+    label = CATEGORY_LABELS.get(category)
+    return _(label) if label else category

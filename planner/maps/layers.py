@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from planner.errors import FeedError
-from planner.game.prices import initial_letter, station_category, station_price
+from planner.game.prices import (  # noqa: F401 - the maps' name for them
+    CATEGORY_LABELS,
+    category_label,
+    initial_letter,
+    station_category,
+    station_price,
+)
 from planner.gamefile.area import on_ring
 from planner.gamefile.game import Game
 from planner.rail.crossings import check_crossings
@@ -23,7 +29,7 @@ from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, Query, reach
 from planner.timetable.model import Mode, Timetable
 from planner.timetable.stations import exact_station
-from planner.util.i18n import N_, _
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -32,16 +38,6 @@ CATEGORY_COLORS = {
     "IC": "#c60018", "fast": "#e07000", "regional": "#1f5fae", "metro": "#00838f", "tram": "#2e7d32",
     "bus": "#7b3fa0", "boat": "#0288d1", "cable": "#6d4c41", "other": "#616161",
 }
-CATEGORY_LABELS = {  # translated where shown (category_label)
-    "IC": "IC / EC", "fast": N_("IR / RE (fast)"), "regional": N_("regional / S-Bahn"), "metro": N_("metro"),
-    "tram": N_("tram"), "bus": N_("bus"), "boat": N_("boat"), "cable": N_("cable car"), "other": N_("other"),
-}
-
-
-def category_label(category: str) -> str:
-    """A station or line category as legends and popups name it, in the current language."""
-    label = CATEGORY_LABELS.get(category)
-    return _(label) if label else category
 TOLL_COLOR = "#f2b600"
 TUNNEL_COLOR = "#222222"
 RING_COLOR = "#d81b60"
