@@ -33,6 +33,7 @@ from planner.organiser.feed_facts import FeedStation, feed_stations, place, rout
 from planner.routing.network import TransitNetwork
 from planner.routing.query import Query, reach, station_origin
 from planner.timetable.model import Timetable
+from planner.util.i18n import N_, _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -179,34 +180,46 @@ def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
 
 
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:
-    """What makes the area invalid about its dice targets (one line each)."""
+    """What makes the area invalid about its dice targets (one line each, in the current language)."""
     problems = []
     for t in targets:
-        what = f"target {t['number']} {t['name']}"
+        what = {"number": t["number"], "name": t["name"]}
         if t.get("ambiguous"):
-            problems.append(f"{what}: the name matches several stations ({', '.join(t['ambiguous'])})")
+            problems.append(_("target {number} {name}: the name matches several stations ({names})").format(
+                **what, names=", ".join(t["ambiguous"])))
         elif not t["found"]:
-            problems.append(f"{what}: not found in the feed")
+            problems.append(_("target {number} {name}: not found in the feed").format(**what))
         elif not t["in_area"]:
-            problems.append(f"{what}: outside the game area")
+            problems.append(_("target {number} {name}: outside the game area").format(**what))
         elif not t["served"]:
-            problems.append(f"{what}: no train during the game hours ({window}) on {date}")
+            problems.append(_("target {number} {name}: no train during the game hours ({window}) on {date}").format(
+                **what, window=window, date=date))
     return problems
 
 
 def _crossing_problems(rep: dict, window: str, date: str) -> list[str]:
-    """What makes the area invalid about one toll line or tunnel (none, or one line)."""
-    what = f"{'toll line' if rep['kind'] == 'toll_line' else 'tunnel'} {rep['name']}"
-    missing = [e["name"] for e in rep["ends"] if not e["found"]]
+    """What makes the area invalid about one toll line or tunnel (none, or one line in the current language)."""
+    toll = rep["kind"] == "toll_line"
+    missing = ", ".join(e["name"] for e in rep["ends"] if not e["found"])
+    params = {"name": rep["name"], "missing": missing, "date": date, "window": window}
     if not rep["found"]:
-        return [f"{what}: {', '.join(missing)} not in the feed (off the SBB line network, so decided on the "
-                "feed's stops)"]
-    if not rep["in_area"]:
-        return [f"{what}: outside the game area"]
-    if not rep["served"]:
-        why = f" ({', '.join(missing)} not in the feed)" if missing else ""
-        return [f"{what}: no train of {date} crosses it during the game hours ({window}){why}"]
-    return []
+        text = (N_("toll line {name}: {missing} not in the feed (off the SBB line network, so decided on the feed's "
+                   "stops)") if toll else
+                N_("tunnel {name}: {missing} not in the feed (off the SBB line network, so decided on the feed's "
+                   "stops)"))
+    elif not rep["in_area"]:
+        text = N_("toll line {name}: outside the game area") if toll else N_("tunnel {name}: outside the game area")
+    elif not rep["served"] and missing:
+        text = (N_("toll line {name}: no train of {date} crosses it during the game hours ({window}) ({missing} not "
+                   "in the feed)") if toll else
+                N_("tunnel {name}: no train of {date} crosses it during the game hours ({window}) ({missing} not in "
+                   "the feed)"))
+    elif not rep["served"]:
+        text = (N_("toll line {name}: no train of {date} crosses it during the game hours ({window})") if toll else
+                N_("tunnel {name}: no train of {date} crosses it during the game hours ({window})"))
+    else:
+        return []
+    return [_(text).format(**params)]
 
 
 def _station_info(tt: Timetable, game: Game, table: list[dict], targets: list[dict]) -> dict:

@@ -254,12 +254,13 @@ class Answers:
 
     def area_warning(self, game_id: str) -> str | None:
         """check-area's verdict on the game's day in one line when it is INVALID (None when valid), worked out once
-        per day (the organiser's page shows it as a banner)."""
+        per day and language (the organiser's page shows it as a banner, in the page's language)."""
         _play, day = self.play(game_id)
-        if "area_warning" not in day.documents:
+        key = f"area_warning:{language()}"
+        if key not in day.documents:
             with day.lock:
-                day.documents["area_warning"] = area_warning(day.day) or ""
-        return day.documents["area_warning"] or None
+                day.documents[key] = area_warning(day.day) or ""
+        return day.documents[key] or None
 
     def void_event(self, game_id: str, body: dict) -> RecordedEvent:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""

@@ -215,12 +215,12 @@ class WebApp:
         try:
             game_id = self.organisers_game(request)
             play, _day = await run_in_threadpool(self.answers.play, game_id)
-            verdict = await run_in_threadpool(self.answers.area_warning, game_id)
+            lang = request_language(request, play.day.game.language)
+            verdict = await run_in_threadpool(in_language, lang, self.answers.area_warning, game_id)
         except HttpError as exc:
             return self.page("error.html", {"message": exc.message}, exc.status, request=request)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422, request=request)
-        lang = request_language(request, play.day.game.language)
         return self.page("organiser.html", {"game": play.game, "info": in_language(lang, self.answers.game_info, play),
                                             "poll_ms": self.poll_ms, "area_warning": verdict},
                          request=request, lang=lang)

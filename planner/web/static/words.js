@@ -24,8 +24,10 @@ export function answerText(ans) {
 export function answerNotes(ans) {
   const notes = [];
   for (const b of ans.bonus || []) {
-    notes.push(t("full-hour bonus: {event} at {station} {time} (fee {fee})",
-      {event: b.event, station: b.station, time: b.time, fee: b.fee}));
+    // the event is a key ("arrival", "departure"): one whole sentence each
+    const params = {station: b.station, time: b.time, fee: b.fee};
+    notes.push(b.event === "departure" ? t("full-hour bonus: departure from {station} {time} (fee {fee})", params)
+      : t("full-hour bonus: arrival at {station} {time} (fee {fee})", params));
   }
   for (const c of ans.crossings || []) {
     const tunnel = c.kind === "tunnel";
