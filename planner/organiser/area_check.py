@@ -51,10 +51,10 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
     """
     rows = np.flatnonzero(tt.stop_station[tt.st_stop] == station)
     rows = rows[tt.st_pickup[rows] | tt.st_dropoff[rows]]
-    t = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
-    inside = game.clock.in_game_mask(t)
+    when = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
+    inside = game.clock.in_game_mask(when)
     trips = np.unique(tt.st_trip[rows[inside]])
-    times = t[inside]
+    times = when[inside]
     return {
         "trains": int(len(trips)),
         "first": fmt_clock(int(times.min())) if len(times) else None,
@@ -182,16 +182,16 @@ def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:
     """What makes the area invalid about its dice targets (one line each, in the current language)."""
     problems = []
-    for t in targets:
-        what = {"number": t["number"], "name": t["name"]}
-        if t.get("ambiguous"):
+    for target in targets:
+        what = {"number": target["number"], "name": target["name"]}
+        if target.get("ambiguous"):
             problems.append(_("target {number} {name}: the name matches several stations ({names})").format(
-                **what, names=", ".join(t["ambiguous"])))
-        elif not t["found"]:
+                **what, names=", ".join(target["ambiguous"])))
+        elif not target["found"]:
             problems.append(_("target {number} {name}: not found in the feed").format(**what))
-        elif not t["in_area"]:
+        elif not target["in_area"]:
             problems.append(_("target {number} {name}: outside the game area").format(**what))
-        elif not t["served"]:
+        elif not target["served"]:
             problems.append(_("target {number} {name}: no train during the game hours ({window}) on {date}").format(
                 **what, window=window, date=date))
     return problems
@@ -225,9 +225,9 @@ def _crossing_problems(rep: dict, window: str, date: str) -> list[str]:
 def _station_info(tt: Timetable, game: Game, table: list[dict], targets: list[dict]) -> dict:
     """The buyable stations (each with the dice numbers naming it), by category, and the ring."""
     target_names: dict[str, list[int]] = {}
-    for t in targets:
-        if t["kind"] == "station":
-            target_names.setdefault(fold(t["name"]), []).append(t["number"])
+    for target in targets:
+        if target["kind"] == "station":
+            target_names.setdefault(fold(target["name"]), []).append(target["number"])
     for r in table:
         r["targets"] = target_names.get(fold(r["name"]), [])
     ring_mask = on_ring(game, tt.station_lat, tt.station_lon, tt.station_id)
