@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import requests
 from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
@@ -196,3 +197,22 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
             first.setdefault(text, where)
     shown = [f"{where}: {text}" for text, where in first.items()]
     assert shown == [], "English on the German pages:\n" + "\n".join(shown)
+
+
+def test_a_refusal_is_in_the_language_of_the_request(site):
+    """An old join link's page and an API refusal are worded in the request's language (the browser's where
+    nothing else chose one), not in English whatever was asked."""
+    page = requests.get(site["url"] + "/join?t=no-such-token", headers={"Accept-Language": "de-CH,de;q=0.9"},
+                        timeout=60)
+    assert page.status_code == 401 and '<html lang="de"' in page.text
+    assert de("This link is not valid (any more).") in page.text
+    api = requests.get(f"{site['url']}/api/games/{site['game']['game']}/groups/1?lang=de",
+                       headers={"Authorization": "Bearer no-such-token"}, timeout=60)
+    assert api.status_code == 401 and api.json()["error"] == de("unknown token")
+    other = site["game"]["groups"][1]["token"]  # Blau's token asks for Rot's group: the game's German
+    own = requests.get(f"{site['url']}/api/games/{site['game']['game']}/groups/2",
+                       headers={"Authorization": f"Bearer {other}"}, timeout=60)
+    assert own.status_code == 200 and own.json()["game"]["language"] == "de"
+    refused = requests.get(f"{site['url']}/api/games/{site['game']['game']}/groups/1",
+                           headers={"Authorization": f"Bearer {other}"}, timeout=60)
+    assert refused.status_code == 403 and refused.json()["error"] == de("this token belongs to another group")
