@@ -98,6 +98,13 @@ def no_am_pm(p) -> None:
     assert not re.search(r"\d{1,2}:\d\d\s?(AM|PM)\b", p.evaluate("document.body.innerText"))
 
 
+def sideways(p) -> list[str]:
+    """The tables shown that are wider than their place on the phone (the reader would scroll them sideways)."""
+    return p.evaluate("""() => [...document.querySelectorAll(".table-wrap")]
+      .filter((w) => w.offsetParent !== null && w.scrollWidth > w.clientWidth + 1)
+      .map((w) => `${w.querySelector("table").id}: ${w.scrollWidth} > ${w.clientWidth}`)""")
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, session_cache):
     """A server without ``$PLANNER_LANG`` (each request in the language it asks for, else the game's) and a game
@@ -163,6 +170,7 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
     expect(p.locator("#messages")).to_contain_text("BlauK 9.25 Rotkreuz", timeout=POLL_MS)
     no_am_pm(p)
     assert page_width(p) <= 390
+    assert sideways(p) == []
     assert errors == []
 
     org = ctx.new_page()
