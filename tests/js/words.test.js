@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import {test} from "node:test";
 
 import "./dom.js";
-import {liveText, moneyNotes, obligationText, realtimeBanner, undoQuestion} from "../../planner/web/static/words.js";
+import {answerNotes, liveText, moneyNotes, obligationText, realtimeBanner, undoQuestion} from
+  "../../planner/web/static/words.js";
 
 test("the obligation is the server's words, in the page's language", () => {
   const text = {key: "obligation.roll", params: {}, text: "Jetzt würfeln"};
@@ -10,6 +11,13 @@ test("the obligation is the server's words, in the page's language", () => {
   assert.equal(obligationText({kind: "roll", text: "Würfeln!"}), "Würfeln!");
   assert.equal(obligationText({kind: "roll"}), null);  // the page never words a rule itself
   assert.equal(obligationText(null), null);
+});
+
+test("a full-hour bonus is one whole sentence for an arrival and one for a departure (no English key shown)", () => {
+  const bonus = [{event: "arrival", station: "Hünenberg Zythus", time: "13:00", fee: 8000},
+    {event: "departure", station: "Hünenberg Zythus", time: "13:00", fee: 8000}];
+  assert.deepEqual(answerNotes({bonus}), ["full-hour bonus: arrival at Hünenberg Zythus 13:00 (fee 8000)",
+    "full-hour bonus: departure from Hünenberg Zythus 13:00 (fee 8000)"]);
 });
 
 test("undo names the latest entry: a position report later than the last roll, else the roll", () => {
