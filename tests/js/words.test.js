@@ -26,6 +26,9 @@ test("undo names the latest entry: a position report later than the last roll, e
   assert.match(undoQuestion(status), /^Remove roll #1 \(1 at 13:00: Sissach\)\?/);
   status.positions.push({time: "15:00", label: "at Baar", station: "Baar"});
   assert.match(undoQuestion(status), /^Remove the position report "at Baar" at 15:00\?/);
+  status.positions.push({time: "16:00", label: "in S1 15:58 Baar → Sursee, next stop Zug 16:03", station: "Zug",
+    trip_id: "t1"});
+  assert.match(undoQuestion(status), /^Remove the position report "in S1 15:58 Baar → Sursee, next stop Zug 16:03"/);
   assert.equal(undoQuestion({rolls: [], positions: []}), null);
 });
 

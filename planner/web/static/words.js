@@ -137,7 +137,9 @@ export function undoQuestion(status) {
   const p = positions.reduce((a, b) => (!a || b.time >= a.time ? b : a), null);
   if (p && (!r || p.time > r.time)) {
     return t("Remove the position report \"{label}\" at {time}? Every phone of the group and the command line will no longer have it.",
-      {label: p.label || p.station, time: p.time});
+      // a station's report in the page's language (its stored label is the command's English "at ..."); a train's
+      // is the train's own name
+      {label: p.trip_id ? (p.label || p.station) : t("at {station}", {station: p.station}), time: p.time});
   }
   if (r) {
     return t("Remove roll #{seq} ({dice} at {time}: {result})? Every phone of the group and the command line will no longer have it.",
