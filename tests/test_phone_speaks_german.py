@@ -5,9 +5,14 @@ English (en-US): the game's language (German) wins over the browser's.
 The group's page: a position and a roll of the Zug day; its answers, labels and buttons are the German catalog's;
 no visible text (nor an input's placeholder, title or label) is an English text of the catalog that has its own
 German translation, on the first screen and with every folded section opened; every time in every input is a
-24-hour one; nothing is wider than the phone. The organiser's page likewise. With ``$PLANNER_SCREENSHOTS`` set
-(``PLANNER_SCREENSHOTS=docs``) both pages are written as the README's screenshots (docs/phone-group.png,
-docs/phone-organiser.png), else into a temporary folder.
+24-hour one; nothing is wider than the phone, no table is scrolled sideways. The organiser's page likewise (its
+banner of an INVALID area included). With ``$PLANNER_SCREENSHOTS`` set (``PLANNER_SCREENSHOTS=docs``) both pages
+are written as the README's screenshots (docs/phone-group.png, docs/phone-organiser.png), else into a temporary
+folder. A refusal (an old join link's page, the API's) is in the request's language.
+
+The English texts looked for are computed from planner/locale/de/LC_MESSAGES/messages.po: every message id of at
+least two words whose German differs from it, or is still empty or fuzzy (then listed as "(untranslated)": the
+catalog's to fill, not the page's to fix).
 """
 
 from __future__ import annotations
@@ -123,7 +128,7 @@ def cli(site, *args: str) -> dict:
 
 
 def german_phone(browser, errors: list):
-    """A phone whose browser speaks English (en-US, 12-hour clock) in Zurich's time zone, at 13:19 of the day."""
+    """A phone whose browser speaks English (en-US, 12-hour clock) in Zurich's time zone, at 12:40 of the day."""
     ctx = browser.new_context(**PHONE, locale="en-US", timezone_id="Europe/Zurich")
     p = ctx.new_page()
     p.clock.set_fixed_time("2021-09-11T12:40:00+02:00")
