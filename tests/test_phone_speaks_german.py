@@ -165,6 +165,12 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
         assert de(label) in p.evaluate("document.body.innerText"), label
 
     found = {"first screen": english_shown(p)}
+    unfold(p, "money")  # a purchase on the phone: its message to send, what the group owns, its buttons
+    expect(p.locator("#buy-offers button")).to_have_text([de("Buy {name}", name="Zug")], timeout=POLL_MS)
+    p.click("#buy-offers button")
+    expect(p.locator("#money-message")).to_contain_text("RotK 12.40 Zug", timeout=POLL_MS)
+    expect(p.locator("#owned tbody tr")).to_have_count(1)
+    expect(p.locator("#own-messages li")).to_have_count(1)
     for fold in FOLDS + ("candidates-box",):
         if fold == "candidates-box" and not p.locator("#candidates-box").is_visible():
             continue
@@ -184,7 +190,7 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
     org.wait_for_url(re.compile(rf"/games/{game['game']}$"))
     assert org.evaluate("document.documentElement.lang") == "de"
     expect(org.locator("#groups tbody tr")).to_have_count(2, timeout=POLL_MS)
-    expect(org.locator("#events tbody tr")).to_have_count(1, timeout=POLL_MS)
+    expect(org.locator("#events tbody tr")).to_have_count(2, timeout=POLL_MS)
     expect(org.locator("#area-warning")).to_be_visible()  # the Zug day's area is INVALID: said in German
     for label in ("Groups", "Ranking", "Void the event"):
         assert de(label) in org.evaluate("document.body.innerText"), label
