@@ -52,10 +52,10 @@ def station_service(tt: Timetable, game: Game, station: int) -> dict:
     """
     rows = np.flatnonzero(tt.stop_station[tt.st_stop] == station)
     rows = rows[tt.st_pickup[rows] | tt.st_dropoff[rows]]
-    t = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
-    inside = game.clock.in_game_mask(t)
+    when = np.where(tt.st_pickup[rows], tt.st_dep[rows], tt.st_arr[rows])
+    inside = game.clock.in_game_mask(when)
     trips = np.unique(tt.st_trip[rows[inside]])
-    times = t[inside]
+    times = when[inside]
     return {
         "trains": int(len(trips)),
         "first": fmt_clock(int(times.min())) if len(times) else None,
@@ -195,7 +195,7 @@ def _day(date: str) -> str:
 
 
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:
-    """What makes the area invalid about its dice targets (one line each)."""
+    """What makes the area invalid about its dice targets (one line each, in the current language)."""
     problems = []
     for t in targets:
         what = {"number": t["number"], "name": t["name"]}
@@ -241,9 +241,9 @@ def _crossing_problems(rep: dict, window: str, date: str) -> list[str]:
 def _station_info(tt: Timetable, game: Game, table: list[dict], targets: list[dict]) -> dict:
     """The buyable stations (each with the dice numbers naming it), by category, and the ring."""
     target_names: dict[str, list[int]] = {}
-    for t in targets:
-        if t["kind"] == "station":
-            target_names.setdefault(fold(t["name"]), []).append(t["number"])
+    for target in targets:
+        if target["kind"] == "station":
+            target_names.setdefault(fold(target["name"]), []).append(target["number"])
     for r in table:
         r["targets"] = target_names.get(fold(r["name"]), [])
     ring_mask = on_ring(game, tt.station_lat, tt.station_lon, tt.station_id)

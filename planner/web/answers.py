@@ -42,7 +42,7 @@ from planner.service.rules import trains_after_getting_off
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 from planner.timetable.trips import find_trip
-from planner.util.i18n import language
+from planner.util.i18n import N_, language
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.web.days import Day, Days, realtime_banner
 from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, number_field, text_field
@@ -72,7 +72,7 @@ class Answers:
         """A game of the state (read per request: a game created while the server runs is served at once), or 404."""
         rec = self.state().games.get(game_id)
         if rec is None or rec.implicit:
-            raise HttpError(404, f"no game {game_id!r} on this server")
+            raise HttpError(404, N_("no game '{game}' on this server"), params={"game": game_id})
         return rec
 
     def play(self, game_id: str) -> tuple[Play, Day]:
@@ -89,7 +89,7 @@ class Answers:
         """Group ``number`` of the game, or 404."""
         g = next((g for g in self.record(game_id).groups if g.number == number), None)
         if g is None:
-            raise HttpError(404, f"game {game_id} has no group {number}")
+            raise HttpError(404, N_("game {game} has no group {number}"), params={"game": game_id, "number": number})
         return g
 
     # ---- a group's answers (each gets the game id, the group's number and the request's input) ------------
@@ -174,7 +174,7 @@ class Answers:
             now = self._status_time(play, q)
             pos = status(play, g.key, now).state.position  # at the phone's time
             if pos is None:
-                raise HttpError(422, "where are you? set the position first, or pass ?at=STATION&time=HH:MM")
+                raise HttpError(422, N_("where are you? set the position first, or pass ?at=STATION&time=HH:MM"))
             if pos.seated:  # the trains after getting off at the stop it approaches
                 out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
             else:

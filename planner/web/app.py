@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from planner.errors import PlannerError, TrainAmbiguous
 from planner.maps import assets
 from planner.store.state import State
-from planner.util.i18n import FALLBACK, LANGUAGES, _, ngettext, normalise, use_language
+from planner.util.i18n import FALLBACK, LANGUAGES, N_, _, ngettext, normalise, use_language
 from planner.web.answers import Answers, stations
 from planner.web.days import Day, Days
 from planner.web.documents import area_map_html, check_area_html
@@ -89,13 +89,18 @@ class WebApp:
         except ValueError:
             raise HttpError(404, "group must be its number, e.g. /groups/1") from None
         if caller.access.game_id != game_id:
-            raise HttpError(403, "this token belongs to another game")
+            raise HttpError(403, N_("this token belongs to another game"))
         if caller.access.group is not None:  # a group's token opens its own number only (no probing of others)
             own = self.answers.record(game_id).group(caller.access.group)
             if own is None or own.number != number:
-                raise HttpError(403, "this token belongs to another group")
+                raise HttpError(403, N_("this token belongs to another group"))
         authorize(caller, game_id, self.answers.group(game_id, number).key)
         return game_id, number
+
+    def error_text(self, request: Request, exc: HttpError) -> str:
+        """A refusal's message in the request's language (the game's where it is known already)."""
+        with use_language(request_language(request, self._languages.get(request.path_params.get("game", "")))):
+            return exc.text()
 
     async def game_language(self, game_id: str) -> str | None:
         """The game's language (``[game] language``), read once per game: its game file does not change while it is
@@ -145,7 +150,7 @@ class WebApp:
                     out = await run_in_threadpool(in_language, lang, fn, *where, inp)
                 return json_response(out)
             except HttpError as exc:
-                return json_response({"error": exc.message}, exc.status, exc.headers)
+                return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
             except TrainAmbiguous as exc:  # the page asks which train: each candidate's id can be sent back
                 return json_response({"error": " ".join(str(exc).split()), "candidates": exc.candidates}, 409)
             except PlannerError as exc:
@@ -161,11 +166,11 @@ class WebApp:
             caller = self.caller(request)
             game_id = request.path_params["game"]
             if caller.access.game_id != game_id:
-                raise HttpError(403, "this token belongs to another game")
+                raise HttpError(403, N_("this token belongs to another game"))
             _, day = await run_in_threadpool(self.answers.play, game_id)
             return json_response(stations(day), headers={"Cache-Control": "private, max-age=3600"})
         except HttpError as exc:
-            return json_response({"error": exc.message}, exc.status, exc.headers)
+            return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
         except PlannerError as exc:
             return json_response({"error": " ".join(str(exc).split())}, 422)
 
@@ -175,10 +180,10 @@ class WebApp:
         try:
             self.limiter.hit("ip:" + (request.client.host if request.client else "?"))
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status, request=request)
+            return self.page("error.html", {"message": exc}, exc.status, request=request)
         access = self.known.access(token) if 0 < len(token) <= 200 else None
         if access is None:
-            return self.page("error.html", {"message": _("This link is not valid (any more).")}, 401, request=request)
+            return self.page("error.html", {"message": N_("This link is not valid (any more).")}, 401, request=request)
         number = next((g.number for g in self.answers.record(access.game_id).groups if g.key == access.group), None)
         target = (f"/games/{access.game_id}" if number is None else f"/games/{access.game_id}/groups/{number}")
         # A page, not a redirect: a SameSite=Strict cookie set during a navigation from another app (a QR
@@ -194,7 +199,7 @@ class WebApp:
             game_id, number = self.group_of(request, self.caller(request))
             play, _day = await run_in_threadpool(self.answers.play, game_id)
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status, request=request)
+            return self.page("error.html", {"message": exc}, exc.status, request=request)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422, request=request)
         g = self.answers.group(game_id, number)
@@ -218,7 +223,7 @@ class WebApp:
             lang = request_language(request, play.day.game.language)
             verdict = await run_in_threadpool(in_language, lang, self.answers.area_warning, game_id)
         except HttpError as exc:
-            return self.page("error.html", {"message": exc.message}, exc.status, request=request)
+            return self.page("error.html", {"message": exc}, exc.status, request=request)
         except PlannerError as exc:
             return self.page("error.html", {"message": str(exc)}, 422, request=request)
         return self.page("organiser.html", {"game": play.game, "info": in_language(lang, self.answers.game_info, play),
@@ -233,7 +238,7 @@ class WebApp:
             try:
                 _, day = await run_in_threadpool(self.answers.play, self.organisers_game(request))
             except HttpError as exc:
-                return self.page("error.html", {"message": exc.message}, exc.status, request=request)
+                return self.page("error.html", {"message": exc}, exc.status, request=request)
             lang = request_language(request, day.day.game.language)
             html = await run_in_threadpool(in_language, lang, make, day)  # made once per day and language
             return HTMLResponse(html, headers={**security_headers(), "Content-Security-Policy": DOCUMENT_CSP})
@@ -273,6 +278,11 @@ class WebApp:
         language asked for with ``?lang=`` (the page's switch) is kept in a cookie."""
         lang = lang or (request_language(request) if request is not None else FALLBACK)
         with use_language(lang):
+            message = context.get("message")  # an error page's: a refusal, or a message id, in the page's language
+            if isinstance(message, HttpError):
+                context = {**context, "message": message.text()}
+            elif isinstance(message, str):
+                context = {**context, "message": _(message)}
             html = self.env.get_template(name).render(**context, lang=lang, languages=LANGUAGES,
                                                       catalog=f"/i18n/{lang}.json")
         resp = HTMLResponse(html, status, headers={**security_headers(), "Content-Language": lang})

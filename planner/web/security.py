@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 
 from planner.store.games import Access
+from planner.util.i18n import N_, _
 
 COOKIE = "planner_token"
 CSRF_HEADER = "x-planner"
@@ -33,14 +34,24 @@ CLOCK = re.compile(r"\d{1,2}:\d{2}")
 
 
 class HttpError(Exception):
-    """An answer other than 200: status and one-line message (sent as ``{"error": message}``)."""
+    """An answer other than 200: status and one-line message (sent as ``{"error": message}``).
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.message, self.headers = status, message, headers or {}
+    ``message`` is English; one a player may read (a page's refusal, an old link) is a message id marked with
+    ``N_`` and its ``{name}`` parameters are ``params``: :meth:`text` gives it in the current language (the
+    request's, where the answer is sent)."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
+                 params: dict[str, object] | None = None):
+        self.status, self.msgid, self.headers, self.params = status, message, headers or {}, params or {}
+        self.message = message.format(**self.params) if self.params else message
+        super().__init__(self.message)
+
+    def text(self) -> str:
+        """The message in the current language (a text the catalogs do not hold stays as it is)."""
+        return _(self.msgid).format(**self.params) if self.params else _(self.msgid)
 
     def __reduce__(self):  # raised in the routing process, re-raised in the server's
-        return (HttpError, (self.status, self.message, self.headers))
+        return (HttpError, (self.status, self.msgid, self.headers, self.params))
 
 
 class TokenLookup(Protocol):
@@ -74,10 +85,10 @@ def authenticate(request: Request, store: TokenLookup) -> Caller:
     """The caller, or 401 (no token, unknown token)."""
     token, by_cookie = request_token(request)
     if not token:
-        raise HttpError(401, "no token: open your group's join link, or send 'Authorization: Bearer TOKEN'",
+        raise HttpError(401, N_("no token: open your group's join link, or send 'Authorization: Bearer TOKEN'"),
                         {"WWW-Authenticate": "Bearer"})
     if len(token) > 200 or (access := store.access(token)) is None:
-        raise HttpError(401, "unknown token", {"WWW-Authenticate": "Bearer"})
+        raise HttpError(401, N_("unknown token"), {"WWW-Authenticate": "Bearer"})
     return Caller(access, token, by_cookie)
 
 
@@ -86,11 +97,11 @@ def authorize(caller: Caller, game_id: str, group: str | None) -> None:
     organiser. ``group`` None: an organiser's route."""
     a = caller.access
     if a.game_id != game_id:
-        raise HttpError(403, "this token belongs to another game")
+        raise HttpError(403, N_("this token belongs to another game"))
     if group is None and a.group is not None:
-        raise HttpError(403, "only the organiser's token opens this")
+        raise HttpError(403, N_("only the organiser's token opens this"))
     if group is not None and a.group is not None and a.group != group:
-        raise HttpError(403, "this token belongs to another group")
+        raise HttpError(403, N_("this token belongs to another group"))
 
 
 def same_site(request: Request) -> None:
@@ -199,7 +210,7 @@ class RateLimiter:
             if level < 1.0:
                 wait = (1.0 - level) / self.rate
                 self._buckets[key] = (level, now)
-                raise HttpError(429, "too many requests; slow down", {"Retry-After": str(max(1, round(wait)))})
+                raise HttpError(429, N_("too many requests; slow down"), {"Retry-After": str(max(1, round(wait)))})
             self._buckets[key] = (level - 1.0, now)
             if len(self._buckets) > 10000:  # forget idle clients (their bucket is full again anyway)
                 cutoff = now - self.burst / self.rate

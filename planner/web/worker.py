@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from planner.store.state import State
-from planner.util.i18n import use_language
+from planner.util.i18n import N_, use_language
 from planner.web.answers import Answers
 from planner.web.days import Days
 from planner.web.security import HttpError
@@ -131,7 +131,7 @@ class RoutingWorker:
         except BrokenProcessPool:
             pool = await asyncio.to_thread(self._replace, pool)
             if not resend:
-                raise HttpError(503, "the routing process restarted while this was computed; send it again",
+                raise HttpError(503, N_("the routing process restarted while this was computed; send it again"),
                                 {"Retry-After": "1"}) from None
             return await loop.run_in_executor(pool, _call, name, lang, *args)
 

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import {test} from "node:test";
 
 import "./dom.js";
-import {liveText, moneyNotes, obligationText, realtimeBanner, undoQuestion} from "../../planner/web/static/words.js";
+import {answerNotes, liveText, moneyNotes, obligationText, realtimeBanner, undoQuestion} from
+  "../../planner/web/static/words.js";
 
 test("the obligation is the server's words, in the page's language", () => {
   const text = {key: "obligation.roll", params: {}, text: "Jetzt würfeln"};
@@ -12,12 +13,22 @@ test("the obligation is the server's words, in the page's language", () => {
   assert.equal(obligationText(null), null);
 });
 
+test("a full-hour bonus is one whole sentence for an arrival and one for a departure (no English key shown)", () => {
+  const bonus = [{event: "arrival", station: "Hünenberg Zythus", time: "13:00", fee: 8000},
+    {event: "departure", station: "Hünenberg Zythus", time: "13:00", fee: 8000}];
+  assert.deepEqual(answerNotes({bonus}), ["full-hour bonus: arrival at Hünenberg Zythus 13:00 (fee 8000)",
+    "full-hour bonus: departure from Hünenberg Zythus 13:00 (fee 8000)"]);
+});
+
 test("undo names the latest entry: a position report later than the last roll, else the roll", () => {
   const status = {rolls: [{seq: 1, dice: "1", time: "13:00", kind: "target", target: "Sissach"}],
     positions: [{time: "12:50", label: "at Baar", station: "Baar"}]};
   assert.match(undoQuestion(status), /^Remove roll #1 \(1 at 13:00: Sissach\)\?/);
   status.positions.push({time: "15:00", label: "at Baar", station: "Baar"});
   assert.match(undoQuestion(status), /^Remove the position report "at Baar" at 15:00\?/);
+  status.positions.push({time: "16:00", label: "in S1 15:58 Baar → Sursee, next stop Zug 16:03", station: "Zug",
+    trip_id: "t1"});
+  assert.match(undoQuestion(status), /^Remove the position report "in S1 15:58 Baar → Sursee, next stop Zug 16:03"/);
   assert.equal(undoQuestion({rolls: [], positions: []}), null);
 });
 

@@ -7,7 +7,8 @@ import {mapLabel, placeLabels} from "./map.js";
 import {answerNotes, answerText, candidateNote, changesText, trainsRuleText} from "./words.js";
 
 function platform(p) {
-  return p ? h("small", {class: "pl"}, " ", t("Gl. {platform}", {platform: p})) : null;
+  // the space outside the unbreakable platform: a narrow cell puts it under the station's name
+  return p ? [" ", h("small", {class: "pl"}, t("Gl. {platform}", {platform: p}))] : null;
 }
 
 /** One leg as a table row: train (and where it goes), from (platform), departure, to (platform), arrival. */

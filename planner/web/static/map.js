@@ -1,6 +1,7 @@
 /* A Leaflet map on the vendored Swiss base layer (no tile server: it works offline). Leaflet is the one classic
    script of the pages (the global L). */
 import {h} from "./dom.js";
+import {t} from "./i18n.js";
 
 /** A station's name as a Leaflet tooltip: a DOM node with the name as text (Leaflet puts strings in as HTML). */
 export function mapLabel(text) {
@@ -10,8 +11,9 @@ export function mapLabel(text) {
 /** A map in the element ``id`` with the base layer (country, lakes, cantons) underneath; null without Leaflet. */
 export function makeMap(id) {
   if (typeof L === "undefined") return null;
-  const map = L.map(id, {zoomControl: true, attributionControl: true}).setView([47.17, 8.5], 10);
-  map.attributionControl.addAttribution("Base map: swiss-maps (FSO, swisstopo)");
+  const map = L.map(id, {zoomControl: false, attributionControl: true}).setView([47.17, 8.5], 10);
+  L.control.zoom({zoomInTitle: t("Zoom in"), zoomOutTitle: t("Zoom out")}).addTo(map);
+  map.attributionControl.addAttribution(t("Base map: swiss-maps (FSO, swisstopo)"));
   // The base layer arrives after the route may have been drawn: its own pane keeps it underneath.
   map.createPane("base").style.zIndex = 250;
   const opts = (style) => ({pane: "base", interactive: false, style});

@@ -24,8 +24,10 @@ export function answerText(ans) {
 export function answerNotes(ans) {
   const notes = [];
   for (const b of ans.bonus || []) {
-    notes.push(t("full-hour bonus: {event} at {station} {time} (fee {fee})",
-      {event: b.event, station: b.station, time: b.time, fee: b.fee}));
+    // the event is a key ("arrival", "departure"): one whole sentence each
+    const params = {station: b.station, time: b.time, fee: b.fee};
+    notes.push(b.event === "departure" ? t("full-hour bonus: departure from {station} {time} (fee {fee})", params)
+      : t("full-hour bonus: arrival at {station} {time} (fee {fee})", params));
   }
   for (const c of ans.crossings || []) {
     const tunnel = c.kind === "tunnel";
@@ -138,7 +140,9 @@ export function undoQuestion(status) {
   const p = positions.reduce((a, b) => (!a || b.time >= a.time ? b : a), null);
   if (p && (!r || p.time > r.time)) {
     return t("Remove the position report \"{label}\" at {time}? Every phone of the group and the command line will no longer have it.",
-      {label: p.label || p.station, time: p.time});
+      // a station's report in the page's language (its stored label is the command's English "at ..."); a train's
+      // is the train's own name
+      {label: p.trip_id ? (p.label || p.station) : t("at {station}", {station: p.station}), time: p.time});
   }
   if (r) {
     return t("Remove roll #{seq} ({dice} at {time}: {result})? Every phone of the group and the command line will no longer have it.",
