@@ -88,18 +88,21 @@ def test_no_fee_is_due_for_a_stop_before_the_purchase():
 STATIONS = ("Zug", "Baar", "Cham")
 GROUPS = ("A", "B", "C")
 MINUTES = st.integers(0, 8)  # minutes after 10:00: same-minute ties are frequent
+# the strategies days() draws from, built once (not one new strategy object per value drawn; the same values)
+COUNT, GROUP, STATION = st.integers(1, 14), st.sampled_from(GROUPS), st.sampled_from(STATIONS)
+SECOND, BUY, LATE = st.sampled_from([0, 20, 40]), st.integers(0, 2), st.sampled_from([0, 5, 25])
 
 
 @st.composite
 def days(draw):
     """Purchases and fees with decision times, some reported late, recorded in a shuffled order."""
     events = []
-    for _ in range(draw(st.integers(1, 14))):
-        g, name, minute = draw(st.sampled_from(GROUPS)), draw(st.sampled_from(STATIONS)), draw(MINUTES)
-        second = draw(st.sampled_from([0, 20, 40]))
+    for _ in range(draw(COUNT)):
+        g, name, minute = draw(GROUP), draw(STATION), draw(MINUTES)
+        second = draw(SECOND)
         t = 10 * 3600 + minute * 60 + second
-        if draw(st.integers(0, 2)):
-            late = draw(st.sampled_from([0, 5, 25]))  # 25 minutes: later than §13's 10
+        if draw(BUY):
+            late = draw(LATE)  # 25 minutes: later than §13's 10
             reported = t + late * 60 if late else None
             events.append(Event("buy", g, t, reported=reported, target="station", name=name, price=1000,
                                 letter=name[0]))
