@@ -12,7 +12,21 @@ import pytest
 from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
-from tests.support import CHROMIUM, DEMO_DATE, ZUG
+from tests.support import CHROMIUM, DEMO_DATE, ROOT, ZUG
+
+
+def pytest_configure(config):
+    """Byte-compile the code every process of the session imports, once, before the test processes start (in
+    the only process, or xdist's controller): with ``PYTHONDONTWRITEBYTECODE`` set (as in CI's environment) no
+    Python process writes its ``__pycache__``, so every worker, command subprocess, server and routing child would
+    compile the planner from source again (about 0.5 s of CPU each). Only stale or missing files are written, into
+    the git-ignored ``__pycache__`` folders, as any Python run without that variable writes them."""
+    if hasattr(config, "workerinput"):  # an xdist worker: its controller has compiled
+        return
+    import compileall
+
+    for folder in ("planner", "tests/support", "tools"):
+        compileall.compile_dir(ROOT / folder, quiet=2)  # a read-only checkout: compiled as before
 
 
 @pytest.fixture(scope="session")

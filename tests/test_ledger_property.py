@@ -102,6 +102,7 @@ def games(draw):
 
 
 KINDS_ACCEPTED: Counter = Counter()
+COMPLETE: dict[str, Counter] = {}  # the kinds accepted by the last complete run of the property in this process
 
 
 def _accounts(s: LedgerState) -> Counter:
@@ -110,7 +111,7 @@ def _accounts(s: LedgerState) -> Counter:
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(games())
-def test_money_is_conserved(game):
+def money_is_conserved(game):
     rules, events = game
     state = LedgerState()
     for g in GROUPS:
@@ -140,8 +141,17 @@ def test_money_is_conserved(game):
         state = out.state
 
 
-def test_the_generated_games_exercise_every_money_moving_event():
-    """The property above is only as good as its events: most kinds must get accepted, not all refused."""
+def test_money_is_conserved():
+    """The property over its 300 generated games (derandomized: the same games in every run)."""
     KINDS_ACCEPTED.clear()
-    test_money_is_conserved()
-    assert {"buy", "build", "mortgage", "redeem", "fee", "income", "parking", "card"} <= set(KINDS_ACCEPTED)
+    money_is_conserved()
+    COMPLETE["kinds"] = Counter(KINDS_ACCEPTED)
+
+
+def test_the_generated_games_exercise_every_money_moving_event():
+    """The property above is only as good as its events: most kinds must get accepted, not all refused. The games
+    are derandomized, so the counts of the property's own complete run in this process are those of any run; the
+    property runs here when it has not run yet (this test alone, or first)."""
+    if "kinds" not in COMPLETE:
+        test_money_is_conserved()
+    assert {"buy", "build", "mortgage", "redeem", "fee", "income", "parking", "card"} <= set(COMPLETE["kinds"])

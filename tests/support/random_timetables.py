@@ -4,6 +4,7 @@ brute-force reference for levels and tie-breaks; shared by the routing property 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -36,6 +37,29 @@ class Case:
         return b.build()
 
 
+# The strategies ``cases`` draws from, built once per distinct argument: the same values drawn as from strategies
+# written out per draw, without building and validating a new strategy object for every value (most of the
+# generation's time).
+_ints = cache(st.integers)
+_BOOL = st.booleans()
+
+
+@cache
+def _one_of(*values):
+    return st.sampled_from(values)
+
+
+@cache
+def _stop_off(stations: tuple[int, ...], station: int):
+    """A stop (by index) at a station other than ``station``, of the stops at ``stations``."""
+    return _ints(0, len(stations) - 1).filter(lambda x: stations[x] != station)
+
+
+@cache
+def _pairs(n: int):
+    return st.lists(_ints(0, n - 1), min_size=2, max_size=2, unique=True)
+
+
 @st.composite
 def cases(draw, max_trips: int = 7, links: bool = True, hops: tuple[int, ...] = (0, 0, 0, 1, 2, 5, 8),
           dwells: tuple[int, ...] = (0, 1, 2), uniforms: tuple[int | None, ...] = (None, None, 0, 0, 180)) -> Case:
@@ -44,39 +68,40 @@ def cases(draw, max_trips: int = 7, links: bool = True, hops: tuple[int, ...] = 
     wrong), random feed transfers incl. type 3, station defaults, walking links and pickup / drop-off
     flags; a uniform minimum change time drawn from ``uniforms``."""
     b = TimetableBuilder()
-    n_st = draw(st.integers(2, 5))
+    n_st = draw(_ints(2, 5))
     for s in range(n_st):
-        n_pl = draw(st.integers(1, 3))
+        n_pl = draw(_ints(1, 3))
         b.station(f"S{s}", platforms=tuple(str(p + 1) for p in range(n_pl)),
-                  change=draw(st.sampled_from([None, None, 0, 60, 120, 300])))
+                  change=draw(_one_of(None, None, 0, 60, 120, 300)))
     n_stops = len(b.stops)
-    for _ in range(draw(st.integers(0, 6))):
-        p = draw(st.integers(0, n_stops - 1))
+    stop_station = tuple(stop[0] for stop in b.stops)
+    for _ in range(draw(_ints(0, 6))):
+        p = draw(_ints(0, n_stops - 1))
         same = [q for q in range(n_stops) if b.stops[q][0] == b.stops[p][0]]
-        q = draw(st.sampled_from(same))
-        b.transfers[(p, q)] = draw(st.sampled_from([-1, -1, 0, 60, 120, 240, 600]))
+        q = draw(_one_of(*same))
+        b.transfers[(p, q)] = draw(_one_of(-1, -1, 0, 60, 120, 240, 600))
     if links and n_st > 1:
-        for _ in range(draw(st.integers(0, 2))):
-            a, c = draw(st.lists(st.integers(0, n_st - 1), min_size=2, max_size=2, unique=True))
-            b.links.append((a, c, draw(st.sampled_from([0, 60, 180, 300]))))
+        for _ in range(draw(_ints(0, 2))):
+            a, c = draw(_pairs(n_st))
+            b.links.append((a, c, draw(_one_of(0, 60, 180, 300))))
     trips = []
-    for _ in range(draw(st.integers(1, max_trips))):
-        n_rows = draw(st.integers(2, 4))
-        t = T0 + 60 * draw(st.integers(0, 10))
+    for _ in range(draw(_ints(1, max_trips))):
+        n_rows = draw(_ints(2, 4))
+        t = T0 + 60 * draw(_ints(0, 10))
         rows = []
         prev_station = -1
         for k in range(n_rows):
-            p = draw(st.integers(0, n_stops - 1).filter(lambda x, ps=prev_station: b.stops[x][0] != ps))
+            p = draw(_stop_off(stop_station, prev_station))
             prev_station = b.stops[p][0]
             if k:
-                t += 60 * draw(st.sampled_from(hops))
+                t += 60 * draw(_one_of(*hops))
             a = t
-            t += 60 * draw(st.sampled_from(dwells))
-            pick = draw(st.booleans()) or draw(st.booleans())  # mostly allowed
-            drop = draw(st.booleans()) or draw(st.booleans())
+            t += 60 * draw(_one_of(*dwells))
+            pick = draw(_BOOL) or draw(_BOOL)  # mostly allowed
+            drop = draw(_BOOL) or draw(_BOOL)
             rows.append((p, a, t, pick, drop))
         trips.append(rows)
-    uniform = draw(st.sampled_from(uniforms))
+    uniform = draw(_one_of(*uniforms))
     return Case(b, trips, uniform)
 
 
