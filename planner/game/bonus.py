@@ -78,6 +78,59 @@ def trip_meets_bonus(tt: Timetable, game: Game, trip: int, hour: int) -> bool:
     return any(stop[2] // 3600 * 3600 == hour for stop in _bonus_stops(tt, game, first, last))
 
 
+def _bonus_events(net, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every timetable stop event in a bonus minute (:func:`_bonus_stops`' events, on the network's timetable):
+    ``(time, row, is_arrival)`` sorted by time; remembered on the network per bonus rule and clock."""
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        tt = net.plan
+        last = last_rows(tt)
+        first = np.zeros(len(last), bool)
+        if tt.n_trips:
+            first[tt.trip_offset[:-1]] = True
+        stops = tt.st_pickup | tt.st_dropoff
+        mins = np.array(sorted(game.bonus.minutes))
+        times, rows, arrive = [], [], []
+        for is_arr, t_all, ok in ((True, tt.st_arr, ~first), (False, tt.st_dep, ~last)):
+            cand = np.flatnonzero(ok & stops & np.isin((t_all // 60) % 60, mins))
+            keep = [int(r) for r in cand.tolist() if is_bonus_time(game, int(t_all[r]))]
+            rows += keep
+            times += [int(t_all[r]) for r in keep]
+            arrive += [is_arr] * len(keep)
+        order = np.argsort(np.asarray(times, np.int64), kind="stable")
+        return (np.asarray(times, np.int64)[order], np.asarray(rows, np.int64)[order],
+                np.asarray(arrive, np.bool_)[order])
+
+    return net.remembered("_bonus_events", (game.bonus, game.clock), compute, 16)
+
+
+def bonus_reachable(net, game: Game, first, target: int, arrival: int) -> bool:
+    """False when no journey legal from the scan ``first``'s origin (towards ``target``, arriving by ``arrival``)
+    can earn the full-hour bonus on the timetable: no trip on board in that scan stops at a bonus minute after
+    the earliest row it is boarded at, at a time from which ``target`` can still be reached by ``arrival`` (static
+    lower bounds). A journey arriving by then rides only trips that scan has on board, from that row or later."""
+    times, rows, arrive = _bonus_events(net, game)
+    lo, hi = np.searchsorted(times, [first.start_time, arrival + 1])
+    if lo >= hi:
+        return False
+    t, r, is_arr = times[lo:hi], rows[lo:hi], arrive[lo:hi]
+    tt = net.tt
+    lb = net.lower_bounds(np.array([target], np.int32))[0]
+    ok = t + lb[tt.stop_station[tt.st_stop[r]]].astype(np.int64) <= arrival
+    if not ok.any():
+        return False
+    t, r, is_arr = t[ok], r[ok], is_arr[ok]
+    trips = tt.st_trip[r]
+    K = first.max_legs
+    on = first.lvl[trips] <= K
+    if not on.any():
+        return False
+    r, is_arr, trips = r[on], is_arr[on], trips[on]
+    b = first.board[trips]  # rows valid: those trips are on board
+    b_rows = np.where(b >= 0, net.c_row[np.maximum(b, 0)], np.iinfo(np.int64).max)
+    b_rows = np.where(b == -2, -1, b_rows).min(axis=1)  # (-2: seated from the start, on board everywhere)
+    return bool(np.any(np.where(is_arr, r > b_rows, r >= b_rows)))
+
+
 # a predicted time in a bonus minute may belong to a train planned this much earlier (scan that much further)
 _REAL_SLACK = 3600
 

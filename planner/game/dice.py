@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from planner.errors import InputError, PlannerError
-from planner.game.bonus import bonus_time_between, leg_bonus_events
+from planner.game.bonus import bonus_reachable, bonus_time_between, leg_bonus_events
 from planner.gamefile.game import Game
 from planner.gamefile.rules import DiceTarget
 from planner.rail.trips import passing_time
@@ -21,6 +21,7 @@ from planner.routing.network import TransitNetwork
 from planner.routing.query import (
     Origin,
     Query,
+    ReachResult,
     best_journey,
     equally_fast,
     journey_riding,
@@ -187,7 +188,12 @@ def prefer_bonus(net: TransitNetwork, game: Game, origin: Origin, target: int, j
         return journey
     if not bonus_time_between(game, origin.time, journey.arrival(net.tt)):
         return journey  # no full-hour minute on the way: no equally fast journey can earn it either
-    same = [j for j in equally_fast(net, origin, target, journey.arrival(net.tt)) if earns(j)]
+    arrival = journey.arrival(net.tt)
+    later_needed = None
+    if net.on_plan:  # (on predicted times a train may earn it by its real time: every start is scanned)
+        def later_needed(first: ReachResult) -> bool:
+            return bonus_reachable(net, game, first, target, arrival)
+    same = [j for j in equally_fast(net, origin, target, arrival, later_needed=later_needed) if earns(j)]
     if not same:
         return journey
     same.sort(key=lambda j: (j.changes, -j.departure(net.tt)))

@@ -20,7 +20,9 @@ class TargetBounds:
         them), cached for single stations (one-to-one queries ask for the same few again and again)."""
         single = isinstance(target, int | np.integer)
         cache = self.__dict__.setdefault("_target_arrays", {})
-        hit = cache.get(int(target)) if single else None  # (read once: another thread may clear it meanwhile)
+        # several targets by their tuple (a dice roll asks for its number's few again and again)
+        key = int(target) if single else tuple(int(t) for t in target)
+        hit = cache.get(key)  # (read once: another thread may clear it meanwhile)
         if hit is not None:
             return hit
         targets = np.array([target] if single else list(target), np.int32)
@@ -28,10 +30,9 @@ class TargetBounds:
         mask = np.zeros(self.tt.n_stations, np.bool_)
         mask[targets] = True
         out = (targets, mask, int(self.last_arrival[targets].max()) if len(targets) else -1)
-        if single:
-            if len(cache) * self.tt.n_stations > 50_000_000:  # bounded (50 MB of masks)
-                cache.clear()
-            cache[int(target)] = out
+        if len(cache) * self.tt.n_stations > 50_000_000:  # bounded (50 MB of masks)
+            cache.clear()
+        cache[key] = out
         return out
 
     @cached_property
@@ -73,8 +74,13 @@ class TargetBounds:
         best arrival. Cached per target (a game asks for its few dice targets again and again); ``compute``
         False: only what is cached (no rows when a target is not)."""
         cache = self.__dict__.setdefault("_lower_bounds", {})
+        many = targets.tolist()
+        stacks = self.__dict__.setdefault("_lower_bound_stacks", {})
+        key = tuple(many)
+        if len(many) > 1 and (hit := stacks.get(key)) is not None:
+            return hit  # several targets' rows stacked once (a dice roll's four: np.stack copied them every scan)
         rows = []
-        for t in targets.tolist():
+        for t in many:
             row = cache.get(t)  # (read once: another thread may clear the cache meanwhile)
             if row is None:
                 if not compute:
@@ -85,7 +91,12 @@ class TargetBounds:
             rows.append(row)
         if len(rows) == 1:
             return rows[0].reshape(1, -1)  # a view (np.stack would copy the row for every one-target scan)
-        return np.stack(rows) if rows else self.no_bounds
+        if not rows:
+            return self.no_bounds
+        if len(stacks) * len(rows) * self.tt.n_stations >= 25_000_000:
+            stacks.clear()
+        out = stacks[key] = np.stack(rows)
+        return out
 
     @cached_property
     def station_reach(self) -> np.ndarray:

@@ -47,8 +47,13 @@ class Origin:
         or, when nothing departs in the window, the last second of the minute of the forced next train."""
         if self.window is None or self.in_trip:
             return int(INF)
-        sd_off, sd_time, _, _ = net.station_boardings
         w_end = self.window_end
+        # remembered on the network: a dice answer's searches ask it for one origin a few times over
+        return net.remembered("_first_departure_limit", (self.station, self.time, w_end),
+                              lambda: self._first_departure_limit(net, w_end), 100_000)
+
+    def _first_departure_limit(self, net: TransitNetwork, w_end: int) -> int:
+        sd_off, sd_time, _, _ = net.station_boardings
         if net.on_plan:
             return int(first_departure_limit(self.station, self.time, w_end, sd_off, sd_time, net.link_off,
                                              net.link_to, net.link_sec))

@@ -11,7 +11,7 @@ network's arrays and the query's as structures (:mod:`planner.routing.arrays`); 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -332,10 +332,14 @@ def journey_riding(res: ReachResult, trip: int, alight_row: int, board_by: int |
 
 
 def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int, *,
-                 max_legs: int = DEFAULT_MAX_LEGS) -> list[Journey]:
+                 max_legs: int = DEFAULT_MAX_LEGS, later_needed: Callable[[ReachResult], bool] | None = None
+                 ) -> list[Journey]:
     """Every distinct journey (one per start departure and leg count: the Pareto set over departure and changes)
     reaching ``target`` at ``arrival``, legal under the origin's window, without dominance filtering: lets a
-    rule prefer one of equally fast itineraries (a bonus, the cheapest for the group)."""
+    rule prefer one of equally fast itineraries (a bonus, the cheapest for the group). ``later_needed``: given
+    the first scan (from the origin's time), False when no journey from a later start can be one the caller
+    keeps (every such journey is legal from the origin's time too, so its trips are on board in that scan):
+    the later starts are then not scanned, and only the first scan's journeys are returned."""
     tt = net.tt
     found: dict[tuple, Journey] = {}
     # a later start allows a subset of itineraries: the starts that still arrive by ``arrival`` are a prefix,
@@ -351,4 +355,6 @@ def equally_fast(net: TransitNetwork, origin: Origin, target: int, arrival: int,
             j = res.journey_to(target, k)
             if j is not None and j.legs and j.arrival(tt) == arrival:
                 found.setdefault(j.signature(), Journey(origin.station, target, origin.time, j.legs))
+        if s == origin.time and later_needed is not None and not later_needed(res):
+            break
     return list(found.values())

@@ -142,25 +142,33 @@ class ReachResult:
         """Reconstruct the journey to ``station``: earliest arrival, then fewest legs (within ``legs``); a walk
         from a linked station ends it when that arrives earlier than any ride there on as few legs."""
         cap = self.max_legs if legs is None else min(legs, self.max_legs)
-        ridden = self._ridden(station)
+        by_level = self._best_by_level(self._stops(station))
+        if not links_into(self.net, station):  # no walk into it: the rides decide (read once, in plain Python)
+            best = by_level[0]
+            if best[cap] >= INF:
+                return None
+            return self._ridden_journey(station, best.index(best[cap]), by_level)
+        ridden = np.asarray(by_level[0], np.int64)
         walked, via = self._walked(station)
         both = np.minimum(ridden, walked)
         if both[cap] >= INF:
             return None
         j = int(np.argmax(both[:cap + 1] == both[cap]))  # labels never increase with the level
         if ridden[j] <= walked[j]:
-            return self._ridden_journey(station, j)
+            return self._ridden_journey(station, j, by_level)
         s_from = int(via[j])
         before = self._ridden_journey(s_from, j)
         assert before is not None
         walk = self._walk(s_from, int(station), int(self._ridden(s_from)[j]))
         return Journey(self.origin.station, int(station), self.start_time, (*before.legs, walk))
 
-    def _ridden_journey(self, station: int, legs: int) -> Journey | None:
-        """The journey to ``station``'s platforms (by rides only at its end): earliest arrival, then fewest legs."""
+    def _ridden_journey(self, station: int, legs: int, by_level: tuple[list[int], list[int]] | None = None
+                        ) -> Journey | None:
+        """The journey to ``station``'s platforms (by rides only at its end): earliest arrival, then fewest legs
+        (``by_level``: :meth:`_best_by_level` of its platforms, when the caller has it)."""
         tt = self.net.tt
         cap = min(legs, self.max_legs)
-        best, where = self._best_by_level(self._stops(station))
+        best, where = by_level or self._best_by_level(self._stops(station))
         a = best[cap]
         if a >= INF:
             return None

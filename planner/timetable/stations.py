@@ -33,8 +33,19 @@ def _clean(query: str) -> str:
 def exact_station(tt: Timetable, name: str) -> int | None:
     """Station index of a name matched exactly up to case, accents and ``ue``/``ü`` (no prefixes, no
     guessing: what game-file names need), or None; the first of duplicates."""
-    hits = _index(tuple(tt.station_name)).get(fold(name))
+    hits = _names_index(tt).get(fold(name))
     return hits[0] if hits else None
+
+
+def _names_index(tt: Timetable) -> dict[str, list[int]]:
+    """:func:`_index` of ``tt``'s names, kept on the timetable while its name list is the same one (a dice roll
+    looks up its four targets: copying and hashing a large day's names each time cost 50 us a name)."""
+    names = tt.station_name
+    kept = tt.__dict__.get("_exact_index")
+    if kept is None or kept[0] is not names or kept[1] != len(names):
+        kept = (names, len(names), _index(tuple(names)))
+        tt.__dict__["_exact_index"] = kept
+    return kept[2]
 
 
 def find_station(tt: Timetable, query: str) -> int:
