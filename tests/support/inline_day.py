@@ -1,0 +1,132 @@
+"""A game day from a timetable written in the test as GTFS text (as nigiri's tests do): no ../shared needed.
+
+Example::
+
+    day = inline_day(tmp_path, stops=stops_txt("Zug", "Baar"), stop_times='''
+    trip_id,arrival_time,departure_time,stop_id,stop_sequence
+    S1a,12:00:00,12:00:00,8502204,1
+    S1a,12:05:00,12:05:00,8502206,2
+    ''', trips="route_id,service_id,trip_id\\nS1,SA,S1a\\n")
+    day.station("Baar")          # a GameDay (planner/service/gameday.py) of the shipped game sbb-monopoly
+    main(["next", *day_argv(day), ...])   # the same day for the command line
+
+What is not given is filled in: ``agency.txt`` (one agency, SBB), ``calendar.txt`` (service ``SA`` runs on the
+test's Saturday :data:`~tests.support.DEMO_DATE`, 2021-09-11) and ``routes.txt`` (:data:`ROUTES`: ``S1``, ``S2``
+(S-Bahn), ``IR70`` (InterRegio), ``IC1`` (InterCity), ``B1`` (a bus)); ``transfers.txt`` only
+when given. Text is dedented, so it may be indented like the test. The files are zipped into ``tmp_path`` and read
+through the real ingest and cache. The cache is the one ``tests/conftest.py`` points ``PLANNER_CACHE`` at (a
+temporary folder, never the user's): :func:`inline_day` refuses to run otherwise.
+
+The game is the shipped ``sbb-monopoly`` (or ``game=``: a name, a path or a :class:`Game`), so stops must lie in
+its area: :func:`stops_txt` writes real stations with their UIC numbers and coordinates (:data:`STATIONS`). A
+change to the game for this test only is ``game_toml=`` (replacements in the shipped file's text, a copy written
+under ``tmp_path``), which the command line reads too (:func:`day_argv` passes ``--game``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import textwrap
+import zipfile
+from pathlib import Path
+
+from planner.config import cache_root
+from planner.gamefile.game import Game, load_game
+from planner.service.gameday import GameDay
+from tests.support import DEMO_DATE, ROOT
+
+# Real stations inside variant A's area: name -> (UIC number, lat, lon), as the Swiss feed spells them.
+STATIONS: dict[str, tuple[str, float, float]] = {
+    "Zug": ("8502204", 47.17371, 8.51505),
+    "Baar": ("8502206", 47.19536, 8.52327),
+    "Zug Oberwil": ("8502231", 47.14768, 8.50994),
+    "Walchwil": ("8502205", 47.09869, 8.51693),
+    "Arth-Goldau": ("8505004", 47.04904, 8.54945),
+    "Sihlbrugg": ("8502207", 47.23843, 8.57706),
+    "Thalwil": ("8503202", 47.29598, 8.56477),
+    "Zürich HB": ("8503000", 47.37818, 8.54021),
+    "Zürich Oerlikon": ("8503006", 47.41153, 8.54414),
+    "Cham": ("8502203", 47.18178, 8.46373),
+    "Rotkreuz": ("8502007", 47.14196, 8.43073),
+    "Wohlen AG": ("8502119", 47.34853, 8.27380),
+    "Luzern": ("8505000", 47.05018, 8.31018),
+}
+
+AGENCY = """\
+agency_id,agency_name,agency_url,agency_timezone
+sbb,SBB,https://sbb.invalid,Europe/Zurich
+"""
+CALENDAR = """\
+service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+SA,0,0,0,0,0,1,0,20210101,20211231
+"""
+ROUTES = """\
+route_id,agency_id,route_short_name,route_long_name,route_desc,route_type
+S1,sbb,S1,,S-Bahn,106
+S2,sbb,S2,,S-Bahn,106
+IR70,sbb,IR70,,InterRegio,103
+IC1,sbb,IC1,,InterCity,102
+B1,sbb,1,,Bus,700
+"""
+
+
+def stops_txt(*names: str) -> str:
+    """``stops.txt`` of these :data:`STATIONS` (stop_id = the UIC number, one stop per station)."""
+    rows = [f"{STATIONS[n][0]},{n},{STATIONS[n][1]},{STATIONS[n][2]}" for n in names]
+    return "stop_id,stop_name,stop_lat,stop_lon\n" + "\n".join(rows) + "\n"
+
+
+def stop_times_txt(*trips: tuple[str, list[tuple[str, str, str]]]) -> str:
+    """``stop_times.txt`` of ``(trip_id, [(station name, arrival, departure), ...])``; times ``HH:MM``."""
+    out = ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
+    for trip_id, rows in trips:
+        for seq, (name, arr, dep) in enumerate(rows, 1):
+            out.append(f"{trip_id},{arr}:00,{dep}:00,{STATIONS[name][0]},{seq}")
+    return "\n".join(out) + "\n"
+
+
+def write_feed(folder: Path, files: dict[str, str]) -> Path:
+    """Zip the GTFS ``files`` (name -> text, dedented) as ``folder/feed.zip``; returns its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "feed.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in files.items():
+            z.writestr(name, textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+def inline_day(tmp_path: Path, *, stops: str, stop_times: str, trips: str, routes: str = ROUTES,
+               calendar: str = CALENDAR, agency: str = AGENCY, transfers: str | None = None,
+               game: str | Path | Game = "sbb-monopoly", game_toml: dict[str, str] | None = None,
+               date: dt.date = DEMO_DATE) -> GameDay:
+    """The :class:`GameDay` of the feed written from these texts into ``tmp_path / "inline-feed"``.
+
+    ``game_toml``: ``{old: new}`` text replacements in the shipped game file (each must occur), written to
+    ``tmp_path / "game.toml"`` and used as the game."""
+    cache = Path(os.environ.get("PLANNER_CACHE", ""))
+    assert os.environ.get("PLANNER_CACHE") and cache_root() == cache and not cache.is_relative_to(ROOT), (
+        "inline_day runs under tests/conftest.py's temporary PLANNER_CACHE, never the user's cache")
+    files = {"agency.txt": agency, "calendar.txt": calendar, "routes.txt": routes, "stops.txt": stops,
+             "trips.txt": trips, "stop_times.txt": stop_times}
+    if transfers is not None:
+        files["transfers.txt"] = transfers
+    feed = write_feed(tmp_path / "inline-feed", files)
+    if game_toml:
+        assert isinstance(game, str), "game_toml edits a shipped game by name"
+        text = (ROOT / "planner" / "games" / f"{game}.toml").read_text("utf-8")
+        for old, new in game_toml.items():
+            assert old in text, f"{old!r} is not in {game}.toml"
+            text = text.replace(old, new)
+        game = tmp_path / "game.toml"
+        game.write_text(text, "utf-8")
+    g = game if isinstance(game, Game) else load_game(game)
+    return GameDay(str(feed), g, date)
+
+
+def day_argv(day: GameDay) -> list[str]:
+    """The command line's ``--feed``, ``--date`` and ``--game`` of ``day`` (its game must come from a file or be
+    shipped: a :class:`Game` built in memory cannot be passed)."""
+    src = day.game.source
+    game = src[len("builtin:"):] if src.startswith("builtin:") else src
+    return ["--feed", day.feed, "--date", day.date.isoformat(), "--game", game]
