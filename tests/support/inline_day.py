@@ -89,6 +89,33 @@ def stop_times_txt(*trips: tuple[str, list[tuple[str, str, str]]]) -> str:
     return "\n".join(out) + "\n"
 
 
+def line_service(route: str, stops: list[tuple[str, int]], starts: list[str], *, both_ways: bool = True,
+                 dwell: int = 1) -> tuple[str, str]:
+    """Rows of ``trips.txt`` and ``stop_times.txt`` (no headers) for a line: ``stops`` are ``(station name, minutes
+    after the first stop)``; one trip leaves the first stop at each of ``starts`` (``HH:MM``), and with
+    ``both_ways`` one leaves the last stop then too, the same minutes back. A train stands ``dwell`` minutes at each
+    stop between its first and last. Trip ids: ``<route>-<HHMM>`` and ``<route>-<HHMM>-back``.
+
+    Example: ``line_service("S1", [("Zug", 0), ("Baar", 4)], ["10:00", "11:00"])`` is four trips."""
+    trips, times = [], []
+
+    def clock(m: int) -> str:
+        return f"{m // 60:02d}:{m % 60:02d}:00"
+
+    for start in starts:
+        h, m = map(int, start.split(":"))
+        for way, seq in (("", stops), ("-back", [(n, stops[-1][1] - t) for n, t in reversed(stops)])):
+            if way and not both_ways:
+                continue
+            trip = f"{route}-{h:02d}{m:02d}{way}"
+            trips.append(f"{route},SA,{trip}")
+            for i, (name, off) in enumerate(seq, 1):
+                arr = h * 60 + m + off
+                dep = arr + (dwell if 1 < i < len(seq) else 0)
+                times.append(f"{trip},{clock(arr)},{clock(dep)},{STATIONS[name][0]},{i}")
+    return "\n".join(trips) + "\n", "\n".join(times) + "\n"
+
+
 def write_feed(folder: Path, files: dict[str, str]) -> Path:
     """Zip the GTFS ``files`` (name -> text, dedented) as ``folder/feed.zip``; returns its path."""
     folder.mkdir(parents=True, exist_ok=True)
