@@ -165,8 +165,9 @@ def day_argv(day: GameDay) -> list[str]:
 # The real-time demo (tests/support/rt_fixtures.py) on a day written here: a group at Zug at 12:40 heading for
 # Wohlen AG takes the S1 13:06 to Rotkreuz (13:19) and changes to the S26 13:23 (Wohlen AG 13:50). The S1 leaves
 # Zug at :06 and :36 (Cham +6, Rotkreuz +13), the S26 Rotkreuz at :23 and :53 (Wohlen AG +27), the IR70 Zug at :29
-# (Rotkreuz +8, Luzern +21), all both ways, 06:00 to 21:59.
-DEMO_ROUTES = ROUTES + "S26,sbb,S26,,S-Bahn,106\n"
+# (Rotkreuz +8, Luzern +21), the S9 Zug at :08 straight to Wohlen AG (+45: a way from Zug that a late S1 cannot
+# beat), all both ways, 06:00 to 21:59.
+DEMO_ROUTES = ROUTES + "S26,sbb,S26,,S-Bahn,106\nS9,sbb,S9,,S-Bahn,106\n"
 
 
 def demo_lines() -> list[tuple[str, str]]:
@@ -175,7 +176,8 @@ def demo_lines() -> list[tuple[str, str]]:
     return [line_service("S1", [("Zug", 0), ("Cham", 6), ("Rotkreuz", 13)],
                          [f"{h:02d}:{m:02d}" for h in hours for m in (6, 36)]),
             line_service("S26", [("Rotkreuz", 0), ("Wohlen AG", 27)], [f"{h:02d}:{m:02d}" for h in hours for m in (23, 53)]),
-            line_service("IR70", [("Zug", 0), ("Rotkreuz", 8), ("Luzern", 21)], [f"{h:02d}:29" for h in hours])]
+            line_service("IR70", [("Zug", 0), ("Rotkreuz", 8), ("Luzern", 21)], [f"{h:02d}:29" for h in hours]),
+            line_service("S9", [("Zug", 0), ("Wohlen AG", 45)], [f"{h:02d}:08" for h in hours])]
 
 
 def demo_day(tmp_path: Path, **kw) -> GameDay:
