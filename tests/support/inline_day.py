@@ -54,6 +54,7 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Baar Neufeld": ("8515992", 47.18849, 8.51778),
     "Emmenbrücke": ("8502021", 47.07060, 8.28257),
     "Muri AG": ("8502215", 47.27667, 8.33982),
+    "Zug Schutzengel": ("8516187", 47.17373, 8.50724),
     "Luzern": ("8505000", 47.05018, 8.31018),
 }
 
@@ -165,28 +166,29 @@ def day_argv(day: GameDay) -> list[str]:
 
 # The real-time demo (tests/support/rt_fixtures.py) on a day written here: a group at Zug at 12:40 heading for
 # Wohlen AG takes the S1 13:06 to Rotkreuz (13:19) and changes to the S26 13:23 (Wohlen AG 13:50). The S1 leaves
-# Baar at :02 and :32 (Zug :05/:06, Cham :12/:13, Rotkreuz :19), the S26 Rotkreuz at :23 and :53 (Muri AG +13,
-# Wohlen AG +27), the IR70 Zug at :29 (Rotkreuz +8, Luzern +21), the S9 Zug at :08 straight to Wohlen AG (+45: a
-# way from Zug that a late S1 cannot beat), all both ways, 06:00 to 21:59.
+# Baar at :01 and :31 (Zug :06, Zug Schutzengel :07, Cham :12, Rotkreuz :19), the S26 Rotkreuz at :23 and :53 (Muri AG +13,
+# Wohlen AG +27), the IR70 Zug at :29 (Rotkreuz +8, Luzern +21), the S9 Zug at :04 straight to Wohlen AG (+47: a
+# minute slower than the S1 and S26, faster than a late S1 and the next S26), all both ways, 06:00 to 21:59.
 DEMO_ROUTES = ROUTES + "S26,sbb,S26,,S-Bahn,106\nS9,sbb,S9,,S-Bahn,106\n"
 
 
 def demo_lines() -> list[tuple[str, str]]:
     """The demo day's lines (:func:`line_service` rows)."""
     hours = range(6, 22)
-    return [line_service("S1", [("Baar", 0), ("Zug", 3), ("Cham", 10), ("Rotkreuz", 17)],
-                         [f"{h:02d}:{m:02d}" for h in hours for m in (2, 32)]),
+    return [line_service("S1", [("Baar", 0), ("Zug", 5), ("Zug Schutzengel", 6), ("Cham", 11), ("Rotkreuz", 18)],
+                         [f"{h:02d}:{m:02d}" for h in hours for m in (1, 31)], dwell=0),
             line_service("S26", [("Rotkreuz", 0), ("Muri AG", 13), ("Wohlen AG", 27)],
                          [f"{h:02d}:{m:02d}" for h in hours for m in (23, 53)]),
             line_service("IR70", [("Zug", 0), ("Rotkreuz", 8), ("Luzern", 21)], [f"{h:02d}:29" for h in hours]),
-            line_service("S9", [("Zug", 0), ("Wohlen AG", 45)], [f"{h:02d}:08" for h in hours])]
+            line_service("S9", [("Zug", 0), ("Wohlen AG", 47)], [f"{h:02d}:04" for h in hours])]
 
 
 def demo_day(tmp_path: Path, **kw) -> GameDay:
     """The real-time demo's day (see above) as :func:`inline_day` writes it (``kw``: its other arguments)."""
     lines = demo_lines()
     return inline_day(tmp_path, routes=DEMO_ROUTES,
-                      stops=stops_txt("Baar", "Zug", "Cham", "Rotkreuz", "Muri AG", "Wohlen AG", "Luzern"),
+                      stops=stops_txt("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Muri AG", "Wohlen AG",
+                                      "Luzern"),
                       trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
                       + "".join(st for _, st in lines), **kw)
