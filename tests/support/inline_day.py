@@ -55,6 +55,8 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Emmenbrücke": ("8502021", 47.07060, 8.28257),
     "Muri AG": ("8502215", 47.27667, 8.33982),
     "Zug Schutzengel": ("8516187", 47.17373, 8.50724),
+    "Olten": ("8500218", 47.35193, 7.90770),  # (also in variant B's area)
+    "Basel SBB": ("8500010", 47.54741, 7.58956),  # (also in variant B's area)
     "Luzern": ("8505000", 47.05018, 8.31018),
 }
 
