@@ -4,7 +4,7 @@ stop on platform 1), all day, both ways unless said:
 
 * S1 Baar :01/:31 - Zug :06 - Zug Schutzengel - Cham - Rotkreuz :19 - Luzern :31 - Emmenbrücke :37 (a 3's target);
 * S26 Rotkreuz :23/:53 - Muri AG - Wohlen AG :50/:20 (a 2's target); S3 Zürich HB :50 - Zürich Oerlikon :56 (the
-  other: from Zug at 12:40 Wohlen AG 13:50 comes first, Zürich Oerlikon 13:56);
+  other: from Zug at 12:40 at 13:56, after Wohlen AG);
 * IR70 Luzern :09 - Rotkreuz :20 - Zug :28/:29 - Zürich HB :52, one way; back only Zürich HB 12:10 - Luzern;
 * IR75 Luzern 12:35 - Zug - Zürich HB and Zürich HB 12:35 - Zug - Luzern;
 * S9 Zug :02 - Wohlen AG :46, one way (from Zug at 12:40 the fastest way to a 2's target, Wohlen AG 13:46);
