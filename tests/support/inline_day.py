@@ -12,15 +12,21 @@ Example::
 
 What is not given is filled in: ``agency.txt`` (one agency, SBB), ``calendar.txt`` (service ``SA`` runs on the
 test's Saturday :data:`~tests.support.DEMO_DATE`, 2021-09-11) and ``routes.txt`` (:data:`ROUTES`: ``S1``, ``S2``
-(S-Bahn), ``IR70`` (InterRegio), ``IC1`` (InterCity), ``B1`` (a bus)); ``transfers.txt`` only
-when given. Text is dedented, so it may be indented like the test. The files are zipped into ``tmp_path`` and read
-through the real ingest and cache. The cache is the one ``tests/conftest.py`` points ``PLANNER_CACHE`` at (a
-temporary folder, never the user's): :func:`inline_day` refuses to run otherwise.
+(S-Bahn), ``IR70`` (InterRegio), ``IC1`` (InterCity), ``B1`` (a bus)); ``transfers.txt`` only when given. Text is
+dedented, so it may be indented like the test. The files are zipped into ``tmp_path`` and read through the real
+ingest and cache. The cache is the one ``tests/conftest.py`` points ``PLANNER_CACHE`` at (a temporary folder, never
+the user's): :func:`inline_day` refuses to run otherwise (a module-scoped fixture sets it to ``session_cache``
+first, as tests/test_faults_state.py does).
+
+Shorter to write: :func:`stop_times_txt` (rows by station name and ``HH:MM``), :func:`line_service` (a line's
+trips both ways at given starts), and :func:`demo_day`, the day of the real-time demo (tests/support/rt_fixtures.py)
+written as such lines.
 
 The game is the shipped ``sbb-monopoly`` (or ``game=``: a name, a path or a :class:`Game`), so stops must lie in
-its area: :func:`stops_txt` writes real stations with their UIC numbers and coordinates (:data:`STATIONS`). A
-change to the game for this test only is ``game_toml=`` (replacements in the shipped file's text, a copy written
-under ``tmp_path``), which the command line reads too (:func:`day_argv` passes ``--game``).
+its area: :func:`stops_txt` writes real stations with their UIC numbers and coordinates (:data:`STATIONS`, from
+the Zug extract's stops.txt). A change to the game for this test only is ``game_toml=`` (replacements in the
+shipped file's text, a copy written under ``tmp_path``), which the command line reads too (:func:`day_argv` passes
+``--game``).
 """
 
 from __future__ import annotations
