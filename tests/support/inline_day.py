@@ -63,6 +63,7 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Zug Schutzengel": ("8516187", 47.17373, 8.50724),
     "Olten": ("8500218", 47.35193, 7.90770),  # (also in variant B's area)
     "Basel SBB": ("8500010", 47.54741, 7.58956),  # (also in variant B's area)
+    "Aarau": ("8502113", 47.39136, 8.05128),
     "Luzern": ("8505000", 47.05018, 8.31018),
 }
 
