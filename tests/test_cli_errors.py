@@ -1,4 +1,6 @@
-"""Bad input: a clear one-line error, exit code 2 (JSON with --json), never a traceback."""
+"""Bad input: a clear one-line error, exit code 2 (JSON with --json), never a traceback. The Zug day is a timetable
+written here: S1 Baar - Baar Neufeld - Zug, IR70 Zug - Luzern and IC1 Olten - Basel SBB (in both games' areas),
+hourly."""
 
 from __future__ import annotations
 
@@ -12,9 +14,29 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from tests.support import FIXTURES, ZUG, assert_one_line_error
+from tests.support import FIXTURES, assert_one_line_error
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # --feed, --date and --game of the day below, for the test running
+ZUG: list[str] = []  # its feed
+
+
+@pytest.fixture(autouse=True)
+def _zug_day(tmp_path):
+    hours = [f"{h:02d}:00" for h in range(6, 22)]
+    lines = [line_service("S1", [("Baar", 0), ("Baar Neufeld", 2), ("Zug", 5)], hours),
+             line_service("IR70", [("Zug", 0), ("Luzern", 21)], hours),
+             line_service("IC1", [("Olten", 0), ("Basel SBB", 24)], hours)]
+    day = inline_day(tmp_path / "day", routes=ROUTES,
+                     stops=stops_txt("Baar", "Baar Neufeld", "Zug", "Luzern", "Olten", "Basel SBB"),
+                     trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+                     stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                     + "".join(st for _, st in lines))
+    DAY[:] = day_argv(day)
+    ZUG[:] = [day.feed]
+    yield
+    DAY.clear()
+    ZUG.clear()
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -39,7 +61,7 @@ def test_missing_station_name(capsys):
 
 
 def test_date_outside_feed(capsys):
-    rc, _, err = run(capsys, "route", "--feed", str(ZUG), "--date", "2030-01-01", "--from", "Zug", "--to", "Luzern",
+    rc, _, err = run(capsys, "route", "--feed", ZUG[0], "--date", "2030-01-01", "--from", "Zug", "--to", "Luzern",
                      "--time", "10:00")
     assert_one_line_error(rc, err, "2030-01-01", "outside the feed")
 
@@ -127,7 +149,7 @@ def test_usage_error_is_one_line(capsys):
 
 def test_real_process_no_traceback(tmp_path):
     """The console entry point in a real process: bad date, one line on stderr, exit 2."""
-    p = subprocess.run([sys.executable, "-m", "planner", "feed-info", "--feed", str(ZUG), "--date", "2021-13-40"],
+    p = subprocess.run([sys.executable, "-m", "planner", "feed-info", "--feed", ZUG[0], "--date", "2021-13-40"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert p.stderr.strip().count("\n") == 0 and "Traceback" not in p.stderr
@@ -148,6 +170,6 @@ def test_time_defaults_to_now_on_the_game_day():
     from planner.util.timefmt import parse_clock
 
     today = dt.datetime.now(ZoneInfo("Europe/Zurich"))
-    ctx = Context(argparse.Namespace(feed=str(ZUG), game="none", date=today.date().isoformat()))
+    ctx = Context(argparse.Namespace(feed=ZUG[0], game="none", date=today.date().isoformat()))
     t = ctx.clock(None, within_game=False)
     assert abs(t - parse_clock(today.strftime("%H:%M"))) <= 60

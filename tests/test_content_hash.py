@@ -1,4 +1,5 @@
-"""The feed fingerprint's content hash is computed once per file version and remembered in the cache."""
+"""The feed fingerprint's content hash is computed once per file version and remembered in the cache. The feeds
+are small ones written here (any bytes of a feed do)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,23 @@ import pytest
 
 from planner.config import cache_root
 from planner.gtfs.source import FeedSource, content_hash
-from tests.support import IC2020, ZUG
+from tests.support.inline_day import AGENCY, CALENDAR, ROUTES, stop_times_txt, stops_txt, write_feed
 
 pytestmark = pytest.mark.fresh_cache  # each test counts or breaks the cache's own files
 
 
+def _feed(folder, arrival: str = "12:05"):
+    """A feed of one S1 Zug 12:00 - Baar at ``arrival`` (another arrival: another feed)."""
+    return write_feed(folder, {
+        "agency.txt": AGENCY, "calendar.txt": CALENDAR, "routes.txt": ROUTES, "stops.txt": stops_txt("Zug", "Baar"),
+        "trips.txt": "route_id,service_id,trip_id\nS1,SA,s1\n",
+        "stop_times.txt": stop_times_txt(("s1", [("Zug", "12:00", "12:00"), ("Baar", arrival, arrival)]))})
+
+
 def test_hash_is_remembered_per_file_version(tmp_path):
+    src = _feed(tmp_path / "src")
     feed = tmp_path / "feed.zip"
-    shutil.copyfile(ZUG, feed)
+    shutil.copyfile(src, feed)
     real = hashlib.sha256(feed.read_bytes()).hexdigest()
     assert content_hash(feed) == real
     memos = list((cache_root() / "content-hashes").iterdir())
@@ -33,8 +43,9 @@ def test_hash_is_remembered_per_file_version(tmp_path):
 
 
 def test_fingerprint_is_the_same_feed_under_another_path(tmp_path):
+    src, other = _feed(tmp_path / "src"), _feed(tmp_path / "other", arrival="12:06")
     a, b = tmp_path / "a.zip", tmp_path / "b.zip"
-    shutil.copyfile(ZUG, a)
-    shutil.copyfile(ZUG, b)
+    shutil.copyfile(src, a)
+    shutil.copyfile(src, b)
     assert FeedSource(a).fingerprint() == FeedSource(b).fingerprint()
-    assert FeedSource(IC2020).fingerprint() != FeedSource(a).fingerprint()
+    assert FeedSource(other).fingerprint() != FeedSource(a).fingerprint()

@@ -10,7 +10,7 @@ from planner.organiser import crossings
 from planner.organiser.crossings import crossing_index
 from planner.rail.trips import crossing_trips
 from planner.timetable.model import Mode
-from tests.support import ZUG
+from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 from tests.support.timetable import mini_timetable
 
 WALDENBURG = [("8578250", "Hölstein, Station"), ("8592307", "Niederdorf, Station")]
@@ -45,8 +45,11 @@ def test_a_bug_in_the_crossing_code_is_raised(monkeypatch, nws_game):
         crossing_index(tt, nws_game)
 
 
-def test_line_off_the_network_and_not_in_the_feed_is_not_called_outside_the_area(capsys):
-    assert main(["check-area", "--feed", str(ZUG), "--game", "nordwestschweiz", "--date", "2021-09-11"]) == 1
+def test_line_off_the_network_and_not_in_the_feed_is_not_called_outside_the_area(capsys, tmp_path):
+    # a feed written here, of one S1 Zug - Baar: neither Hölstein nor Niederdorf is in it
+    feed = inline_day(tmp_path, stops=stops_txt("Zug", "Baar"), trips="route_id,service_id,trip_id\nS1,SA,s1\n",
+                      stop_times=stop_times_txt(("s1", [("Zug", "10:00", "10:00"), ("Baar", "10:04", "10:04")]))).feed
+    assert main(["check-area", "--feed", feed, "--game", "nordwestschweiz", "--date", "2021-09-11"]) == 1
     out = capsys.readouterr().out
     line = next(ln for ln in out.splitlines() if "problem: toll line Hölstein–Niederdorf" in ln)
     assert "not in the feed" in line and "outside the game area" not in line

@@ -1,5 +1,6 @@
 """The pruned game day as GTFS (gtfs-kit): an export that reads back identically, written in the schema's
-files and columns."""
+files and columns. The day is the real-time demo's (tests/support/inline_day.py) with feed transfers at Zug and
+Rotkreuz (their stations' change times); it has no transfers between platforms, which the Zug extract's day had."""
 
 from __future__ import annotations
 
@@ -8,12 +9,24 @@ import io
 import zipfile
 
 import numpy as np
+import pytest
 
 from planner.gamefile.game import load_game
 from planner.gtfs.export import write_feed
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.schema import FILES
 from planner.gtfs.source import FeedSource
+from tests.support.inline_day import STATIONS, demo_day
+
+TRANSFERS = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + "".join(
+    f"{STATIONS[n][0]},{STATIONS[n][0]},2,{secs}\n" for n, secs in (("Zug", 180), ("Rotkreuz", 240)))
+
+
+@pytest.fixture
+def zug_tt(tmp_path):
+    tt = demo_day(tmp_path / "day", transfers=TRANSFERS).timetable
+    assert (tt.station_change >= 0).sum() == 2 and tt.n_trips > 100  # the two stations' own change times
+    return tt
 
 
 def test_export_round_trip(zug_tt, tmp_path, demo_date):

@@ -1,5 +1,6 @@
 """Faults of the state file: a reused ledger event id, another program's database, read-only commands,
-rows edited by hand, the write lock. Real SQLite files, the real CLI on the Zug extract."""
+rows edited by hand, the write lock. Real SQLite files, the real CLI on a Zug day (the real-time demo's, written in
+tests/support/inline_day.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,19 @@ from planner.ledger.rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import implicit_id
 from planner.store.state import State
-from tests.support import ZUG, assert_one_line_error
+from tests.support import assert_one_line_error
+from tests.support.inline_day import day_argv, demo_day
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # the real-time demo's day (tests/support/inline_day.py), written by the fixture below
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _demo_day(tmp_path_factory, session_cache):
+    with pytest.MonkeyPatch.context() as mp:  # (module fixtures come before the tests' own cache)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        DAY[:] = day_argv(demo_day(tmp_path_factory.mktemp("demo-day")))
+    yield
+    DAY.clear()
 A = ledger_rules(load_game("sbb-monopoly"))
 GAME = GameRecord(implicit_id("sbb-monopoly", "2021-09-11"), "day", None, "sbb-monopoly", "2021-09-11", True, ())
 ONE, TWO = GameGroup("1", 0, "1"), GameGroup("2", 0, "2")
@@ -138,7 +149,7 @@ COMMANDS = {
 
 
 @pytest.fixture(scope="module")
-def recorded_day(tmp_path_factory) -> Path:
+def recorded_day(tmp_path_factory, _demo_day) -> Path:
     """A state file with a roll of group 1 and its purchase of Zug."""
     path = tmp_path_factory.mktemp("day") / "groups.sqlite"
     env = {"PLANNER_STATE": str(path)}

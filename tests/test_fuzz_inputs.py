@@ -1,5 +1,6 @@
 """Fuzzing of the files users write: game files, legs, batch and owners files (as test_fuzz_feeds does for
-feeds). Seeded mutations of valid files; every outcome is an answer or one clear line, never exit 3.
+feeds). Seeded mutations of valid files; every outcome is an answer or one clear line, never exit 3. The day is
+the real-time demo's, written in tests/support/inline_day.py.
 """
 
 from __future__ import annotations
@@ -16,11 +17,21 @@ import pytest
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.gamefile.game import load_game
-from tests.support import ROOT, ZUG
+from tests.support import ROOT
+from tests.support.inline_day import day_argv, demo_day
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # the demo day's --feed, --date and --game, filled for each test
+
+
+@pytest.fixture(autouse=True)
+def _demo_day(tmp_path):
+    DAY[:] = day_argv(demo_day(tmp_path / "day"))
+    yield
+    DAY.clear()
+
+
 GAMES = [(ROOT / "planner" / "games" / f"{g}.toml").read_text("utf-8") for g in ("sbb-monopoly", "nordwestschweiz")]
-IR70 = "173.TA.91-70-j21-1.63.H"
+IR70 = "IR70-1029"  # Zug 10:29 - Rotkreuz - Luzern: over the toll line Luzern–Rotkreuz
 
 # TOML values of every type and edge (as text), to put where a valid value was.
 VALUES = ["nan", "inf", "-inf", "-1", "0", "1", "61", "100000000000", "1.5", "-0.0", "true", "false", '""', '"x"',
@@ -146,7 +157,7 @@ def test_fuzzed_user_files(kind, tmp_path, capsys):
 def test_mutations_are_deterministic():
     # The fuzz cases must be the same on every run (a failure is reproducible by its seed).
     assert mutate_toml(random.Random(1), GAMES[0]) == mutate_toml(random.Random(1), GAMES[0])
-    assert Path(ZUG).is_file()
+    assert Path(DAY[DAY.index("--feed") + 1]).is_file()
 
 
 def test_accepted_fuzzed_games_answer(tmp_path, capsys):

@@ -1,5 +1,15 @@
-"""A group's day through the CLI on the Zug extract (roll, next, status, list, position, undo),
-roll ids, trains as players name them, inputs as people type them, and 8 concurrent cold-cache rolls."""
+"""A group's day through the CLI on a Zug day (roll, next, status, list, position, undo), roll ids, trains as players
+name them, inputs as people type them, and 8 concurrent cold-cache rolls. The day is a timetable written here (every
+stop on platform 1), all day, both ways unless said:
+
+* S1 Baar :01/:31 - Zug :06 - Zug Schutzengel - Cham - Rotkreuz :19 - Luzern :31 - Emmenbrücke :37 (a 3's target);
+* S26 Rotkreuz :23/:53 - Muri AG - Wohlen AG :50/:20 (a 2's target); S3 Zürich HB :50 - Zürich Oerlikon :56 (the
+  other: from Zug at 12:40 at 13:56, after Wohlen AG);
+* IR70 Luzern :09 - Rotkreuz :20 - Zug :28/:29 - Zürich HB :52, one way; back only Zürich HB 12:10 - Luzern;
+* IR75 Luzern 12:35 - Zug - Zürich HB and Zürich HB 12:35 - Zug - Luzern;
+* S9 Zug :02 - Wohlen AG :46, one way (from Zug at 12:40 the fastest way to a 2's target, Wohlen AG 13:46);
+* S2 Zug 12:29 - Baar (a minute after 12:28: too soon to catch).
+"""
 
 from __future__ import annotations
 
@@ -8,10 +18,41 @@ import os
 import subprocess
 import sys
 
-from planner.cli import main
-from tests.support import ROOT, ZUG, assert_one_line_error
+import pytest
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+from planner.cli import main
+from tests.support import ROOT, assert_one_line_error
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
+
+DAY: list[str] = []  # --feed, --date and --game of the day above, for the test running
+HOURS = range(6, 22)
+
+
+@pytest.fixture(autouse=True)
+def _zug_day(tmp_path):
+    lines = [line_service("S1", [("Baar", 0), ("Zug", 5), ("Zug Schutzengel", 6), ("Cham", 11), ("Rotkreuz", 18),
+                                 ("Luzern", 30), ("Emmenbrücke", 36)], [f"{h:02d}:{m}" for h in HOURS for m in ("01", "31")],
+                          dwell=0),
+             line_service("S26", [("Rotkreuz", 0), ("Muri AG", 13), ("Wohlen AG", 27)],
+                          [f"{h:02d}:{m}" for h in HOURS for m in ("23", "53")]),
+             line_service("S3", [("Zürich HB", 0), ("Zürich Oerlikon", 6)], [f"{h:02d}:50" for h in HOURS]),
+             line_service("IR70", [("Luzern", 0), ("Rotkreuz", 11), ("Zug", 19), ("Zürich HB", 43)],
+                          [f"{h:02d}:09" for h in HOURS], both_ways=False),
+             line_service("IR70B", [("Zürich HB", 0), ("Zug", 23), ("Luzern", 42)], ["12:10"], both_ways=False),
+             line_service("IR75", [("Luzern", 0), ("Zug", 23), ("Zürich HB", 45)], ["12:35"]),
+             line_service("S9", [("Zug", 0), ("Wohlen AG", 44)], [f"{h:02d}:02" for h in HOURS], both_ways=False),
+             line_service("S2", [("Zug", 0), ("Baar", 4)], ["12:29"], both_ways=False)]
+    names = ("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Luzern", "Emmenbrücke", "Muri AG", "Wohlen AG",
+             "Zürich HB", "Zürich Oerlikon")
+    stops = stops_txt(*names).replace("stop_lon\n", "stop_lon,platform_code\n").replace("\n", ",1\n")
+    stops = stops.replace("platform_code,1\n", "platform_code\n")
+    trips = "route_id,service_id,trip_id\n" + "".join(t for t, _ in lines).replace("IR70B,", "IR70,")
+    DAY[:] = day_argv(inline_day(
+        tmp_path / "day", routes=ROUTES + "S26,sbb,S26,,S-Bahn,106\nS3,sbb,S3,,S-Bahn,106\n"
+        "IR75,sbb,IR75,,InterRegio,103\nS9,sbb,S9,,S-Bahn,106\n", stops=stops, trips=trips,
+        stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + "".join(st for _, st in lines)))
+    yield
+    DAY.clear()
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -65,7 +106,7 @@ def test_next_position_and_undo(capsys):
                                 "('planner group position')"]
     js(capsys, "roll", *DAY, "--group", "Grün", "--dice", "2", "--time", "12h40")
     out = js(capsys, "next", *DAY, "--group", "Grün", "--time", "12:41")
-    assert out["obligation"]["target"] == "Wohlen AG" and out["itinerary"]["arrival"] == "13:46"
+    assert out["obligation"]["target"] == "Wohlen AG" and out["itinerary"]["arrival"] == "13:46"  # the S9 13:02
     assert out["itinerary"]["legs"][0]["from_platform"] and out["next_roll_at"] == "13:46"
     assert js(capsys, "group", "undo", *DAY, "--group", "grün")["removed"] == 1
     assert js(capsys, "group", "undo", *DAY, "--group", "grün")["removed_position"].startswith("at Zug")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,7 +25,8 @@ from planner.cli import main
 from planner.gamefile.game import load_game
 from planner.lab.rates import rates_path
 from planner.service.gameday import GameDay
-from tests.support import DEMO_DATE, ROOT, ZUG
+from tests.support import DEMO_DATE, ROOT
+from tests.support.inline_day import demo_day
 from tests.support.webserver import free_port, process_gone, routing_child, run_cli, serve, web_env
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
@@ -34,11 +34,12 @@ pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); thi
 
 @pytest.fixture(scope="module")
 def kept(tmp_path_factory, session_cache) -> tuple[list[str], Path, bytes]:
-    """The day's options (on the module's copy of the feed), the kept rates' path and the good file's bytes (a real
-    ``simulate`` run of 1 day x 2 groups)."""
+    """The day's options (on the module's own feed: the real-time demo's day, written in tests/support/inline_day.py),
+    the kept rates' path and the good file's bytes (a real ``simulate`` run of 1 day x 2 groups)."""
     folder = tmp_path_factory.mktemp("kept-rates")
-    feed = folder / "zug.zip"
-    shutil.copyfile(ZUG, feed)
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        feed = Path(demo_day(folder).feed)
     day = ["--feed", str(feed), "--date", DEMO_DATE.isoformat()]
     env = {**os.environ, "PLANNER_CACHE": str(session_cache), "PLANNER_STATE": str(folder / "s.sqlite")}
     p = run_cli(env, "simulate", *day, "--days", "1", "--groups", "2", "--executor", "serial", "--json")

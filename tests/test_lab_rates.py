@@ -1,5 +1,8 @@
 """The fee rates ``advise`` expects of the Zug game day: a ``planner simulate`` run keeps its rates unless a run of
-more group-days is kept already (``--replace-rates`` overrides), and advise says which run they come from."""
+more group-days is kept already (``--replace-rates`` overrides), and advise says which run they come from. The day is
+a small network written here, its lines running all day: IR70 Luzern - Rotkreuz - Zug - Zürich HB, S1 Baar - Zug -
+Cham - Rotkreuz, S2 Rotkreuz - Wohlen AG, S3 Zürich HB - Zürich Oerlikon, S4 Luzern - Emmenbrücke (the targets of
+2 and 3)."""
 
 from __future__ import annotations
 
@@ -8,10 +11,32 @@ import json
 import pytest
 
 from planner.cli import main
-from tests.support import ZUG
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
-RUN = ["simulate", *DAY, "--executor", "serial"]
+DAY: list[str] = []
+RUN: list[str] = []
+HOURLY = [f"{h:02d}:00" for h in range(6, 22)]
+HALF_HOURLY = [f"{h:02d}:{m:02d}" for h in range(6, 22) for m in (0, 30)]
+
+
+@pytest.fixture(autouse=True)
+def _inline_day(tmp_path):
+    """The test's day: DAY and RUN are filled for it and emptied after it."""
+    lines = [line_service("IR70", [("Luzern", 0), ("Rotkreuz", 11), ("Zug", 19), ("Zürich HB", 43)], HOURLY),
+             line_service("S1", [("Baar", 0), ("Zug", 4), ("Cham", 10), ("Rotkreuz", 18)], HALF_HOURLY),
+             line_service("S2", [("Rotkreuz", 0), ("Wohlen AG", 30)], HOURLY),
+             line_service("S3", [("Zürich HB", 0), ("Zürich Oerlikon", 6)], HALF_HOURLY),
+             line_service("S4", [("Luzern", 0), ("Emmenbrücke", 5)], HALF_HOURLY)]
+    DAY[:] = day_argv(inline_day(
+        tmp_path, routes=ROUTES + "S3,sbb,S3,,S-Bahn,106\nS4,sbb,S4,,S-Bahn,106\n",
+        stops=stops_txt("Luzern", "Rotkreuz", "Zug", "Zürich HB", "Baar", "Cham", "Wohlen AG", "Zürich Oerlikon",
+                        "Emmenbrücke"),
+        trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+        stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + "".join(st for _, st in lines)))
+    RUN[:] = ["simulate", *DAY, "--executor", "serial"]
+    yield
+    DAY.clear()
+    RUN.clear()
 
 
 def js(capsys, *argv: str) -> dict:

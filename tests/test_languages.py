@@ -1,6 +1,7 @@
 """Languages: the gettext catalogs are complete (every marked text translated into German and French, none shown
 as its English message id), the shipped Swiss games answer in German by default, a user's choice (``--lang``, the
-locale, the phone's switch) wins, and the rules' sentences take their numbers from the game file."""
+locale, the phone's switch) wins, and the rules' sentences take their numbers from the game file. The game day is a
+timetable written here (``_zug_day``)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,23 @@ from planner.gamefile.rules import JailRule
 from planner.service.messages import TEXTS, board_text, obligation_text, rule_label
 from planner.util import i18n
 from planner.web.language import request_language
-from tests.support import DAY, ROOT
-from tests.support.webserver import web_game
+from tests.support import ROOT
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
+from tests.support.webserver import run_cli
+
+DAY: list[str] = []  # --feed, --date and --game of the day below, for the test running
+
+
+@pytest.fixture(autouse=True)
+def _zug_day(tmp_path):
+    """A Zug day written here: the S9 leaves Zug at :02 and reaches Wohlen AG (a 2's target) at :46, both ways."""
+    trips, times = line_service("S9", [("Zug", 0), ("Wohlen AG", 44)], [f"{h:02d}:02" for h in range(6, 22)])
+    DAY[:] = day_argv(inline_day(
+        tmp_path / "day", routes=ROUTES + "S9,sbb,S9,,S-Bahn,106\n", stops=stops_txt("Zug", "Wohlen AG"),
+        trips="route_id,service_id,trip_id\n" + trips,
+        stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + times))
+    yield
+    DAY.clear()
 
 PLACEHOLDER = re.compile(r"\{\w+(?:!r)?\}|%\(\w+\)s")
 TRANSLATED = ("de", "fr")
@@ -187,7 +203,9 @@ def test_a_web_request_is_answered_in_the_language_it_asks_for_else_the_games(no
 
 
 def test_the_phone_gets_answers_and_its_scripts_texts_in_its_language(web_server):
-    g = web_game(web_server.env, "Rot")
+    p = run_cli(web_server.env, "game", "new", "--name", "Test day", "--groups", "Rot", *DAY, "--json")
+    assert p.returncode == 0, p.stderr
+    g = json.loads(p.stdout)
     api = f"{web_server.url}/api/games/{g['game']}/groups/1"
     auth = {"Authorization": f"Bearer {g['groups'][0]['token']}"}
     r = requests.post(api + "/position?lang=fr", json={"at": "Zug", "time": "12:40"}, headers=auth)

@@ -1,5 +1,6 @@
 """The ledger's kept replay (planner/store/ledger.py) answers exactly what a fresh replay of the log answers, and
-a state's clone is as independent as a deep copy (planner/ledger/model.py)."""
+a state's clone is as independent as a deep copy (planner/ledger/model.py). The game day of the last two tests is a
+timetable written here: S1 Zug 10:10 - Baar 10:14, and S1 Zug 12:45 - Rotkreuz - Emmenbrücke (a 3's target)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from planner.store.games import GameGroup, GameRecord
 from planner.store.records import group_key
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
+from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 
 GAME = GameRecord("g@2021-09-11", "g", None, "sbb-monopoly", "2021-09-11", True, ())
 
@@ -25,6 +27,15 @@ def _buy(group: str, name: str, time: str, price: int = 2000) -> Event:
 
 def _record(state: State, rules, event: Event) -> None:
     state.ledger.record(rules, GAME, GameGroup(group_key(event.group), 0, event.group), event)
+
+
+def _day(tmp_path, game):
+    return inline_day(
+        tmp_path / "day", stops=stops_txt("Zug", "Baar", "Rotkreuz", "Emmenbrücke"), game=game,
+        trips="route_id,service_id,trip_id\nS1,SA,s1\nS1,SA,s2\n",
+        stop_times=stop_times_txt(
+            ("s1", [("Zug", "10:10", "10:10"), ("Baar", "10:14", "10:14")]),
+            ("s2", [("Zug", "12:45", "12:45"), ("Rotkreuz", "13:00", "13:00"), ("Emmenbrücke", "13:15", "13:15")])))
 
 
 def _fresh(state: State, rules) -> LedgerState:
@@ -110,9 +121,9 @@ def test_every_state_an_event_leaves_keeps_its_own_holdings():
 def test_kept_group_snapshot_and_model_follow_every_change(tmp_path, sbb_game):
     from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position, status, undo
     from planner.service.day_model import group_day
-    from tests.support import DEMO_DATE, ZUG
 
-    day = GameDay(str(ZUG), sbb_game, DEMO_DATE)
+    day = _day(tmp_path, sbb_game)
+    assert isinstance(day, GameDay)
     path = tmp_path / "s.sqlite"
     with State(path) as a, State(path) as b:
         pa = Play(day, implicit_record(a, day, sbb_game.name), a)
@@ -130,11 +141,12 @@ def test_kept_group_snapshot_and_model_follow_every_change(tmp_path, sbb_game):
         assert status(pa, "Rot", T("10:31")).state.position.station == day.station("Zug")
 
 
-def test_a_snapshot_kept_after_own_writes_equals_a_fresh_read(tmp_path, zug_day, sbb_game):
+def test_a_snapshot_kept_after_own_writes_equals_a_fresh_read(tmp_path, sbb_game):
     # a connection's own roll or report extends its kept snapshot without reading it back: it must be what
     # another connection reads from the file, row for row, and the next read must be that kept object
     from planner.service import PlaceRequest, Play, RollRequest, implicit_record, roll, set_position
 
+    zug_day = _day(tmp_path, sbb_game)
     path = tmp_path / "s.sqlite"
     with State(path) as a:
         play = Play(zug_day, implicit_record(a, zug_day, sbb_game.name), a)

@@ -1,4 +1,11 @@
-"""``planner ledger`` on the real Zug extract and a real SQLite file: purchases, conflicts, concurrency."""
+"""``planner ledger`` on a Zug day and a real SQLite file: purchases, conflicts, concurrency. The day is a timetable
+written here (every stop on platform 1), all day, both ways unless said:
+
+* S1 Baar :01/:31 - Zug :06 - Zug Schutzengel - Cham - Rotkreuz :19 - Luzern :31 - Emmenbrücke :37;
+* S26 Rotkreuz :23/:53 - Muri AG - Wohlen AG :50/:20; S3 Zürich HB :05/:35 - Zürich Oerlikon :11/:41;
+* IR70 Luzern :09 - Rotkreuz :20 - Zug :28/:29 - Zürich HB :52, one way;
+* IC1 Zug :00 - Zürich HB :25 - Aarau :57 (Zug an IC station, its train at Zug at 11:00 a full-hour one).
+"""
 
 from __future__ import annotations
 
@@ -14,11 +21,37 @@ from planner.cli import main
 from planner.game.prices import station_price
 from planner.gamefile.game import load_game
 from planner.timetable.stations import find_station
-from tests.support import ZUG
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # --feed, --date and --game of the day above, for the test running
+HOURS = range(6, 22)
+
+
+@pytest.fixture(autouse=True)
+def zug_tt(tmp_path):
+    """The day above (its timetable; DAY is filled for the test)."""
+    lines = [line_service("S1", [("Baar", 0), ("Zug", 5), ("Zug Schutzengel", 6), ("Cham", 11), ("Rotkreuz", 18),
+                                 ("Luzern", 30), ("Emmenbrücke", 36)], [f"{h:02d}:{m}" for h in HOURS for m in ("01", "31")],
+                          dwell=0),
+             line_service("S26", [("Rotkreuz", 0), ("Muri AG", 13), ("Wohlen AG", 27)],
+                          [f"{h:02d}:{m}" for h in HOURS for m in ("23", "53")]),
+             line_service("S3", [("Zürich HB", 0), ("Zürich Oerlikon", 6)], [f"{h:02d}:{m}" for h in HOURS for m in ("05", "35")]),
+             line_service("IR70", [("Luzern", 0), ("Rotkreuz", 11), ("Zug", 19), ("Zürich HB", 43)],
+                          [f"{h:02d}:09" for h in HOURS], both_ways=False),
+             line_service("IC1", [("Zug", 0), ("Zürich HB", 25), ("Aarau", 57)], [f"{h:02d}:00" for h in HOURS])]
+    names = ("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Luzern", "Emmenbrücke", "Muri AG", "Wohlen AG",
+             "Zürich HB", "Zürich Oerlikon", "Aarau")
+    stops = stops_txt(*names).replace("stop_lon\n", "stop_lon,platform_code\n").replace("\n", ",1\n")
+    stops = stops.replace("platform_code,1\n", "platform_code\n")
+    day = inline_day(tmp_path / "day", routes=ROUTES + "S26,sbb,S26,,S-Bahn,106\nS3,sbb,S3,,S-Bahn,106\n",
+                     stops=stops, trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+                     stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                     + "".join(st for _, st in lines))
+    DAY[:] = day_argv(day)
+    yield day.timetable
+    DAY.clear()
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -1,16 +1,38 @@
-"""``planner ledger draw|play|sell|accept|tax|diceoff|sent|now`` and ``planner group position --late`` on the real Zug
-extract and a real SQLite file: what the phone's API does, on the command line; every refusal one line, exit 2."""
+"""``planner ledger draw|play|sell|accept|tax|diceoff|sent|now`` and ``planner group position --late`` on a Zug day
+and a real SQLite file: what the phone's API does, on the command line; every refusal one line, exit 2. The day is
+a timetable written here: S1 Baar 09:32 - Zug 09:36/09:37 - Cham, and S1 Zug - Steinhausen 09:45 and 10:10,
+S2 Cham - Steinhausen 09:15."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
 from planner.cli import main
-from tests.support import ZUG, assert_one_line_error
+from tests.support import assert_one_line_error
+from tests.support.inline_day import day_argv, inline_day, stop_times_txt, stops_txt
+
+DAY: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _inline_day(tmp_path):
+    """The test's day: DAY is filled for it and emptied after it."""
+    DAY[:] = day_argv(inline_day(
+        tmp_path, stops=stops_txt("Baar", "Zug", "Cham", "Steinhausen"),
+        trips="route_id,service_id,trip_id\nS1,SA,s1\nS1,SA,s2\nS1,SA,s3\nS2,SA,s4\n",
+        stop_times=stop_times_txt(
+            ("s1", [("Baar", "09:32", "09:32"), ("Zug", "09:36", "09:37"), ("Cham", "09:42", "09:42")]),
+            ("s2", [("Zug", "09:45", "09:45"), ("Steinhausen", "09:50", "09:50")]),
+            ("s3", [("Zug", "10:10", "10:10"), ("Steinhausen", "10:15", "10:15")]),
+            ("s4", [("Cham", "09:15", "09:15"), ("Steinhausen", "09:20", "09:20")]))))
+    yield
+    DAY.clear()
 
 
 def _day():
-    return ["--feed", str(ZUG), "--date", "2021-09-11"]
+    return DAY
 
 
 def ok(capsys, *argv: str) -> dict:

@@ -1,8 +1,10 @@
 """The ledger's position check against a group's day that changes meanwhile (planner/store/ledger.py): another
 phone's roll, position or undo that comes in while the check runs makes the event checked again on the new day.
 
-Each test's ``check`` is the real one (``check_at_station`` on the Zug day) and, the first time it runs, changes
-the group's day through a second connection to the same file, as another phone or process would."""
+Each test's ``check`` is the real one (``check_at_station`` on a Zug day) and, the first time it runs, changes
+the group's day through a second connection to the same file, as another phone or process would. The day is a
+timetable written here: Zug-Luzern takes 30 minutes (IR70), Baar-Zug 4 (S1), and a 2 rolled at Baar at 12:40 heads
+for Wohlen AG (S1 to Rotkreuz, S2)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,25 @@ from planner.service.ledger import LedgerRequest, event_of, rules_of
 from planner.service.whereabouts import check_at_station
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
+from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
+
+
+@pytest.fixture
+def zug_day(tmp_path):
+    return inline_day(
+        tmp_path / "day", stops=stops_txt("Zug", "Baar", "Luzern", "Rotkreuz", "Wohlen AG"),
+        trips="""
+        route_id,service_id,trip_id
+        IR70,SA,ir
+        S1,SA,s1
+        S1,SA,s1b
+        S2,SA,s2
+        """,
+        stop_times=stop_times_txt(
+            ("ir", [("Zug", "10:00", "10:00"), ("Luzern", "10:30", "10:30")]),
+            ("s1", [("Zug", "09:10", "09:10"), ("Baar", "09:14", "09:14")]),
+            ("s1b", [("Baar", "12:45", "12:45"), ("Zug", "12:49", "12:50"), ("Rotkreuz", "13:05", "13:05")]),
+            ("s2", [("Rotkreuz", "13:10", "13:10"), ("Wohlen AG", "13:40", "13:40")])))
 
 
 @pytest.fixture

@@ -20,7 +20,8 @@ import pytest
 
 from planner.cli import build_parser, main
 from planner.commands.outputs import guard
-from tests.support import DAY, assert_one_line_error
+from tests.support import assert_one_line_error
+from tests.support.inline_day import day_argv, inline_day, stop_times_txt, stops_txt
 
 # values of the required options that are not files (the refusal comes before they are looked at)
 REQUIRED = {"target": "Luzern", "roll": "2", "out": None}
@@ -193,12 +194,18 @@ def test_a_lab_trace_onto_the_real_state_file_keeps_every_game(tmp_path, monkeyp
     """The case as it was met: ``simulate --trace "$PLANNER_STATE"`` replaced a real game's state with JSON lines."""
     state = tmp_path / "groups.sqlite"
     monkeypatch.setenv("PLANNER_STATE", str(state))
-    assert main(["roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40"]) == 0
+    # a day written here: from Zug, Wohlen AG (a 2's target) by S1 to Rotkreuz and S2
+    day = day_argv(inline_day(
+        tmp_path / "day", stops=stops_txt("Zug", "Rotkreuz", "Wohlen AG"),
+        trips="route_id,service_id,trip_id\nS1,SA,s1\nS2,SA,s2\n",
+        stop_times=stop_times_txt(("s1", [("Zug", "12:45", "12:45"), ("Rotkreuz", "13:00", "13:00")]),
+                                  ("s2", [("Rotkreuz", "13:05", "13:05"), ("Wohlen AG", "13:30", "13:30")]))))
+    assert main(["roll", *day, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40"]) == 0
     capsys.readouterr()
     gc.collect()  # the roll's connection closed (its last checkpoint written) before the file is read
     before = state.read_bytes()
-    rc = main(["simulate", *DAY, "--days", "1", "--groups", "1", "--executor", "serial", "--trace", str(state)])
+    rc = main(["simulate", *day, "--days", "1", "--groups", "1", "--executor", "serial", "--trace", str(state)])
     assert_one_line_error(rc, capsys.readouterr().err, "--trace", "is the state file", "nothing written")
     assert state.read_bytes() == before
-    assert main(["group", "status", *DAY, "--group", "Rot", "--json"]) == 0
+    assert main(["group", "status", *day, "--group", "Rot", "--json"]) == 0
     assert [r["target"] for r in json.loads(capsys.readouterr().out)["rolls"]] == ["Wohlen AG"]

@@ -1,7 +1,8 @@
 """A state in a folder the planner may not write (a read-only mount, which holds for root too): every command that
 only reads answers as in a writable folder, since reading needs no write (the file is opened ``mode=ro``, and
 ``immutable`` where SQLite's WAL index cannot be made there); a command that records says in one line that it
-cannot write there."""
+cannot write there. The day is a timetable written here: hourly S1 Zug - Baar, IR70 Zug - Rotkreuz - Luzern and S2
+Rotkreuz - Wohlen AG (a 2's target)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import sqlite3
 import pytest
 
 from planner.cli import main
-from tests.support import DAY, assert_one_line_error
+from tests.support import assert_one_line_error
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
 from tests.support.namespaces import planner_in_read_only_folder
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
@@ -33,6 +35,20 @@ WRITES = {
 }
 
 
+DAY: list[str] = []  # filled by the module's first test (``answered``)
+
+
+def _write_day(folder) -> list[str]:
+    hours = [f"{h:02d}:00" for h in range(6, 22)]
+    lines = [line_service("S1", [("Zug", 0), ("Baar", 4)], hours),
+             line_service("IR70", [("Zug", 0), ("Rotkreuz", 8), ("Luzern", 21)], hours),
+             line_service("S2", [("Rotkreuz", 0), ("Wohlen AG", 30)], hours)]
+    return day_argv(inline_day(
+        folder, routes=ROUTES, stops=stops_txt("Zug", "Baar", "Rotkreuz", "Luzern", "Wohlen AG"),
+        trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+        stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + "".join(st for _, st in lines)))
+
+
 @pytest.fixture(scope="module")
 def answered(tmp_path_factory, session_cache):
     """A state with a roll and a purchase, as it is left after its last writer closed it (no -wal, no -shm: the
@@ -44,6 +60,7 @@ def answered(tmp_path_factory, session_cache):
     with pytest.MonkeyPatch.context() as mp:
         for k in ("PLANNER_STATE", "PLANNER_CACHE"):
             mp.setenv(k, env[k])
+        DAY[:] = _write_day(tmp_path_factory.mktemp("ro-day"))
         assert main(["roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40"]) == 0
         assert main(["ledger", "buy", *DAY, "--group", "Rot", "--station", "Zug", "--time", "12:41"]) == 0
     gc.collect()  # the commands' connections closed: the last one to close removes -wal and -shm

@@ -1,11 +1,13 @@
 """Variant B's full-hour bonus "effektiv oder nach Fahrplan" (§6): a real (predicted) departure or arrival in
-minute 00-01 earns it as the timetable one does; variant A's stays by timetable. Game data, not code."""
+minute 00-01 earns it as the timetable one does; variant A's stays by timetable. Game data, not code. On a
+timetable written here: an S1 leaves Zug at 13:58 for Baar."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from planner.game.bonus import leg_bonus_events
 from planner.gamefile.rules import BonusRule
@@ -13,15 +15,22 @@ from planner.realtime.feed import decode_feed
 from planner.realtime.overlay import apply, service_day_start
 from planner.routing.journey import Leg
 from tests.support import DEMO_DATE
+from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 from tests.support.rt_fixtures import feed_message
+
+
+@pytest.fixture
+def tt(tmp_path):
+    return inline_day(tmp_path, stops=stops_txt("Zug", "Baar"), trips="route_id,service_id,trip_id\nS1,SA,s1\n",
+                      stop_times=stop_times_txt(("s1", [("Zug", "13:58", "13:58"), ("Baar", "14:03", "14:03")]))
+                      ).timetable
 
 
 def test_the_variant_b_game_file_counts_real_times(nws_game, sbb_game):
     assert nws_game.bonus.effective and not sbb_game.bonus.effective
 
 
-def test_a_late_departure_in_minute_00_earns_the_bonus_only_where_the_game_says_so(zug_tt, sbb_game):
-    tt = zug_tt
+def test_a_late_departure_in_minute_00_earns_the_bonus_only_where_the_game_says_so(tt, sbb_game):
     minute = (tt.st_dep // 60) % 60
     last = np.zeros(len(tt.st_stop), bool)
     last[tt.trip_offset[1:] - 1] = True

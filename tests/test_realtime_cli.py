@@ -1,6 +1,7 @@
 """``--realtime`` on the command line: answers on real times with delays and a ``realtime`` block, a bad feed
 is one line and exit 2, an unreachable URL falls back with a warning; a URL is read from a real HTTP server
-on loopback with conditional requests (ETag, If-Modified-Since)."""
+on loopback with conditional requests (ETag, If-Modified-Since). The day is the real-time demo's, written in
+tests/support/inline_day.py (``demo_day``): S1 Zug 13:06 - Rotkreuz 13:19, S26 13:23 - Wohlen AG."""
 
 from __future__ import annotations
 
@@ -10,23 +11,29 @@ import pytest
 
 from planner.cli import main
 from planner.realtime.feed import RealtimeUnavailable, fetch_url
-from tests.support import ZUG, assert_one_line_error
+from tests.support import assert_one_line_error
+from tests.support.inline_day import day_argv, demo_day
 from tests.support.realtime_server import FeedHandler, feed_server
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
-ROUTE = ["route", *DAY, "--from", "Zug", "--to", "Wohlen AG", "--time", "12:40"]
+DAY: list[str] = []  # the demo day's --feed, --date and --game, filled by the autouse fixture below
+ROUTE: list[str] = []
 
 
-@pytest.fixture(scope="module")
-def fx(tmp_path_factory, zug_tt, sbb_game):
-    from planner.service.gameday import GameDay
-    from tests.support import DEMO_DATE
+@pytest.fixture(autouse=True)
+def _demo_day(tmp_path):
+    DAY[:] = day_argv(demo_day(tmp_path / "day"))
+    ROUTE[:] = ["route", *DAY, "--from", "Zug", "--to", "Wohlen AG", "--time", "12:40"]
+    yield
+    DAY.clear()
+    ROUTE.clear()
+
+
+@pytest.fixture
+def fx(tmp_path, _demo_day):
     from tests.support.rt_fixtures import write_fixtures
 
-    day = GameDay(str(ZUG), sbb_game, DEMO_DATE)
-    day.__dict__["timetable"] = zug_tt
-    out = tmp_path_factory.mktemp("rt")
-    return out, write_fixtures(day, out)
+    out = tmp_path / "rt"
+    return out, write_fixtures(demo_day(tmp_path / "day"), out)
 
 
 def run(capsys, *argv):

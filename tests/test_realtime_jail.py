@@ -1,4 +1,4 @@
-"""§17 jail on real-time data (real Zug day): a train 5+ minutes late puts the group in jail at its first late
+"""§17 jail on real-time data (the real-time demo's Zug day, written in tests/support/inline_day.py): a train 5+ minutes late puts the group in jail at its first late
 stop for 30 minutes, the rest is planned from the jail's end, once per train; variant A offers paying 1000
 (the ledger records it), variant B does not; the group's day shows the jail (``group status``, ``next``)."""
 
@@ -15,21 +15,27 @@ from planner.realtime.feed import decode_feed
 from planner.realtime.overlay import apply, service_day_start
 from planner.routing import TransitNetwork, best_journey, trip_origin
 from planner.util.timefmt import parse_clock
-from tests.support import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE
+from tests.support.inline_day import day_argv, demo_day
 from tests.support.rt_fixtures import demo_legs, feed_message, write_fixtures
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
-SEATED = ["route", *DAY, "--trip", "S1 13:06", "--from", "Zug", "--to", "Wohlen AG", "--json"]
+DAY: list[str] = []  # the demo day's --feed, --date and --game, filled by the fixture ``day``
+SEATED: list[str] = []
 
 
-@pytest.fixture(scope="module")
-def day(zug_day):
-    return zug_day
+@pytest.fixture(autouse=True)
+def day(tmp_path):
+    d = demo_day(tmp_path / "day")
+    DAY[:] = day_argv(d)
+    SEATED[:] = ["route", *DAY, "--trip", "S1 13:06", "--from", "Zug", "--to", "Wohlen AG", "--json"]
+    yield d
+    DAY.clear()
+    SEATED.clear()
 
 
-@pytest.fixture(scope="module")
-def fx(tmp_path_factory, day):
-    out = tmp_path_factory.mktemp("rtj")
+@pytest.fixture
+def fx(tmp_path, day):
+    out = tmp_path / "rtj"
     return out, write_fixtures(day, out)
 
 

@@ -1,4 +1,4 @@
-"""The overlay on the real Zug day: matching (trip id, original_trip_id, platform changes, unknown trips,
+"""The overlay on a Zug day (the real-time demo's, written in tests/support/inline_day.py): matching (trip id, original_trip_id, platform changes, unknown trips,
 other dates), GTFS-RT propagation (delays, absolute times, NO_DATA, SKIPPED, CANCELED), and the timetable's
 arrays never written."""
 
@@ -18,12 +18,14 @@ YMD = DEMO_DATE.strftime("%Y%m%d")
 TS = service_day_start(DEMO_DATE) + 12 * 3600
 
 
-@pytest.fixture(scope="module")
-def day(zug_day):
-    return zug_day
+@pytest.fixture
+def day(tmp_path):
+    from tests.support.inline_day import demo_day
+
+    return demo_day(tmp_path)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def files(day):
     return scenarios(day)
 
@@ -85,8 +87,7 @@ def test_unknown_trip_and_other_date_are_counted_not_applied(day, files):
 
 def test_absolute_times_no_data_and_early(day):
     tt = day.timetable
-    t, rows = _trip(tt, tt.trip_id[100])
-    assert len(rows) >= 4
+    t, rows = _trip(tt, tt.trip_id[next(t for t in range(tt.n_trips) if len(tt.trip_stop_times(t)) >= 4)])
     base = service_day_start(DEMO_DATE)
     sid = [tt.stop_id[tt.st_stop[r]] for r in rows]
     f = feed_message(TS, [{"trip_id": tt.trip_id[t], "start_date": YMD, "stops": [

@@ -1,6 +1,7 @@
 """A group in a late train says where it is: on real-time data its train is where the predicted times put it
 (RULES.md §3 "Real time"), so "we are in the S1" after the timetable's arrival at the last stop, but before the
-predicted one, is a seat in that train, not an error."""
+predicted one, is a seat in that train, not an error. On a timetable written here: an S1 Baar 13:20 - Zug -
+Cham - Rotkreuz 13:40."""
 
 from __future__ import annotations
 
@@ -10,13 +11,22 @@ from planner.errors import InputError
 from planner.realtime.overlay import service_day_start
 from planner.service import GameDay
 from planner.service.positions import SEATED_STOP_TOLERANCE, PlaceRequest, resolve_place
-from tests.support import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE
+from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 from tests.support.rt_fixtures import feed_message
 
 LATE = 6 * 60
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
+def zug_day(tmp_path):
+    return inline_day(
+        tmp_path, stops=stops_txt("Baar", "Zug", "Cham", "Rotkreuz"), trips="route_id,service_id,trip_id\nS1,SA,s1\n",
+        stop_times=stop_times_txt(("s1", [("Baar", "13:20", "13:20"), ("Zug", "13:24", "13:25"),
+                                          ("Cham", "13:31", "13:31"), ("Rotkreuz", "13:40", "13:40")])))
+
+
+@pytest.fixture
 def late_s1(tmp_path_factory, zug_day):
     """An S1 trip through Zug, and a feed (made at noon) in which it runs 6 minutes late all along."""
     tt = zug_day.timetable
@@ -37,7 +47,7 @@ def test_a_seat_in_a_late_train_after_its_timetable_arrival(late_s1, sbb_game, z
     ask = PlaceRequest(time=at, trip=str(tt.trip_id[trip]))
     with pytest.raises(InputError, match="has arrived at its last stop"):
         resolve_place(zug_day, ask)  # on the timetable alone, it has
-    day = GameDay(str(ZUG), sbb_game, DEMO_DATE, realtime=str(feed)).warm()
+    day = GameDay(zug_day.feed, sbb_game, DEMO_DATE, realtime=str(feed)).warm()
     place = resolve_place(day, ask)
     assert place.position.seated and place.position.trip == trip
     real = day.network.tt  # the stop it is at or approaching by the predicted times: the first it has not left

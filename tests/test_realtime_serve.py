@@ -1,9 +1,11 @@
 """``planner serve --realtime URL``: one poller for every group and both server processes (a real loopback feed
 server, a real ``planner serve``), conditional requests, a garbage body never published, the phone's state
-carries the data's age and a banner shows in headless Chromium."""
+carries the data's age and a banner shows in headless Chromium. The day is the real-time demo's, written in
+tests/support/inline_day.py."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -11,21 +13,33 @@ import requests
 
 from planner.realtime.live import LiveFeed, read_status
 from tests.support.realtime_server import FeedHandler, feed_server
-from tests.support.webserver import serve, web_env, web_game
+from tests.support.webserver import run_cli, serve, web_env
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 
+DAY: list[str] = []  # the demo day's --feed, --date and --game (filled by ``fx``)
+
+
+def web_game(env: dict, groups: str, base: str | None = None) -> dict:
+    """``planner game new --json`` on the demo day (as tests/support/webserver.py's on the Zug day)."""
+    extra = ["--base-url", base] if base else []
+    p = run_cli(env, "game", "new", "--name", "Test day", "--groups", groups, *DAY, *extra, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
 @pytest.fixture(scope="module")
-def fx(tmp_path_factory, zug_tt, sbb_game):
-    from planner.service.gameday import GameDay
-    from tests.support import DEMO_DATE, ZUG
+def fx(tmp_path_factory, session_cache):
+    from tests.support.inline_day import day_argv, demo_day
     from tests.support.rt_fixtures import write_fixtures
 
-    day = GameDay(str(ZUG), sbb_game, DEMO_DATE)
-    day.__dict__["timetable"] = zug_tt
-    out = tmp_path_factory.mktemp("rts")
-    return out, write_fixtures(day, out)
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        day = demo_day(tmp_path_factory.mktemp("rts-day"))
+        DAY[:] = day_argv(day)
+        out = tmp_path_factory.mktemp("rts")
+        return out, write_fixtures(day, out)
 
 
 def test_poller_conditional_requests_and_garbage_kept_out(fx, tmp_path):

@@ -1,7 +1,8 @@
 """A real-time URL whose server trickles (a byte every few tenths of a second, each read within the read timeout)
 is cut at the request's total deadline, in the body and in the headers: ``route --realtime URL`` answers on the
 timetable with one warning naming the URL and the deadline, and the phone app's poller keeps its last good feed
-and says why. Served by real HTTP servers on loopback; the deadline is lowered to 2 s for the test."""
+and says why. Served by real HTTP servers on loopback; the deadline is lowered to 2 s for the test. The route is
+asked on a timetable written here: S1 Zug 12:45 - Rotkreuz, S2 Rotkreuz - Wohlen AG 13:30."""
 
 from __future__ import annotations
 
@@ -16,9 +17,8 @@ import pytest
 from planner.cli import main
 from planner.realtime import feed as rtfeed
 from planner.realtime.live import LiveFeed, read_status
-from tests.support import DAY
+from tests.support.inline_day import day_argv, inline_day, stop_times_txt, stops_txt
 
-ROUTE = ["route", *DAY, "--from", "Zug", "--to", "Wohlen AG", "--time", "12:40", "--json"]
 GIVE_UP = 20  # seconds after which a trickling handler stops (so that a client without a deadline fails, not hangs)
 
 
@@ -70,15 +70,20 @@ def _serving(handler):
 
 
 @pytest.mark.parametrize("handler", [_TrickleBody, _TrickleHeaders], ids=["body", "headers"])
-def test_route_on_a_trickling_url_answers_on_the_timetable_at_the_deadline(handler, capsys, monkeypatch):
+def test_route_on_a_trickling_url_answers_on_the_timetable_at_the_deadline(handler, capsys, monkeypatch, tmp_path):
+    day = inline_day(tmp_path, stops=stops_txt("Zug", "Rotkreuz", "Wohlen AG"),
+                     trips="route_id,service_id,trip_id\nS1,SA,s1\nS2,SA,s2\n",
+                     stop_times=stop_times_txt(("s1", [("Zug", "12:45", "12:45"), ("Rotkreuz", "13:00", "13:00")]),
+                                               ("s2", [("Rotkreuz", "13:05", "13:05"), ("Wohlen AG", "13:30", "13:30")])))
+    route = ["route", *day_argv(day), "--from", "Zug", "--to", "Wohlen AG", "--time", "12:40", "--json"]
     monkeypatch.setattr(rtfeed, "DEADLINE", 2)
     with _serving(handler) as url:
-        rc = main([*ROUTE, "--realtime", url])
+        rc = main([*route, "--realtime", url])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["realtime"]["available"] is False
     warned = [w for w in out["warnings"] if url in w]
     assert len(warned) == 1 and "no complete answer within 2 s" in warned[0], out["warnings"]
-    assert out["arrival"]  # answered, on the timetable
+    assert out["arrival"] == "13:30"  # answered, on the timetable
 
 
 def test_the_phone_apps_poller_keeps_its_last_feed_when_a_poll_trickles(tmp_path, monkeypatch):

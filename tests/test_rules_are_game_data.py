@@ -15,7 +15,16 @@ from planner.game.zugzwang import deadline_at
 from planner.gamefile.game import load_game, parse_game
 from planner.routing import TransitNetwork, station_origin
 from planner.util.timefmt import parse_clock as T
+from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 from tests.support.timetable import TimetableBuilder
+
+
+@pytest.fixture
+def zug_tt(tmp_path):
+    return inline_day(tmp_path, stops=stops_txt("Zug", "Baar"), trips="route_id,service_id,trip_id\nS1,SA,a\nS1,SA,b\n",
+                      stop_times=stop_times_txt(("a", [("Zug", "13:10", "13:10"), ("Baar", "13:14", "13:14")]),
+                                                ("b", [("Zug", "13:40", "13:40"), ("Baar", "13:44", "13:44")]))
+                      ).timetable
 
 
 def _doc(variant: str) -> dict:
@@ -38,7 +47,7 @@ def test_the_29_minute_window_is_game_data(zug_tt, sbb_game, nws_game):
     doc = _doc("sbb-monopoly")
     doc["zugzwang"] = {"applies": True, "minutes": 20}
     g20 = parse_game(doc, source="test")
-    zug = zug_tt.station_index["8502204"]
+    zug = zug_tt.station_index["8502204"]  # a 13:10 departure lies in both windows: each board-by is its end
     net = TransitNetwork(zug_tt)
     for game, board_by in ((sbb_game, T("13:29")), (g20, T("13:20")), (nws_game, None)):
         deadline = (lambda p, w=game.window: deadline_at(net, w, p)) if game.window else None

@@ -2,7 +2,9 @@
 ``POST .../ledger`` with ``event`` = ``draw``, ``play``, ``sell``, ``accept``, ``tax``, ``parking`` (``empty``)
 and ``diceoff``; ``POST .../rolls`` with ``card``; ``POST .../position`` with ``late``; ``POST
 .../messages/{seq}/sent``; what applies now in ``GET .../ledger`` and what the organiser follows in ``GET
-/api/games/{g}``; every refusal a 422 with one sentence."""
+/api/games/{g}``; every refusal a 422 with one sentence. The game day is a timetable written here: S1 Baar :01/:31 -
+Zug :06 - Cham :12 - Rotkreuz, S2 Zug :15/:45 - Steinhausen :21/:51, IR70 Zug :29 - Thalwil :42 - Zürich HB, all
+day, both ways."""
 
 from __future__ import annotations
 
@@ -11,15 +13,34 @@ import json
 import pytest
 import requests
 
-from tests.support.webserver import DAY, run_cli, web_game
+from tests.support.inline_day import ROUTES, day_argv, inline_day, line_service, stops_txt
+from tests.support.webserver import run_cli
+
+DAY: list[str] = []  # the day's --feed, --date and --game (filled by ``site``)
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile)
 
 
+def _write_day(folder) -> list[str]:
+    hours = range(6, 22)
+    lines = [line_service("S1", [("Baar", 0), ("Zug", 5), ("Cham", 11), ("Rotkreuz", 18)],
+                          [f"{h:02d}:{m}" for h in hours for m in ("01", "31")]),
+             line_service("S2", [("Zug", 0), ("Steinhausen", 6)], [f"{h:02d}:{m}" for h in hours for m in ("15", "45")]),
+             line_service("IR70", [("Zug", 0), ("Thalwil", 13), ("Zürich HB", 23)], [f"{h:02d}:29" for h in hours])]
+    return day_argv(inline_day(
+        folder, routes=ROUTES, stops=stops_txt("Baar", "Zug", "Cham", "Rotkreuz", "Steinhausen", "Thalwil", "Zürich HB"),
+        trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+        stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + "".join(st for _, st in lines)))
+
+
 @pytest.fixture(scope="module")
-def site(web_server):
-    game = web_game(web_server.env, "Rot,Blau,Gelb")
-    return {"env": web_server.env, "url": web_server.url, "game": game}
+def site(web_server, tmp_path_factory, session_cache):
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        DAY[:] = _write_day(tmp_path_factory.mktemp("ledger-api-day"))
+    p = run_cli(web_server.env, "game", "new", "--name", "Test day", "--groups", "Rot,Blau,Gelb", *DAY, "--json")
+    assert p.returncode == 0, p.stderr
+    return {"env": web_server.env, "url": web_server.url, "game": json.loads(p.stdout)}
 
 
 class Phone:
