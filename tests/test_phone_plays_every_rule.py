@@ -4,7 +4,8 @@ headless chromium at 390 x 844 against the real server over loopback:
 * variant B on the SYNTHETIC Nordwestschweiz day (nordwestschweiz, 2026-06-13): a tax (§16), a Kanzlei card drawn
   (§14, the card the group's shuffled deck holds next, its text and effect shown), the free parking emptied by two
   dice at a change (§18.1), a dice-off rolled by each group on its own phone (§7.2), a station offered and the offer
-  accepted (§7.3), a late train reported (§17, jail) and a kept card played to leave it;
+  accepted (§7.3), a late train reported (§17, jail) and a kept Chance card played to leave it (§15), and kept
+  Kanzlei cards played: a station bought for nothing, a roll made a 6;
 * variant A on the Zug day (sbb-monopoly, 2021-09-11), where it differs: a message sent late (§13, its penalty) and
   paying out of jail (§17, variant B has no payment).
 
@@ -211,6 +212,32 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     expect(blau.locator("#jail-text")).to_have_text("", timeout=WAIT)
     moved(m7, nws.money())
     assert not [s for s in nws.cli("ledger", "status", "--group", "Blau")["kept_cards"] if s == "chance-gefaengnis"]
+
+    # Rot draws its Kanzlei deck on until it holds "Politisch beliebt" (a station for nothing) and "Freiheit vor dem
+    # Würfelziel" (a roll made a 6), then plays both from the page
+    order = shuffled(nws.game["game"], "Rot", "Kanzlei", 0, keys)
+    rot.fill("#time", "11:40")
+    for key in order[1: max(order.index("kanzlei-politisch-beliebt"), order.index("kanzlei-freiheit")) + 1]:
+        before = nws.money()
+        rot.click("#decks button[data-deck=Kanzlei]")
+        expect(rot.locator("#card-drawn")).to_contain_text(f"Kanzlei {cards[key]['title']}", timeout=WAIT)
+        expect(rot.locator("#decks button[data-deck=Kanzlei]")).to_be_enabled(timeout=WAIT)
+        moved(before, nws.money(), **card_moves(cards[key], "Rot", ["Blau", "Gelb"]))
+    free = rot.locator("#kept-cards li", has_text="Politisch beliebt")
+    free.locator("input").fill("Sissach")  # a listed station: 4000, paid by the card
+    before = nws.money()
+    free.locator("button").click()
+    recorded(rot, "Sissach")
+    moved(before, nws.money())
+    assert any(s["name"] == "Sissach" for s in nws.cli("ledger", "status", "--group", "Rot")["stations"])
+    six = rot.locator("#kept-cards li", has_text="Freiheit vor dem Würfelziel")
+    six.locator("select").nth(0).select_option("2")
+    six.locator("select").nth(1).select_option("3")
+    six.locator("button").click()
+    recorded(rot, "made a 6 by Freiheit vor dem Würfelziel")
+    expect(rot.locator("#free-until")).to_have_text("12:40", timeout=WAIT)  # the white die a 6: an hour free
+    for title in ("Politisch beliebt", "Freiheit vor dem Würfelziel"):  # played: no longer kept
+        expect(rot.locator("#kept-cards li", has_text=title)).to_have_count(0, timeout=WAIT)
 
     # variant B sets no §13 deadline: the page asks no sending time
     expect(rot.locator("#sent-box")).to_be_hidden()
