@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from planner.ledger.cards import shuffled
 from tests.support import ROOT
-from tests.support.browser import joined_phone, tell_position, unfold
+from tests.support.browser import joined_phone, page_width, tell_position, unfold
 from tests.support.webserver import DAY, run_cli, web_game
 
 pytestmark = pytest.mark.long
@@ -60,7 +60,7 @@ def moved(before: dict, after: dict, bank: int = 0, **deltas: int) -> None:
     """``after`` is ``before`` with ``deltas`` (a group's name, or P: the free parking) and nothing else; the
     total moved by ``bank`` (what the bank paid in), so no money was made or lost."""
     want = {k: v + deltas.get(k, 0) for k, v in before.items()}
-    assert after == want
+    assert after == want, (before, after, deltas)
     assert sum(after.values()) - sum(before.values()) == bank
 
 
@@ -148,7 +148,7 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
         unfold(p, "money")
         p.fill("#buy-name", "Pratteln")
         p.click("#buy-form button")
-        recorded(p)
+        recorded(p, "K 10.21 Pratteln")
     for p in (rot, blau):
         p.fill("#time", "10:25")
         expect(p.locator("#diceoffs li")).to_contain_text("Dice-off for Pratteln", timeout=WAIT)
@@ -159,7 +159,7 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     blau.locator("#diceoffs select").nth(0).select_option("1")
     blau.locator("#diceoffs select").nth(1).select_option("2")
     blau.click("#diceoffs button")
-    recorded(blau)
+    recorded(blau, "Rot Pratteln Würfeln gewonnen")  # the last roll settles it
     holding = next(s for s in nws.cli("ledger", "status", "--group", "Rot")["stations"] if s["name"] == "Pratteln")
     assert holding["price"] == price
     # the higher roll, Rot, buys it for the price; Blau, who lost, pays nothing (whoever held it first is paid back)
@@ -174,9 +174,10 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     rot.click("#sell-form button")
     recorded(rot)
     expect(rot.locator("#sale-offers li.sale-own")).to_contain_text("Pratteln to group Blau", timeout=WAIT)
+    assert page_width(rot) <= 390  # the forms fit the phone
     expect(blau.locator("#sale-offers li.sale-offer")).to_contain_text("offers you Pratteln", timeout=WAIT)
     blau.click("#sale-offers li.sale-offer button")
-    recorded(blau)
+    expect(blau.locator("#sale-offers li")).to_have_count(0, timeout=WAIT)  # accepted: the offer is gone
     m6 = nws.money()
     moved(m5, m6, Rot=2500, Blau=-2500)
     assert any(s["name"] == "Pratteln" for s in nws.cli("ledger", "status", "--group", "Blau")["stations"])
@@ -241,6 +242,7 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
 
     # variant B sets no §13 deadline: the page asks no sending time
     expect(rot.locator("#sent-box")).to_be_hidden()
+    assert page_width(rot) <= 390 and page_width(blau) <= 390
     assert errors == [] and failed == []
     ctx1.close()
     ctx2.close()
@@ -287,10 +289,11 @@ def test_variant_a_late_message_and_paying_out_of_jail(zug, browser):
     pay = rot.locator("#jail-pay-ledger")
     expect(pay).to_have_text(f"Pay {rules['parking_payments']['jail']} into the free parking", timeout=WAIT)
     m1 = zug.money()
-    pay.click()
-    recorded(rot)
     jail_fee = rules["parking_payments"]["jail"]
+    pay.click()
+    recorded(rot, f"RotP {jail_fee}")
     moved(m1, zug.money(), Rot=-jail_fee, P=jail_fee)
     expect(rot.locator("#jail-text")).to_have_text("", timeout=WAIT)
+    assert page_width(rot) <= 390
     assert errors == [] and failed == []
     ctx.close()
