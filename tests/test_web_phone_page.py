@@ -244,11 +244,13 @@ def test_the_page_asks_next_the_trains_and_the_ledger_once_per_change_not_per_po
     kinds = ("", "/next", "/trains", "/ledger")
     count = {kind: sum(u.endswith(base + kind) for u in asked) for kind in kinds}
     assert count == {"": count[""], "/next": 0, "/trains": 0, "/ledger": 0} and count[""] >= 4, count
-    tell_position(p, "Baar", "14:10")  # a change: next and the trains are asked once more, the ledger not
+    # a change: next, the trains and the ledger (what its rules offer depends on the place: the free parking at a
+    # change, the taxes of the train's mode) are asked once more
+    tell_position(p, "Baar", "14:10")
     expect(p.locator("#position")).to_have_text("Baar 14:10")
     p.wait_for_timeout(2000)
     after = {kind: sum(u.endswith(base + kind) for u in asked) for kind in kinds[1:]}
-    assert after == {"/next": 1, "/trains": 1, "/ledger": 0}, after
+    assert after == {"/next": 1, "/trains": 1, "/ledger": 1}, after
     assert errors == []
     ctx.close()
 

@@ -64,7 +64,9 @@ def ledger_now(play: Play, group: str, time: int) -> LedgerNow:
         parking=_parking(play, state, model, stops, name, t),
         jail=None if jail is None else JailNow(station=jail.station, since=fmt_clock(jail.since),
                                                until=fmt_clock(jail.until), pay=rules.parking_payments.get("jail")),
-        unsent=unsent)
+        unsent=unsent, late_minutes=rules.late_minutes, late_penalty_percent=rules.late_penalty_percent,
+        jail_delay=rules.jail_delay,
+        buyers=[g.name for g in play.game.groups if g.name != name and g.name not in state.out])
 
 
 def organiser_ledger(play: Play) -> OrganiserLedger:

@@ -241,6 +241,10 @@ class LedgerNow(_Answer, kw_only=True, omit_defaults=True):
     parking: ParkingNow
     jail: JailNow | None
     unsent: list[Unsent]
+    late_minutes: int = 0  # §13: a message sent more than this many minutes after its event costs the penalty (0: none)
+    late_penalty_percent: int = 0
+    jail_delay: int = 0  # §17: minutes late that put the group in jail (reported without a live feed)
+    buyers: list[str] = []  # §7.3: the other groups (not out) a station may be sold to
 
 
 class OrganiserLedger(_Answer, kw_only=True, omit_defaults=True):

@@ -233,7 +233,8 @@ async function fetchPlace(force) {
 }
 
 async function fetchLedger() {
-  try { view.ledger = await apiOrKept(BASE + "/ledger"); } catch { return; }
+  const time = encodeURIComponent(clock.now() || clockOf(new Date()));  // what applies now is the phone's time's
+  try { view.ledger = await apiOrKept(`${BASE}/ledger?time=${time}`); } catch { return; }
   // the ledger answers what the state's money key sums up: the next poll asks it again only for a change after it
   asked.money = moneyKey({cash: view.ledger.cash, capital: view.ledger.capital, messages: view.ledger.told});
   renderAll();

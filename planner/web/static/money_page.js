@@ -5,6 +5,7 @@ import {clockValue, tidyOnChange} from "./clock.js";
 import {t} from "./i18n.js";
 import {Ledger, buyButton, buyOffers, feeItem, itineraryFees, ownMessageItems, ownedRows, toldItems} from "./money.js";
 import {moneyNotes} from "./words.js";
+import {setUpRulesMore} from "./rules_more.js";
 
 /** Wire the Money section: ``view`` holds the latest answers (state, next, ledger), ``now()`` the group's time,
     ``fetchLedger()`` asks the ledger again, ``said(text, isError)`` repeats the status on the first screen. */
@@ -16,6 +17,7 @@ export function setUpMoney({base, view, now, fetchLedger, said}) {
   const ledger = new Ledger(base, status, () => fetchLedger());
   const send = (body, done) => ledger.send(body, done);
   const share = navigator.share ? (data) => navigator.share(data) : null;
+  const more = setUpRulesMore({base, view, now, send, say: status, fetchLedger});
 
   function render() {
     const d = view.ledger;
@@ -31,6 +33,7 @@ export function setUpMoney({base, view, now, fetchLedger, said}) {
     if (keep) sel.value = keep;
     byId("build-form").hidden = !d.owned.stations.length;
     fill("own-messages", ownMessageItems(d, share));
+    more.render();
   }
 
   const fullHour = () => {
