@@ -50,7 +50,7 @@ from planner.web.security import (
     check_state_change,
     json_body,
 )
-from planner.web.worker import ROUTED, RoutingWorker, WorkerFailed
+from planner.web.worker import RoutingWorker, WorkerFailed, routed
 
 HERE = Path(__file__).resolve().parent
 DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
@@ -144,8 +144,8 @@ class WebApp:
                     if not request.path_params[k].isdigit():
                         raise HttpError(404, f"{k} must be a number")
                     inp[k] = int(request.path_params[k])
-                if self.worker is not None and fn.__name__ in ROUTED:
-                    out = await self.worker.call(fn.__name__, *where, inp, lang=lang)
+                if self.worker is not None and routed(fn):
+                    out = await self.worker.call(fn, *where, inp, lang=lang)
                 else:
                     out = await run_in_threadpool(in_language, lang, fn, *where, inp)
                 return json_response(out)

@@ -27,10 +27,18 @@ from planner.web.answers import Answers
 from planner.web.days import Days
 from planner.web.security import HttpError
 
-ROUTED = ("roll", "position", "undo", "next_step", "next_trains", "ledger_event")  # Answers methods the child computes
+# The Answers methods the child computes, as functions (a renamed method fails here, at import, instead of
+# silently leaving the child).
+ROUTED = frozenset({Answers.roll, Answers.position, Answers.undo, Answers.next_step, Answers.next_trains,
+                    Answers.ledger_event})
 # sent again after a crash, as they record nothing twice: reads, rolls (under their roll id) and ledger events
 # that carry an event id
-RESENDABLE = ("roll", "next_step", "next_trains")
+RESENDABLE = frozenset({Answers.roll, Answers.next_step, Answers.next_trains})
+
+
+def routed(method) -> bool:
+    """Whether a bound ``Answers`` method is one the routing child computes (``ROUTED``)."""
+    return getattr(method, "__func__", None) in ROUTED
 CLOSE_GRACE = 2.0  # seconds the child has to finish its request once uvicorn let requests end, then it is killed
 
 _answers = None  # the child's Answers
@@ -112,13 +120,17 @@ class RoutingWorker:
                 self.restarts += 1
             return self._pool
 
-    async def call(self, name: str, *args, lang: str | None = None):
-        """``Answers.<name>(*args)`` computed in the child (see the class docstring), its texts in ``lang``; a
-        group's request has its input last."""
+    async def call(self, method, *args, lang: str | None = None):
+        """``method(*args)``, one of ``ROUTED``, computed by the child's own Answers (see the class docstring), its
+        texts in ``lang``; a group's request has its input last."""
+        fn = getattr(method, "__func__", method)
+        if fn not in ROUTED:
+            raise ValueError(f"{fn.__name__} is not computed by the routing child")
+        name = fn.__name__
         inp = args[-1] if args and isinstance(args[-1], dict) else {}
-        if name == "roll" and not inp.get("roll_id"):  # a second send replays the first
+        if fn is Answers.roll and not inp.get("roll_id"):  # a second send replays the first
             args = (*args[:-1], {**inp, "roll_id": "srv-" + secrets.token_urlsafe(12)})
-        resend = name in RESENDABLE or (name == "ledger_event" and bool(inp.get("event_id")))
+        resend = fn in RESENDABLE or (fn is Answers.ledger_event and bool(inp.get("event_id")))
         loop = asyncio.get_running_loop()
         pool = self._pool
         try:
