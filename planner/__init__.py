@@ -2,7 +2,7 @@
 
 The packages are layers (bottom to top: errors, util, config, gamefile, timetable, gtfs, routing, rail, game,
 ledger, store, organiser, maps, service, then the adapters web and commands, and cli); ARCHITECTURE.md
-describes each, and tests/test_architecture.py keeps every import pointing down.
+describes each, and tests/project/test_architecture.py keeps every import pointing down.
 """
 
 __version__ = "0.1.0"

@@ -50,7 +50,7 @@ def _isolated_cache(request, session_cache, tmp_path_factory, monkeypatch):
 @pytest.fixture(scope="session", autouse=True)
 def _english():
     """English unless a test says otherwise (``monkeypatch.delenv("PLANNER_LANG")``): the suite asserts texts by the
-    catalogs' message ids; the shipped games' German default is specified in tests/test_languages.py. Set for the
+    catalogs' message ids; the shipped games' German default is specified in tests/languages/test_languages.py. Set for the
     whole session, so servers and subprocesses that module fixtures start inherit it."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLANNER_LANG", "en")

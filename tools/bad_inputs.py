@@ -115,8 +115,8 @@ def realtime_cases(tmp: Path) -> list[tuple[str, list[str]]]:
 
 
 def hostile_cases(tmp: Path) -> list[tuple[str, list[str]]]:
-    """The error cases of issue 14, exactly as ``tests/test_hostile_inputs.py`` builds them."""
-    from tests.test_hostile_inputs import CASES
+    """The error cases of issue 14, exactly as ``tests/robustness/test_hostile_inputs.py`` builds them."""
+    from tests.robustness.test_hostile_inputs import CASES
 
     out = []
     for i, (desc, case) in enumerate(CASES.items()):

@@ -1,5 +1,5 @@
 """A process that writes one ledger event into each of several state files, for the set-up race
-(:func:`tools.stress_state_setup.race`, run by tests/test_state_setup_race.py and the stress tool):
+(:func:`tools.stress_state_setup.race`, run by tests/store/test_state_setup_race.py and the stress tool):
 ``python -m tools.state_writer GROUP FILE...``.
 
 For each file in turn it says ``ready`` on stdout and waits for a line on stdin, so that every process of the race

@@ -3,7 +3,7 @@ event, R files one after another; prints each file's losses and the total (outsi
 
 Usage: ``.venv/bin/python -m tools.stress_state_setup [--procs 16] [--rounds 20]`` (from the repo root). Before the
 set-up's reads were one snapshot, 16 x 20 lost a process in 1 to 5 of the 20 rounds ("a SQLite database of another
-program"); tests/test_state_setup_race.py runs the same race, smaller.
+program"); tests/store/test_state_setup_race.py runs the same race, smaller.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ class Crossing:
     price: int = 0
 
 
-# What of a game the ingest reads (tests/test_cache.py checks that it reads nothing else).
+# What of a game the ingest reads (tests/ingest/test_cache.py checks that it reads nothing else).
 TIMETABLE_FIELDS = ("name", "ring", "polygon", "ring_tolerance_m", "modes", "exclude_routes", "walking_links",
                     "max_walk_minutes")
 

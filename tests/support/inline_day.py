@@ -16,7 +16,7 @@ test's Saturday :data:`~tests.support.DEMO_DATE`, 2021-09-11) and ``routes.txt``
 dedented, so it may be indented like the test. The files are zipped into ``tmp_path`` and read through the real
 ingest and cache. The cache is the one ``tests/conftest.py`` points ``PLANNER_CACHE`` at (a temporary folder, never
 the user's): :func:`inline_day` refuses to run otherwise (a module-scoped fixture sets it to ``session_cache``
-first, as tests/test_faults_state.py does).
+first, as tests/robustness/test_faults_state.py does).
 
 Shorter to write: :func:`stop_times_txt` (rows by station name and ``HH:MM``), :func:`line_service` (a line's
 trips both ways at given starts), and :func:`demo_day`, the day of the real-time demo (tests/support/rt_fixtures.py)

@@ -52,7 +52,7 @@ def zug_tt(tmp_path):
     DAY[:] = day_argv(day)
     yield day.timetable
     DAY.clear()
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv: str) -> tuple[int, dict]:

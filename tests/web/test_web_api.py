@@ -309,7 +309,7 @@ def test_user_text_is_escaped_in_html(site):
 
 def test_pages_come_in_the_language_chosen_else_the_servers(site):
     """The language chosen on the page (``?lang=``, its cookie) before the server's (``$PLANNER_LANG``: the suite
-    serves English), the game's and the browser's (their order: tests/test_languages.py)."""
+    serves English), the game's and the browser's (their order: tests/languages/test_languages.py)."""
     a = site["a"]
     url, h = f"{site['url']}/games/{a['game']}/groups/1", bearer(a["groups"][0]["token"])
 

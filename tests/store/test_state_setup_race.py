@@ -1,5 +1,5 @@
 """Many processes creating one fresh state file at once (planner/store/db.py, ``StateDB`` set-up): each one's
-write is there. Once in CI one of six same-minute buyers was missing (tests/test_ledger_cli.py): a process read the
+write is there. Once in CI one of six same-minute buyers was missing (tests/ledger/test_ledger_cli.py): a process read the
 file's versions before another's creation committed and its tables after, and took the new file for another
 program's database; a lock SQLite's busy handler does not wait for (the journal-mode switch) fails the same way."""
 

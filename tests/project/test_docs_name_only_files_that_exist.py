@@ -18,7 +18,7 @@ import subprocess
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 README_MAX_LINES = 150
 
@@ -58,7 +58,7 @@ PLACEHOLDER = re.compile(r"(\b[A-Z][A-Z_]{2,}\b|\*)")
 
 
 def placeholder_pattern(rel: str) -> re.Pattern[str] | None:
-    """``docs/schema/NAME.json``, ``tests/test_faults_*.py`` -> a pattern where each capitalised placeholder or
+    """``docs/schema/NAME.json``, ``tests/robustness/test_faults_*.py`` -> a pattern where each capitalised placeholder or
     ``*`` matches any name."""
     if not PLACEHOLDER.search(rel):
         return None
@@ -189,7 +189,7 @@ def test_the_checks_see_a_missing_file() -> None:
     text = ("[a](nope.md) `planner/web/usecases.py` `service/answers/nope.py` `nope_module.py` "
             "planner.web.usecases `planner/web/app.py` [b](rules.md) planner.service.answers.registry.ANSWERS "
             "`docs/schema/NAME.json` `bench/out/` `tests.support.nws_synthetic` `../shared/nope/RULES.md` "
-            "<img src=\"phone-group.png\"> `feeds/` `answers.py` `tests/test_faults_*.py` `tests/test_nope_*.py` "
+            "<img src=\"phone-group.png\"> `feeds/` `answers.py` `tests/robustness/test_faults_*.py` `tests/test_nope_*.py` "
             "`report.html` planner.web.app.nope\n```\n  web/store.py\n```\n")
     missing = missing_in(ROOT / "docs" / "x.md", text)
     expected = ["link nope.md", "path planner/web/usecases.py", "path service/answers/nope.py",

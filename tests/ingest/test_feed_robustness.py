@@ -21,7 +21,7 @@ from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
 from planner.timetable.model import Timetable
 
-FIX = Path(__file__).parent / "fixtures" / "robust_feed"
+FIX = Path(__file__).parents[1] / "fixtures" / "robust_feed"
 DAY = dt.date(2026, 5, 20)  # a Wednesday
 Files = dict[str, bytes]
 

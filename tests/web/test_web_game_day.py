@@ -9,7 +9,7 @@ full-hour income with the bonus its train earns (a claim without a train is refu
 Blau rolls on the command line and its phone shows it. The organiser voids the mistaken purchase. Then Blau's phone, Rot's
 phone, the organiser's page and ``planner ledger status --json`` agree on every amount. No page request fails
 with 404 and no page is wider than the phone. (The README's screenshots of both pages are the German ones of
-tests/test_phone_speaks_german.py.)
+tests/languages/test_phone_speaks_german.py.)
 """
 
 from __future__ import annotations

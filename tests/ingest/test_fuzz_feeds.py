@@ -7,7 +7,7 @@ quotes, encodings, line ends, truncation, files deleted, zip damage) and calls `
 
 Allowed outcomes: a :class:`PlannerError` whose message is one line, or a timetable that passes
 ``validate()`` and the invariants below. Anything else (any other exception) fails the case; the case number
-reproduces it: ``pytest tests/test_fuzz_feeds.py -k "case_123]"``.
+reproduces it: ``pytest tests/ingest/test_fuzz_feeds.py -k "case_123]"``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from planner.gtfs.source import FeedSource
 from planner.timetable.model import NO_CHANGE, Timetable
 from tests.support import IC1_2019
 
-FIX = Path(__file__).parent / "fixtures" / "robust_feed"
+FIX = Path(__file__).parents[1] / "fixtures" / "robust_feed"
 SEED = 20260520
 CASES = 560
 Files = dict[str, bytes]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -21,7 +21,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
 
 def _local(name: str) -> bool:
     """Whether ``name`` is one of the tests' own modules, under any name it could be imported by."""
-    own = {p.stem for p in TESTS.glob("*.py")} | {p.name for p in TESTS.iterdir() if p.is_dir()}
+    own = {p.stem for p in TESTS.rglob("*.py")} | {p.name for p in TESTS.iterdir() if p.is_dir()}
     head = name.split(".")[0]
     return name.startswith(".") or head == "tests" or head in own
 

@@ -22,7 +22,7 @@ GAME, DATE = "sbb-monopoly", "2021-09-11"
 IMPLICIT = GameRecord(implicit_id(GAME, DATE), f"{GAME} {DATE}", None, GAME, DATE, True, ())
 CTX = mp.get_context("spawn")  # real, fresh processes (no inherited connections or locks)
 BIG = "x" * 20_000  # position text spanning several pages, so a kill can land inside one write
-FIXTURE = Path(__file__).parent / "fixtures" / "state_v2" / "planner-0.1.sql"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "state_v2" / "planner-0.1.sql"
 
 
 def _group(name: str | int) -> GameGroup:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Bottom to top. A package may import its own modules and any package to its left, never one to its right.
 # web sits below commands because `planner serve` (an adapter of the command line) starts the web app.

@@ -10,7 +10,7 @@ from nbclient import NotebookClient
 
 from planner.maps import assets
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "walkthrough.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "walkthrough.ipynb"
 
 
 def _text(cell) -> str:
