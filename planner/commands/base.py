@@ -14,11 +14,11 @@ from typing import Any
 import msgspec
 
 from planner import config
-from planner.errors import InputError, PlannerError
+from planner.errors import InputError
 from planner.gamefile.game import Game, load_game
 from planner.realtime.feed import api_key
 from planner.service.answers import base as contract
-from planner.service.gameday import GameDay
+from planner.service.gameday import GameDay, open_game_day, require_feed
 from planner.service.play import Play, chosen_game, implicit_record
 from planner.service.pricing import Pricing, load_pricing
 from planner.store.games import GameRecord
@@ -70,9 +70,7 @@ class Context:
     @cached_property
     def feed(self) -> str:
         """Path of the feed (a URL is downloaded first)."""
-        f = self._given("feed", None) or config.default_feed()
-        if not f:
-            raise PlannerError(_("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'"))
+        f = require_feed(self._given("feed", None))
         if str(f).startswith(("http://", "https://")):
             # imported here: requests and urllib3 are 45 ms of every command's start (python -X importtime)
             from planner.gtfs.download import download
@@ -113,9 +111,9 @@ class Context:
         key = getattr(self.args, "realtime_key_env", None)
         if key:
             key = api_key(key)
-        return GameDay(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
-                       progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)),
-                       realtime=getattr(self.args, "realtime", None), realtime_key=key)
+        return open_game_day(self.feed, self.game, self.date, min_transfer_minutes=getattr(self.args, "min_transfer", None),
+                             progress=self.progress, plain_timetable=bool(getattr(self.args, "no_zugzwang", False)),
+                             realtime=getattr(self.args, "realtime", None), realtime_key=key)
 
     @cached_property
     def play(self) -> Play:

@@ -29,7 +29,7 @@ from planner.gamefile.game import load_game
 from planner.gtfs.source import FeedSource
 from planner.lab.day import DayConfig, DayResult, simulate_day
 from planner.lab.moves import Board
-from planner.service.gameday import GameDay
+from planner.service.gameday import GameDay, open_game_day
 from planner.util.i18n import _
 
 EXECUTORS = ("process", "serial", "dask")
@@ -63,8 +63,9 @@ class RunSpec:
             raise InputError(_("the feed, game file or real-time file of this run changed since it started (or "
                                "differs where this worker runs: {feed}, {game}): nothing simulated").format(
                 feed=self.feed, game=self.game))
-        return GameDay(self.feed, game, dt.date.fromisoformat(self.date), min_transfer_minutes=self.min_transfer,
-                       progress=progress, plain_timetable=self.plain, realtime=self.realtime).warm()
+        return open_game_day(self.feed, game, dt.date.fromisoformat(self.date), warm=True,
+                             min_transfer_minutes=self.min_transfer, progress=progress, plain_timetable=self.plain,
+                             realtime=self.realtime)
 
     def identified(self) -> RunSpec:
         """This spec with absolute paths (a worker may run in another folder) and the identity of what its files

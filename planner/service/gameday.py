@@ -9,7 +9,8 @@ import datetime as dt
 from functools import cached_property
 from zoneinfo import ZoneInfo
 
-from planner.errors import InputError, StationNotFound
+from planner import config
+from planner.errors import InputError, PlannerError, StationNotFound
 from planner.game.day import Position
 from planner.game.zugzwang import deadline_at
 from planner.gamefile.game import Game
@@ -27,6 +28,22 @@ from planner.util.timefmt import parse_clock
 
 # Routing searches run this long past the game's end: an answer may arrive after it and says so (§3).
 SEARCH_HORIZON_AFTER_END = 6 * 3600
+
+
+def require_feed(feed: str | None) -> str:
+    """The feed a door names, else the configured default (``PLANNER_FEED``, ``feeds/``); none is the one error
+    every door gives."""
+    f = feed or config.default_feed()
+    if not f:
+        raise PlannerError(_("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'"))
+    return str(f)
+
+
+def open_game_day(feed: str | None, game: Game, date: dt.date, *, warm: bool = False, **options) -> GameDay:
+    """The one way the command line, the server and the lab make a :class:`GameDay` (``options``: its keyword
+    arguments); ``warm``: everything loaded now (:meth:`GameDay.warm`), as a server or a lab worker wants."""
+    gd = GameDay(require_feed(feed), game, date, **options)
+    return gd.warm() if warm else gd
 
 
 class GameDay:

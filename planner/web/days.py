@@ -13,7 +13,7 @@ from planner import config
 from planner.errors import PlannerError
 from planner.gamefile.game import load_game
 from planner.routing import station_origin
-from planner.service.gameday import GameDay
+from planner.service.gameday import GameDay, open_game_day, require_feed
 from planner.service.realtime import banner, refresh_overlay
 from planner.service.rules import decide_at
 from planner.store.games import GameRecord
@@ -43,14 +43,12 @@ class Day:
 def load_day(feed: str | None, game: str | None, date: str | None, realtime: str | None = None) -> Day:
     """Load the game day (from the cache when possible), build the network and warm the routing kernels;
     ``realtime``: the file ``serve --realtime`` publishes the feed to (:func:`refresh`)."""
-    feed = feed or config.default_feed()
-    if not feed:
-        raise PlannerError("no feed: pass --feed PATH, set PLANNER_FEED, or run 'planner feed download'")
+    feed = require_feed(feed)
     d = date or config.default_date(feed)
     if not d:
         raise PlannerError("no game day: the game has no date")
-    gd = GameDay(str(feed), load_game(game or config.default_game()), parse_date(d), progress=False,
-                 realtime=realtime)
+    gd = open_game_day(feed, load_game(game or config.default_game()), parse_date(d), progress=False,
+                       realtime=realtime)
     refresh(gd)
     gd.warm()
     # The first dice answer builds lazy indexes: do one now (nothing recorded), not on the first phone's roll.
