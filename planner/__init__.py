@@ -6,4 +6,7 @@ describes each, and tests/project/test_architecture.py keeps every import pointi
 """
 
 __version__ = "0.1.0"
-SOURCE_CREDIT = "Source: opentransportdata.swiss"
+from planner.util.i18n import N_  # noqa: E402 - after the version, which setup reads
+
+# shown translated (``_(SOURCE_CREDIT)``) wherever timetable data is shown
+SOURCE_CREDIT = N_("Source: opentransportdata.swiss")

@@ -13,6 +13,7 @@ from planner.commands.base import Context
 from planner.commands.organiser import _shapes, _web, output_dir
 from planner.commands.rules import render_dice
 from planner.errors import PlannerError
+from planner.game.bonus import bonus_event_word
 from planner.service.demo import DemoAnswer, demo
 from planner.util.i18n import _, ngettext
 
@@ -46,10 +47,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         hour=b.hour, n=len(b.chances), fee=b.fee, base_fee=b.base_fee))
     for c in b.chances[:6]:
         print("  " + _("{route} {event} {station} {time} (board {board_at} {board_time})").format(
-            route=c.route, event=c.event, station=c.station, time=c.time, board_at=c.board_at, board_time=c.board_time))
+            route=c.route, event=bonus_event_word(c.event), station=c.station, time=c.time, board_at=c.board_at,
+            board_time=c.board_time))
     if not args.no_map:
         print("\n" + _("Map of this answer (works offline, one file): {path}").format(path=_demo_map(ctx, d)))
-    print(f"\n{SOURCE_CREDIT}")
+    print("\n" + _(SOURCE_CREDIT))
     return 0
 
 

@@ -16,6 +16,7 @@ from planner.commands.base import Context, emit
 from planner.commands.route import render
 from planner.commands.rules import render_dice
 from planner.errors import InputError
+from planner.game.bonus import bonus_event_word
 from planner.lab.advise import next_with_advice
 from planner.service import (
     PlaceRequest,
@@ -93,8 +94,8 @@ def cmd_next(args: argparse.Namespace) -> int:
         b = out.bonus[0]
         said = (_("bonus chance: {time} {event} at {station} (board {route} at {board_at} {board_time})")
                 if b.board_at else _("bonus chance: {time} {event} at {station}"))
-        lines.append(said.format(time=b.time, event=b.event, station=b.station, route=b.route, board_at=b.board_at,
-                                 board_time=b.board_time))
+        lines.append(said.format(time=b.time, event=bonus_event_word(b.event), station=b.station, route=b.route,
+                                 board_at=b.board_at, board_time=b.board_time))
     if out.fees:
         lines.append(_("fees ahead ({total}): {fees}").format(total=out.fees_total, fees="; ".join(
             _("{name} {amount} to {owner}").format(

@@ -9,7 +9,7 @@ from planner.routing.journey import Leg
 from planner.routing.network import last_rows
 from planner.routing.query import Origin, Query, earliest_boarding, reach
 from planner.timetable.model import Timetable
-from planner.util.i18n import _
+from planner.util.i18n import N_, _
 from planner.util.timefmt import fmt_clock
 
 
@@ -200,3 +200,12 @@ def bonus_chances(net, game: Game, origin: Origin) -> dict:
             })
     chances.sort(key=lambda c: (c["time"], c["board_time"], c["route"], c["station"]))
     return out | {"chances": chances}
+
+
+BONUS_EVENT_WORDS = {"arrival": N_("arrival"), "departure": N_("departure")}
+
+
+def bonus_event_word(event: str) -> str:
+    """A bonus chance's ``event`` ("arrival" or "departure", the answer's key) as a word of the reader's language."""
+    word = BONUS_EVENT_WORDS.get(event)
+    return _(word) if word else event

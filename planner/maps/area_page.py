@@ -88,7 +88,7 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     bar = _scale_bar(ax, x0, x1, y0, y1)
     north = _north(ax)
     missing = missing_targets(tt, game)
-    foot = _("{source} · {basemap} · projection CH1903+/LV95 (EPSG:2056)").format(source=SOURCE_CREDIT,
+    foot = _("{source} · {basemap} · projection CH1903+/LV95 (EPSG:2056)").format(source=_(SOURCE_CREDIT),
                                                                                   basemap=_(assets.BASEMAP_CREDIT))
     credit = ax.text(0.997, 0.004, foot, transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5,
                      color="#333333", zorder=11,

@@ -52,7 +52,7 @@ def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: in
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     res = HandoutResult(pdf_path, 0)
     with rc_context(_RC):
-        figs = [map_page(tt, game, res.warnings), rules_page(tt, game, SOURCE_CREDIT, 2),
+        figs = [map_page(tt, game, res.warnings), rules_page(tt, game, _(SOURCE_CREDIT), 2),
                 *station_pages(tt, game, first_page=3)]
         # Rendered in memory, then written atomically: a failure leaves no half file (nor a .part) behind.
         buf = io.BytesIO()
@@ -152,7 +152,7 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
                     fig.text(x + 0.27, y, val["category"], fontsize=8, va="top", color="#333333")
                     fig.text(x + 0.42, y, format_amount(val["price"]), fontsize=8.5, va="top", ha="right")
                 y -= 0.014
-        fig.text(0.94, 0.025, _("{source} · page {page}").format(source=SOURCE_CREDIT, page=first_page + k - 1),
+        fig.text(0.94, 0.025, _("{source} · page {page}").format(source=_(SOURCE_CREDIT), page=first_page + k - 1),
                  ha="right", fontsize=7.5, color="#444444")
         figs.append(fig)
     return figs

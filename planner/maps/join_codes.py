@@ -115,7 +115,7 @@ def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | P
                 fit_text(fig, 0.64 - row * 0.3 + 0.242, name, 14, x=0.09 + col * 0.45 + 0.185, span=0.42,
                          weight="bold", va="bottom", smallest=9)
             fig.text(0.5, 0.02, _("Each code opens one group's page; keep it to your group. {source}").format(
-                source=SOURCE_CREDIT), ha="center", fontsize=7, color="#555")
+                source=_(SOURCE_CREDIT)), ha="center", fontsize=7, color="#555")
             pdf.savefig(fig)
             pages += 1
     # The codes are the groups' keys: the file is private (0600) like the state, and written atomically.

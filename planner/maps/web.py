@@ -19,6 +19,7 @@ import folium
 from branca.element import CssLink, Element, JavascriptLink, MacroElement
 from jinja2 import Template
 
+from planner import SOURCE_CREDIT
 from planner.errors import PlannerError
 from planner.gamefile.game import Game
 from planner.maps import assets
@@ -54,8 +55,6 @@ from planner.maps.web_layers import tip as text_tip
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text, system_path
 from planner.util.i18n import _, format_amount, ngettext
-
-SOURCE_CREDIT = "Source: opentransportdata.swiss"
 
 _CSS = """
 .pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
@@ -164,7 +163,7 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
 
 
 def _credit() -> str:
-    return f"{SOURCE_CREDIT} · {_(assets.BASEMAP_CREDIT)}"
+    return f"{_(SOURCE_CREDIT)} · {_(assets.BASEMAP_CREDIT)}"
 
 
 # ---- the three maps ---------------------------------------------------------------------------------
@@ -196,7 +195,7 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
                         "{n} dice targets not served in this timetable (planner check-area lists them)",
                         len(missing)).format(n=format_amount(len(missing)))
         body.append(f'<div class="muted" title="{esc(", ".join(missing))}">{esc(said)}</div>')
-    body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
+    body.append(f'<div class="muted">{esc(_(SOURCE_CREDIT))}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m, warnings
 
@@ -274,7 +273,7 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
                     'margin-right:6px">h</span>' + esc(_("full-hour bonus event")) + "</div>")
     for w in answer.get("warnings", []) or []:
         body.append(f'<div class="muted">{esc(w)}</div>')
-    body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
+    body.append(f'<div class="muted">{esc(_(SOURCE_CREDIT))}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m, warnings
 
@@ -315,7 +314,7 @@ def reach_map(tt: Timetable, game: Game, points: list[ReachPoint], origin_name: 
     unreached = sum(1 for p in points if p.band is None)
     body.append(dot(UNREACHED_COLOR, _("not within {limit} min: {n}").format(limit=max(bands),
                                                                               n=format_amount(unreached))))
-    body.append(f'<div class="muted">{esc(SOURCE_CREDIT)}</div>')
+    body.append(f'<div class="muted">{esc(_(SOURCE_CREDIT))}</div>')
     Legend("".join(body), _credit()).add_to(m)
     return m
 

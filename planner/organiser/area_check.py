@@ -25,6 +25,7 @@ from collections.abc import Callable
 import numpy as np
 from tqdm import tqdm
 
+from planner import SOURCE_CREDIT
 from planner.game.prices import letter_groups, station_table
 from planner.gamefile.area import on_ring
 from planner.gamefile.game import Game
@@ -38,7 +39,6 @@ from planner.util.i18n import _, format_amount, format_long_date, ngettext
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
-SOURCE_CREDIT = "Source: opentransportdata.swiss"
 CATEGORY_ORDER = ("IC", "fast", "regional", "tram", "bus", "metro", "boat", "cable", "other")
 
 
