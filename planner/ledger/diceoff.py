@@ -68,15 +68,19 @@ def _all_at_once(rules: LedgerRules, s: LedgerState, d: Dispute, e: Event, out: 
 
 
 def _settle(rules: LedgerRules, s: LedgerState, d: Dispute, winner: str, e: Event, out: Outcome) -> None:
-    """The winner buys the station (the first holder gets back what it paid); variant B's losers owe no fee for
-    that stop (§7.2)."""
+    """The winner buys the station (the first holder gets back what it paid, cash or the kept card); variant B's
+    losers owe no fee for that stop (§7.2)."""
     key = next(k for k, h in s.holdings.items() if h.name == e.name)
     h = s.writable(*key)
     if winner != h.owner:
         require_cash(s, winner, h.price, e.name)
         move(s, out, BANK, h.owner, h.paid)  # the first buyer gets back what it paid
+        if h.card:  # ... or the kept card it paid with
+            s.held.setdefault(h.owner, []).append(h.card)
+        elif h.card == "":
+            s.free_station[h.owner] = s.free_station.get(h.owner, 0) + 1
         move(s, out, winner, BANK, h.price)
-        h.owner, h.paid = winner, h.price
+        h.owner, h.paid, h.card = winner, h.price, None
     for loser in d.groups:
         if loser != winner:
             s.exempt[(loser, e.name)] = d.time

@@ -116,11 +116,12 @@ class Holding:
     mortgaged: bool = False
     paid: int = 0  # what the buyer paid (0 with a "next station free" card); refunded if a dice-off is lost
     seller: str = ""  # §7.3: the group it was bought from (then ``time`` is the sale's)
+    card: str | None = None  # the kept card that paid for it ("": an old counted one); given back with a lost dice-off
 
     def copy(self) -> Holding:
         """An independent copy."""
         return Holding(self.kind, self.name, self.owner, self.price, self.time, self.order, self.letter, self.level,
-                       self.mortgaged, self.paid, self.seller)
+                       self.mortgaged, self.paid, self.seller, self.card)
 
     @property
     def value(self) -> int:

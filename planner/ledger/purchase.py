@@ -71,6 +71,6 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
         s.free_station[e.group] -= 1
     s.orders += 1
     s.holdings[(e.target, e.name)] = Holding(e.target, e.name, e.group, price, when, s.orders, e.letter,
-                                             paid=cost)
+                                             paid=cost, card=card if free else None)
     out.amount = cost
     move(s, out, e.group, BANK, cost)

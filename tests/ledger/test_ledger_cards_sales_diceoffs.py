@@ -147,6 +147,24 @@ def test_a_diceoff_is_rolled_by_each_group_and_settled_when_all_rolled():
     assert won.state.cash == {"1": 20000, "2": 19000, "3": 20000} and "Zug" not in won.state.disputes
 
 
+def test_a_group_that_bought_with_a_kept_card_and_lost_the_diceoff_gets_the_card_back():
+    # the "next station free" card pays the first purchase; the dice-off gives the station to group 2, which pays
+    # in cash, and group 1 holds its card again (not its cash: it paid none), so nothing is lost
+    s = run(B, joined(B, "1", "2"), Event("draw", "1", T("09:30"), deck="Kanzlei", card="kanzlei-politisch-beliebt"))
+    s = run(B, s, buy("1", "Zug", "10:00"), buy("2", "Zug", "10:00"))
+    assert s.held["1"] == [] and s.cash == {"1": 20000, "2": 20000}
+    s = run(B, s, Event("diceoff", "1", T("10:02"), name="Zug", dice=(1, 1)),
+            Event("diceoff", "2", T("10:02"), name="Zug", dice=(6, 6)))
+    assert s.holding("station", "Zug").owner == "2" and s.holding("station", "Zug").paid == 1000
+    assert s.cash == {"1": 20000, "2": 19000} and s.held["1"] == ["kanzlei-politisch-beliebt"]
+    # the winner that bought first with its card keeps the station and has used the card
+    w = run(B, joined(B, "1", "2"), Event("draw", "1", T("09:30"), deck="Kanzlei", card="kanzlei-politisch-beliebt"),
+            buy("1", "Zug", "10:00"), buy("2", "Zug", "10:00"),
+            Event("diceoff", "1", T("10:02"), name="Zug", dice=(6, 6)),
+            Event("diceoff", "2", T("10:02"), name="Zug", dice=(1, 1)))
+    assert w.holding("station", "Zug").owner == "1" and w.cash == {"1": 20000, "2": 20000} and w.held["1"] == []
+
+
 def test_a_diceoff_sum_is_the_sum_of_two_dice():
     s = run(A, joined(A, "1", "2"), buy("1", "Zug", "10:00"), buy("2", "Zug", "10:00"))
     with pytest.raises(Refused, match=r"dice-off roll 1=42: two dice sum 2 to 12"):
