@@ -173,8 +173,7 @@ class StateDB:
             if app != APPLICATION_ID and (app != 0 or version != 0 or _has_tables(conn)):
                 raise self._other_program()
             if app == APPLICATION_ID and version > FILE_VERSION:
-                raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
-                                   f"this one knows {FILE_VERSION}); update the planner")
+                raise newer_schema(self.path, version, FILE_VERSION)
             if app == APPLICATION_ID and version < FILE_VERSION:
                 raise PlannerError(_("group state {path}: written by an older planner (schema {version}); a command "
                                      "that records (a roll, a ledger event) brings it up to date first").format(
@@ -217,8 +216,8 @@ class StateDB:
         if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0].lower()
             if mode != "wal":
-                raise PlannerError(f"group state {self.path}: cannot switch to WAL mode (got {mode}); "
-                                   "is it on a network file system?")
+                raise PlannerError(_("group state {path}: cannot switch to WAL mode (got {mode}); is it on a "
+                                     "network file system?").format(path=self.path, mode=mode))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         version, app = _versions(conn)
@@ -233,12 +232,11 @@ class StateDB:
             elif app != APPLICATION_ID:
                 raise self._other_program()
             elif version > FILE_VERSION:
-                raise PlannerError(f"group state {self.path}: written by a newer planner (schema {version}, "
-                                   f"this one knows {FILE_VERSION}); update the planner")
+                raise newer_schema(self.path, version, FILE_VERSION)
             if version < FILE_VERSION:
                 conn.execute("CREATE TABLE IF NOT EXISTS planner_parts (part TEXT PRIMARY KEY, version INTEGER)")
                 if version in (1, 2):
-                    migrate_to_3(conn, _statements, default_game=config.default_game(),
+                    migrate_to_3(conn, sql_statements, default_game=config.default_game(),
                                  default_date=config.default_date(config.default_feed()))
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {FILE_VERSION}")
@@ -336,59 +334,7 @@ def _versions(conn: sqlite3.Connection) -> tuple[int, int]:
     return (conn.execute("PRAGMA user_version").fetchone()[0], conn.execute("PRAGMA application_id").fetchone()[0])
 
 
-def part_ready(db: StateDB, part: str, version: int) -> bool:
-    """For a state opened read-only: True when the part's tables are there at ``version`` (False: none yet, nothing
-    of it recorded); a part of another version is an error (reading it needs a command that records first)."""
-    conn = db.connect()
-    try:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'planner_parts'").fetchone():
-            return False
-        row = conn.execute("SELECT version FROM planner_parts WHERE part = ?", (part,)).fetchone()
-    except sqlite3.Error as exc:
-        raise db.fail(exc) from None
-    if row is None:
-        return False
-    if int(row[0]) != version:
-        raise PlannerError(_("group state {path}: {part} schema {have}, this planner reads {version}; a command that "
-                             "records (a roll, a ledger event) brings it up to date first (or update the planner)")
-                           .format(path=db.path, part=part, have=row[0], version=version))
-    return True
-
-
-def ensure_part(db: StateDB, part: str, version: int, ddl: str, migrate: Migration | None = None) -> None:
-    """Create (or migrate) the tables of one part of the state, once per file.
-
-    ``ddl`` is the part's ``CREATE TABLE`` statements at ``version``; ``migrate(conn, old)`` upgrades an
-    older file. A file with a newer version of the part is an error (an older planner must not write it).
-    """
-    conn = db.connect()
-
-    def current() -> int | None:
-        row = conn.execute("SELECT version FROM planner_parts WHERE part = ?", (part,)).fetchone()
-        return None if row is None else int(row[0])
-
-    try:
-        have = current()
-    except sqlite3.Error as exc:
-        raise db.fail(exc) from None
-    if have == version:
-        return
-    with db.write():
-        have = current()
-        if have is None:
-            for stmt in _statements(ddl):
-                conn.execute(stmt)
-        elif have > version:
-            raise PlannerError(f"group state {db.path}: written by a newer planner ({part} schema {have}, "
-                               f"this one knows {version}); update the planner")
-        elif have < version:
-            if migrate is None:
-                raise PlannerError(f"group state {db.path}: {part} schema {have} has no migration")
-            migrate(conn, have)
-        conn.execute("INSERT OR REPLACE INTO planner_parts VALUES (?, ?)", (part, version))
-
-
-def _statements(ddl: str) -> Iterator[str]:
+def sql_statements(ddl: str) -> Iterator[str]:
     """The SQL statements of ``ddl``, split at the semicolons that end one (a trigger's body holds more)."""
     buf = ""
     for piece in ddl.split(";"):
@@ -397,3 +343,10 @@ def _statements(ddl: str) -> Iterator[str]:
             if buf.strip(" \t\n;"):
                 yield buf
             buf = ""
+
+
+def newer_schema(path: object, have: int, knows: int, part: str = "") -> PlannerError:
+    """The refusal of a state file (or one ``part`` of it) written by a newer planner."""
+    return PlannerError(_("group state {path}: written by a newer planner ({part}schema {have}, this one knows "
+                          "{knows}); update the planner").format(path=path, part=f"{part} " if part else "",
+                                                                   have=have, knows=knows))

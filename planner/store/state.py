@@ -1,7 +1,7 @@
 """The state database as one object: one connection, the games, the groups' days and the ledger on it.
 
 A process (or a thread of the server) opens one :class:`State` and passes it to the use cases, which read and write
-through its three stores; the parts' tables are created on the first write (:func:`planner.store.db.ensure_part`).
+through its three stores; the parts' tables are created on the first write (:func:`planner.store.parts.ensure_part`).
 A read of a file that does not exist yet returns nothing and creates nothing; a state opened ``read_only`` (the
 commands that only read) is never written, so it may lie in a folder they cannot write.
 """
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from planner.store.db import DEFAULT_TIMEOUT, StateDB, ensure_part, part_ready
+from planner.store.db import DEFAULT_TIMEOUT, StateDB
 from planner.store.games import GameStore
 from planner.store.groups import GroupStore
 from planner.store.ledger import LedgerStore
+from planner.store.parts import ensure_part, part_ready
 from planner.store.schema import GAME_DDL, GAME_PART, GAME_VERSION, LEDGER_DDL, LEDGER_PART, LEDGER_VERSION
 
 

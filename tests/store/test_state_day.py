@@ -8,8 +8,9 @@ import sqlite3
 import pytest
 
 from planner.errors import InputError, PlannerError
-from planner.store.db import StateDB, ensure_part
+from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
+from planner.store.parts import ensure_part
 from planner.store.records import Roll, StaleGroup, group_key, implicit_id
 from planner.store.state import State
 
