@@ -21,7 +21,7 @@ from planner.game.dice import DiceAnswer
 from planner.routing import Origin
 from planner.service.answers import base as contract
 from planner.service.answers.dice import RollAnswer, stored_roll
-from planner.service.day_model import SEATED_LABEL, group_day, plan_json
+from planner.service.day_model import SEATED_LABEL, group_day, plan_json, station_of
 from planner.service.jail import jail_now, paid_out
 from planner.service.ledger_views import jailed
 from planner.service.messages import rule_label
@@ -214,7 +214,7 @@ def report_position(play: Play, group_ref: str, place: PlaceRequest,
         model.check_position(time)
         pos = resolved.position
         offset = pos.row - tt.trip_stop_times(pos.trip).start if pos.seated else None
-        label = resolved.train or f"at {tt.station_name[pos.station]}"
+        label = resolved.train  # a train's name as told; a station is named from the timetable when shown
         try:
             rec = play.state.groups.add_position(play.game, group, time, pos.since, tt.station_id[pos.station],
                                                  tt.trip_id[pos.trip] if pos.seated else None, offset, label,
@@ -240,7 +240,18 @@ def undo(play: Play, group_ref: str) -> UndoResult:
         return UndoResult(group.name, None)
     if isinstance(rec, RollRecord):
         return UndoResult(group.name, rec.seq)
-    return UndoResult(group.name, None, f"{rec.label or rec.station} at {fmt_clock(rec.time)}")
+    return UndoResult(group.name, None, _("{place} at {time}").format(place=_place_name(play, rec),
+                                                                        time=fmt_clock(rec.time)))
+
+
+def _place_name(play: Play, rec: PositionRecord) -> str:
+    """Where a stored position report was: its train as told, else "at" its station (as the page names it; an
+    older file stored that for a station in English, and it is not shown)."""
+    if rec.trip_id and rec.label:
+        return rec.label
+    tt = play.day.timetable
+    s = station_of(tt, rec.station)
+    return _("at {station}").format(station=tt.station_name[s] if s is not None else rec.station)
 
 
 def status_and_model(play: Play, group_ref: str, time: int) -> tuple[GroupStatus, GroupDay]:

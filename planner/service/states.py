@@ -58,7 +58,7 @@ def status_fields(day: GameDay, st: GroupStatus) -> dict[str, Any]:
         s = station_of(tt, p.station)
         positions.append(PositionEntry(time=fmt_clock(p.time), since=fmt_clock(p.since),
                                        station=tt.station_name[s] if s is not None else p.station,
-                                       trip_id=p.trip_id, label=p.label))
+                                       trip_id=p.trip_id, label=p.label if p.trip_id else None))
     return {**state_fields(day, st.name, st.state), "number": st.number, "game": day.game.name,
             "date": day.date.isoformat(), "rolls": rolls, "positions": positions}
 

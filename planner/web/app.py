@@ -10,6 +10,7 @@ runs is served at once, its day loaded on its first request.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -28,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from planner.errors import PlannerError, TrainAmbiguous
 from planner.maps import assets
 from planner.store.state import State
-from planner.util.i18n import FALLBACK, LANGUAGES, N_, _, ngettext, normalise, use_language
+from planner.util.i18n import FALLBACK, LANGUAGES, N_, _, format_long_date, ngettext, normalise, use_language
 from planner.web.answers import Answers, stations
 from planner.web.days import Day, Days
 from planner.web.documents import area_map_html, check_area_html
@@ -80,6 +81,7 @@ class WebApp:
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                                extensions=["jinja2.ext.i18n"])
         self.env.install_gettext_callables(_, ngettext, newstyle=True)  # the request's language (use_language)
+        self.env.filters["long_date"] = lambda iso: format_long_date(dt.date.fromisoformat(iso))
 
     def group_of(self, request: Request, caller: Caller) -> tuple[str, int]:
         """The game id and group number of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""

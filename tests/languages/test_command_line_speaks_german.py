@@ -47,3 +47,11 @@ def test_a_bad_input_is_one_german_line(capsys):
     assert_one_line_error(rc, err, "'bald' ist keine Anzahl Minuten")
     rc, _out, err = run(capsys, "ledger", "parking", *DAY, "--group", "Blau", "--empty", "--time", "12:40")
     assert_one_line_error(rc, err, "--empty braucht --dice")
+
+
+def test_an_undone_position_is_named_in_german(capsys):
+    rc, out, err = run(capsys, "group", "position", *DAY, "--group", "Gelb", "--at", "Zug", "--time", "12:40")
+    assert rc == 0, err
+    rc, out, err = run(capsys, "group", "undo", *DAY, "--group", "Gelb")
+    assert rc == 0, err
+    assert "in Zug um 12:40" in out and " at " not in out, out

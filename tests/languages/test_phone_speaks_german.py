@@ -145,6 +145,7 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
     p.goto(game["groups"][0]["url"])
     p.wait_for_url(re.compile(r"/groups/1$"))
     assert p.evaluate("document.documentElement.lang") == "de"  # the game's, not the browser's (en-US)
+    expect(p.locator("header .sub")).to_contain_text("Samstag, 11. September 2021")  # the day in words, not ISO
     expect(p.locator("#languages button[lang=de]")).to_have_attribute("aria-pressed", "true")
     expect(p.locator("#time")).to_have_value("12:40")  # the phone's clock, 12:40 PM for en-US: 24-hour here
     no_am_pm(p)

@@ -59,7 +59,7 @@ class RollEntry(Answer, kw_only=True):
 
 
 class PositionEntry(Answer, kw_only=True):
-    """A position report of the group's history."""
+    """A position report of the group's history (``label``: the train's name as told; none at a station)."""
 
     time: str
     since: str | None
