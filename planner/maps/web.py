@@ -11,6 +11,7 @@ works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planne
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import shutil
 from pathlib import Path
@@ -54,7 +55,7 @@ from planner.maps.web_layers import (
 from planner.maps.web_layers import tip as text_tip
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_text, system_path
-from planner.util.i18n import _, format_amount, ngettext
+from planner.util.i18n import _, format_amount, format_long_date, ngettext
 
 _CSS = """
 .pl-badge{display:flex;align-items:center;justify-content:center;border-radius:50%;font:700 12px/1 sans-serif;
@@ -104,14 +105,20 @@ class OfflineMap(folium.Map):
         super().render(**kwargs)
 
 
+LEAFLET_PREFIX = '<a href="https://leafletjs.com" title="{title}">Leaflet</a>'  # Leaflet's own, its title ours
+
+
 class Legend(MacroElement):
-    """A fixed legend box (HTML) and the source credit in Leaflet's attribution control."""
+    """A fixed legend box (HTML), the source credit in Leaflet's attribution control, and Leaflet's own
+    words (its credit's title, the zoom buttons) from the catalog, not Leaflet's English."""
 
     _template = Template("""
 {% macro html(this, kwargs) %}<details class="pl-legend" id="{{this.get_name()}}" open>{{this.body}}</details>
 {% endmacro %}
 {% macro script(this, kwargs) %}
 {{this._parent.get_name()}}.attributionControl.addAttribution({{this.credit|tojson}});
+{{this._parent.get_name()}}.attributionControl.setPrefix({{this.prefix|tojson}});
+L.control.zoom({zoomInTitle: {{this.zoom_in|tojson}}, zoomOutTitle: {{this.zoom_out|tojson}}}).addTo({{this._parent.get_name()}});
 L.control.scale({imperial: false, maxWidth: 160}).addTo({{this._parent.get_name()}});
 // on a phone the legend starts folded (its summary line stays), so it does not cover the map
 if (window.matchMedia("(max-width: 640px), (max-height: 500px)").matches) {
@@ -125,6 +132,8 @@ if (window.matchMedia("(max-width: 640px), (max-height: 500px)").matches) {
         self._name = "Legend"
         self.body = body
         self.credit = credit
+        self.prefix = LEAFLET_PREFIX.format(title=esc(_("A JavaScript library for interactive maps")))
+        self.zoom_in, self.zoom_out = _("Zoom in"), _("Zoom out")
 
 
 # ---- building blocks ------------------------------------------------------------------------------
@@ -134,7 +143,7 @@ def new_map(game: Game, tt: Timetable | None, *, tiles: bool = False, title: str
     """An empty map fitted to the game area (or to the ``focus`` points), with the offline base layer
     (and web tiles when asked)."""
     assets.require()
-    m = OfflineMap(location=None, tiles=None, control_scale=False, zoom_snap=0.25)
+    m = OfflineMap(location=None, tiles=None, control_scale=False, zoom_snap=0.25, zoom_control=False)  # Legend's
     if title:
         m.get_root().title = esc(title)  # branca puts it into <title> as it is
     base = assets.load_basemap()
@@ -170,7 +179,8 @@ def _credit() -> str:
 
 def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[OfflineMap, list[str]]:
     """The game area: ring, lines and stations by category, dice targets, toll lines, tunnels, legend."""
-    m = new_map(game, tt, tiles=tiles, title=_("{title}: game area {date}").format(title=game.title, date=tt.date))
+    m = new_map(game, tt, tiles=tiles, title=_("{title}: game area {date}").format(title=game.title,
+                                                                                        date=format_long_date(dt.date.fromisoformat(tt.date))))
     add_ring(m, game)
     cats = add_lines(m, tt)
     shapes, warnings = crossing_shapes(tt, game)

@@ -89,3 +89,10 @@ def test_the_web_area_map_is_german(tmp_path, capsys):
     page = out.read_text("utf-8")
     assert "Spielbereich (Ring)" in page and "Würfelziel (Zahl)" in page and "Gebühren-Strecke" in page
     assert "game area (ring)" not in page and "dice target (number)" not in page and "toll line" not in page
+    # Leaflet's own words (its credit's title, the zoom buttons) too, not Leaflet's English defaults
+    def js(text: str) -> str:  # as the page's script holds it (Jinja's tojson: \u00fc for ü)
+        return json.dumps(text)
+
+    assert js("Eine JavaScript-Bibliothek für interaktive Karten")[1:-1] in page
+    assert "zoomInTitle: " + js("Vergrössern") in page and "zoomOutTitle: " + js("Verkleinern") in page
+    assert "<title>SBB-Monopoly: Spielbereich Samstag, 11. September 2021</title>" in page  # the day in words

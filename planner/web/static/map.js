@@ -14,6 +14,11 @@ export function makeMap(id) {
   const map = L.map(id, {zoomControl: false, attributionControl: true}).setView([47.17, 8.5], 10);
   L.control.zoom({zoomInTitle: t("Zoom in"), zoomOutTitle: t("Zoom out")}).addTo(map);
   map.attributionControl.addAttribution(t("Base map: swiss-maps (FSO, swisstopo)"));
+  const leaflet = document.createElement("a");  // Leaflet's credit, its English title in the page's language
+  leaflet.href = "https://leafletjs.com";
+  leaflet.title = t("A JavaScript library for interactive maps");
+  leaflet.textContent = "Leaflet";
+  map.attributionControl.setPrefix(leaflet.outerHTML);
   // The base layer arrives after the route may have been drawn: its own pane keeps it underneath.
   map.createPane("base").style.zIndex = 250;
   const opts = (style) => ({pane: "base", interactive: false, style});
