@@ -15,11 +15,36 @@ from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
 from planner.commands.outputs import declare, guard
 from planner.errors import PlannerError
-from planner.util.i18n import LANGUAGES, _, environment_language, use_language
+from planner.util.i18n import LANGUAGES, N_, _, environment_language, use_language
+
+# argparse's own words in a help page, for the catalog (argparse asks its own gettext domain, which has none)
+ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"), N_("show this help message and exit"))
+
+
+class _Formatter(argparse.HelpFormatter):
+    """A help page in the answers' language: the texts are marked with ``N_`` where the commands are declared and
+    translated here, when the page is written (the language is known only then)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return _(action.help) if action.help else action.help
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_(text) if text and text is not argparse.SUPPRESS else text)
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(_(heading) if heading else heading)
+
+    def add_usage(self, usage, actions, groups, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line (JSON with --json) and exit code 2."""
+    """argparse that reports usage errors as one line (JSON with --json) and exit code 2, and writes its help
+    page in the answers' language."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         where = self.prog.removeprefix("planner").strip()
@@ -34,7 +59,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with all commands (:mod:`planner.commands.grammar`)."""
-    p = _Parser(prog="planner", description="Timetable answers for SBB-Monopoly (Source: opentransportdata.swiss)")
+    p = _Parser(prog="planner", description=N_("Timetable answers for SBB-Monopoly (Source: opentransportdata.swiss)"))
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     register_all(sub)
     apply_defaults(p)
@@ -52,9 +77,9 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         for sub in set(action.choices.values()):
             _add_lang(sub)
     if not subs and parser.prog != "planner":
-        parser.add_argument("--lang", choices=LANGUAGES, help="language of the answers: de, fr or en (default: "
+        parser.add_argument("--lang", choices=LANGUAGES, help=N_("language of the answers: de, fr or en (default: "
                                                               "$PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG, else the "
-                                                              "game's)")
+                                                              "game's)"))
 
 
 def _require_actions(parser: argparse.ArgumentParser) -> None:

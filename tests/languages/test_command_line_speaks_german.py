@@ -4,6 +4,8 @@ traceback). The suite runs in English (tests/conftest.py); these tests ask for G
 
 from __future__ import annotations
 
+import pytest
+
 from planner.cli import main
 from tests.support import DAY, assert_one_line_error
 
@@ -55,3 +57,17 @@ def test_an_undone_position_is_named_in_german(capsys):
     rc, out, err = run(capsys, "group", "undo", *DAY, "--group", "Gelb")
     assert rc == 0, err
     assert "in Zug um 12:40" in out and " at " not in out, out
+
+
+def test_the_help_page_is_german(capsys):
+    # argparse's own words and every option's help come from the catalog, in the language asked for
+    with pytest.raises(SystemExit) as done:
+        main(["route", "--help", "--lang", "de"])
+    assert done.value.code == 0
+    page = capsys.readouterr().out
+    assert page.startswith("Aufruf: planner route") and "Optionen:" in page and "diese Hilfe zeigen" in page
+    assert "usage:" not in page and "show this help" not in page and "machine-readable" not in page
+    with pytest.raises(SystemExit):
+        main(["--help", "--lang", "fr"])  # the command list, in French
+    page = capsys.readouterr().out
+    assert page.startswith("usage : planner") and "afficher cette aide et quitter" in page
