@@ -7,6 +7,7 @@ from __future__ import annotations
 from planner.ledger.messages import render
 from planner.ledger.model import BANK, Dispute, Event, LedgerState
 from planner.ledger.moves import Outcome, Refused, move, require_cash, tell_of
+from planner.ledger.purchase import give_back
 from planner.ledger.rules import LedgerRules
 from planner.util.i18n import _
 
@@ -75,10 +76,7 @@ def _settle(rules: LedgerRules, s: LedgerState, d: Dispute, winner: str, e: Even
     if winner != h.owner:
         require_cash(s, winner, h.price, e.name)
         move(s, out, BANK, h.owner, h.paid)  # the first buyer gets back what it paid
-        if h.card:  # ... or the kept card it paid with
-            s.held.setdefault(h.owner, []).append(h.card)
-        elif h.card == "":
-            s.free_station[h.owner] = s.free_station.get(h.owner, 0) + 1
+        give_back(s, h.owner, h.card)  # ... or the kept card it paid with
         move(s, out, winner, BANK, h.price)
         h.owner, h.paid, h.card = winner, h.price, None
     for loser in d.groups:

@@ -74,3 +74,12 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
                                              paid=cost, card=card if free else None)
     out.amount = cost
     move(s, out, e.group, BANK, cost)
+
+
+def give_back(s: LedgerState, group: str, card: str | None) -> None:
+    """The kept card :func:`buy` spent on a station held by ``group`` again (a dice-off it lost, §7.2); None:
+    the station was paid in cash."""
+    if card:
+        s.held.setdefault(group, []).append(card)
+    elif card == "":
+        s.free_station[group] = s.free_station.get(group, 0) + 1

@@ -3,7 +3,6 @@ category, the ring, toll lines and tunnels, stations and dice-target badges, and
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import textwrap
 from collections import defaultdict
@@ -64,7 +63,7 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     fig = Figure(figsize=A4_LANDSCAPE)
     fig.text(0.03, 0.965, _("{title} – game area").format(title=game.title), fontsize=16, fontweight="bold", va="top")
     fig.text(0.03, 0.925, _("{date} · game hours {start}–{end} · timetable version {version}").format(
-        date=_day(tt.date), start=fmt_clock(game.clock.start), end=fmt_clock(game.clock.end), version=tt.feed_version),
+        date=format_long_date(tt.date), start=fmt_clock(game.clock.start), end=fmt_clock(game.clock.end), version=tt.feed_version),
         fontsize=10, color="#444444", va="top")
     ax = fig.add_axes((0.03, 0.065, 0.94, 0.835))
     ax.set_facecolor("#e4e4e4")  # abroad
@@ -260,10 +259,3 @@ def _north(ax: Axes) -> Artist:
 def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
-
-def _day(date: str) -> str:
-    """The game day in words: "Samstag, 11. September 2021" (``YYYY-MM-DD`` as the timetable gives it)."""
-    try:
-        return format_long_date(dt.date.fromisoformat(date))
-    except ValueError:
-        return date

@@ -10,7 +10,6 @@ price, dice targets marked. Text is real text (TrueType fonts embedded), so the 
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -130,7 +129,7 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
         fig.text(0.06, 0.937, ngettext(
             "{n} station in the game area on {date}, grouped by initial letter: {size} of one letter form a "
             "building group.", "{n} stations in the game area on {date}, grouped by initial letter: {size} of one "
-            "letter form a building group.", n_st).format(n=format_amount(n_st), date=_day(tt.date),
+            "letter form a building group.", n_st).format(n=format_amount(n_st), date=format_long_date(tt.date),
                                                           size=game.letter_group_size)
                  + "\n" + _("★ n = dice target n."),
                  fontsize=8.5, color="#444444", va="top", linespacing=1.5)
@@ -157,10 +156,3 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
         figs.append(fig)
     return figs
 
-
-def _day(date: str) -> str:
-    """The game day in words (``YYYY-MM-DD`` as the timetable gives it)."""
-    try:
-        return format_long_date(dt.date.fromisoformat(date))
-    except ValueError:
-        return date

@@ -8,7 +8,6 @@ Everything on it comes from the game file (variants are data); :func:`card` give
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import textwrap
 from dataclasses import dataclass, field
@@ -39,13 +38,6 @@ class CardSection:
 def _money(v: int) -> str:
     return format_amount(int(v))
 
-
-def _day(date: str) -> str:
-    """The game day in words (``YYYY-MM-DD`` as the timetable gives it)."""
-    try:
-        return format_long_date(dt.date.fromisoformat(date))
-    except ValueError:
-        return date
 
 
 def _numbers(nums: list[int]) -> str:
@@ -126,7 +118,7 @@ def _hour_text(game: Game) -> str:
 
 def card(tt: Timetable, game: Game) -> list[CardSection]:
     """The rules card as sections of text and table rows."""
-    at = {"start": fmt_clock(game.clock.start), "end": fmt_clock(game.clock.end), "date": _day(tt.date),
+    at = {"start": fmt_clock(game.clock.start), "end": fmt_clock(game.clock.end), "date": format_long_date(tt.date),
           "dice": fmt_clock(game.clock.dice_from), "rules": fmt_clock(game.clock.dice_forced_from)}
     if game.clock.dice_forced_from is not None:
         times = [_("Game {start}–{end} on {date}; dice rules from {rules}, first roll at {dice}; the game ends at {end} "

@@ -11,7 +11,6 @@ works when copied to a phone; otherwise Leaflet is copied once into ``sbb-planne
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import shutil
 from pathlib import Path
@@ -179,8 +178,8 @@ def _credit() -> str:
 
 def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[OfflineMap, list[str]]:
     """The game area: ring, lines and stations by category, dice targets, toll lines, tunnels, legend."""
-    m = new_map(game, tt, tiles=tiles, title=_("{title}: game area {date}").format(title=game.title,
-                                                                                        date=format_long_date(dt.date.fromisoformat(tt.date))))
+    title = _("{title}: game area {date}").format(title=game.title, date=format_long_date(tt.date))
+    m = new_map(game, tt, tiles=tiles, title=title)
     add_ring(m, game)
     cats = add_lines(m, tt)
     shapes, warnings = crossing_shapes(tt, game)

@@ -17,7 +17,6 @@ passes over the feed's ``stops.txt`` / ``routes.txt``); ``planner check-area`` w
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -177,7 +176,7 @@ def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
                for c in (*game.toll_lines, *game.tunnels)}
     targets = target_rows(tt, game, stations, reports)
     window = f"{fmt_clock(game.clock.start)}–{fmt_clock(game.clock.end)}"
-    day = _day(tt.date)
+    day = format_long_date(tt.date)
     problems = _target_problems(targets, window, day)
     for rep in reports.values():
         problems += _crossing_problems(rep, window, day)
@@ -185,13 +184,6 @@ def _verdict(tt: Timetable, game: Game, src: FeedSource | None):
         warnings += [said.format(name=rep["name"], problem=p) for p in rep["definition_problems"]]
     return stations, reports, targets, problems, warnings
 
-
-def _day(date: str) -> str:
-    """The game day in words, as the problems name it ("Saturday, September 11, 2021")."""
-    try:
-        return format_long_date(dt.date.fromisoformat(date))
-    except ValueError:
-        return date
 
 
 def _target_problems(targets: list[dict], window: str, date: str) -> list[str]:

@@ -22,13 +22,6 @@ def _ends(c: dict) -> str:
     return _("NO: {stations}").format(stations=", ".join(missing)) if missing else _("yes")
 
 
-def _day(date: str) -> str:
-    """The game day in words (the report's ``date`` is ``YYYY-MM-DD``)."""
-    try:
-        return format_long_date(dt.date.fromisoformat(str(date)))
-    except ValueError:
-        return str(date)
-
 
 def _counts(by: dict) -> str:
     """``{"IC": 3, "fast": 6}`` as the legends name the categories: ``IC / EC 3, IR / RE (fast) 6``."""
@@ -37,7 +30,7 @@ def _counts(by: dict) -> str:
 
 def render_text(rep: dict) -> str:
     """The report for a terminal."""
-    args = {"title": rep["title"], "date": _day(rep["date"]), "feed": rep["feed_version"]}
+    args = {"title": rep["title"], "date": format_long_date(rep["date"]), "feed": rep["feed_version"]}
     lines = [(_("{title} on {date} (feed {feed}): VALID") if rep["valid"]
               else _("{title} on {date} (feed {feed}): INVALID")).format(**args)]
     for p in rep["problems"]:
@@ -113,7 +106,7 @@ def render_html(rep: dict) -> str:
     verdict = (_("The game area is valid.") if rep["valid"] else
                ngettext("The game area is NOT valid: {n} problem.", "The game area is NOT valid: {n} problems.",
                         n_problems).format(n=format_amount(n_problems)))
-    hours = {"start": rep["game_hours"]["start"], "end": rep["game_hours"]["end"], "date": _day(rep["date"]),
+    hours = {"start": rep["game_hours"]["start"], "end": rep["game_hours"]["end"], "date": format_long_date(rep["date"]),
              "version": str(rep["feed_version"])}
     meta = (_("Game day {date}, game hours {start}–{end}; feed version {version} ({feed}).").format(
                 feed=str(rep["feed"]), **hours) if rep.get("feed") else
@@ -158,7 +151,7 @@ def _area_parts(rep: dict) -> list[str]:
     parts.append("<h2>" + e(_("The area")) + "</h2>")
     parts.append("<p>" + e(ngettext("{n} station served in the area on {date}: {categories}.",
                                     "{n} stations served in the area on {date}: {categories}.", st["count"]).format(
-        n=format_amount(st["count"]), date=_day(rep["date"]), categories=_counts(st["by_category"]))) + "</p>")
+        n=format_amount(st["count"]), date=format_long_date(rep["date"]), categories=_counts(st["by_category"]))) + "</p>")
     ria = st["routes_in_area"]
     parts.append("<p>" + e(ngettext("{n} route runs in the area: {routes}.", "{n} routes run in the area: {routes}.",
                                     ria["count"]).format(n=format_amount(ria["count"]),

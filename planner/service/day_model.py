@@ -31,6 +31,12 @@ def station_of(tt: Timetable, ref: str | None) -> int | None:
     return s if s is not None else exact_station(tt, ref)
 
 
+def station_name_of(tt: Timetable, ref: str) -> str:
+    """The name of the station a stored reference names (the reference itself when the day has no such station)."""
+    s = station_of(tt, ref)
+    return tt.station_name[s] if s is not None else ref
+
+
 def position_json(day: GameDay, pos: Position) -> dict:
     """A position as stored in a roll's plan (ids, the trip's stop by its number)."""
     tt = day.timetable

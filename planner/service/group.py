@@ -21,7 +21,7 @@ from planner.game.dice import DiceAnswer
 from planner.routing import Origin
 from planner.service.answers import base as contract
 from planner.service.answers.dice import RollAnswer, stored_roll
-from planner.service.day_model import SEATED_LABEL, group_day, plan_json, station_of
+from planner.service.day_model import SEATED_LABEL, group_day, plan_json, station_name_of
 from planner.service.jail import jail_now, paid_out
 from planner.service.ledger_views import jailed
 from planner.service.messages import rule_label
@@ -249,9 +249,7 @@ def _place_name(play: Play, rec: PositionRecord) -> str:
     older file stored that for a station in English, and it is not shown)."""
     if rec.trip_id and rec.label:
         return rec.label
-    tt = play.day.timetable
-    s = station_of(tt, rec.station)
-    return _("at {station}").format(station=tt.station_name[s] if s is not None else rec.station)
+    return _("at {station}").format(station=station_name_of(play.day.timetable, rec.station))
 
 
 def status_and_model(play: Play, group_ref: str, time: int) -> tuple[GroupStatus, GroupDay]:

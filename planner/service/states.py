@@ -20,7 +20,7 @@ from planner.service.answers.group import (
     RollEntry,
     UndoAnswer,
 )
-from planner.service.day_model import station_of
+from planner.service.day_model import station_name_of
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, list_groups, set_position, status, undo
 from planner.service.ledger_day import position_late
@@ -55,9 +55,8 @@ def status_fields(day: GameDay, st: GroupStatus) -> dict[str, Any]:
     tt = day.timetable
     positions = []
     for p in st.positions:
-        s = station_of(tt, p.station)
         positions.append(PositionEntry(time=fmt_clock(p.time), since=fmt_clock(p.since),
-                                       station=tt.station_name[s] if s is not None else p.station,
+                                       station=station_name_of(tt, p.station),
                                        trip_id=p.trip_id, label=p.label if p.trip_id else None))
     return {**state_fields(day, st.name, st.state), "number": st.number, "game": day.game.name,
             "date": day.date.isoformat(), "rolls": rolls, "positions": positions}

@@ -152,10 +152,16 @@ def format_amount(amount: int | float) -> str:
 LONG_DATES = {"de": "full", "fr": "EEEE d MMMM y", "en": "full"}  # "Samstag, 11. September 2021", "samedi 11 ..."
 
 
-def format_long_date(day: dt.date) -> str:
-    """A game day in words: "Samstag, 11. September 2021", "samedi 11 septembre 2021"."""
+def format_long_date(day: dt.date | str) -> str:
+    """A game day in words: "Samstag, 11. September 2021", "samedi 11 septembre 2021". ``day`` may be the
+    ``YYYY-MM-DD`` text the timetable and the answers carry; text that is no such date is returned as it is."""
     from babel.dates import format_date
 
+    if isinstance(day, str):
+        try:
+            day = dt.date.fromisoformat(day)
+        except ValueError:
+            return day
     lang = language()
     return format_date(day, LONG_DATES[lang], locale=LOCALES[lang])
 

@@ -10,7 +10,6 @@ runs is served at once, its day loaded on its first request.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -81,7 +80,7 @@ class WebApp:
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True,
                                extensions=["jinja2.ext.i18n"])
         self.env.install_gettext_callables(_, ngettext, newstyle=True)  # the request's language (use_language)
-        self.env.filters["long_date"] = lambda iso: format_long_date(dt.date.fromisoformat(iso))
+        self.env.filters["long_date"] = format_long_date
 
     def group_of(self, request: Request, caller: Caller) -> tuple[str, int]:
         """The game id and group number of a ``/games/{game}/groups/{group}`` path the caller may use (403/404)."""
