@@ -143,6 +143,8 @@ def _now_lines(now: dict) -> list[str]:
     lines = [_("{group} at {time}: out since {since}").format(group=now["group"], time=now["time"],
                                                                since=now["out_since"]) if now["out"]
              else _("{group} at {time}").format(group=now["group"], time=now["time"])]
+    if now.get("obligation"):
+        lines.append(now["obligation"]["text"]["text"])
     for f in now["fees_due"]:
         amount = f["amount"] if f["amount"] is not None else _("{least}-{most} (two dice)").format(
             least=f["min"], most=f["max"])
@@ -161,6 +163,11 @@ def _now_lines(now: dict) -> list[str]:
     if now["jail"]:
         lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
                                                                     until=now["jail"]["until"]))
+    for i in now.get("income", []):
+        lines.append(_("income due for {hour}: {amount} (bonus: {train})").format(**i) if i["bonus"]
+                     else _("income due for {hour}: {amount}").format(**i))
+    if now.get("next_change"):
+        lines.append(_("changes next at {time}").format(time=now["next_change"]))
     return lines
 
 

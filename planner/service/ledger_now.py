@@ -8,14 +8,17 @@ roll for the free parking, its jail, and its messages not sent yet. A group that
 
 from __future__ import annotations
 
-from planner.game.day import GroupDay
+from planner.game.bonus import trip_meets_bonus
+from planner.game.day import GroupDay, GroupState
+from planner.ledger.capital import buildable
 from planner.ledger.cards import pile
-from planner.ledger.model import STATION, TUNNEL, LedgerState
+from planner.ledger.model import STATION, TUNNEL, JailStay, LedgerState
 from planner.ledger.model import Offer as SaleOffer
 from planner.ledger.rules import LedgerRules
 from planner.service.answers.ledger import (
     DeckNow,
     FeeDue,
+    IncomeNow,
     JailNow,
     KeptCard,
     LedgerNow,
@@ -27,10 +30,13 @@ from planner.service.answers.ledger import (
     Unsent,
 )
 from planner.service.day_model import group_day
+from planner.service.group import status
 from planner.service.ledger import station_facts
-from planner.service.ledger_stops import Stop, stops_of, tunnel_range
+from planner.service.ledger_stops import DAY_END, Stop, stops_of, tunnel_range
 from planner.service.ledger_views import diceoffs, ledger_state, rules_of
 from planner.service.play import Play
+from planner.service.states import state_fields
+from planner.service.whereabouts import train_at
 from planner.timetable.model import Mode
 from planner.util.timefmt import fmt_clock
 
@@ -53,6 +59,8 @@ def ledger_now(play: Play, group: str, time: int) -> LedgerNow:
                                             at=None), jail=None, unsent=unsent)
     stops = stops_of(play.day, model, t)
     jail = state.jail(name, t)
+    held = state.owned(name)
+    now = status(play, group, t).state
     return LedgerNow(
         group=name, time=fmt_clock(t), out=False, out_since=None, fees_due=fees_due(play, name, stops),
         buy_offers=_buy_offers(play, state, model, stops, name, t), decks=_decks(rules, state, name),
@@ -66,7 +74,65 @@ def ledger_now(play: Play, group: str, time: int) -> LedgerNow:
                                                until=fmt_clock(jail.until), pay=rules.parking_payments.get("jail")),
         unsent=unsent, late_minutes=rules.late_minutes, late_penalty_percent=rules.late_penalty_percent,
         jail_delay=rules.jail_delay,
-        buyers=[g.name for g in play.game.groups if g.name != name and g.name not in state.out])
+        buyers=[g.name for g in play.game.groups if g.name != name and g.name not in state.out],
+        **_binds(play, name, now), income=_income(play, state, name, t),
+        mortgageable=state.cash.get(name, 0) < 0 and any(not h.mortgaged for h in held),
+        buildable=_buildable(rules, state, name), next_change=_next_change(play, model, now, stops, jail, t))
+
+
+def _binds(play: Play, group: str, now: GroupState) -> dict:
+    """Where the group's day has it and what binds it (the fields ``group status`` gives them)."""
+    fields = state_fields(play.day, group, now)
+    return {"position": fields["position"], "obligation": fields["obligation"]}
+
+
+def _income(play: Play, state: LedgerState, group: str, t: int) -> list[IncomeNow]:
+    """§6: each full hour of the game up to ``t`` whose income the group has not recorded, with the train of its
+    day at that hour when that train earns the bonus (its arrival or departure in the bonus minutes)."""
+    rules = rules_of(play)
+    tt = play.day.timetable
+    out = []
+    for hour in range((rules.start // 3600 + 1) * 3600, min(t, rules.end) + 1, 3600):
+        if (group, hour) in state.incomes:
+            continue
+        trip = train_at(play, group, hour)
+        bonus = trip is not None and trip_meets_bonus(tt, play.day.game, trip, hour)
+        out.append(IncomeNow(hour=fmt_clock(hour), amount=rules.income_bonus if bonus else rules.income_base,
+                             bonus=bonus, train=tt.route_name[tt.trip_route[trip]] if bonus else None))
+    return out
+
+
+def _buildable(rules: LedgerRules, state: LedgerState, group: str) -> list[str]:
+    """§8: the group's stations it may build on now (in a complete letter group, not mortgaged nor disputed, below
+    a hotel; variant B §10: nothing while anything is mortgaged)."""
+    held = state.owned(group, STATION)
+    if not rules.buy_while_mortgaged and any(h.mortgaged for h in state.owned(group)):
+        return []
+    ok = buildable(rules, state, group)
+    return [h.name for h in held if h.name in ok and not h.mortgaged and h.name not in state.disputes
+            and h.level < rules.hotel_level]
+
+
+def _next_change(play: Play, model: GroupDay, now: GroupState, stops: list[Stop], jail: JailStay | None,
+                 t: int) -> str | None:
+    """The next minute after ``t`` at which the answer changes by the clock alone: the next stop of the group's
+    day (a fee appears, it stands elsewhere), its train leaving the station it is at, a crossing no longer on
+    offer, the jail's end, the next full hour (income), what binds it ending; None after the game's end."""
+    rules = rules_of(play)
+    tt = play.day.timetable
+    whole = stops_of(play.day, model, DAY_END)
+    times = [s.time for s in whole[len(stops):len(stops) + 1]]
+    times += [s.time + RECENT + 60 for s in stops if s.kind != STATION and t < s.time + RECENT]
+    pos = model.position_at(t)
+    if pos is not None and pos.seated:
+        times.append(int(tt.st_dep[pos.row]) + 60)
+    if jail is not None:
+        times.append(jail.until)
+    times.append((t // 3600 + 1) * 3600)
+    ob = now.obligation
+    times += [x for x in (ob.until, ob.board_by, now.next_roll_at) if x is not None]
+    later = [x // 60 * 60 for x in times if x // 60 > t // 60 and x <= rules.end]
+    return fmt_clock(min(later)) if later else None
 
 
 def organiser_ledger(play: Play) -> OrganiserLedger:

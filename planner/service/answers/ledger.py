@@ -6,6 +6,7 @@ from __future__ import annotations
 from msgspec import UNSET, UnsetType
 
 from planner.service.answers.base import Answer
+from planner.service.answers.group import ObligationState, PositionState
 
 
 class _Answer(Answer, kw_only=True, omit_defaults=True):
@@ -212,6 +213,16 @@ class JailNow(_Answer, kw_only=True, omit_defaults=True):
     pay: int | None  # variant A: the payment that ends it
 
 
+class IncomeNow(_Answer, kw_only=True, omit_defaults=True):
+    """§6: a full hour's income the group has not recorded yet: its hour, the amount due, and the train that earns
+    the bonus (its line name; None: none of its day's trains does, the base fee is due)."""
+
+    hour: str
+    amount: int
+    bonus: bool
+    train: str | None = None
+
+
 class Unsent(_Answer, kw_only=True, omit_defaults=True):
     """An event whose message the group has not marked as sent yet."""
 
@@ -245,6 +256,12 @@ class LedgerNow(_Answer, kw_only=True, omit_defaults=True):
     late_penalty_percent: int = 0
     jail_delay: int = 0  # §17: minutes late that put the group in jail (reported without a live feed)
     buyers: list[str] = []  # §7.3: the other groups (not out) a station may be sold to
+    position: PositionState | None = None  # where the group's day has it (as ``group status`` says)
+    obligation: ObligationState | None = None  # what binds it now (None: it is out)
+    income: list[IncomeNow] = []  # §6: the full hours whose income it has not recorded, oldest first
+    mortgageable: bool = False  # §10: it holds something it may mortgage (not mortgaged yet)
+    buildable: list[str] = []  # §8: the stations of its complete letter groups it may build on now
+    next_change: str | None = None  # the next minute at which this answer changes by the clock alone (None: none)
 
 
 class OrganiserLedger(_Answer, kw_only=True, omit_defaults=True):
