@@ -162,6 +162,13 @@ class GameStore:
         rows = self._read("SELECT game_id, grp FROM tokens WHERE token_hash = ?", (token_hash(token),))
         return Access(rows[0][0], rows[0][1]) if rows else None
 
+    def changes(self, game_id: str) -> int:
+        """A count that grows with every change of the game (a roll, report or undo of a group's day bumps its
+        version; every ledger event, void and sent mark is a new row): equal counts, nothing changed between."""
+        rows = self._read("SELECT (SELECT COALESCE(SUM(version), 0) FROM groups WHERE game_id = ?) + "
+                          "(SELECT COALESCE(MAX(seq), 0) FROM ledger_events WHERE game_id = ?)", (game_id, game_id))
+        return int(rows[0][0]) if rows else 0
+
     def _record(self, row: tuple) -> GameRecord:
         groups = tuple(GameGroup(k, int(n), nm) for k, n, nm in self._read(
             "SELECT grp, number, name FROM groups WHERE game_id = ? ORDER BY number", (row[0],)))

@@ -92,6 +92,13 @@ class Answers:
             raise HttpError(404, N_("game {game} has no group {number}"), params={"game": game_id, "number": number})
         return g
 
+    def changes(self, game_id: str) -> str:
+        """What the game's state is known by now: its change count and the real-time data's version (a phone asks
+        its answers again when it differs from the one it saw)."""
+        rec = self.record(game_id)
+        rt = realtime_banner(self.days.of(rec))
+        return f"{self.state().games.changes(game_id)}.{rt['version'] if rt else 0}"
+
     # ---- a group's answers (each gets the game id, the group's number and the request's input) ------------
     def group_state(self, game_id: str, number: int, query: dict | None = None) -> GroupPageAnswer:
         """A group's state at the phone's time (``?time=HH:MM``; else now, or its latest entry): its day (``planner

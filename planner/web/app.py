@@ -20,6 +20,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route
@@ -35,6 +37,8 @@ from planner.web.documents import area_map_html, check_area_html
 from planner.web.language import LANG_COOKIE, LANG_COOKIE_AGE, catalog, catalog_script, request_language
 from planner.web.responses import (
     TokenCache,
+    changed_mark,
+    conditional_json,
     in_language,
     json_response,
     security_headers,
@@ -149,7 +153,7 @@ class WebApp:
                     out = await self.worker.call(fn, *where, inp, lang=lang)
                 else:
                     out = await run_in_threadpool(in_language, lang, fn, *where, inp)
-                return json_response(out)
+                return json_response(out) if write else conditional_json(out, request.headers.get("if-none-match"))
             except HttpError as exc:
                 return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
             except TrainAmbiguous as exc:  # the page asks which train: each candidate's id can be sent back
@@ -160,6 +164,21 @@ class WebApp:
                 return self.worker_down(exc)
 
         return endpoint
+
+    async def changes(self, request: Request) -> Response:
+        """``GET /api/games/{game}/changes?since=MARK``: the game's change mark (any token of the game), answered
+        as soon as it differs from ``since``, else after ``wait`` seconds (at most 50): a phone hears
+        of any change of the game at once, and idles on about one small request a minute."""
+        try:
+            caller = self.caller(request)
+            game_id = request.path_params["game"]
+            if caller.access.game_id != game_id:
+                raise HttpError(403, N_("this token belongs to another game"))
+            mark = await changed_mark(lambda: self.answers.changes(game_id), request.query_params.get("since"),
+                                      request.query_params.get("wait"))
+            return json_response({"changes": mark})
+        except HttpError as exc:
+            return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
 
     async def stations(self, request: Request) -> Response:
         """The day's stations with coordinates (any token of the game)."""
@@ -326,6 +345,7 @@ class WebApp:
             Route("/api/games/{game}/void", self.api(self.answers.void_event, organiser=True, write=True,
                                                      fields=VOID_FIELDS), methods=["POST"]),
             Route("/api/games/{game}/stations", self.stations),
+            Route("/api/games/{game}/changes", self.changes),
             Route("/api/games/{game}/groups/{group}", self.api(self.answers.group_state)),
             Route("/api/games/{game}/groups/{group}/next", self.api(self.answers.next_step)),
             Route("/api/games/{game}/groups/{group}/trains", self.api(self.answers.next_trains)),
@@ -355,7 +375,8 @@ class WebApp:
             if worker is not None:
                 worker.close()  # uvicorn's shutdown: the routing child stops with the server
 
-        return Starlette(routes=routes, exception_handlers={Exception: _internal_error}, lifespan=lifespan)
+        return Starlette(routes=routes, exception_handlers={Exception: _internal_error}, lifespan=lifespan,
+                         middleware=[Middleware(GZipMiddleware, minimum_size=500)])  # a phone's bytes: JSON shrinks
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

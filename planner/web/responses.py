@@ -4,12 +4,15 @@ language (a thread of the pool keeps none)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from planner.service.answers import base as contract
@@ -63,6 +66,38 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
     encoded once, by its type (:func:`planner.service.answers.base.encode`)."""
     h = {"Cache-Control": "no-store", **security_headers(), **(headers or {})}
     return Response(contract.encode(data), status, headers=h, media_type="application/json")
+
+
+def conditional_json(data: Any, if_none_match: str | None) -> Response:
+    """An answer to a GET that a phone asks again and again: with an ``ETag`` (a digest of its bytes) and kept by
+    the browser to be checked again each time (``no-cache``), so an unchanged answer costs a 304 without a body."""
+    body = contract.encode(data)
+    tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    h = {"Cache-Control": "private, no-cache", "ETag": tag, **security_headers()}
+    if if_none_match is not None and tag in [x.strip() for x in if_none_match.split(",")]:
+        return Response(status_code=304, headers=h)
+    return Response(body, headers=h, media_type="application/json")
+
+
+CHANGE_CHECK = 1.0  # seconds between two looks at the game's change mark while a phone waits
+LONG_POLL = 50.0  # seconds a phone's question "did anything change?" waits at most for a change
+
+
+async def changed_mark(read: Callable[[], str], since: str | None, wait_text: str | None) -> str:
+    """The mark ``read()`` gives (in the thread pool: a database read) as soon as it differs from ``since``, or
+    after ``wait_text`` seconds (0 to :data:`LONG_POLL`; anything else: that)."""
+    try:
+        wait = float(wait_text) if wait_text is not None else LONG_POLL
+    except ValueError:
+        wait = LONG_POLL
+    wait = min(max(wait, 0.0), LONG_POLL) if math.isfinite(wait) else LONG_POLL
+    loop = asyncio.get_running_loop()
+    end = loop.time() + wait
+    while True:
+        mark = await run_in_threadpool(read)
+        if mark != since or loop.time() >= end:
+            return mark
+        await asyncio.sleep(min(CHANGE_CHECK, max(end - loop.time(), 0.0)))
 
 
 def in_language(lang: str, fn: Callable[..., Any], *args: Any) -> Any:

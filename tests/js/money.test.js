@@ -2,16 +2,16 @@ import assert from "node:assert/strict";
 import {test} from "node:test";
 
 import {all, text} from "./dom.js";
-import {buyButton, buyOffers, dueFee, feeItem, itineraryCrossings, ownMessageItems, ownedRows,
+import {buyButton, buyOffers, dueFee, feeItem, feesDue, incomeItem, nextChange, ownMessageItems, ownedRows,
   shareLinks, toldItems} from "../../planner/web/static/money.js";
 
 const FEE = {name: "Rotkreuz", owner: "Blau", amount: 500, time: "13:07", kind: "station"};
 const TUNNEL = {name: "Heitersberg", owner: "Gelb", amount: null, min: 160, max: 960, time: "13:30", kind: "tunnel"};
 const now = () => "13:10";
 
-test("a fee shows whom it is owed and how much, and its pay button sends the itinerary's fee", async () => {
+test("a fee is paid with one tap at its stop's time, never the tap's", async () => {
   const sent = [];
-  const li = feeItem(FEE, {messages: []}, (body) => { sent.push(body); }, now);
+  const li = feeItem(FEE, (body) => { sent.push(body); });
   assert.equal(text(li), "Rotkreuz to Blau: 500 at 13:07 Pay");
   li.querySelector("button.pay").dispatchEvent(new window.Event("click"));
   assert.deepEqual(sent, [{event: "pay", station: "Rotkreuz", time: "13:07"}]);
@@ -19,7 +19,7 @@ test("a fee shows whom it is owed and how much, and its pay button sends the iti
 
 test("a tunnel's fee asks for the two dice and sends them", () => {
   const sent = [];
-  const li = feeItem(TUNNEL, {messages: []}, (body) => { sent.push(body); }, now);
+  const li = feeItem(TUNNEL, (body) => { sent.push(body); });
   assert.match(text(li), /^Heitersberg to Gelb: 160-960 \(two dice\) at 13:30/);
   const [d1, d2] = all(li, "select");
   all(d1, "option")[2].selected = true;  // (linkedom's select has no value setter)
@@ -28,34 +28,31 @@ test("a tunnel's fee asks for the two dice and sends them", () => {
   assert.deepEqual(sent, [{event: "pay", tunnel: "Heitersberg", time: "13:30", dice: [3, 5]}]);
 });
 
-test("a paid fee says so (with the event's number) and has no button", () => {
-  const ledger = {messages: [{kind: "fee", name: "Rotkreuz", time: "13:07", seq: 7, voided: false}]};
-  const li = feeItem(FEE, ledger, () => {}, now);
-  assert.match(text(li), /paid \(#7\)$/);
-  assert.equal(li.querySelector("button"), null);
-});
-
-test("the fee due now is the earliest unpaid one at a stop reached or just passed", () => {
+test("the fees due are the ledger's answer's only, never an itinerary's; the first is the one due here", () => {
   const later = {...FEE, name: "Emmenbrücke", time: "13:40"};
-  const view = {next: {itinerary: {fees: [FEE, later]}}, ledger: {messages: []}};
-  assert.equal(dueFee(view, 13 * 60 + 5), FEE);
-  assert.equal(dueFee(view, 12 * 60 + 50), null);
-  assert.equal(dueFee(view, 15 * 60), null);  // an hour past: for the Money section
-  assert.equal(dueFee({...view, ledger: null}, 13 * 60 + 5), null);
+  const view = {next: {itinerary: {fees: [later]}}, ledger: {now: {fees_due: [FEE], next_change: "13:40"}}};
+  assert.deepEqual(feesDue(view), [FEE]);
+  assert.equal(dueFee(view), FEE);
+  assert.equal(nextChange(view), 13 * 60 + 40);  // the page asks again when the train reaches Emmenbrücke
+  assert.equal(dueFee({...view, ledger: null}), null);
+  assert.deepEqual(feesDue({next: view.next, ledger: {now: {fees_due: []}}}), []);
 });
 
-test("what may be bought: the station stood at and the unowned crossings of the itinerary, not one's own", () => {
+test("what may be bought is what the server offers where the group stands, nothing of the page's own", () => {
   const state = {status: {position: {station: "Zug", seated: false}}, last: null};
-  const next = {itinerary: {crossings: [{kind: "toll_line", name: "Luzern–Rotkreuz", owner: null}],
-    legs: [{crossings: [{kind: "tunnel", name: "Heitersberg", owner: "Gelb"}]}]}};
-  const none = {stations: [], toll_lines: [], tunnels: []};
-  assert.deepEqual(buyOffers({state, next, ledger: {owned: none}}),
-    [{kind: "station", name: "Zug"}, {kind: "toll_line", name: "Luzern–Rotkreuz"}]);
-  assert.deepEqual(itineraryCrossings({state, next}).map((c) => c.name), ["Luzern–Rotkreuz", "Heitersberg"]);
-  const mine = {...none, stations: [{name: "Zug"}]};
-  assert.deepEqual(buyOffers({state, next, ledger: {owned: mine}}), [{kind: "toll_line", name: "Luzern–Rotkreuz"}]);
-  const seated = {status: {position: {station: "Zug", seated: true}}};
-  assert.deepEqual(buyOffers({state: seated, next: null, ledger: {owned: none}}), []);
+  const next = {itinerary: {crossings: [{kind: "toll_line", name: "Luzern–Rotkreuz", owner: null}]}};
+  assert.deepEqual(buyOffers({state, next, ledger: {now: {buy_offers: []}}}), []);  // Zug is another group's
+  assert.deepEqual(buyOffers({state, next, ledger: {now: {buy_offers: [{kind: "station", name: "Baar", price: 2000}]}}}),
+    [{kind: "station", name: "Baar"}]);
+  assert.deepEqual(buyOffers({state, next, ledger: null}), []);
+});
+
+test("an income due is recorded with one tap at its hour, with the bonus its train earned", () => {
+  const sent = [];
+  const li = incomeItem({hour: "10:00", amount: 8000, bonus: true, train: "IR75"}, (body) => { sent.push(body); });
+  assert.equal(text(li), "Record the income of 10:00: 8'000 (bonus: IR75)");
+  li.querySelector("button").dispatchEvent(new window.Event("click"));
+  assert.deepEqual(sent, [{event: "income", time: "10:00", bonus: true}]);
 });
 
 test("a purchase button names what it buys and sends it at the group's time", () => {
@@ -66,15 +63,19 @@ test("a purchase button names what it buys and sends it at the group's time", ()
   assert.deepEqual(sent, [{event: "buy", toll_line: "Luzern–Rotkreuz", time: "13:10"}]);
 });
 
-test("what the group owns: value, fee, mortgage or redeem", () => {
+test("what the group owns: value, fee, redeem; mortgage only when §10 allows it", () => {
   const sent = [];
   const ledger = {owned: {stations: [{name: "Zug", code: "Z1", value: 4000, fee: 1000, mortgaged: false}],
-    toll_lines: [{name: "Olten–Aarau", value: 4000, fee: 500, mortgaged: true}], tunnels: []}};
+    toll_lines: [{name: "Olten–Aarau", value: 4000, fee: 500, mortgaged: true}], tunnels: []},
+  now: {mortgageable: false}};
   const rows = ownedRows(ledger, (body) => { sent.push(body); }, now);
   assert.deepEqual(rows.map((r) => all(r, "td").slice(0, 3).map(text)),
     [["Zug (Z1)", "4'000", "1'000"], ["Toll line Olten–Aarau mortgaged", "4'000", "500"]]);
   rows[1].querySelector("button").dispatchEvent(new window.Event("click"));
   assert.deepEqual(sent, [{event: "redeem", toll_line: "Olten–Aarau", time: "13:10"}]);
+  assert.equal(rows[0].querySelector("button"), null);  // the cash covers what it paid: no mortgage
+  const short = ownedRows({...ledger, now: {mortgageable: true}}, () => {}, now);
+  assert.equal(text(short[0].querySelector("button")), "Mortgage");
   assert.equal(text(ownedRows({owned: {stations: [], toll_lines: [], tunnels: []}}, () => {}, now)[0]), "nothing yet");
 });
 

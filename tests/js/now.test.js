@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {test} from "node:test";
 
 import "./dom.js";
-import {boardable, chooseAction, firstLeg, moneyKey, placeKey, positionText} from "../../planner/web/static/now.js";
+import {boardable, chooseAction, firstLeg, placeKey, positionText} from "../../planner/web/static/now.js";
 
 function state(obligation, position, extra) {
   return {status: {obligation, position, rolls: [], positions: []}, last: null, ...extra};
@@ -32,17 +32,15 @@ test("a position past the change window's deadline is stale: say where the group
   assert.deepEqual(a, {kind: "position", why: "stale"});
 });
 
-test("an unpaid fee of the itinerary at a stop reached is the action; once paid it is not", () => {
-  const view = {state: state({kind: "heading", target: "Emmenbrücke"}, IN_S1), next: {itinerary: {fees: [FEE]}},
-    ledger: {messages: []}};
-  assert.equal(chooseAction(view, minutes("12:50")).kind, null);  // the stop is 17 minutes ahead
-  assert.deepEqual(chooseAction(view, minutes("13:06")), {kind: "fee", why: "due", fee: FEE});
-  assert.equal(chooseAction(view, minutes("13:15")).kind, "fee");
-  const paid = {...view, ledger: {messages: [{kind: "fee", name: "Rotkreuz", time: "13:07", seq: 4, voided: false}]}};
-  assert.equal(chooseAction(paid, minutes("13:15")).kind, null);
-  const voided = {...view, ledger: {messages: [{kind: "fee", name: "Rotkreuz", time: "13:07", seq: 4, voided: true}]}};
-  assert.equal(chooseAction(voided, minutes("13:15")).kind, "fee");
-  assert.equal(chooseAction({...view, ledger: null}, minutes("13:15")).kind, null);  // not known yet
+test("a fee the ledger's answer lists as due is the action, with or without any roll; none listed, none", () => {
+  const due = (fees) => ({state: state({kind: "free", until: "14:00"}, IN_S1), ledger: {now: {fees_due: fees}}});
+  assert.deepEqual(chooseAction(due([FEE]), minutes("13:15")), {kind: "fee", why: "due", fee: FEE});
+  assert.equal(chooseAction(due([]), minutes("13:15")).kind, "roll");  // paid: gone from the answer
+  // an itinerary's fee ahead is not due: the page does not assemble fees of its own
+  const ahead = {state: state({kind: "heading", target: "X"}, IN_S1), next: {itinerary: {fees: [FEE]}},
+    ledger: {now: {fees_due: []}}};
+  assert.equal(chooseAction(ahead, minutes("13:15")).kind, null);
+  assert.equal(chooseAction({...ahead, ledger: null}, minutes("13:15")).kind, null);  // not known yet
 });
 
 test("seated, nothing binds: no action (the first leg shows); the game over: none", () => {
@@ -58,10 +56,12 @@ test("the first leg is next's from where the group is now, else the last answer'
   assert.equal(firstLeg({next: null, state: {last: null}}), null);
 });
 
-test("the boardable trains are the catchable ones, the first few", () => {
-  const z = {departures: [{catchable: false, trip_id: "a"}, {catchable: true, trip_id: "b"},
-    {catchable: true, trip_id: "c"}, {catchable: true, trip_id: "d"}]};
+test("the boardable trains are the catchable ones not yet left, the first few", () => {
+  const z = {departures: [{catchable: false, trip_id: "a", departure: "12:40"},
+    {catchable: true, trip_id: "b", departure: "12:41"}, {catchable: true, trip_id: "c", departure: "12:50"},
+    {catchable: true, trip_id: "d", departure: "12:55"}]};
   assert.deepEqual(boardable(z, 2).map((d) => d.trip_id), ["b", "c"]);
+  assert.deepEqual(boardable(z, 2, minutes("12:45")).map((d) => d.trip_id), ["c", "d"]);  // b left at 12:41
   assert.deepEqual(boardable(null, 2), []);
 });
 
@@ -78,12 +78,4 @@ test("next and the trains are asked again only when the group's place, roll or r
   assert.notEqual(placeKey(s), placeKey({...s, status: {...s.status, rolls: [{seq: 1}]}}));
   assert.notEqual(placeKey(s), placeKey({...s, realtime: {version: 3}}));
   assert.notEqual(placeKey(s), placeKey({...s, status: {...s.status, obligation: {kind: "x"}, positions: [{}]}}));
-});
-
-test("the ledger is asked again only when the group's money or what it was told changed", () => {
-  const s = {cash: 20000, capital: 20000, messages: [{seq: 3, voided: false}]};
-  assert.equal(moneyKey(s), moneyKey({...s}));
-  assert.notEqual(moneyKey(s), moneyKey({...s, cash: 19500}));
-  assert.notEqual(moneyKey(s), moneyKey({...s, messages: [{seq: 3, voided: false}, {seq: 5, voided: false}]}));
-  assert.notEqual(moneyKey(s), moneyKey({...s, messages: [{seq: 3, voided: true}]}));
 });

@@ -23,7 +23,9 @@ export function tidyOnChange(input) {
 /** The time the group's requests carry: the time field, prefilled with the phone's clock, which it follows until
     the players change it to tell a time that has passed; a typed time survives a reload. */
 export class PhoneClock {
-  constructor(input, storeKey, clockNow) {
+  /** ``gameDate`` (YYYY-MM-DD): the game's day, on which the phone's clock is the game's (see ``settle``). */
+  constructor(input, storeKey, clockNow, gameDate) {
+    this.gameDate = gameDate || null;
     this.input = input;
     this.storeKey = storeKey;
     this.clockNow = clockNow || (() => clockOf(new Date()));
@@ -44,6 +46,15 @@ export class PhoneClock {
     this.input.value = "";
     this.typed("");
     return this.now();
+  }
+
+  /** After an event was recorded: the field follows the phone's clock again, so that a time typed for one event
+      is not kept unseen for the next. Only on the game's day: on another day (a rehearsal) the phone's clock is
+      not the game's, and the typed time stays. */
+  settle() {
+    const d = new Date();
+    const today = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    if (!this.gameDate || today === this.gameDate) this.follow();
   }
 
   /** ``delta`` minutes earlier or later than the time shown (a time that has passed: "we got off 5 min ago"). */

@@ -1,8 +1,9 @@
 /* The group's phone page. The first screen says where the group is, what binds it now and offers the one action
    it most likely needs (now.js decides which) with the answer's first leg right below; the rest folds away.
-   Polls the group's state (every 4 s, or serve's --poll-interval: a roll on another phone shows within 10 s) and
-   asks the answers that depend on it (next, the trains, the ledger) once per change of it; keeps the last state
-   for a tunnel and queues a roll tried offline, sent once (same roll_id) when back online. */
+   Asks the group's state and the ledger's answer for the group now again when the game changed or the clock
+   reaches the answer's next change (fresh.js), and the answers that depend on its place (next, the trains) once
+   per change of it; keeps the last state for a tunnel and queues a roll tried offline, sent once (same roll_id)
+   when back online. */
 import {ApiError, api, apiOrKept, pollMs, stations} from "./api.js";
 import {admissibleItems, answerSummary, answerTitle, candidateItems, changesOf, drawRoute, firstLegCard, legRow,
   trainsView} from "./answer.js";
@@ -13,9 +14,11 @@ import {languageSwitch, loadCatalog, t} from "./i18n.js";
 import {whereAreWe} from "./locate.js";
 import {makeMap} from "./map.js";
 import {setUpMoney} from "./money_page.js";
-import {boardable, chooseAction, firstLeg, moneyKey, placeKey, positionText} from "./now.js";
+import {firstLeg, placeKey, positionText} from "./now.js";
+import {setUpAction} from "./action.js";
+import {askAgain, watchChanges} from "./fresh.js";
 import {Kept} from "./offline.js";
-import {newId} from "./money.js";
+import {newId, nextChange} from "./money.js";
 import {keepForOffline} from "./shell.js";
 import {deadlineText, liveText, obligationText, realtimeBanner, rollResult, seatedText,
   undoQuestion} from "./words.js";
@@ -25,20 +28,19 @@ const GAME = DATA.game;
 const DICE = Number(DATA.dice || 1);
 const BASE = `/api/games/${encodeURIComponent(GAME)}/groups/${encodeURIComponent(DATA.group)}`;
 const kept = new Kept(`planner:${GAME}:${DATA.group}`);
-const clock = new PhoneClock(byId("time"), `planner:${GAME}:${DATA.group}:time`);
+const clock = new PhoneClock(byId("time"), `planner:${GAME}:${DATA.group}:time`, null, DATA.date);
 
 const view = {state: null, next: null, trains: null, ledger: null};  // the latest answers of each kind
-const asked = {place: null, money: null};  // what next/trains and the ledger were last asked for (now.js keys)
+const asked = {place: null, minute: null};  // what next/trains were asked for (now.js key); the answers' minute
 let shownSeq = null;  // the roll whose answer the page shows
 let map = null;
 let routeLayer = null;
-let shownAction = null;  // what the action slot shows (redrawn only when it changes)
-const HOLD_MS = 6000;  // a form the players just touched stays where it is this long (it does not jump away)
-let holdUntil = 0;
 
 function message(text, isError) { say("message", text, isError); }
 
-const money = setUpMoney({base: BASE, view, now: () => clock.now(), fetchLedger, said: message});
+const money = setUpMoney({base: BASE, view, now: () => clock.now(), settle: () => clock.settle(), fetchLedger,
+  said: message});
+const action = setUpAction({view, now: () => clock.now(), money});
 
 // ---- the first screen -----------------------------------------------------------------------------------
 
@@ -68,45 +70,8 @@ function renderNow() {
   const cash = view.ledger ? view.ledger : view.state;
   setFact("cash", chf(cash.cash));
   setFact("capital", chf(cash.capital));
-  renderAction();
+  action.render();
   fill("first-leg", [firstLegCard(firstLeg(view))].filter(Boolean));
-}
-
-/* The one action: its form moves into the slot under the obligation (and back into its folded section when
-   another action is due). Not while the players type in it or have just touched it; at once after it was sent. */
-function holdForms() { holdUntil = Date.now() + HOLD_MS; }
-function releaseForms() { holdUntil = 0; }
-
-function renderAction() {
-  const action = chooseAction(view, minutesOf(clock.now()));
-  const trains = action.kind === "board" ? boardable(view.trains, 3) : [];
-  const key = JSON.stringify([action.kind, action.fee || null, action.by || null, trains.map((d) => d.trip_id),
-    action.kind === "fee" ? money.paidKey() : null]);
-  if (key === shownAction) return;
-  const slot = byId("action");
-  const focus = document.activeElement;
-  const typing = focus && focus.matches("input, select, textarea") && focus.closest("#action, #where-box, #roll-box");
-  if (shownAction !== null && (typing || Date.now() < holdUntil)) return;
-  shownAction = key;
-  const forms = {roll: [byId("roll-form"), byId("home-roll"), byId("roll-box")],
-    position: [byId("position-form"), byId("home-position"), byId("where-box")]};
-  for (const [kind, [form, home, box]] of Object.entries(forms)) {
-    if (kind === action.kind) { slot.append(form); box.hidden = true; } else { home.append(form); box.hidden = false; }
-  }
-  for (const el of [...slot.children]) if (!Object.values(forms).some(([f]) => f === el)) el.remove();
-  byId("fact-deadline").classList.toggle("in-action", action.kind === "board");
-  slot.dataset.action = action.kind || "none";
-  if (action.kind === "fee") {
-    slot.append(h("div", {class: "due-fee"}, h("p", {class: "action-title"}, t("A fee is due here")),
-      h("ul", {id: "due-fee"}, money.feeItem(action.fee))));
-  } else if (action.kind === "board") {
-    const plan = firstLeg(view);  // the train of the way on, marked among those the window allows
-    slot.append(h("div", {class: "board"}, h("p", {class: "action-title"},
-      t("Board a train by {time}", {time: action.by})), h("table", {id: "board-trains", class: "compact"},
-      h("tbody", {}, trains.map((d) => h("tr", {class: plan && d.trip_id === plan.trip_id ? "plan" : ""},
-        h("td", {}, h("b", {}, d.departure)), h("td", {}, d.route), h("td", {}, d.headsign || ""),
-        h("td", {}, d.platform ? t("Gl. {platform}", {platform: d.platform}) : "")))))));
-  }
 }
 
 // ---- the answer, the trains, the day's history ------------------------------------------------------------
@@ -235,8 +200,6 @@ async function fetchPlace(force) {
 async function fetchLedger() {
   const time = encodeURIComponent(clock.now() || clockOf(new Date()));  // what applies now is the phone's time's
   try { view.ledger = await apiOrKept(`${BASE}/ledger?time=${time}`); } catch { return; }
-  // the ledger answers what the state's money key sums up: the next poll asks it again only for a change after it
-  asked.money = moneyKey({cash: view.ledger.cash, capital: view.ledger.capital, messages: view.ledger.told});
   renderAll();
 }
 
@@ -251,8 +214,7 @@ async function refresh() {
     kept.saveState(state);
     renderState(state);
     fetchPlace(false);
-    const mk = moneyKey(state);
-    if (mk !== asked.money) { asked.money = mk; fetchLedger(); }
+    await fetchLedger();  // the group now (fees due, what it may buy, when it changes next): a 304 when unchanged
     await flushQueue();
   } catch (e) {
     if (e instanceof ApiError) { banner("net", e.message); return; }
@@ -309,7 +271,8 @@ async function submitRoll(ev) {
   message(t("Rolling..."));
   try {
     const ans = await api(BASE + "/rolls", "POST", body);
-    releaseForms();
+    action.release();
+    clock.settle();  // the time field shows the clock again: a typed time is not kept unseen for the next event
     message(t("Recorded: roll {dice} at {time}.", {dice, time: ans.rolled_at}));
     renderAnswer(ans);
     refresh();
@@ -319,7 +282,8 @@ async function submitRoll(ev) {
 }
 
 function positionSet(st) {
-  releaseForms();
+  action.release();
+  clock.settle();
   message(st.train ? t("Position: {train}", {train: st.train})
     : t("Position: {station} since {since}", {station: st.position.station, since: st.position.since}));
   refresh();
@@ -399,9 +363,6 @@ async function fillStations() {
 await loadCatalog(apiOrKept);
 languageSwitch(byId("languages"));
 keepForOffline();
-for (const id of ["action", "where-box", "roll-box"]) {
-  for (const type of ["pointerdown", "keydown", "input"]) byId(id).addEventListener(type, holdForms);
-}
 byId("roll-form").addEventListener("submit", submitRoll);
 byId("position-form").addEventListener("submit", submitPosition);
 byId("undo").addEventListener("click", askUndo);
@@ -428,4 +389,11 @@ const cached = kept.state();
 if (cached) renderState(cached.state);
 fillStations();
 refresh();
-setInterval(refresh, pollMs(4000));
+watchChanges(GAME, refresh);
+let shownMinute = null;
+setInterval(() => {  // the clock alone: ask again at the answers' next change; redraw the first screen each minute
+  const minute = minutesOf(clock.now());
+  if (askAgain(minute, asked.minute, nextChange(view))) refresh();
+  else if (minute !== shownMinute && view.state) renderNow();
+  shownMinute = minute;
+}, Math.min(pollMs(1000), 1000));

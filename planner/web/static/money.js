@@ -1,4 +1,4 @@
-/* The group's money: the fees of the itinerary it rides (each paid with one tap), what it may buy now, what it
+/* The group's money: the fees it owes (each paid with one tap at its stop's time), what it may buy now, what it
    owns, each event's §19 message with share links (SMS, WhatsApp, the phone's share sheet); and the ledger
    events sent to the server. The server computes every amount and checks every claim against the group's day:
    the page only says what happened, and shows a refusal as the server words it. The builders are pure (data in,
@@ -8,41 +8,29 @@ import {h} from "./dom.js";
 import {chf, minutesOf} from "./format.js";
 import {t} from "./i18n.js";
 
-/** The fees of the itinerary the group rides (next's, else the last answer's). */
-export function itineraryFees(view) {
-  const nxt = view.next && view.next.itinerary;
-  if (nxt && nxt.fees) return nxt.fees;
-  return (view.state && view.state.last && view.state.last.fees) || [];
+/** What the money rules say of the group now: the ledger's ``now`` answer (fees due, what it may buy, income
+    due, ...), or null before it is known. The page shows only this: the server works out every fee from the stops
+    of the group's day, from its stop until it is paid, also in free movement and without any roll. */
+export function ledgerNow(view) {
+  return (view.ledger && view.ledger.now) || null;
 }
 
-/** The toll lines and tunnels of that itinerary (of the whole way and of each leg, once each). */
-export function itineraryCrossings(view) {
-  const nxt = view.next && view.next.itinerary;
-  const src = nxt || (view.state && view.state.last) || {};
-  const seen = new Map();
-  for (const c of src.crossings || []) seen.set(c.name, c);
-  for (const l of src.legs || []) for (const c of l.crossings || []) if (!seen.has(c.name)) seen.set(c.name, c);
-  return [...seen.values()];
+/** The fees the group owes now, oldest stop first (none before its stop; a paid one is gone). */
+export function feesDue(view) {
+  const now = ledgerNow(view);
+  return (now && now.fees_due) || [];
 }
 
-/** The group's own event that paid ``fee`` (not voided), or undefined. */
-export function paidFee(fee, ledger) {
-  const own = (ledger && ledger.messages) || [];
-  return own.find((e) => e.kind === "fee" && !e.voided && e.name === fee.name && (!fee.time || e.time === fee.time));
+/** The fee due now: the oldest unpaid stop's, or null (none, or the ledger not known yet). */
+export function dueFee(view) {
+  const fees = feesDue(view);
+  return fees.length ? fees[0] : null;
 }
 
-const FEE_DUE_AHEAD = 2;  // minutes: a fee a stop ahead is due as the train pulls in
-const FEE_DUE_BEHIND = 60;  // minutes: a fee of a stop passed an hour ago is for the Money section, not now
-
-/** The fee due now (``now`` minutes after midnight): the earliest unpaid fee of the itinerary at a stop the group
-    is at or has just passed; null when none (or the ledger is not known yet). */
-export function dueFee(view, now) {
-  if (!view.ledger || now === null) return null;
-  const due = itineraryFees(view).filter((f) => {
-    const at = minutesOf(f.time);
-    return at !== null && at <= now + FEE_DUE_AHEAD && at >= now - FEE_DUE_BEHIND && !paidFee(f, view.ledger);
-  });
-  return due.length ? due[0] : null;
+/** The minute (after midnight) at which the answer changes by the clock alone, or null. */
+export function nextChange(view) {
+  const now = ledgerNow(view);
+  return now && now.next_change ? minutesOf(now.next_change) : null;
 }
 
 function thingKey(kind) { return kind === "toll_line" ? "toll_line" : kind === "tunnel" ? "tunnel" : "station"; }
@@ -51,20 +39,19 @@ function diceSelect(cls) {
   return h("select", {class: cls, "aria-label": t("die")}, ...[1, 2, 3, 4, 5, 6].map((i) => h("option", {value: String(i)}, i)));
 }
 
-/** One fee of the itinerary: to whom, how much, when, and its pay button (two dice for a tunnel), or "paid". The
-    tap calls ``pay(body)`` with the ledger event (time: the fee's, else ``now()``). */
-export function feeItem(fee, ledger, pay, now) {
+/** One fee due: to whom, how much, at which stop's time, and its pay button (two dice for a tunnel). The tap
+    calls ``pay(body)`` with the ledger event at the fee's stop's time: a fee paid late counts as paid at its stop
+    (never the tap's time, never a stop ahead). */
+export function feeItem(fee, pay) {
   const amount = fee.amount !== null && fee.amount !== undefined ? chf(fee.amount)
     : t("{min}-{max} (two dice)", {min: chf(fee.min), max: chf(fee.max)});
   const li = h("li", {class: "fee"}, h("b", {}, fee.name), " ", t("to {owner}: {amount}", {owner: fee.owner, amount}),
-    fee.time ? h("small", {}, " ", t("at {time}", {time: fee.time})) : null, " ");
-  const paid = paidFee(fee, ledger);
-  if (paid) { li.append(h("span", {class: "done"}, t("paid (#{seq})", {seq: paid.seq}))); return li; }
+    h("small", {}, " ", t("at {time}", {time: fee.time})), " ");
   const dice = fee.kind === "tunnel" ? [diceSelect("die1"), diceSelect("die2")] : [];
   dice.forEach((d) => li.append(d, " "));
   const btn = h("button", {type: "button", class: "small pay"}, t("Pay"));
   btn.addEventListener("click", () => {
-    const body = {event: "pay", [thingKey(fee.kind)]: fee.name, time: fee.time || now()};
+    const body = {event: "pay", [thingKey(fee.kind)]: fee.name, time: fee.time};
     if (dice.length) body.dice = dice.map((d) => Number(d.value));
     btn.disabled = true;
     Promise.resolve(pay(body)).finally(() => { btn.disabled = false; });
@@ -73,16 +60,10 @@ export function feeItem(fee, ledger, pay, now) {
   return li;
 }
 
-/** What the group may buy now: the station it stands at, and the toll lines and tunnels of the itinerary it rides
-    that nobody owns (the server checks that it is there, or crossing it, at that time). */
+/** What the group may buy where it stands, as the server offers it (free, allowed, nobody's). */
 export function buyOffers(view) {
-  const out = [];
-  const pos = view.state && view.state.status && view.state.status.position;
-  const owned = (view.ledger && view.ledger.owned) || {stations: [], toll_lines: [], tunnels: []};
-  const mine = new Set([...owned.stations, ...owned.toll_lines, ...owned.tunnels].map((x) => x.name));
-  if (pos && pos.station && !pos.seated && !mine.has(pos.station)) out.push({kind: "station", name: pos.station});
-  for (const c of itineraryCrossings(view)) if (!c.owner && !mine.has(c.name)) out.push({kind: c.kind, name: c.name});
-  return out;
+  const now = ledgerNow(view);
+  return ((now && now.buy_offers) || []).map((o) => ({kind: o.kind, name: o.name}));
 }
 
 /** A one-tap purchase; the tap calls ``buy(body)``. */
@@ -98,12 +79,28 @@ export function buyButton(offer, buy, now) {
   return btn;
 }
 
-function ownedRow(kind, x, act, now) {
+/** A full hour's income not recorded yet (§6), with the bonus when the group's train earned it: one tap records
+    it at its hour (``record(body)``). */
+export function incomeItem(income, record) {
+  const args = {hour: income.hour, amount: chf(income.amount), train: income.train || ""};
+  const btn = h("button", {type: "button", class: "small income"},
+    income.bonus ? t("Record the income of {hour}: {amount} (bonus: {train})", args)
+      : t("Record the income of {hour}: {amount}", args));
+  btn.addEventListener("click", () => {
+    btn.disabled = true;
+    Promise.resolve(record({event: "income", time: income.hour, bonus: Boolean(income.bonus)}))
+      .finally(() => { btn.disabled = false; });
+  });
+  return h("li", {}, btn);
+}
+
+function ownedRow(kind, x, act, now, mortgageable) {
   const what = kind === "station" ? x.name + (x.code ? ` (${x.code})` : "")
     : kind === "tunnel" ? t("Tunnel {name}", x) : t("Toll line {name}", x);
   const fee = kind === "tunnel" ? (x.fee_multiplier ? t("{n} x dice", {n: x.fee_multiplier}) : "-") : chf(x.fee);
-  const btn = h("button", {type: "button", class: "small quiet"}, x.mortgaged ? t("Redeem") : t("Mortgage"));
-  btn.addEventListener("click", () => {
+  const btn = x.mortgaged || mortgageable
+    ? h("button", {type: "button", class: "small quiet"}, x.mortgaged ? t("Redeem") : t("Mortgage")) : null;
+  if (btn) btn.addEventListener("click", () => {
     btn.disabled = true;
     Promise.resolve(act({event: x.mortgaged ? "redeem" : "mortgage", [kind]: x.name, time: now()}))
       .finally(() => { btn.disabled = false; });
@@ -113,11 +110,15 @@ function ownedRow(kind, x, act, now) {
     h("td", {}, chf(x.value)), h("td", {}, fee), h("td", {}, btn));
 }
 
-/** What the group owns, one row each with its value, fee and mortgage / redeem button (``act(body)``). */
+/** What the group owns, one row each with its value, fee and redeem button, or mortgage button when §10 lets
+    it mortgage now (``ledger.now.mortgageable``: its cash does not cover what it paid); ``act(body)``. */
 export function ownedRows(ledger, act, now) {
   const rows = [];
+  const mortgageable = Boolean(ledger.now && ledger.now.mortgageable);
   for (const kind of ["station", "toll_line", "tunnel"]) {
-    for (const x of ledger.owned[kind === "station" ? "stations" : kind + "s"]) rows.push(ownedRow(kind, x, act, now));
+    for (const x of ledger.owned[kind === "station" ? "stations" : kind + "s"]) {
+      rows.push(ownedRow(kind, x, act, now, mortgageable));
+    }
   }
   return rows.length ? rows : [h("tr", {}, h("td", {colspan: "4"}, t("nothing yet")))];
 }

@@ -6,7 +6,7 @@ import {dueFee} from "./money.js";
 /** The one action the group most likely needs at ``now`` (minutes after midnight, the phone's time):
     - ``position`` when the group's day does not know where it is, or its position is stale (it stood at a
       station past the change window's deadline: it must be in a train by now, or somewhere else);
-    - ``fee`` when a fee of its itinerary is due here (at a stop it is at or has just passed) and unpaid;
+    - ``fee`` when the ledger's answer lists a fee due (of a stop of its day it reached, not yet paid);
     - ``roll`` when a roll is due (the dice ask for one now, or before the free movement ends);
     - ``board`` when the change window binds a standing group (board a train by ``by``);
     none otherwise (seated, or nothing binds: the first screen's "Where are we?" button is there), and once the
@@ -18,7 +18,7 @@ export function chooseAction(view, now) {
   if (ob.kind === "ended") return {kind: null, why: "ended"};
   const pos = st.position;
   if (!pos) return {kind: "position", why: "unknown"};
-  const fee = dueFee(view, now);
+  const fee = dueFee(view);
   if (fee) return {kind: "fee", why: "due", fee};
   if (ob.kind === "roll" || ob.kind === "free") return {kind: "roll", why: ob.kind};
   const by = !pos.seated && ob.board_by ? minutesOf(ob.board_by) : null;
@@ -36,9 +36,12 @@ export function firstLeg(view) {
   return last && last.legs && last.legs.length ? last.legs[0] : null;
 }
 
-/** The catchable departures of the trains answer, the first ``n`` (the forced one when nothing leaves in time). */
-export function boardable(z, n) {
-  return ((z && z.departures) || []).filter((d) => d.catchable).slice(0, n);
+/** The catchable departures of the trains answer that have not left by ``now`` (minutes after midnight; null: all),
+    the first ``n`` (the forced one when nothing leaves in time). */
+export function boardable(z, n, now) {
+  return ((z && z.departures) || []).filter((d) => d.catchable
+    && (now === null || now === undefined || minutesOf(d.departure) === null || minutesOf(d.departure) >= now))
+    .slice(0, n);
 }
 
 /** Where the group's day has it, in a few words: its train, or the station and since when. */
@@ -55,12 +58,4 @@ export function placeKey(state) {
   const rolls = st.rolls || [];
   return JSON.stringify([st.position || null, rolls.length ? rolls[rolls.length - 1].seq : null,
     (st.positions || []).length, state && state.realtime ? state.realtime.version : null]);
-}
-
-/** A key of the group's money as the state shows it (cash, capital, the messages it was told): the ledger is
-    asked again only when it changes, or after the group's own event. */
-export function moneyKey(state) {
-  const told = (state && state.messages) || [];
-  return JSON.stringify([state && state.cash, state && state.capital, told.length,
-    told.length ? [told[told.length - 1].seq, told.filter((e) => e.voided).length] : null]);
 }

@@ -47,6 +47,7 @@ self.addEventListener("fetch", (ev) => {
   const req = ev.request;
   const url = new URL(req.url);
   if (req.method !== "GET" || url.origin !== self.location.origin || url.pathname === "/join") return;
+  if (url.pathname.endsWith("/changes")) return;  // a long poll: nothing to keep for a tunnel
   if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/vendor/")) {
     ev.respondWith(cacheFirst(req));
   } else if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/games/") ||
