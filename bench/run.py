@@ -2,7 +2,8 @@
 
 Order: routing (Zug day + synthetic game-area day), one-to-one against nigiri (skipped columns when
 pynigiri, the ``bench`` extra, is missing), game commands, the group's day, the ledger, cache reload, maps, the
-phone app under load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), then the ingest of a
+phone app under load (bench_web, 2 minutes; `python -m bench.bench_web --quick` for 20 s), the bytes of a phone
+idling one game hour (bench_idle), then the ingest of a
 SYNTHETIC national-size feed (generated once into bench/out/, several minutes the first time).
 Set BENCH_SKIP=ingest (comma-separated names) to leave some out. The machine's pace (:mod:`bench.pace`) is printed at
 the start and the end, and every JSON carries the pace read when it was written; at the end the targets of issue 35
@@ -21,7 +22,7 @@ import time
 from bench import OUT
 from bench.pace import pace_ms
 
-BENCHES = ["routing", "onetoone", "rules", "realtime", "group", "ledger", "lab", "cache", "maps", "web", "ingest"]
+BENCHES = ["routing", "onetoone", "rules", "realtime", "group", "ledger", "lab", "cache", "maps", "web", "idle", "ingest"]
 
 
 def main() -> int:

@@ -43,6 +43,7 @@ from planner.web.responses import (
     json_response,
     security_headers,
     service_worker,
+    small_json,
 )
 from planner.web.security import (
     COOKIE,
@@ -166,9 +167,8 @@ class WebApp:
         return endpoint
 
     async def changes(self, request: Request) -> Response:
-        """``GET /api/games/{game}/changes?since=MARK``: the game's change mark (any token of the game), answered
-        as soon as it differs from ``since``, else after ``wait`` seconds (at most 50): a phone hears
-        of any change of the game at once, and idles on about one small request a minute."""
+        """``GET /api/games/{game}/changes?since=MARK``: the game's change mark (any token of the game), as soon as it
+        differs from ``since``, else after ``wait`` (<= 50) s: a phone hears of any change at once, idling cheaply."""
         try:
             caller = self.caller(request)
             game_id = request.path_params["game"]
@@ -176,7 +176,7 @@ class WebApp:
                 raise HttpError(403, N_("this token belongs to another game"))
             mark = await changed_mark(lambda: self.answers.changes(game_id), request.query_params.get("since"),
                                       request.query_params.get("wait"))
-            return json_response({"changes": mark})
+            return small_json({"changes": mark})
         except HttpError as exc:
             return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
 

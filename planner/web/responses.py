@@ -79,6 +79,14 @@ def conditional_json(data: Any, if_none_match: str | None) -> Response:
     return Response(body, headers=h, media_type="application/json")
 
 
+def small_json(data: Any) -> Response:
+    """A tiny JSON answer a phone asks about once a minute all day (the game's change mark): only the headers a JSON
+    answer needs (never stored, never sniffed as a document; the page headers of :func:`security_headers` guard
+    documents, which this is not), as each byte is paid for once a minute."""
+    return Response(contract.encode(data), headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+                    media_type="application/json")
+
+
 CHANGE_CHECK = 1.0  # seconds between two looks at the game's change mark while a phone waits
 LONG_POLL = 50.0  # seconds a phone's question "did anything change?" waits at most for a change
 

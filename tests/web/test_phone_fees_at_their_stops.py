@@ -13,6 +13,7 @@ server offers (never Blau's Zug).
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 import requests
@@ -30,7 +31,7 @@ WAIT = 15000  # ms: what the clock or another phone changed shows within this
 def site(web_server):
     """A game of its own on the process's shared server, with Blau's and Gelb's holdings bought over the API."""
     game = web_game(web_server.env, "Rot,Blau,Gelb", name="Samstag", base=web_server.url)
-    site = {"url": web_server.url, "game": game}
+    site = {"url": web_server.url, "game": game, "env": web_server.env}
     blau, gelb = Api(site, 2), Api(site, 3)
     gelb.post("/position", {"at": "Rotkreuz", "trip": "IR75 09:11", "time": "09:11"})  # to Luzern over the line
     gelb.post("/ledger", {"event": "buy", "toll_line": "Luzern–Rotkreuz", "time": "09:26"})
@@ -129,3 +130,34 @@ def test_a_fee_appears_at_its_stop_and_stays_until_paid_at_its_stops_time(site, 
     expect(p.locator("#time")).to_have_value("10:40")  # after the event the field follows the clock again
     assert errors == []
     ctx.close()
+
+
+def test_an_answer_asked_again_unchanged_costs_a_304_and_answers_travel_gzipped(site):
+    gelb = Api(site, 3)
+    url = f"{gelb.base}/ledger?time=09:50"
+    first = requests.get(url, headers=gelb.headers, timeout=60)
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"  # JSON shrinks on the wire
+    tag = first.headers["ETag"]
+    again = requests.get(url, headers={**gelb.headers, "If-None-Match": tag}, timeout=60)
+    assert again.status_code == 304 and again.content == b"" and again.headers["ETag"] == tag
+    gelb.post("/ledger", {"event": "income", "time": "10:00"})  # the group's money changed: a new answer
+    changed = requests.get(url, headers={**gelb.headers, "If-None-Match": tag}, timeout=60)
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+
+
+def test_the_change_mark_answers_as_soon_as_anything_of_the_game_changes(site):
+    gelb = Api(site, 3)
+    changes = f"{site['url']}/api/games/{site['game']['game']}/changes"
+    mark = requests.get(changes, headers=gelb.headers, timeout=60).json()["changes"]
+    unchanged = requests.get(f"{changes}?since={mark}&wait=0", headers=gelb.headers, timeout=60)
+    assert unchanged.json() == {"changes": mark}
+    answer: list = []
+    waiting = threading.Thread(target=lambda: answer.append(
+        requests.get(f"{changes}?since={mark}", headers=gelb.headers, timeout=120).json()["changes"]))
+    waiting.start()
+    Api(site, 2).post("/position", {"at": "Zug", "time": "10:50"})  # another group's phone reports a position
+    waiting.join()
+    assert answer and answer[0] != mark
+    other = web_game(site["env"], "Lila", base=site["url"])
+    wrong = requests.get(changes, headers={"Authorization": f"Bearer {other['groups'][0]['token']}"}, timeout=60)
+    assert wrong.status_code == 403  # a token of another game learns nothing of this one
