@@ -159,7 +159,8 @@ def _other_event(play: Play, req: LedgerRequest, base: dict, card: str | None) -
             raise InputError(_("parking: give the reason (a key of the game's ledger.parking_payments)"))
         return Event("parking", **base, reason=req.reason)
     if kind == "tax":
-        return Event("parking", **base, reason=_tax(play, req))
+        reason, trip = _tax(play, req)
+        return Event("parking", **base, reason=reason, trip=trip)
     if kind == "parking_empty":
         return Event("parking_empty", **base, dice=req.dice, **_change(play, base["group"], req.time))
     if kind == "card":
@@ -192,21 +193,23 @@ def _levels(play: Play, req: LedgerRequest) -> tuple[tuple[str, int], ...]:
     return tuple(levels)
 
 
-def _tax(play: Play, req: LedgerRequest) -> str:
-    """§16: the tax named, refused where it does not apply (variant B: no unscheduled-stop tax in a bus or tram)."""
+def _tax(play: Play, req: LedgerRequest) -> tuple[str, str]:
+    """§16: the tax named and the train the group's day has it in ("" unknown; a tax is paid once per train and
+    minute), refused where it does not apply (variant B: no unscheduled-stop tax in a bus or tram)."""
     taxes = rules_of(play).taxes
     tax = taxes.get(req.reason)
     if tax is None:
         raise InputError(_("no tax {reason!r} in this game (taxes: {known})").format(
             reason=req.reason, known=", ".join(taxes) or "-"))
-    trip = train_at(play, req.group, req.time) if tax.modes else None
-    if trip is not None:
-        tt = play.day.timetable
-        mode = Mode(int(tt.route_mode[tt.trip_route[trip]])).label
-        if mode not in tax.modes:
-            raise InputError(_("{title} does not apply in a {mode} (the group's {train}): only in {modes}").format(
-                title=tax.title, mode=mode, train=tt.route_name[tt.trip_route[trip]], modes=", ".join(tax.modes)))
-    return tax.key
+    trip = train_at(play, req.group, req.time)
+    if trip is None:
+        return tax.key, ""
+    tt = play.day.timetable
+    mode = Mode(int(tt.route_mode[tt.trip_route[trip]])).label
+    if tax.modes and mode not in tax.modes:
+        raise InputError(_("{title} does not apply in a {mode} (the group's {train}): only in {modes}").format(
+            title=tax.title, mode=mode, train=tt.route_name[tt.trip_route[trip]], modes=", ".join(tax.modes)))
+    return tax.key, str(tt.trip_id[trip])
 
 
 def _change(play: Play, group: str, t: int) -> dict:
