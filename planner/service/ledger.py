@@ -26,7 +26,7 @@ from planner.service.jail import check_jail_payment
 from planner.service.ledger_stops import fee_stop, is_stop, stops_of
 from planner.service.ledger_views import end, feed, group_status, own_events, recorded_event, rules_of, status
 from planner.service.play import Play
-from planner.service.whereabouts import check_at_station, check_crossing, group_train, train_at
+from planner.service.whereabouts import check_place, group_train, train_at
 from planner.store.ledger_rows import Recorded
 from planner.timetable.model import Mode
 from planner.util.i18n import _
@@ -266,13 +266,11 @@ def _check(play: Play, group: str, event: Event):
     """What the group's day must not contradict before ``event`` is recorded (None: nothing to check)."""
     if event.kind == "fee" and is_stop(play, group, event.target, event.name, event.time):
         return None  # a stop of the group's own day: nothing to contradict
-    if event.kind in ("buy", "fee") and event.target == STATION:
+    if event.kind in ("buy", "fee") and event.target in (STATION, TOLL_LINE, TUNNEL):
         def check(state: LedgerState, events: list[Event]) -> None:
             if event.name not in state.visits.get(event.group, ()):  # a card's virtual visit needs no presence
-                check_at_station(play, group, event, events)
+                check_place(play, group, event, events)
         return check
-    if event.kind in ("buy", "fee") and event.target in (TOLL_LINE, TUNNEL):
-        return lambda state, events: check_crossing(play, group, event)
     if event.kind == "parking" and event.reason == "jail":
         return lambda state, events: check_jail_payment(play, group, event, events)
     return None

@@ -154,6 +154,15 @@ def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int |
     last = next((i for i in range(len(stops) - 1, -1, -1) if stops[i].kind == kind and stops[i].name == name), None)
     if last is None:
         return time
+    # a fee still owed for a stop there (the latest first) is paid for that stop, at its time, however late: a
+    # late payment counts as paid at the stop, so it never stands in the way of the group's next stops
+    owed_at = [s for s in reversed(stops[:last + 1]) if s.kind == kind and s.name == name]
+    rules = play.day.ledger_rules
+    dues = play.state.ledger.owed(rules, play.id, play.group(group).name,
+                                  [(s.kind, s.name, s.time) for s in owed_at])
+    unpaid = next((s for s, due in zip(owed_at, dues, strict=True) if due is not None), None)
+    if unpaid is not None:
+        return unpaid.time
     here = stops[last]
     if kind == STATION and any(s.kind == STATION for s in stops[last + 1:]):
         return time  # the group was elsewhere since: another stop there

@@ -322,6 +322,10 @@ class LedgerStore:
         """The ledger state of the game (a replay of its standing events): the caller's own copy."""
         return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState)
 
+    def standing(self, rules: LedgerRules, game_id: str) -> list[Event]:
+        """The game's events that apply (neither marks, voided nor undone), in decision-time order."""
+        return self._read(lambda c: self._replayed(c, rules, game_id).standing, list)
+
     def view(self, rules: LedgerRules, game_id: str) -> LedgerState:
         """The ledger state of the game, shared with the kept replay: for reading only (no copy made)."""
         return self._read(lambda c: self._replayed(c, rules, game_id).state, LedgerState)
