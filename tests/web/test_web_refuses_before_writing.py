@@ -137,3 +137,15 @@ def test_a_group_that_is_out_is_refused_at_both_doors(site):
     refused_in_one_line(cli(site, "demo", "roll", "--group", "Rot", "--at", "Rotkreuz", "--dice", "3", "--time",
                             "13:30"), "ausgeschieden")
     assert rot.get("")["status"]["rolls"] == []
+
+
+def test_the_bonus_train_is_the_one_boarded_at_its_first_stop_named_as_the_feed_names_it(site):
+    gelb, rot = Phone(site, "nws_game", 3), Phone(site, "nws_game", 1)
+    gelb.ok("/position", {"at": "Liestal, Bahnhof", "time": "09:30"})
+    gelb.ok("/position", {"trip": "70 09:43", "time": "09:42"})  # the feed's own name of the bus, 18 min before
+    p = cli(site, "nws", "ledger", "income", "--group", "Gelb", "--bonus", "--time", "10:00")
+    assert p.returncode == 0, p.stderr
+    rot.ok("/position", {"at": "Liestal", "time": "09:40"})
+    income = rot.ok("/ledger", {"event": "income", "bonus": True, "trip": "S19 09:49", "time": "10:00"})
+    assert income["bonus"] is True
+    assert [e["bonus"] for e in own_events(site, "nws_game", 3) if e["kind"] == "income"] == [True]
