@@ -53,12 +53,8 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
     if e.kind != "join":
         if e.group not in state.cash:
             raise Refused(_("group {group} has not joined the game").format(group=e.group))
-        if e.group in state.out:
-            raise Refused(_("group {group} is out since {time} (§6: debts)").format(group=e.group,
-                                                                                  time=fmt_clock(state.out[e.group])))
-        if not rules.start <= e.time <= rules.end:
-            raise Refused(_("time {time} is outside the game ({start}-{end})").format(
-                time=fmt_clock(e.time), start=fmt_clock(rules.start), end=fmt_clock(rules.end)))
+        check_playing(state, e.group)
+        check_in_game(rules, e.time)
     new = state if inplace else state.fork()
     out = Outcome(event=e, state=new, tell=tell_of(rules.audience.get(e.kind, "none")), seq=seq, strict=strict)
     late = lateness(rules, e)
@@ -78,6 +74,21 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
         if g not in new.out and cap.is_broke(rules, new, g):
             new.out[g] = e.time
     return out
+
+
+def check_playing(state: LedgerState, group: str) -> None:
+    """Refuse anything of a group that is out (§6: it plays no further: no event, no roll, no plan)."""
+    if group in state.out:
+        raise Refused(_("group {group} is out since {time} (§6: debts)").format(group=group,
+                                                                              time=fmt_clock(state.out[group])))
+
+
+def check_in_game(rules: LedgerRules, t: int) -> None:
+    """Refuse a time outside the game's hours (an event, a message sent): nothing happens before the start or
+    after the end."""
+    if not rules.start <= t <= rules.end:
+        raise Refused(_("time {time} is outside the game ({start}-{end})").format(
+            time=fmt_clock(t), start=fmt_clock(rules.start), end=fmt_clock(rules.end)))
 
 
 def lateness(rules: LedgerRules, e: Event) -> int:
@@ -204,6 +215,12 @@ def _parking(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None
     if amount is None:
         raise Refused(_("no free-parking payment {reason!r} in this game (known: {known})").format(
             reason=e.reason, known=", ".join([*rules.taxes, *rules.parking_payments]) or "-"))
+    if e.reason in rules.taxes:  # §16: one stop, one compartment is one tax, whichever phone reports it
+        once = (e.group, e.reason, e.trip, e.time // 60)
+        if once in s.taxes_paid and out.strict:
+            raise Refused(_("group {group} paid {tax} at {time} already (in this train): once per stop").format(
+                group=e.group, tax=rules.taxes[e.reason].title, time=fmt_clock(e.time)))
+        s.taxes_paid.add(once)
     out.amount = amount
     move(s, out, e.group, PARKING, out.amount)
     if e.reason == "jail":  # §17 (variant A): paid out of a jail the group reported
@@ -218,7 +235,8 @@ def _parking_empty(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -
     if not two_dice(e.dice):
         raise Refused(_("emptying the free parking: give the two dice (each 1-6)"))
     change = (e.group, e.name, e.ref or e.time // 60)
-    if e.name and change in s.parking_rolls:
+    # where the group's day does not say where it stands, its minute is the change: two phones tapping at once
+    if (e.name or out.strict) and change in s.parking_rolls:
         raise Refused(_("group {group} rolled for the free parking at {name} ({time}) already: once per "
                         "change (§18.1)").format(group=e.group, name=e.name, time=fmt_clock(e.time)))
     s.parking_rolls.add(change)

@@ -66,6 +66,11 @@ def next_card(rules: LedgerRules, s: LedgerState, group: str, deck: str, seed: s
 def draw(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     """Draw ``e.card`` from the group's pile of ``e.deck`` (reshuffled when empty) and apply it."""
     deck = deck_of(rules, e.deck)
+    once = (e.group, deck, e.time // 60)  # §14-§15: a pram, a dog seen is one draw, whichever phone taps it
+    if once in s.draws and out.strict:
+        raise Refused(_("group {group} drew a card of {deck} at {time} already: one card each time").format(
+            group=e.group, deck=deck, time=fmt_clock(e.time)))
+    s.draws.add(once)
     key = (e.group, deck)
     if not pile(rules, s, e.group, deck):
         s.shuffles[key] = s.shuffles.get(key, 0) + 1

@@ -201,6 +201,8 @@ class LedgerState:
     shuffles: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, deck) -> reshuffles so far
     fees_paid: dict[tuple[str, str, str, int], int] = field(default_factory=dict)  # (group, kind, name, minute)
     parking_rolls: set[tuple[str, str, int]] = field(default_factory=set)  # (group, station, minute) §18.1
+    taxes_paid: set[tuple[str, str, str, int]] = field(default_factory=set)  # (group, tax, train, minute) §16
+    draws: set[tuple[str, str, int]] = field(default_factory=set)  # (group, deck, minute): one draw a trigger
     exempt: dict[tuple[str, str], int] = field(default_factory=dict)  # (loser, station) -> dice-off time (B §7.2)
     jails: dict[str, list[JailStay]] = field(default_factory=dict)  # group -> its jail stays (§17)
 
@@ -223,6 +225,7 @@ class LedgerState:
             out=dict(self.out), orders=self.orders, offers=dict(self.offers),
             held={k: list(v) for k, v in self.held.items()}, drawn={k: list(v) for k, v in self.drawn.items()},
             shuffles=dict(self.shuffles), fees_paid=dict(self.fees_paid), parking_rolls=set(self.parking_rolls),
+            taxes_paid=set(self.taxes_paid), draws=set(self.draws),
             exempt=dict(self.exempt), jails={k: list(v) for k, v in self.jails.items()})
 
     def jail(self, group: str, t: int) -> JailStay | None:

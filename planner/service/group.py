@@ -23,7 +23,7 @@ from planner.service.answers import base as contract
 from planner.service.answers.dice import RollAnswer, stored_roll
 from planner.service.day_model import SEATED_LABEL, group_day, plan_json, station_name_of
 from planner.service.jail import jail_now, paid_out
-from planner.service.ledger_views import jailed
+from planner.service.ledger_views import jailed, playing
 from planner.service.messages import rule_label
 from planner.service.play import Play
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
@@ -133,6 +133,7 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
 def roll(play: Play, req: RollRequest) -> RollResult:
     """Record a roll for a group and answer it (see module docstring)."""
     day, group = play.day, play.group(req.group)
+    playing(play, group.name)
     request = req.canonical(group)
     if req.roll_id is not None and (old := play.state.groups.find_roll(play.id, group, req.roll_id)) is not None:
         replay(old, Roll(time=req.time, dice=_dice(req.dice), kind=old.kind, target=old.target,
@@ -206,6 +207,7 @@ def report_position(play: Play, group_ref: str, place: PlaceRequest,
     """Record a position report as :func:`set_position` does, without working out the answer: (the group, its day
     as written, the place resolved). For a caller that needs no state back (a simulated group boarding)."""
     day, group = play.day, play.group(group_ref)
+    playing(play, group.name)
     tt = day.timetable
     for _attempt in range(MAX_RECOMPUTE):
         snap = play.state.groups.snapshot(play.id, group)

@@ -26,7 +26,7 @@ from planner.service.jail import check_jail_payment
 from planner.service.ledger_stops import fee_stop, is_stop, stops_of
 from planner.service.ledger_views import end, feed, group_status, own_events, recorded_event, rules_of, status
 from planner.service.play import Play
-from planner.service.whereabouts import check_at_station, check_crossing, group_train, train_at
+from planner.service.whereabouts import check_place, group_train, train_at
 from planner.store.ledger_rows import Recorded
 from planner.timetable.model import Mode
 from planner.util.i18n import _
@@ -159,7 +159,8 @@ def _other_event(play: Play, req: LedgerRequest, base: dict, card: str | None) -
             raise InputError(_("parking: give the reason (a key of the game's ledger.parking_payments)"))
         return Event("parking", **base, reason=req.reason)
     if kind == "tax":
-        return Event("parking", **base, reason=_tax(play, req))
+        reason, trip = _tax(play, req)
+        return Event("parking", **base, reason=reason, trip=trip)
     if kind == "parking_empty":
         return Event("parking_empty", **base, dice=req.dice, **_change(play, base["group"], req.time))
     if kind == "card":
@@ -192,21 +193,23 @@ def _levels(play: Play, req: LedgerRequest) -> tuple[tuple[str, int], ...]:
     return tuple(levels)
 
 
-def _tax(play: Play, req: LedgerRequest) -> str:
-    """§16: the tax named, refused where it does not apply (variant B: no unscheduled-stop tax in a bus or tram)."""
+def _tax(play: Play, req: LedgerRequest) -> tuple[str, str]:
+    """§16: the tax named and the train the group's day has it in ("" unknown; a tax is paid once per train and
+    minute), refused where it does not apply (variant B: no unscheduled-stop tax in a bus or tram)."""
     taxes = rules_of(play).taxes
     tax = taxes.get(req.reason)
     if tax is None:
         raise InputError(_("no tax {reason!r} in this game (taxes: {known})").format(
             reason=req.reason, known=", ".join(taxes) or "-"))
-    trip = train_at(play, req.group, req.time) if tax.modes else None
-    if trip is not None:
-        tt = play.day.timetable
-        mode = Mode(int(tt.route_mode[tt.trip_route[trip]])).label
-        if mode not in tax.modes:
-            raise InputError(_("{title} does not apply in a {mode} (the group's {train}): only in {modes}").format(
-                title=tax.title, mode=mode, train=tt.route_name[tt.trip_route[trip]], modes=", ".join(tax.modes)))
-    return tax.key
+    trip = train_at(play, req.group, req.time)
+    if trip is None:
+        return tax.key, ""
+    tt = play.day.timetable
+    mode = Mode(int(tt.route_mode[tt.trip_route[trip]])).label
+    if tax.modes and mode not in tax.modes:
+        raise InputError(_("{title} does not apply in a {mode} (the group's {train}): only in {modes}").format(
+            title=tax.title, mode=mode, train=tt.route_name[tt.trip_route[trip]], modes=", ".join(tax.modes)))
+    return tax.key, str(tt.trip_id[trip])
 
 
 def _change(play: Play, group: str, t: int) -> dict:
@@ -263,13 +266,11 @@ def _check(play: Play, group: str, event: Event):
     """What the group's day must not contradict before ``event`` is recorded (None: nothing to check)."""
     if event.kind == "fee" and is_stop(play, group, event.target, event.name, event.time):
         return None  # a stop of the group's own day: nothing to contradict
-    if event.kind in ("buy", "fee") and event.target == STATION:
+    if event.kind in ("buy", "fee") and event.target in (STATION, TOLL_LINE, TUNNEL):
         def check(state: LedgerState, events: list[Event]) -> None:
             if event.name not in state.visits.get(event.group, ()):  # a card's virtual visit needs no presence
-                check_at_station(play, group, event, events)
+                check_place(play, group, event, events)
         return check
-    if event.kind in ("buy", "fee") and event.target in (TOLL_LINE, TUNNEL):
-        return lambda state, events: check_crossing(play, group, event)
     if event.kind == "parking" and event.reason == "jail":
         return lambda state, events: check_jail_payment(play, group, event, events)
     return None

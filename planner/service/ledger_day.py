@@ -83,17 +83,17 @@ def six_of(play: Play, dice: int) -> int:
 
 
 def roll_with_card(play: Play, req: RollRequest, card: str) -> tuple[RollResult, LedgerResult]:
-    """A roll turned into a 6 by the group's kept card ``card`` (played with the roll, once)."""
+    """A roll turned into a 6 by the group's kept card ``card`` (played with the roll, once). The roll and the
+    card's play are one transaction: a card the group does not hold records no roll, and a process stopped
+    between the two leaves neither (a retry under the same roll id replays both)."""
     rules = rules_of(play)
     g = play.group(req.group)
     c = rules.cards.get(card)
-    held = play.state.ledger.view(rules, play.id).held.get(g.name, [])
     if c is None or c.effect != "six":
         raise InputError(_("card {card!r} does not turn a roll into a 6").format(card=card))
-    if card not in held and req.roll_id is None:
-        raise InputError(_("group {group} holds no card {card!r}").format(group=g.name, card=card))
     play.day.game.dice.validate(req.dice)
-    res = roll(play, replace(req, dice=six_of(play, req.dice)))
-    played = record_event(play, LedgerRequest(g.name, "play", req.time, card=card,
-                                              event_id=f"roll-{req.roll_id}" if req.roll_id else None))
+    with play.state.db.atomic():
+        res = roll(play, replace(req, dice=six_of(play, req.dice)))
+        played = record_event(play, LedgerRequest(g.name, "play", req.time, card=card,
+                                                  event_id=f"roll-{req.roll_id}" if req.roll_id else None))
     return res, played

@@ -8,11 +8,12 @@ roll for the free parking, its jail, and its messages not sent yet. A group that
 
 from __future__ import annotations
 
+from planner.errors import InputError
 from planner.game.bonus import trip_meets_bonus
 from planner.game.day import GroupDay, GroupState
 from planner.ledger.capital import buildable
 from planner.ledger.cards import pile
-from planner.ledger.model import STATION, TUNNEL, JailStay, LedgerState
+from planner.ledger.model import STATION, TUNNEL, Event, JailStay, LedgerState
 from planner.ledger.model import Offer as SaleOffer
 from planner.ledger.rules import LedgerRules
 from planner.service.answers.ledger import (
@@ -36,7 +37,7 @@ from planner.service.ledger_stops import DAY_END, Stop, stops_of, tunnel_range
 from planner.service.ledger_views import diceoffs, ledger_state, rules_of
 from planner.service.play import Play
 from planner.service.states import state_fields
-from planner.service.whereabouts import train_at
+from planner.service.whereabouts import check_place, train_at
 from planner.timetable.model import Mode
 from planner.util.timefmt import fmt_clock
 
@@ -63,7 +64,7 @@ def ledger_now(play: Play, group: str, time: int) -> LedgerNow:
     now = status(play, group, t).state
     return LedgerNow(
         group=name, time=fmt_clock(t), out=False, out_since=None, fees_due=fees_due(play, name, stops),
-        buy_offers=_buy_offers(play, state, model, stops, name, t), decks=_decks(rules, state, name),
+        buy_offers=buy_offers(play, state, model, stops, name, t), decks=_decks(rules, state, name),
         taxes=_taxes(play, model, t), diceoffs=diceoffs(state, name),
         offers=[_sale(o) for o in state.offers.values() if o.buyer == name and _open(state, o)],
         selling=[_sale(o) for o in state.offers.values() if o.seller == name and _open(state, o)],
@@ -173,10 +174,11 @@ def unsent_messages(play: Play, group: str | None = None) -> list[Unsent]:
             and r.event.kind not in ("join", "void") and (group is None or r.event.group == group)]
 
 
-def _buy_offers(play: Play, state: LedgerState, model: GroupDay, stops: list[Stop], group: str,
-                t: int) -> list[Offer]:
+def buy_offers(play: Play, state: LedgerState, model: GroupDay, stops: list[Stop], group: str,
+               t: int) -> list[Offer]:
     """The station the group is at and the toll lines and tunnels it crossed lately, when nobody owns them (and
-    the stations of its virtual visits)."""
+    the stations of its virtual visits), each where the ledger's own rule of what may be bought where
+    (:func:`planner.service.whereabouts.check_place`) lets it buy."""
     rules = rules_of(play)
     if not rules.buy_while_mortgaged and any(h.mortgaged for h in state.owned(group)):
         return []  # variant B §10: nothing is bought while anything is mortgaged
@@ -186,11 +188,20 @@ def _buy_offers(play: Play, state: LedgerState, model: GroupDay, stops: list[Sto
     if pos is not None and (not pos.seated or int(tt.st_arr[pos.row]) <= t <= int(tt.st_dep[pos.row])):
         here.append((STATION, tt.station_name[pos.station]))
     here += [(s.kind, s.name) for s in stops if s.kind != STATION and t - RECENT <= s.time <= t]
-    here += [(STATION, v) for v in state.visits.get(group, [])]
+    visits = [(STATION, v) for v in state.visits.get(group, [])]  # a card's virtual visit needs no presence
+    events: list[Event] | None = None
     out: list[Offer] = []
-    for kind, name in dict.fromkeys(here):
-        if state.holding(kind, name) is None and name not in state.disputes:
-            out.append(Offer(kind=kind, name=name, price=_price(play, rules, kind, name)))
+    for kind, name in dict.fromkeys(here + visits):
+        if state.holding(kind, name) is not None or name in state.disputes:
+            continue
+        if (kind, name) not in visits:
+            if events is None:
+                events = play.state.ledger.standing(rules, play.id)
+            try:
+                check_place(play, group, Event("buy", group, t, target=kind, name=name), events)
+            except InputError:
+                continue  # the group's day cannot put it there then: the ledger would refuse it
+        out.append(Offer(kind=kind, name=name, price=_price(play, rules, kind, name)))
     return out
 
 

@@ -28,6 +28,7 @@ from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 DAY_END = 48 * 3600  # the whole service day: every stop the day's itineraries plan
+AHEAD = 30 * 60  # a fee named this long before its day's next stop there is paid before the stop (refused)
 CROSSING_SAME = 15 * 60  # a crossing's fee paid this long after the train passed it is for that crossing
 
 
@@ -143,23 +144,46 @@ def _one_per_presence(stops: list[Stop]) -> list[Stop]:
 
 
 def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int | None) -> int:
-    """The time of the stop a fee of ``name`` paid "at ``time``" is for: the group's latest stop there by then, when
-    its day has the group there still (no other station since: the stop listed, or the same stop paid a little
-    later from another phone); else ``time`` itself (a stop its day does not know: its word). Refused when the stop
-    lies after ``now``: a fee is not paid before its stop."""
+    """The time of the stop a fee of ``name`` paid "at ``time``" is for: the latest stop of the group's day there by
+    then whose fee is still owed, however late; else its latest stop there, when that was a little before (the same
+    stop paid again from another door: the ledger refuses it) or its day has the group there still; else ``time``
+    itself (a stop its day does not know: its word). Refused when the stop lies after ``now``, or its day has the
+    group on its way there: a fee is not paid before its stop."""
     if now is not None and time > now + 59:
         raise InputError(_("the stop at {name} is at {time}: its fee cannot be paid before (it is {now})").format(
             name=name, time=fmt_clock(time), now=fmt_clock(now)))
     stops = day_stops(play, group, time + 59)
     last = next((i for i in range(len(stops) - 1, -1, -1) if stops[i].kind == kind and stops[i].name == name), None)
     if last is None:
+        _refuse_ahead(play, group, kind, name, time)
         return time
+    # a fee still owed for a stop there (the latest first) is paid for that stop, at its time, however late: a
+    # late payment counts as paid at the stop, so it never stands in the way of the group's next stops
+    owed_at = [s for s in reversed(stops[:last + 1]) if s.kind == kind and s.name == name]
+    rules = play.day.ledger_rules
+    dues = play.state.ledger.owed(rules, play.id, play.group(group).name,
+                                  [(s.kind, s.name, s.time) for s in owed_at])
+    unpaid = next((s for s, due in zip(owed_at, dues, strict=True) if due is not None), None)
+    if unpaid is not None:
+        return unpaid.time
+    _refuse_ahead(play, group, kind, name, time)
     here = stops[last]
-    if kind == STATION and any(s.kind == STATION for s in stops[last + 1:]):
-        return time  # the group was elsewhere since: another stop there
+    # paid already: a tap soon after is that stop paid again from another door (refused as such); long after,
+    # and elsewhere since, another stop there its day does not know (the group's word)
+    if kind == STATION and time - here.time > AHEAD and any(s.kind == STATION for s in stops[last + 1:]):
+        return time
     if kind != STATION and time - here.time > CROSSING_SAME:
         return time
     return here.time
+
+
+def _refuse_ahead(play: Play, group: str, kind: str, name: str, time: int) -> None:
+    """Refuse a fee named while the group's day has it on its way to a stop there (no fee before its stop)."""
+    ahead = next((s for s in day_stops(play, group, time + AHEAD) if s.time > time + 59 and s.kind == kind
+                  and s.name == name), None)
+    if ahead is not None:
+        raise InputError(_("the stop at {name} is at {time}: its fee cannot be paid before (it is {now})").format(
+            name=name, time=fmt_clock(ahead.time), now=fmt_clock(time)))
 
 
 def is_stop(play: Play, group: str, kind: str, name: str, time: int) -> bool:

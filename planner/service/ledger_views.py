@@ -7,7 +7,7 @@ from msgspec import UNSET
 
 from planner.game.day import GroupState, in_jail
 from planner.ledger import capital as cap
-from planner.ledger.apply import fee_due
+from planner.ledger.apply import check_playing, fee_due
 from planner.ledger.corrections import VOID
 from planner.ledger.messages import level_code
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Holding, LedgerState
@@ -147,3 +147,9 @@ def jailed(play: Play, group: str, state: GroupState) -> GroupState:
     if stay is None or not stay.station:
         return state
     return in_jail(state, play.day.station(stay.station), stay.since, stay.until)
+
+
+def playing(play: Play, group: str) -> None:
+    """Refuse a roll, a report or a plan of a group that is out (§6: it plays no further), as the ledger refuses
+    its events."""
+    check_playing(play.state.ledger.view(rules_of(play), play.id), group)

@@ -21,6 +21,7 @@ from planner.service.answers.itinerary import Fee, Itinerary
 from planner.service.gameday import GameDay
 from planner.service.group import GroupStatus, status_and_model
 from planner.service.jail import JailPlan, paid_out, plan_jails
+from planner.service.ledger_views import playing
 from planner.service.messages import board_text, message, obligation_text, rule_label
 from planner.service.play import Play
 from planner.service.positions import origin_of
@@ -48,6 +49,7 @@ def next_step(play: Play, group: str, time: int) -> NextStep:
     """The answer to "what now?" at ``time`` (see module docstring)."""
     day = play.day
     st, model = status_and_model(play, group, time)
+    playing(play, st.name)
     state, pos, ob = st.state, st.state.position, st.state.obligation
     rule = rule_label(day.game)
     late: list[str] = []

@@ -9,7 +9,7 @@ nothing of at that time is taken at its word (its statement is recorded).
 from __future__ import annotations
 
 from planner.errors import InputError
-from planner.ledger.model import Event
+from planner.ledger.model import STATION, Event
 from planner.ledger.position import Sighting, contradiction, ledger_sightings
 from planner.routing import Query, reach, station_origin
 from planner.routing.network import TransitNetwork
@@ -27,10 +27,15 @@ def check_at_station(play: Play, group: str, event: Event, events: list[Event]) 
     """Refuse a station purchase or fee when the group cannot have been at the station then."""
     g = play.group(group)
     seen = ledger_sightings(events, g.name, around=event.time)
-    for r in play.state.groups.snapshot(play.id, g).rolls:
+    snap = play.state.groups.snapshot(play.id, g)
+    for r in snap.rolls:
         if r.position:
             seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
     day = play.day
+    tt = day.timetable
+    for p in group_day(day, snap).positions:  # where it said it stood (a seated report: between two stops)
+        if not p.position.seated:
+            seen.append(Sighting(p.time, tt.station_name[p.position.station], "its position report"))
 
     def earliest(a: str, t: int, b: str) -> int | None:
         return earliest_arrival(day.network, day.station(a), t, day.station(b))
@@ -58,18 +63,23 @@ def _rides(play: Play, group: str, t: int) -> tuple[bool, list[tuple[int, int, i
     g = play.group(group)
     model = group_day(play.day, play.state.groups.snapshot(play.id, g))
     tt = play.day.timetable
-    known, rides = False, []
+    # the day puts the group somewhere then (a report, a roll's way, however long ago): a crossing is on its rides
+    known, rides = model.position_at(t) is not None, []
     roll = model.last_roll(t)
     if (roll is not None and roll.legs and roll.arrival is not None and roll.plan_from <= t
             <= roll.arrival + CROSSING_SLACK and model.on_plan(roll, t)):
         known = True
         rides += [(leg.trip, leg.board_row, leg.alight_row) for leg in roll.legs if not leg.is_walk
                   and leg.departure(tt) - CROSSING_SLACK <= t <= leg.arrival(tt) + CROSSING_SLACK]
-    for p in model.positions:  # a report shortly before: standing somewhere, or in a train
-        if t - CROSSING_SLACK <= p.time <= t:
+    for p in model.positions:  # a report before: standing somewhere, or in a train still running around ``t``
+        if p.time > t:
+            continue
+        if t - CROSSING_SLACK <= p.time:
             known = True
-            if p.position.seated:
-                rows = tt.trip_stop_times(p.position.trip)
+        if p.position.seated:
+            rows = tt.trip_stop_times(p.position.trip)
+            if t - CROSSING_SLACK <= int(tt.st_arr[rows.stop - 1]) and (t - CROSSING_SLACK <= p.time or not any(
+                    q.time > p.time and q.time <= t for q in model.positions)):
                 rides.append((p.position.trip, rows.start, rows.stop - 1))
     return known, rides
 
@@ -82,9 +92,25 @@ def group_train(play: Play, group: str, ref: str, t: int) -> int:
 
 
 def train_at(play: Play, group: str, t: int) -> int | None:
-    """The train the group's day has it in at ``t`` (or just left), else None."""
+    """The train the group's day has it in at ``t`` (or just left), else None: the train it sits in then as its
+    day has it (boarded at a report or on a roll's way, however long ago, its first stop too), else the ride of
+    a roll's itinerary or of a report around ``t``."""
+    pos = group_day(play.day, play.state.groups.snapshot(play.id, play.group(group))).position_at(t)
+    if pos is not None and pos.seated:
+        return pos.trip
     _known, rides = _rides(play, group, t)
     return rides[0][0] if rides else None
+
+
+def check_place(play: Play, group: str, event: Event, events: list[Event]) -> None:
+    """What may be bought (or paid) where: refuse a purchase or fee of a station the group's day cannot put it at
+    then, or of a toll line or tunnel none of its trains then crossed (one rule for the offers a group sees and
+    for the events it records; ``events``: the ledger's standing events, whose purchases and fees at stations
+    are sightings too)."""
+    if event.target == STATION:
+        check_at_station(play, group, event, events)
+    else:
+        check_crossing(play, group, event)
 
 
 def check_crossing(play: Play, group: str, event: Event) -> None:

@@ -55,6 +55,7 @@ class StateDB:
         self.timeout = float(timeout)
         self._conn: sqlite3.Connection | None = None
         self.opened = 0  # connections opened so far: what a cache of this connection's reads is valid for
+        self._outer = False  # inside atomic(): writes are savepoints of its transaction
 
     def mark(self, conn: sqlite3.Connection) -> tuple[int, int] | None:
         """What the database's content is known by on ``conn``, for a cache of its reads: two equal marks mean
@@ -246,13 +247,36 @@ class StateDB:
             raise
 
     @contextmanager
+    def atomic(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction around several writes of the stores (a roll and the card that turned it into a
+        6): every :meth:`write` inside it is a savepoint of it, and nothing is committed unless all of them
+        are. On an exception everything is rolled back and the stores' kept reads are dropped (they may
+        describe rows that were never committed: :attr:`opened` moves on, which every kept read compares)."""
+        if self._outer:
+            yield self.connect()
+            return
+        self._outer = True
+        try:
+            with self.write() as conn:
+                yield conn
+        except BaseException:
+            self.opened += 1
+            raise
+        finally:
+            self._outer = False
+
+    @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE`` .. ``COMMIT``; rolled back on an exception).
+        """One write transaction (``BEGIN IMMEDIATE`` .. ``COMMIT``; rolled back on an exception); inside
+        :meth:`atomic`, a savepoint of its transaction.
 
         Hold it only to re-check and record: compute answers before entering it, so another process
         building a game day never keeps the lock.
         """
         conn = self.connect()
+        if self._outer and conn.in_transaction:
+            yield from self._savepoint(conn)
+            return
         self._begin(conn)
         try:
             yield conn
@@ -274,6 +298,18 @@ class StateDB:
             except sqlite3.Error:
                 pass
             raise self.fail(exc) from None
+
+    def _savepoint(self, conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        """A write inside :meth:`atomic`: its own changes undone on an exception, the rest kept for the outer
+        commit."""
+        conn.execute("SAVEPOINT planner_write")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK TO planner_write")
+            conn.execute("RELEASE planner_write")
+            raise
+        conn.execute("RELEASE planner_write")
 
     def _begin(self, conn: sqlite3.Connection) -> None:
         """``BEGIN IMMEDIATE``, retried with backoff while another process holds the lock, until

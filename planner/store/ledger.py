@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from planner.errors import DamagedState, InputError
-from planner.ledger.apply import Outcome, Refused, apply
+from planner.ledger.apply import Outcome, Refused, apply, check_in_game
 from planner.ledger.corrections import (
     MARKS,
     SENT,
@@ -269,6 +269,7 @@ class LedgerStore:
         than the game's minutes late costs the penalty; a purchase then counts from it). A message marked sent
         (or recorded with its time of sending) keeps the first time: nothing is written again."""
         self._ready()
+        check_in_game(rules, time)
         with self.db.write() as conn:
             entries = entries_of(conn, game_id)
             target = next((e for e in entries if e.seq == seq and e.event.kind not in (*MARKS, "join")), None)
@@ -320,6 +321,10 @@ class LedgerStore:
     def state(self, rules: LedgerRules, game_id: str) -> LedgerState:
         """The ledger state of the game (a replay of its standing events): the caller's own copy."""
         return self._read(lambda c: self._replayed(c, rules, game_id).state.clone(), LedgerState)
+
+    def standing(self, rules: LedgerRules, game_id: str) -> list[Event]:
+        """The game's events that apply (neither marks, voided nor undone), in decision-time order."""
+        return self._read(lambda c: self._replayed(c, rules, game_id).standing, list)
 
     def view(self, rules: LedgerRules, game_id: str) -> LedgerState:
         """The ledger state of the game, shared with the kept replay: for reading only (no copy made)."""

@@ -38,9 +38,26 @@ def describe_train(tt: Timetable, trip: int, row: int | None = None) -> str:
     return f"{tt.route_name[tt.trip_route[trip]]} {fmt_clock(int(tt.st_dep[r]))} {first} → {last}"
 
 
+_LINE = re.compile(r"^(?P<kind>[a-z]*)(?P<number>\d+)$")
+
+
 def _route_matches(query: str, name: str) -> bool:
     q, n = fold(query).replace(" ", ""), fold(name).replace(" ", "")
     return n == q or (n.startswith(q) and n[len(q):].isdigit() and not q[-1:].isdigit())
+
+
+def _same_number(query: str, name: str) -> bool:
+    """The line as the feed numbers it ("70" for the Bus 70, "19" for the R19), or with another category in front
+    ("S19"): players read the number off the vehicle, and the train's time decides which one it is."""
+    q, n = _LINE.match(fold(query).replace(" ", "")), _LINE.match(fold(name).replace(" ", ""))
+    return q is not None and n is not None and int(q["number"]) == int(n["number"])
+
+
+def line_routes(tt: Timetable, line: str) -> set[int]:
+    """The routes a line named by a player means: its name as the planner writes it (``IR75``, ``Bus 70``, a
+    category alone: ``IR``), else the feed's own number of it, bus and rail alike (``70``, ``19``, ``S19``)."""
+    routes = {r for r, name in enumerate(tt.route_name) if _route_matches(line, name)}
+    return routes or {r for r, name in enumerate(tt.route_name) if _same_number(line, name)}
 
 
 def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMatch:
@@ -51,12 +68,12 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
         return TrainMatch(trip, tt.trip_stop_times(trip).start)
     m = _TRAIN.match(ref)
     if not m:
-        raise InputError(f"unknown trip id {ref!r} (not running in the game area on {tt.date}); "
-                         "give a trip id or the train as 'IR75 10:03'")
+        raise InputError(_("unknown trip id {ref!r} (not running in the game area on {date}); give a trip id or the "
+                           "train as 'IR75 10:03'").format(ref=ref, date=tt.date))
     line, t = m.group("route"), parse_clock(m.group("time"))
-    routes = {r for r, name in enumerate(tt.route_name) if _route_matches(line, name)}
+    routes = line_routes(tt, line)
     if not routes:
-        raise InputError(f"no line {line!r} runs in the game area on {tt.date}")
+        raise InputError(_("no line {line!r} runs in the game area on {date}").format(line=line, date=tt.date))
     head = fold(m.group("head")) if m.group("head") else None
     hits: list[TrainMatch] = []
     nearby: list[tuple[int, int, int]] = []  # (|dt|, trip, row) of this line at the named stops

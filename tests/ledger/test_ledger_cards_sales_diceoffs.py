@@ -72,7 +72,7 @@ def test_a_card_drawn_moves_the_money_it_prints_from_every_group():
 
 def test_kept_cards_are_held_until_played():
     s = joined(B, "1", "2")
-    s = run(B, s, *(Event("draw", "1", T("10:00") + i, deck=d, card=c) for i, (d, c) in enumerate(
+    s = run(B, s, *(Event("draw", "1", T("10:00") + 60 * i, deck=d, card=c) for i, (d, c) in enumerate(
         [("Kanzlei", "kanzlei-gefaengnis"), ("Chance", "chance-freiheit"), ("Kanzlei", "kanzlei-politisch-beliebt")])))
     assert s.held["1"] == ["kanzlei-gefaengnis", "chance-freiheit", "kanzlei-politisch-beliebt"]
     with pytest.raises(Refused, match="is in no jail at 10:05: the card stays held"):

@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 
 from planner.cli import main
-from planner.errors import TrainAmbiguous
+from planner.errors import InputError, TrainAmbiguous
 from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
 from planner.service.ledger import LedgerRequest, record_event
 from planner.store.state import State
+from planner.util.i18n import use_language
 from planner.util.timefmt import parse_clock as T
 
 
@@ -76,3 +77,37 @@ def test_several_trains_in_that_minute_are_asked_for(play, nws_day):
     # the destination decides, too
     pos = set_position(play, "Gelb", PlaceRequest(None, None, "Tram 10 12:10 Dornach"), T("12:07")).state.position
     assert tt.trip_headsign[pos.trip] == "Dornach, Bahnhof"
+
+
+@pytest.mark.parametrize(("station", "train"), [("Liestal, Bahnhof", "Bus 70 09:43"), ("Liestal", "R19 09:49")])
+def test_the_trip_boarded_at_its_first_stop_is_the_groups_bonus_train(play, station, train):
+    # both leave Liestal (their first stop) before 10:00 and call somewhere at 10:01: the reported train is the
+    # group's train at the full hour, with no --trip
+    set_position(play, "Blau", PlaceRequest(station), T("09:35"))
+    set_position(play, "Blau", PlaceRequest(None, None, train), T(train.split()[-1]))
+    res = record_event(play, LedgerRequest("Blau", "income", T("10:00"), bonus=True))
+    assert res.rows[-1].event.bonus is True
+
+
+@pytest.mark.parametrize(("said", "route"), [("70 09:43", "Bus 70"), ("19 09:49", "R19"), ("S19 09:49", "R19"),
+                                             ("Bus 70 09:43", "Bus 70"), ("R19 09:49", "R19")])
+def test_the_feeds_own_line_names_name_a_train_bus_and_rail_alike(play, nws_day, said, route):
+    tt = nws_day.timetable
+    set_position(play, "Gelb", PlaceRequest("Liestal"), T("09:35"))
+    pos = set_position(play, "Gelb", PlaceRequest(None, None, said), T("09:40")).state.position
+    assert tt.route_name[tt.trip_route[pos.trip]] == route
+    res = record_event(play, LedgerRequest("Gelb", "income", T("10:00"), bonus=True, trip=said))
+    assert res.rows[-1].event.bonus is True
+
+
+def test_a_group_still_in_its_train_at_the_full_hour_gets_the_bonus(play):
+    # reported in the bus 18 minutes before 10:00; it is still in it then (it calls at Ziefen at 10:01)
+    set_position(play, "Gelb", PlaceRequest("Liestal, Bahnhof"), T("09:30"))
+    set_position(play, "Gelb", PlaceRequest(None, None, "70 09:43"), T("09:42"))
+    assert record_event(play, LedgerRequest("Gelb", "income", T("10:00"), bonus=True)).rows[-1].event.bonus is True
+
+
+def test_a_line_no_train_of_the_day_bears_is_refused_in_the_players_language(play):
+    set_position(play, "Rot", PlaceRequest("Liestal"), T("09:35"))
+    with use_language("de"), pytest.raises(InputError, match="keine Linie '77'"):
+        set_position(play, "Rot", PlaceRequest(None, None, "77 09:43"), T("09:40"))
