@@ -10,10 +10,11 @@ import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError
+from planner.ledger.model import BANK
 from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
 from planner.service.ledger_now import ledger_now, organiser_ledger
 from planner.service.ledger_views import recorded_event
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 
@@ -94,7 +95,9 @@ def cmd_event(args: argparse.Namespace) -> int:
     ans = res.answer()
     said = _("{message} (pending dice-off)") if ans.pending else "{message}"
     text = (f"{ans.title}: " if ans.title else "") + said.format(message=ans.message)
-    text += "".join(f"\n  {a} -> {b}: {n}" for a, b, n in ans.transfers)
+    text += "".join("\n  " + _("{payer} -> {payee}: {amount}").format(
+        payer=_("the bank") if a == BANK else a, payee=_("the bank") if b == BANK else b, amount=format_amount(n))
+        for a, b, n in ans.transfers)
     if ans.undoes:
         text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
             events=", ".join(f"#{s}" for s in ans.undoes))
@@ -110,10 +113,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     groups = [out] if args.group else out["groups"]
     table = format_table([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
                                                       f"{' (V)' if s['mortgaged'] else ''}" for s in g["stations"]),
-                           "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"])} for g in groups],
+                           "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"]),
+                           "cash": format_amount(g["cash"]), "capital": format_amount(g["capital"]),
+                           "out": _("yes") if g["out"] else _("no")} for g in groups],
                          ["group", "cash", "capital", "stations", "lines", "out"],
                          [_("group"), _("cash"), _("capital"), _("stations"), _("lines"), _("out")])
-    emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=out["parking"]))
+    emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=format_amount(out["parking"])))
     return 0
 
 

@@ -159,7 +159,8 @@ def _redeem(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 
 def _fee(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if e.target == TUNNEL and not two_dice(e.dice):
-        raise Refused(_("tunnel fee for {name}: give the two dice (each 1-6), e.g. --dice 3,4").format(name=e.name))
+        raise Refused(_("tunnel fee for {name}: give the two dice (each 1-6), e.g. --dice 3,4").format(name=e.name),
+                      phone=_("tunnel fee for {name}: give the two dice (each 1-6)").format(name=e.name))
     h = s.holding(e.target, e.name)
     if h is None:
         raise Refused(_("nobody owns {what} {name}: no fee (it can be bought)").format(what=label(e.target), name=e.name))

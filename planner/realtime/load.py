@@ -32,7 +32,7 @@ def load_overlay(source: str, key: str | None, tt: Timetable, date: dt.date, war
     try:
         data = fetch_url(src, key=key).body if is_url(src) else read_file(src)
     except RealtimeUnavailable as exc:
-        warnings.append(f"{exc}: answers use the timetable only")
+        warnings.append(_("{problem}: answers use the timetable only").format(problem=exc))
         return None
     return overlay_of(tt, date, decode_feed(data or b"", src))
 

@@ -29,7 +29,7 @@ def check_at_station(play: Play, group: str, event: Event, events: list[Event]) 
     seen = ledger_sightings(events, g.name, around=event.time)
     for r in play.state.groups.snapshot(play.id, g).rolls:
         if r.position:
-            seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
+            seen.append(Sighting(r.time, label_station(r.position), _("roll #{n}").format(n=r.seq)))
     day = play.day
 
     def earliest(a: str, t: int, b: str) -> int | None:
@@ -105,4 +105,9 @@ def check_crossing(play: Play, group: str, event: Event) -> None:
               "(report the train first: 'planner group position --trip')") if event.target == "toll_line" else
             _("group {group} crossing tunnel {name} at {time}? its day has it in no train through it then (report "
               "the train first: 'planner group position --trip')"))
-    raise InputError(said.format(group=play.group(group).name, name=event.name, time=fmt_clock(event.time)))
+    phone = (_("group {group} crossing toll line {name} at {time}? its day has it in no train through it then "
+               "(tell the train you are in first)") if event.target == "toll_line" else
+             _("group {group} crossing tunnel {name} at {time}? its day has it in no train through it then (tell "
+               "the train you are in first)"))
+    where = {"group": play.group(group).name, "name": event.name, "time": fmt_clock(event.time)}
+    raise InputError(said.format(**where), phone=phone.format(**where))

@@ -26,7 +26,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from planner.util import pseudo as _pseudo
-from planner.util.timefmt import fmt_clock
 
 LANGUAGES = ("de", "fr", "en")
 FALLBACK = "en"  # the message ids' language: what a text is when nothing chose another
@@ -217,5 +216,10 @@ def format_long_date(day: dt.date | str) -> str:
 
 
 def format_clock(seconds: int | None) -> str | None:
-    """A time of day, 24-hour ``HH:MM`` in every language (service-day times past 24:00 as ``25:10``)."""
-    return fmt_clock(seconds)
+    """A time of day, 24-hour ``HH:MM`` in every language (service-day times past 24:00 as ``25:10``; seconds,
+    when not zero, as ``HH:MM:SS``)."""
+    if seconds is None:
+        return None
+    h, rem = divmod(int(seconds), 3600)
+    m, s = divmod(rem, 60)
+    return f"{h:02d}:{m:02d}" if s == 0 else f"{h:02d}:{m:02d}:{s:02d}"
