@@ -105,13 +105,14 @@ def translations(lang: str) -> gettext.NullTranslations:
         try:
             found = read(path)
         except Exception as exc:  # noqa: BLE001 - any damage (struct.error, UnicodeDecodeError, a parse error)
-            damaged.append(f"{path}: {type(exc).__name__}: {str(exc).splitlines()[0][:80] if str(exc) else ''}")
+            why = str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
+            damaged.append(f"{path} cannot be read ({why})")
             continue
         if damaged:
-            _warn(f"planner: catalog {damaged[0]} (damaged; using {path.name})")
+            _warn(f"planner: catalog {damaged[0]}; using {path.name}")
         return found
     if damaged:
-        _warn(f"planner: catalog {damaged[0]} (damaged; answers in English)")
+        _warn(f"planner: catalog {damaged[0]}; answers in English")
     return gettext.NullTranslations()
 
 

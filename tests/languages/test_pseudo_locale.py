@@ -207,3 +207,87 @@ def test_the_pseudo_locale_is_not_offered_to_users(monkeypatch, capsys):
     monkeypatch.delenv(PSEUDO_ENV, raising=False)
     rc = main(["route", "--from", "Zug", "--to", "Baar", "--lang", PSEUDO])
     assert rc == 2 and "invalid choice" in capsys.readouterr().err
+
+
+# a damaged or huge catalog: a copy of the catalogs (never the package's own), chosen with $PLANNER_LOCALE_DIR
+
+
+def damaged_catalogs(tmp_path, *, mo: bytes | None = None, po: bytes | None = None, po_size: int = 0):
+    """A copy of planner/locale whose German ``.mo`` is replaced by ``mo`` and whose ``.po`` (written after it,
+    so newer) by ``po``, then grown to ``po_size`` bytes."""
+    import os
+    import shutil
+    import time
+
+    from planner.util.i18n import LOCALE_DIR
+
+    folder = tmp_path / "locale"
+    shutil.copytree(LOCALE_DIR, folder, ignore=shutil.ignore_patterns("*.pot"))
+    de = folder / "de" / "LC_MESSAGES"
+    if mo is not None:
+        (de / "messages.mo").write_bytes(mo)
+    if po is not None or po_size:
+        path = de / "messages.po"
+        if po is not None:
+            path.write_bytes(po)
+        if po_size:
+            with path.open("r+b") as f:
+                f.truncate(po_size)  # a huge catalog (mostly NUL bytes past the real entries)
+        later = time.time() + 5
+        os.utime(path, (later, later))
+    return folder
+
+
+def cli_in(folder, *args: str):
+    from tests.support.webserver import planner
+
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PLANNER_LANG"}
+    return planner({**env, "PLANNER_LOCALE_DIR": str(folder)}, *args, "--lang", "de")
+
+
+ROUTE = ("route", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11", "--from", "Zug", "--to",
+         "Baar", "--time", "12:40")
+
+
+def test_an_empty_compiled_catalog_is_said_in_one_line_and_its_po_used(tmp_path):
+    p = cli_in(damaged_catalogs(tmp_path, mo=b""), *ROUTE)
+    assert p.returncode == 0 and "Traceback" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and "messages.mo cannot be read" in lines[0] and "using messages.po" in lines[0], p.stderr
+    assert ": aussteigen" in p.stdout and "get off" not in p.stdout  # German still: read from the .po
+
+
+def test_a_truncated_mo_and_a_damaged_newer_po_answer_in_english(tmp_path):
+    real = (tmp_path / "real.mo")
+    from planner.util.i18n import LOCALE_DIR
+
+    real.write_bytes((LOCALE_DIR / "de" / "LC_MESSAGES" / "messages.mo").read_bytes()[:300])
+    p = cli_in(damaged_catalogs(tmp_path, mo=real.read_bytes(), po=b'msgid "x"\nmsgstr "\xff\xfe\x00 broken'), *ROUTE)
+    assert p.returncode == 0 and "Traceback" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and "answers in English" in lines[0], p.stderr
+    assert "Zug → Baar: dep " in p.stdout  # the message ids: English, the next language
+    bad = cli_in(damaged_catalogs(tmp_path / "2", mo=b"\x00" * 10), "route", "--from", "Zugg", "--time", "99:99")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.splitlines()) == 2, bad.stderr
+
+
+def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, session_cache):
+    folder = damaged_catalogs(tmp_path, mo=b"", po_size=50 << 20)
+    (tmp_path / "web").mkdir()
+    env = web_env(tmp_path / "web", cache=session_cache)
+    env.pop("PLANNER_LANG", None)
+    env["PLANNER_LOCALE_DIR"] = str(folder)
+    with serve(env) as srv:
+        game = web_game(env, "Rot", name="Samstag", base=srv.url)
+        tok = {"Authorization": f"Bearer {game['groups'][0]['token']}"}
+        api = f"{srv.url}/api/games/{game['game']}/groups/1"
+        catalog = requests.get(f"{srv.url}/i18n/de.json", timeout=60)
+        assert catalog.status_code == 200 and len(catalog.json()["messages"]) > 50
+        assert requests.get(api + "?lang=de", headers=tok, timeout=120).status_code == 200
+        refused = requests.post(api + "/position?lang=de", json={"at": "Zugg", "time": "12:00"}, headers=tok,
+                                timeout=120)
+        assert refused.status_code == 422 and "Zugg" in refused.json()["error"]
+        page = requests.get(f"{srv.url}/games/{game['game']}/groups/1?lang=de", headers=tok, timeout=60)
+        assert page.status_code == 200
+    log = next((tmp_path / "web").glob("*.serve-*.log")).read_text()
+    assert "Traceback" not in log and "messages.po" in log and "larger than" in log, log
