@@ -130,7 +130,7 @@ def cmd_now(args: argparse.Namespace) -> int:
         org = msgspec.to_builtins(answer)
         lines = [(_("sale #{offer}: {station} {seller} -> {buyer} {amount} (accepted {time})") if s["accepted"]
                   else _("sale #{offer}: {station} {seller} -> {buyer} {amount} (open)")).format(
-            offer=s["offer"], station=s["station"], seller=s["seller"], buyer=s["buyer"], amount=s["amount"],
+            offer=s["offer"], station=s["station"], seller=s["seller"], buyer=s["buyer"], amount=format_amount(s["amount"]),
             time=s["accepted"]) for s in org["sales"]]
         lines += [_("dice-off {station} ({time}): {groups}").format(station=d["name"], time=d["time"],
                                                                     groups=", ".join(d["groups"]))
@@ -149,20 +149,22 @@ def _now_lines(now: dict) -> list[str]:
                                                                since=now["out_since"]) if now["out"]
              else _("{group} at {time}").format(group=now["group"], time=now["time"])]
     for f in now["fees_due"]:
-        amount = f["amount"] if f["amount"] is not None else _("{least}-{most} (two dice)").format(
-            least=f["min"], most=f["max"])
+        amount = format_amount(f["amount"]) if f["amount"] is not None else _("{least}-{most} (two dice)").format(
+            least=format_amount(f["min"]), most=format_amount(f["max"]))
         lines.append(_("fee due: {name} ({time}) to {owner}: {amount}").format(
             name=f["name"], time=f["time"], owner=f["owner"], amount=amount))
-    lines += [_("may buy: {name} ({price})").format(name=o["name"], price=o["price"]) for o in now["buy_offers"]]
+    lines += [_("may buy: {name} ({price})").format(name=o["name"], price=format_amount(o["price"]))
+              for o in now["buy_offers"]]
     lines += [_("sale #{offer} offered: {station} from {seller} for {amount}").format(
-        offer=s["offer"], station=s["station"], seller=s["seller"], amount=s["amount"]) for s in now["offers"]]
+        offer=s["offer"], station=s["station"], seller=s["seller"], amount=format_amount(s["amount"]))
+        for s in now["offers"]]
     lines += [_("dice-off {station}: rolled {rolled}, rolling {groups}").format(
         station=d["name"], rolled=d["rolled"], groups=", ".join(d["rolling"])) for d in now["diceoffs"]]
     lines += [_("kept card: {key} ({title})").format(key=c["key"], title=c["title"]) for c in now["cards"]]
     p = now["parking"]
     if p["possible"]:
         lines.append(_("free parking {total}: roll two dice at {station} (sum {sum})").format(
-            total=p["total"], station=p["at"], sum=p["sum"]))
+            total=format_amount(p["total"]), station=p["at"], sum=p["sum"]))
     if now["jail"]:
         lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
                                                                     until=now["jail"]["until"]))

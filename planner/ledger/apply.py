@@ -28,7 +28,7 @@ from planner.ledger.moves import (
 from planner.ledger.purchase import buy
 from planner.ledger.rules import EVENT_KINDS, LedgerRules
 from planner.ledger.sales import accept, sell
-from planner.util.i18n import _, ngettext
+from planner.util.i18n import _, format_amount, ngettext
 from planner.util.timefmt import fmt_clock
 
 __all__ = ["AlreadyPaid", "Outcome", "Refused", "apply", "fee_due", "replay"]
@@ -136,7 +136,7 @@ def _mortgage(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> Non
     cash = s.cash.get(e.group, 0)
     if cash >= 0 and out.strict:  # §10: "wenn das Bargeld nicht mehr ausreicht um eine unfreiwillige Zahlung zu tätigen"
         raise Refused(_("group {group} has {cash} in cash: a holding is mortgaged only when the cash does not "
-                        "cover a fee, tax or card it paid (§10)").format(group=e.group, cash=cash))
+                        "cover a fee, tax or card it paid (§10)").format(group=e.group, cash=format_amount(cash)))
     h = s.writable(h.kind, h.name)
     h.mortgaged = True
     out.amount = cap.mortgage_credit(rules, h)
