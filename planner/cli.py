@@ -15,10 +15,27 @@ from planner.commands.argtypes import apply_defaults
 from planner.commands.grammar import register_all
 from planner.commands.outputs import declare, guard
 from planner.errors import PlannerError
-from planner.util.i18n import LANGUAGES, N_, _, environment_language, use_language
+from planner.util.i18n import N_, _, environment_language, languages, use_language
 
 # argparse's own words in a help page, for the catalog (argparse asks its own gettext domain, which has none)
 ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"), N_("show this help message and exit"))
+# argparse's refusals, translated when argparse words them (its own "_" looks them up in the planner's catalog)
+ARGPARSE_ERRORS = frozenset((
+    N_("argument %(argument_name)s: %(message)s"), N_("unrecognized arguments: %s"), N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"), N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"), N_("expected one argument"), N_("expected at most one argument"),
+    N_("expected at least one argument"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid %(type)s value: %(value)r"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unexpected option string: %s")))
+
+
+def _argparse_text(message: str) -> str:
+    """argparse's gettext: its refusals from the planner's catalog (its help words are translated by
+    :class:`_Formatter`, when the page is written)."""
+    return _(message) if message in ARGPARSE_ERRORS else message
+
+
+argparse._ = _argparse_text  # argparse looks its words up through this module global when it words an error
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -49,8 +66,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         where = self.prog.removeprefix("planner").strip()
         sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
-        if sub is not None and message.startswith("the following arguments are required") and \
-                str(sub.metavar) in message:
+        required = _("the following arguments are required: %s").partition("%s")[0]
+        if sub is not None and message.startswith(required) and str(sub.metavar) in message:
             message = (_("give a command: {choices}") if not where else _("give an action: {choices}")).format(
                 choices=", ".join(sub.choices))
         raise PlannerError(_("{message} (see '{help}')").format(
@@ -77,7 +94,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         for sub in set(action.choices.values()):
             _add_lang(sub)
     if not subs and parser.prog != "planner":
-        parser.add_argument("--lang", choices=LANGUAGES, help=N_("language of the answers: de, fr or en (default: "
+        parser.add_argument("--lang", choices=languages(), help=N_("language of the answers: de, fr or en (default: "
                                                               "$PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG, else the "
                                                               "game's)"))
 

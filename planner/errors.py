@@ -4,14 +4,25 @@ from __future__ import annotations
 
 
 class PlannerError(Exception):
-    """A user-facing error: the message is shown as one line, the process exits with ``exit_code``."""
+    """A user-facing error: the message is shown as one line, the process exits with ``exit_code``.
+
+    A refusal is worded for the door it is read at: ``message`` for the command line (it may name the options to
+    give), ``phone`` for the phone's page when the command line's would name options there is none of (the page
+    names its own controls). Both are made in the service, translated; :meth:`for_phone` picks the phone's."""
 
     exit_code = 2
+    phone: str | None = None
 
-    def __init__(self, message: str, exit_code: int | None = None):
+    def __init__(self, message: str, exit_code: int | None = None, *, phone: str | None = None):
         super().__init__(message)
         if exit_code is not None:
             self.exit_code = exit_code
+        if phone is not None:
+            self.phone = phone
+
+    def for_phone(self) -> str:
+        """The refusal as the phone's page shows it: one line, in the phone's words."""
+        return " ".join((self.phone or str(self)).split())
 
 
 class FeedError(PlannerError):

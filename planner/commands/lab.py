@@ -25,7 +25,7 @@ from planner.lab.run import RunSpec, check_executor, keep, run_days
 from planner.lab.strategies import assign
 from planner.realtime.feed import RealtimeError, RealtimeUnavailable, api_key, fetch_url, is_url
 from planner.util.atomic import atomic_write_bytes, atomic_write_text
-from planner.util.i18n import N_, _
+from planner.util.i18n import N_, _, format_amount
 from planner.util.table import format_table
 
 
@@ -159,7 +159,7 @@ def _advice_text(out: dict) -> str:
     if out["over"]:
         return _("group {group} at {time}: the game is over").format(group=out["group"], time=out["time"])
     lines = [_("group {group} at {time}: cash {cash}; fees expected from {basis}").format(
-        group=out["group"], time=out["time"], cash=out["cash"], basis=out["rates"]["summary"])]
+        group=out["group"], time=out["time"], cash=format_amount(out["cash"]), basis=out["rates"]["summary"])]
     n, k = len(out["stations"]), out["paying_back"]
     if not n:
         lines.append(_(WHERE[out["scope"]]))

@@ -10,10 +10,11 @@ import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError
+from planner.ledger.model import BANK
 from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
 from planner.service.ledger_now import ledger_now, organiser_ledger
 from planner.service.ledger_views import recorded_event
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 
@@ -94,7 +95,9 @@ def cmd_event(args: argparse.Namespace) -> int:
     ans = res.answer()
     said = _("{message} (pending dice-off)") if ans.pending else "{message}"
     text = (f"{ans.title}: " if ans.title else "") + said.format(message=ans.message)
-    text += "".join(f"\n  {a} -> {b}: {n}" for a, b, n in ans.transfers)
+    text += "".join("\n  " + _("{payer} -> {payee}: {amount}").format(
+        payer=_("the bank") if a == BANK else a, payee=_("the bank") if b == BANK else b, amount=format_amount(n))
+        for a, b, n in ans.transfers)
     if ans.undoes:
         text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
             events=", ".join(f"#{s}" for s in ans.undoes))
@@ -110,10 +113,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     groups = [out] if args.group else out["groups"]
     table = format_table([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
                                                       f"{' (V)' if s['mortgaged'] else ''}" for s in g["stations"]),
-                           "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"])} for g in groups],
+                           "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"]),
+                           "cash": format_amount(g["cash"]), "capital": format_amount(g["capital"]),
+                           "out": _("yes") if g["out"] else _("no")} for g in groups],
                          ["group", "cash", "capital", "stations", "lines", "out"],
                          [_("group"), _("cash"), _("capital"), _("stations"), _("lines"), _("out")])
-    emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=out["parking"]))
+    emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=format_amount(out["parking"])))
     return 0
 
 
@@ -125,7 +130,7 @@ def cmd_now(args: argparse.Namespace) -> int:
         org = msgspec.to_builtins(answer)
         lines = [(_("sale #{offer}: {station} {seller} -> {buyer} {amount} (accepted {time})") if s["accepted"]
                   else _("sale #{offer}: {station} {seller} -> {buyer} {amount} (open)")).format(
-            offer=s["offer"], station=s["station"], seller=s["seller"], buyer=s["buyer"], amount=s["amount"],
+            offer=s["offer"], station=s["station"], seller=s["seller"], buyer=s["buyer"], amount=format_amount(s["amount"]),
             time=s["accepted"]) for s in org["sales"]]
         lines += [_("dice-off {station} ({time}): {groups}").format(station=d["name"], time=d["time"],
                                                                     groups=", ".join(d["groups"]))
@@ -146,20 +151,22 @@ def _now_lines(now: dict) -> list[str]:
     if now.get("obligation"):
         lines.append(now["obligation"]["text"]["text"])
     for f in now["fees_due"]:
-        amount = f["amount"] if f["amount"] is not None else _("{least}-{most} (two dice)").format(
-            least=f["min"], most=f["max"])
+        amount = format_amount(f["amount"]) if f["amount"] is not None else _("{least}-{most} (two dice)").format(
+            least=format_amount(f["min"]), most=format_amount(f["max"]))
         lines.append(_("fee due: {name} ({time}) to {owner}: {amount}").format(
             name=f["name"], time=f["time"], owner=f["owner"], amount=amount))
-    lines += [_("may buy: {name} ({price})").format(name=o["name"], price=o["price"]) for o in now["buy_offers"]]
+    lines += [_("may buy: {name} ({price})").format(name=o["name"], price=format_amount(o["price"]))
+              for o in now["buy_offers"]]
     lines += [_("sale #{offer} offered: {station} from {seller} for {amount}").format(
-        offer=s["offer"], station=s["station"], seller=s["seller"], amount=s["amount"]) for s in now["offers"]]
+        offer=s["offer"], station=s["station"], seller=s["seller"], amount=format_amount(s["amount"]))
+        for s in now["offers"]]
     lines += [_("dice-off {station}: rolled {rolled}, rolling {groups}").format(
         station=d["name"], rolled=d["rolled"], groups=", ".join(d["rolling"])) for d in now["diceoffs"]]
     lines += [_("kept card: {key} ({title})").format(key=c["key"], title=c["title"]) for c in now["cards"]]
     p = now["parking"]
     if p["possible"]:
         lines.append(_("free parking {total}: roll two dice at {station} (sum {sum})").format(
-            total=p["total"], station=p["at"], sum=p["sum"]))
+            total=format_amount(p["total"]), station=p["at"], sum=p["sum"]))
     if now["jail"]:
         lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
                                                                     until=now["jail"]["until"]))

@@ -350,8 +350,13 @@ class GroupDay:
                       "say so first ('planner group position')") if nxt is None else
                     _("the group is heading for {target} (rolled at {since}, arrival {arrival}); the next roll is due "
                       "at {next_roll}; if it got there, say so first ('planner group position')"))
-            raise InputError(said.format(target=ob.target, since=fmt_clock(ob.since), arrival=fmt_clock(ob.until),
-                                         next_roll=fmt_clock(nxt)))
+            phone = (_("the group is heading for {target} (rolled at {since}, arrival {arrival}); if it got there, "
+                       "tell where you are first") if nxt is None else
+                     _("the group is heading for {target} (rolled at {since}, arrival {arrival}); the next roll is "
+                       "due at {next_roll}; if it got there, tell where you are first"))
+            where = {"target": ob.target, "since": fmt_clock(ob.since), "arrival": fmt_clock(ob.until),
+                     "next_roll": fmt_clock(nxt)}
+            raise InputError(said.format(**where), phone=phone.format(**where))
         pos = position if position is not None else self.position_at(t)
         if pos is not None and pos.seated:
             pos = self.advance(pos, t)

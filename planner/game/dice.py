@@ -30,7 +30,7 @@ from planner.routing.query import (
     reach_targets,
 )
 from planner.timetable.stations import exact_station
-from planner.util.i18n import _
+from planner.util.i18n import _, format_long_date
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -105,7 +105,7 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
                       "_s": s, "_a": arr})
     if missing:  # one warning for all of them (an extract lacks several targets of every number)
         warnings.append(_("not served in the game area on {date} (skipped): {targets}").format(
-            date=tt.date, targets=", ".join(missing)))
+            date=format_long_date(tt.date), targets=", ".join(missing)))
     open_ = [c for c in cands if not game.dice.skips(c["targeted"])]
     if not open_:
         free.candidates = _public(cands)

@@ -16,6 +16,7 @@ from planner.errors import GameFileError, InputError
 from planner.gamefile import schema
 from planner.gamefile.rules import BonusRule, ChangeWindow, Clock, DiceRules, DiceTarget, JailRule, PriceRule
 from planner.util import userfiles
+from planner.util.i18n import _
 from planner.util.text import fold
 from planner.util.timefmt import parse_clock
 
@@ -113,7 +114,8 @@ def load_game(spec: str | Path) -> Game:
     """Load a game by shipped name, by path, or ``none`` for the whole feed."""
     spec_s = str(spec)
     if not spec_s.strip():
-        raise GameFileError("--game: empty value (a game name, a path to a .toml file, or 'none')")
+        raise GameFileError(_("--game: empty value (a game name, a path to a .toml file, or {none})").format(
+            none="'none'"))
     if spec_s == "none":
         return whole_feed_game()
     path = Path(spec_s)
@@ -126,15 +128,15 @@ def load_game(spec: str | Path) -> Game:
     else:
         res = resources.files("planner") / "games" / f"{spec_s}.toml"
         if not res.is_file():
-            raise GameFileError(
-                f"unknown game {spec_s!r}: use one of {', '.join(builtin_games())}, 'none', or a path to a .toml file"
-            )
+            raise GameFileError(_("unknown game {game}: use one of {games}, {none}, or a path to a .toml file").format(
+                game=repr(spec_s), games=", ".join(builtin_games()), none="'none'"))
         data = res.read_bytes()
         source = f"builtin:{spec_s}"
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise GameFileError(f"game file {source}: not UTF-8 text (at byte {exc.start})") from None
+        raise GameFileError(_("game file {file}: not UTF-8 text (at byte {byte})").format(
+            file=source, byte=exc.start)) from None
     try:
         doc = userfiles.parse_toml(text, f"game file {source}")
     except InputError as exc:

@@ -27,6 +27,7 @@ from planner.gtfs.schema import FILES, Where, convert
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import StopTable, read_stops
 from planner.timetable.model import Mode, Timetable
+from planner.util.i18n import _
 
 
 @dataclass
@@ -43,8 +44,8 @@ def check_date(src: FeedSource, date: dt.date) -> str:
     """Raise :class:`FeedError` when ``date`` is outside the feed's period; return the feed version."""
     start, end, version = feed_period(src)
     if start and end and not (start <= date <= end):
-        raise FeedError(f"date {date.isoformat()} is outside the feed {src.label} "
-                        f"({start.isoformat()}..{end.isoformat()})")
+        raise FeedError(_("date {date} is outside the feed {feed} ({first}..{last})").format(
+            date=date.isoformat(), feed=src.label, first=start.isoformat(), last=end.isoformat()))
     return version
 
 

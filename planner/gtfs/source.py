@@ -17,6 +17,7 @@ from typing import IO
 from planner.config import cache_root
 from planner.errors import FeedError
 from planner.util.atomic import atomic_write_text
+from planner.util.i18n import _
 from planner.util.userfiles import file_kind
 
 MAX_INNER = 2 << 30  # bytes of a zip inside the feed zip (the national feed is about 200 MB)
@@ -30,9 +31,11 @@ class FeedSource:
         p = Path(path)
         kind = file_kind(p)
         if kind in ("missing", "below-file"):
-            raise FeedError(f"feed {path}: not found (give a GTFS zip or folder, or run 'planner feed download')")
+            raise FeedError(_("feed {path}: not found (give a GTFS zip or folder, or run {command})").format(
+                path=path, command="'planner feed download'"))
         if kind == "special":  # a FIFO blocks for ever, /dev/zero never ends
-            raise FeedError(f"feed {path}: not a regular file or folder (give a GTFS zip or folder)")
+            raise FeedError(_("feed {path}: not a regular file or folder (give a GTFS zip or folder)").format(
+                path=path))
         self._zip: zipfile.ZipFile | None = None
         self._zip_path: Path | None = None  # the zip file whose bytes identify the feed
         self._dir: Path | None = None

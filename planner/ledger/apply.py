@@ -28,7 +28,7 @@ from planner.ledger.moves import (
 from planner.ledger.purchase import buy
 from planner.ledger.rules import EVENT_KINDS, LedgerRules
 from planner.ledger.sales import accept, sell
-from planner.util.i18n import _, ngettext
+from planner.util.i18n import _, format_amount, ngettext
 from planner.util.timefmt import fmt_clock
 
 __all__ = ["AlreadyPaid", "Outcome", "Refused", "apply", "fee_due", "replay"]
@@ -147,7 +147,7 @@ def _mortgage(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> Non
     cash = s.cash.get(e.group, 0)
     if cash >= 0 and out.strict:  # §10: "wenn das Bargeld nicht mehr ausreicht um eine unfreiwillige Zahlung zu tätigen"
         raise Refused(_("group {group} has {cash} in cash: a holding is mortgaged only when the cash does not "
-                        "cover a fee, tax or card it paid (§10)").format(group=e.group, cash=cash))
+                        "cover a fee, tax or card it paid (§10)").format(group=e.group, cash=format_amount(cash)))
     h = s.writable(h.kind, h.name)
     h.mortgaged = True
     out.amount = cap.mortgage_credit(rules, h)
@@ -170,7 +170,8 @@ def _redeem(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
 
 def _fee(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if e.target == TUNNEL and not two_dice(e.dice):
-        raise Refused(_("tunnel fee for {name}: give the two dice (each 1-6), e.g. --dice 3,4").format(name=e.name))
+        raise Refused(_("tunnel fee for {name}: give the two dice (each 1-6), e.g. --dice 3,4").format(name=e.name),
+                      phone=_("tunnel fee for {name}: give the two dice (each 1-6)").format(name=e.name))
     h = s.holding(e.target, e.name)
     if h is None:
         raise Refused(_("nobody owns {what} {name}: no fee (it can be bought)").format(what=label(e.target), name=e.name))

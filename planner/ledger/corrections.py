@@ -14,7 +14,8 @@ from planner.errors import DamagedState
 from planner.ledger.apply import Outcome, Refused, apply
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.moves import decided
-from planner.ledger.rules import LedgerRules
+from planner.ledger.rules import EVENT_NAMES, LedgerRules
+from planner.util.i18n import _
 
 VOID = "void"
 SENT = "sent"  # a mark: the message of event ``ref`` was sent at the mark's time (§13)
@@ -134,17 +135,20 @@ def check_void(rules: LedgerRules, entries: list[Entry], seq: int) -> list[tuple
     needs it (it would be undone)."""
     target = next((e for e in entries if e.seq == seq), None)
     if target is None:
-        raise Refused(f"no ledger event #{seq} in this game")
+        raise Refused(_("no ledger event #{seq} in this game").format(seq=seq))
     if target.event.kind in (*MARKS, "join"):
-        raise Refused(f"event #{seq} is a {target.event.kind}: it cannot be voided")
+        raise Refused(_("event #{seq} ({event}) cannot be voided").format(
+            seq=seq, event=_(EVENT_NAMES.get(target.event.kind, target.event.kind))))
     if seq in voided(entries):
-        raise Refused(f"event #{seq} was voided already")
+        raise Refused(_("event #{seq} was voided already").format(seq=seq))
     before = replay_ordered(rules, entries).outcomes
     after = replay_ordered(rules, [*entries, Entry(-1, Event(VOID, target.event.group, target.event.time,
                                                               voids=seq))]).outcomes
     for s, out in sorted(after.items()):
         if out.undone and not before[s].undone:
             ev = out.event
-            raise Refused(f"event #{s} ({ev.kind} by {ev.group}) needs event #{seq}: void it first ({out.undone})")
+            raise Refused(_("event #{later} ({event} of group {group}) needs event #{seq}: void it first "
+                            "({why})").format(later=s, event=_(EVENT_NAMES.get(ev.kind, ev.kind)), group=ev.group,
+                                              seq=seq, why=out.undone))
     return [(s, before[s].amount, after[s].amount) for s in sorted(after)
             if s > seq and before[s].amount != after[s].amount]

@@ -60,11 +60,13 @@ def _all_at_once(rules: LedgerRules, s: LedgerState, d: Dispute, e: Event, out: 
             raise Refused(_("dice-off roll {group}={sum}: two dice sum 2 to 12").format(group=g, sum=v))
     need = set(d.groups)
     if set(rolls) != need or len(rolls) != len(e.rolls):
-        raise Refused(f"dice-off for {e.name}: give the roll of each of groups {', '.join(sorted(need))}")
+        raise Refused(_("dice-off for {station}: give the roll of each of groups {groups}").format(
+            station=e.name, groups=", ".join(sorted(need))))
     top = max(rolls.values())
     best = [g for g, v in rolls.items() if v == top]
     if len(best) > 1:
-        raise Refused(f"dice-off for {e.name}: groups {', '.join(sorted(best))} tie with {top}: roll again")
+        raise Refused(_("dice-off for {station}: groups {groups} tie with {top}: roll again").format(
+            station=e.name, groups=", ".join(sorted(best)), top=top))
     _settle(rules, s, d, best[0], e, out)
 
 

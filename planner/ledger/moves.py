@@ -18,7 +18,7 @@ from planner.ledger.model import (
     Transfer,
 )
 from planner.ledger.rules import LedgerRules
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 
 
 class Refused(InputError):
@@ -69,7 +69,7 @@ def require_cash(state: LedgerState, group: str, cost: int, what: str) -> None:
     cash = state.cash.get(group, 0)
     if cost > cash:
         raise Refused(_("group {group} has {cash} in cash, {what} costs {cost} (mortgage first, §10)").format(
-            group=group, cash=cash, what=what, cost=cost))
+            group=group, cash=format_amount(cash), what=what, cost=format_amount(cost)))
 
 
 def require_no_mortgage(rules: LedgerRules, state: LedgerState, group: str, what: str) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from planner.ledger.model import STATION, Event
+from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 
 SLACK = 60  # a minute: players write times to the minute
@@ -42,7 +43,8 @@ def ledger_sightings(events: Iterable[Event], group: str, around: int | None = N
             elif after is None or e.time < after.time:
                 after = e
         mine = [e for e in (before, after) if e is not None]
-    return [Sighting(e.time, e.name, f"its {e.kind} at {e.name}") for e in mine]
+    return [Sighting(e.time, e.name, (_("its purchase at {station}") if e.kind == "buy" else
+                                      _("its fee at {station}")).format(station=e.name)) for e in mine]
 
 
 def contradiction(sightings: Iterable[Sighting], station: str, time: int, earliest: Earliest) -> str | None:
@@ -54,13 +56,17 @@ def contradiction(sightings: Iterable[Sighting], station: str, time: int, earlie
         s = before[-1]
         arr = earliest(s.station, s.time, station)
         if arr is None or arr > time + SLACK:
-            when = "cannot reach it on the game day" if arr is None else f"can be there at {fmt_clock(arr)} at the earliest"
-            return (f"the group was at {s.station} at {fmt_clock(s.time)} ({s.source}): it {when}, "
-                    f"not at {fmt_clock(time)}")
+            seen = {"station": s.station, "time": fmt_clock(s.time), "source": s.source, "claimed": fmt_clock(time)}
+            if arr is None:
+                return _("the group was at {station} at {time} ({source}): it cannot reach {there} on the game "
+                         "day").format(**seen, there=station)
+            return _("the group was at {station} at {time} ({source}): it can be there at {earliest} at the "
+                     "earliest, not at {claimed}").format(**seen, earliest=fmt_clock(arr))
     if after and after[0].station != station:
         s = after[0]
         arr = earliest(station, time, s.station)
         if arr is None or arr > s.time + SLACK:
-            return (f"the group was at {s.station} at {fmt_clock(s.time)} ({s.source}), which it cannot reach "
-                    f"from {station} at {fmt_clock(time)}")
+            return _("the group was at {station} at {time} ({source}), which it cannot reach from {there} at "
+                     "{claimed}").format(station=s.station, time=fmt_clock(s.time), source=s.source, there=station,
+                                         claimed=fmt_clock(time))
     return None

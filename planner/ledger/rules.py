@@ -16,9 +16,16 @@ from functools import cached_property
 
 from planner.errors import GameFileError
 from planner.gamefile.game import Game
+from planner.util.i18n import N_
 
 EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "parking", "parking_empty",
                "card", "diceoff", "draw", "play", "sell", "accept", "jail")
+# each kind as a reader names it (translated where shown: a correction names the voided event)
+EVENT_NAMES = {"join": N_("start money"), "buy": N_("purchase"), "build": N_("building"), "mortgage": N_("mortgage"),
+               "redeem": N_("redemption"), "fee": N_("fee"), "income": N_("income"), "parking": N_("parking payment"),
+               "parking_empty": N_("free parking emptied"), "card": N_("card"), "diceoff": N_("dice-off"),
+               "draw": N_("card drawn"), "play": N_("card played"), "sell": N_("sale offer"),
+               "accept": N_("sale accepted"), "jail": N_("jail")}
 
 # The fields each message may name (what planner/ledger/messages.py fills in), and a value of each one's type.
 MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {

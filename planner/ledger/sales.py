@@ -13,7 +13,7 @@ from planner.ledger.messages import render
 from planner.ledger.model import STATION, Event, LedgerState, Offer
 from planner.ledger.moves import Outcome, Refused, held, label, move, require_cash, require_no_mortgage
 from planner.ledger.rules import LedgerRules
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.timefmt import fmt_clock
 
 
@@ -34,7 +34,7 @@ def sell(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     if e.to in s.out:
         raise Refused(_("group {to} is out (§6): it buys nothing").format(to=e.to))
     if not 0 <= e.amount <= 10_000_000:
-        raise Refused(_("the amount of a sale is 0 to 10,000,000, not {amount}").format(amount=e.amount))
+        raise Refused(_("the amount of a sale is 0 to 10,000,000, not {amount}").format(amount=format_amount(e.amount)))
     s.offers[out.seq] = Offer(out.seq, e.group, e.to, e.name, e.amount, e.time)
     out.amount = e.amount
     out.tell = e.to

@@ -18,7 +18,7 @@ from planner.realtime.feed import (
 )
 from planner.realtime.overlay import ZURICH, Overlay, apply, service_day_start
 from planner.timetable.model import Timetable
-from planner.util.i18n import _
+from planner.util.i18n import _, format_long_date
 
 # a feed fetched this long after the game day's midnight still describes it (trains past midnight)
 _NEXT_DAY_HOURS = 4
@@ -32,7 +32,7 @@ def load_overlay(source: str, key: str | None, tt: Timetable, date: dt.date, war
     try:
         data = fetch_url(src, key=key).body if is_url(src) else read_file(src)
     except RealtimeUnavailable as exc:
-        warnings.append(f"{exc}: answers use the timetable only")
+        warnings.append(_("{problem}: answers use the timetable only").format(problem=exc))
         return None
     return overlay_of(tt, date, decode_feed(data or b"", src))
 
@@ -51,7 +51,7 @@ def check_date(feed, date: dt.date) -> None:
         start = service_day_start(date)
         if not start - 3600 <= feed.timestamp < start + (24 + _NEXT_DAY_HOURS) * 3600:
             raise RealtimeError(_("real-time feed {source}: made {when}, not on the game day {date}").format(
-                source=feed.source, when=_made(feed.timestamp), date=date.isoformat()))
+                source=feed.source, when=_made(feed.timestamp), date=format_long_date(date)))
     dates = {d for d in _start_dates(feed) if d}
     day = date.strftime("%Y%m%d")
     if dates and day not in dates:
@@ -60,8 +60,8 @@ def check_date(feed, date: dt.date) -> None:
             raise RealtimeError(_("real-time feed {source}: a trip update's start date {value} is not a date "
                                   "YYYYMMDD").format(source=feed.source, value=repr(other[:40])))
         raise RealtimeError(_("real-time feed {source}: its trips run on {other}, not on the game day {date}")
-                            .format(source=feed.source, other=f"{other[:4]}-{other[4:6]}-{other[6:]}",
-                                    date=date.isoformat()))
+                            .format(source=feed.source, other=format_long_date(f"{other[:4]}-{other[4:6]}-{other[6:]}"),
+                                    date=format_long_date(date)))
 
 
 def _start_dates(feed) -> list[str]:

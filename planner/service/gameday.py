@@ -23,7 +23,7 @@ from planner.routing import Query, reach, station_origin
 from planner.routing.network import TransitNetwork
 from planner.timetable.model import Timetable
 from planner.timetable.stations import find_station
-from planner.util.i18n import _
+from planner.util.i18n import _, format_long_date
 from planner.util.timefmt import parse_clock
 
 # Routing searches run this long past the game's end: an answer may arrive after it and says so (§3).
@@ -175,7 +175,7 @@ class GameDay:
             now = self.now()
             if now is None:
                 raise InputError(_("{asked_as} is required (the game day {date} is not today)").format(
-                    asked_as=asked_as, date=self.date.isoformat()))
+                    asked_as=asked_as, date=format_long_date(self.date)))
             t = now
         if within_game:
             self.game.clock.check_asked(t)

@@ -13,7 +13,7 @@ from planner.organiser.area_check import area_problems
 from planner.service.gameday import GameDay
 from planner.store.games import NewGame, check_name, parse_group_names
 from planner.store.state import State
-from planner.util.i18n import _, ngettext
+from planner.util.i18n import _, format_long_date, ngettext
 from planner.util.timefmt import parse_date
 
 DEFAULT_BASE = "http://127.0.0.1:8000"
@@ -74,4 +74,4 @@ def area_warning(day: GameDay) -> str | None:
                     "before the game day",
                     "check-area: {title} on {date} is INVALID ({n} problems, the first: {first}); run "
                     "'planner check-area' for all of them before the game day", len(problems)).format(
-        title=day.game.title, date=day.date.isoformat(), n=len(problems), first=problems[0])
+        title=day.game.title, date=format_long_date(day.date), n=len(problems), first=problems[0])

@@ -117,7 +117,9 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     given = _given_place(play, model, req)
     plan = model.check_roll(req.time, given.position if given else None)
     if plan.position is None:
-        raise InputError(_("where is the group? give --at STATION (or --trip TRAIN), or set its position first"))
+        raise InputError(_("where is the group? give --at STATION (or --trip TRAIN), or set its position first"),
+                         phone=_("where is the group? give the station (or the train you are in), or set its "
+                                 "position first"))
     pos = plan.position
     if pos.seated:
         pos = model.advance(pos, plan.plan_from)

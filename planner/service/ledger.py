@@ -20,6 +20,7 @@ from planner.game.prices import initial_letter, station_price
 from planner.ledger.cards import NotInPile, deck_of, next_card
 from planner.ledger.messages import sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
+from planner.ledger.rules import EVENT_NAMES
 from planner.service.answers.ledger import RecordedEvent
 from planner.service.day_model import group_day
 from planner.service.jail import check_jail_payment
@@ -29,7 +30,7 @@ from planner.service.play import Play
 from planner.service.whereabouts import check_place, group_train, train_at
 from planner.store.ledger_rows import Recorded
 from planner.timetable.model import Mode
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -108,7 +109,8 @@ def resolve_target(play: Play, station: str | None, toll_line: str | None, tunne
     """(kind, name) of exactly one of station / toll line / tunnel (names checked)."""
     given = [(k, v) for k, v in ((STATION, station), (TOLL_LINE, toll_line), (TUNNEL, tunnel)) if v]
     if len(given) != 1:
-        raise InputError(_("give exactly one of --station, --toll-line, --tunnel"))
+        raise InputError(_("give exactly one of --station, --toll-line, --tunnel"),
+                         phone=_("choose exactly one: a station, a toll line or a tunnel"))
     kind, name = given[0]
     if kind == STATION:
         return kind, station_facts(play, name)[0]
@@ -176,7 +178,8 @@ def _other_event(play: Play, req: LedgerRequest, base: dict, card: str | None) -
         return Event("diceoff", rolls[0][0], req.time, req.reported, name=station_facts(play, req.station or "")[0],
                      rolls=rolls)
     if not req.station:
-        raise InputError(_("a dice-off roll names the station (--station) and the two dice (--dice)"))
+        raise InputError(_("a dice-off roll names the station (--station) and the two dice (--dice)"),
+                         phone=_("a dice-off roll names the station and the two dice"))
     return Event("diceoff", **base, name=station_facts(play, req.station)[0], dice=req.dice)
 
 
@@ -252,7 +255,9 @@ def _bonus(play: Play, req: LedgerRequest) -> bool:
     if trip is None:
         if req.bonus:
             raise InputError(_("the bonus at {time} needs the train: name it (--trip), or report it ('planner group "
-                               "position --trip')").format(time=fmt_clock(req.time)))
+                               "position --trip')").format(time=fmt_clock(req.time)),
+                             phone=_("the bonus at {time} needs the train: name it, or first tell the train you are "
+                                     "in").format(time=fmt_clock(req.time)))
         return False
     met = trip_meets_bonus(day.timetable, day.game, trip, req.time)
     if req.bonus and not met:
@@ -305,15 +310,17 @@ def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
     every group is told. A later event that needs it is named, and the void refused."""
     reason = " ".join(str(reason).split())
     if not reason:
-        raise InputError(_("--reason: say why the event is voided (every group is told)"))
+        raise InputError(_("--reason: say why the event is voided (every group is told)"),
+                         phone=_("say why the event is voided (every group is told)"))
     rules = rules_of(play)
 
     def message(ev: Event, changes: list[tuple[int, int, int]]) -> str:
-        what = f"#{seq} {ev.group} {ev.kind} {ev.name}".strip()
-        text = f"{sms_time(time)} correction: {what} voided ({reason[:200]})"
-        if changes:
-            text += "; now " + ", ".join(f"#{s} {a} -> {b}" for s, a, b in changes)
-        return text
+        what = f"#{seq} {ev.group} {_(EVENT_NAMES.get(ev.kind, ev.kind))} {ev.name}".strip()
+        said = {"time": sms_time(time), "event": what, "reason": reason[:200]}
+        if not changes:
+            return _("{time} correction: {event} voided ({reason})").format(**said)
+        return _("{time} correction: {event} voided ({reason}); now {changes}").format(
+            **said, changes=", ".join(f"#{s} {format_amount(a)} -> {format_amount(b)}" for s, a, b in changes))
 
     return play.state.ledger.void(rules, play.id, int(seq), reason, time, message)
 

@@ -132,7 +132,8 @@ def group_origin(play: Play, group: str, time: int) -> tuple[Origin, int | None]
     pos = st.state.position
     if pos is None:
         raise InputError(_("group {group}: position unknown; give --from (or tell it with 'planner group "
-                           "position')").format(group=st.name))
+                           "position')").format(group=st.name),
+                         phone=_("group {group}: position unknown; tell where you are first").format(group=st.name))
     roll = model.last_roll(st.state.time)
     heading = st.state.obligation.kind == "heading" and roll is not None
     return origin_of(play.day, pos, st.state.time), (roll.target_station if heading else None)

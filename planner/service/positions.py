@@ -75,12 +75,15 @@ def resolve_place(day: GameDay, req: PlaceRequest, hints: tuple[int, ...] = ()) 
         return Place(Position(int(tt.stop_station[tt.st_stop[row]]), int(tt.st_arr[row]), m.trip, row),
                      train_echo(day, m.trip, row))
     if not req.at:
-        raise InputError(_("--at STATION (or --trip TRAIN) is required"))
+        raise InputError(_("--at STATION (or --trip TRAIN) is required"),
+                         phone=_("give the station (or the train you are in)"))
     if req.time is None:
-        raise InputError(_("--time HH:MM is required"))
+        raise InputError(_("--time HH:MM is required"), phone=_("give the time (HH:MM)"))
     if req.since is not None and req.since > req.time:
         raise InputError(_("--since {since} is after --time {time}").format(since=fmt_clock(req.since),
-                                                                            time=fmt_clock(req.time)))
+                                                                            time=fmt_clock(req.time)),
+                         phone=_("since {since} is after the time {time}").format(since=fmt_clock(req.since),
+                                                                                 time=fmt_clock(req.time)))
     return Place(Position(day.station(req.at), int(req.time) if req.since is None else int(req.since)))
 
 

@@ -30,7 +30,7 @@ def check_at_station(play: Play, group: str, event: Event, events: list[Event]) 
     snap = play.state.groups.snapshot(play.id, g)
     for r in snap.rolls:
         if r.position:
-            seen.append(Sighting(r.time, label_station(r.position), f"roll #{r.seq}"))
+            seen.append(Sighting(r.time, label_station(r.position), _("roll #{n}").format(n=r.seq)))
     day = play.day
     tt = day.timetable
     for p in group_day(day, snap).positions:  # where it said it stood (a seated report: between two stops)
@@ -131,4 +131,9 @@ def check_crossing(play: Play, group: str, event: Event) -> None:
               "(report the train first: 'planner group position --trip')") if event.target == "toll_line" else
             _("group {group} crossing tunnel {name} at {time}? its day has it in no train through it then (report "
               "the train first: 'planner group position --trip')"))
-    raise InputError(said.format(group=play.group(group).name, name=event.name, time=fmt_clock(event.time)))
+    phone = (_("group {group} crossing toll line {name} at {time}? its day has it in no train through it then "
+               "(tell the train you are in first)") if event.target == "toll_line" else
+             _("group {group} crossing tunnel {name} at {time}? its day has it in no train through it then (tell "
+               "the train you are in first)"))
+    where = {"group": play.group(group).name, "name": event.name, "time": fmt_clock(event.time)}
+    raise InputError(said.format(**where), phone=phone.format(**where))

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from planner.errors import StationNotFound
 from planner.timetable.model import Timetable
+from planner.util.i18n import _
 from planner.util.text import fold
 
 
@@ -102,12 +103,18 @@ def find_station(tt: Timetable, query: str) -> int:
 def _unknown(tt: Timetable, query: str, idx: dict[str, list[int]], cutoff: float = 0.6) -> StationNotFound:
     close = difflib.get_close_matches(fold(_clean(query)), list(idx), n=5, cutoff=cutoff)
     sugg = [tt.station_name[idx[c][0]] for c in close]
-    hint = f"; did you mean: {', '.join(sugg)}?" if sugg else " (not served in the area on that day?)"
-    shown = query if len(query) <= 80 else query[:80] + "..."
-    return StationNotFound(f"unknown station {shown!r}{hint}", sugg)
+    shown = repr(query if len(query) <= 80 else query[:80] + "...")
+    if sugg:
+        return StationNotFound(_("unknown station {station}; did you mean: {names}?").format(
+            station=shown, names=", ".join(sugg)), sugg)
+    return StationNotFound(_("unknown station {station} (not served in the area on that day?)").format(
+        station=shown), sugg)
 
 
 def _ambiguous(tt: Timetable, query: str, hits: list[int]) -> StationNotFound:
     names = sorted({tt.station_name[i] for i in hits})
-    shown = ", ".join(names[:8]) + (f" (+{len(names) - 8} more)" if len(names) > 8 else "")
-    return StationNotFound(f"station {query!r} is ambiguous: {shown}", names[:8])
+    if len(names) > 8:
+        return StationNotFound(_("station {station} is ambiguous: {names} (+{n} more)").format(
+            station=repr(query), names=", ".join(names[:8]), n=len(names) - 8), names[:8])
+    return StationNotFound(_("station {station} is ambiguous: {names}").format(
+        station=repr(query), names=", ".join(names)), names[:8])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from planner.errors import InputError, TrainAmbiguous
 from planner.timetable.model import Timetable
-from planner.util.i18n import _
+from planner.util.i18n import _, format_long_date
 from planner.util.text import fold
 from planner.util.timefmt import TIME_PATTERN, fmt_clock, parse_clock
 
@@ -68,12 +68,14 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
         return TrainMatch(trip, tt.trip_stop_times(trip).start)
     m = _TRAIN.match(ref)
     if not m:
-        raise InputError(_("unknown trip id {ref!r} (not running in the game area on {date}); give a trip id or the "
-                           "train as 'IR75 10:03'").format(ref=ref, date=tt.date))
+        raise InputError(_("unknown trip id {trip} (not running in the game area on {date}); give a trip id or "
+                           "the train as line and time, e.g. {example}").format(
+            trip=repr(ref), date=format_long_date(tt.date), example="'IR75 10:03'"))
     line, t = m.group("route"), parse_clock(m.group("time"))
     routes = line_routes(tt, line)
     if not routes:
-        raise InputError(_("no line {line!r} runs in the game area on {date}").format(line=line, date=tt.date))
+        raise InputError(_("no line {line} runs in the game area on {date}").format(
+            line=repr(line), date=format_long_date(tt.date)))
     head = fold(m.group("head")) if m.group("head") else None
     hits: list[TrainMatch] = []
     nearby: list[tuple[int, int, int]] = []  # (|dt|, trip, row) of this line at the named stops
@@ -98,7 +100,7 @@ def match_train(tt: Timetable, ref: str, station: int | None = None) -> TrainMat
     if not hits:
         near = sorted(x for x in nearby if x[0] <= 30 * 60)[:4]
         nearby_text = "; ".join(describe_train(tt, tr, r) for _, tr, r in near)
-        where = {"line": line, "time": fmt_clock(t), "date": tt.date, "nearby": nearby_text}
+        where = {"line": line, "time": fmt_clock(t), "date": format_long_date(tt.date), "nearby": nearby_text}
         if station is None and near:
             raise InputError(_("no {line} leaves its first stop at {time} on {date}; nearby: {nearby}").format(**where))
         if station is None:

@@ -18,58 +18,107 @@ import datetime as dt
 import gettext
 import io
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-from planner.util.timefmt import fmt_clock
+from planner.util import pseudo as _pseudo
 
 LANGUAGES = ("de", "fr", "en")
 FALLBACK = "en"  # the message ids' language: what a text is when nothing chose another
-LOCALES = {"de": "de_CH", "fr": "fr_CH", "en": "en"}  # Babel's locale data for numbers and dates (GLOSSARY.md)
+# Babel's locale data for numbers and dates (GLOSSARY.md); the tests' pseudo-locale counts as English there
+LOCALES = {"de": "de_CH", "fr": "fr_CH", "en": "en", _pseudo.PSEUDO: "en"}
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LOCALE_DIR_ENV = "PLANNER_LOCALE_DIR"  # another catalog folder (the tests' damaged copies), else LOCALE_DIR
 DOMAIN = "messages"
 LANG_ENV = "PLANNER_LANG"  # the planner's own choice, before the system's locale (a server, a test suite)
+MAX_CATALOG = 8 << 20  # bytes: a larger catalog is refused unread (the real ones are about 0.2 MB)
 
 _language: ContextVar[str | None] = ContextVar("planner_language", default=None)
 
 
+def languages() -> tuple[str, ...]:
+    """The languages one may choose: :data:`LANGUAGES`, and the tests' pseudo-locale when they enable it
+    (:mod:`planner.util.pseudo`; never offered to users)."""
+    return (*LANGUAGES, _pseudo.PSEUDO) if _pseudo.enabled() else LANGUAGES
+
+
 def normalise(tag: str | None) -> str | None:
     """The planner's language for a tag as users and systems write it (``de-CH``, ``fr_CH.UTF-8``, ``EN``), or
-    None when it is none of :data:`LANGUAGES`."""
+    None when it is none of :func:`languages`."""
     if not tag:
         return None
     base = str(tag).strip().split(".")[0].replace("-", "_").split("_")[0].lower()
-    return base if base in LANGUAGES else None
+    return base if base in languages() else None
 
 
 def catalog_file(lang: str, suffix: str) -> Path:
     """The catalog of ``lang`` (``.po``, the translations; ``.mo``, compiled by ``make setup``)."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+    folder = Path(os.environ[LOCALE_DIR_ENV]) if os.environ.get(LOCALE_DIR_ENV) else LOCALE_DIR
+    return folder / lang / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
 
 
-@lru_cache(maxsize=len(LANGUAGES))
+def read_catalog_bytes(path: Path) -> bytes:
+    """A catalog file's bytes; one over :data:`MAX_CATALOG` is refused unread (ValueError), so that a huge file
+    cannot hold up a command or a page."""
+    with path.open("rb") as f:
+        data = f.read(MAX_CATALOG + 1)
+    if len(data) > MAX_CATALOG:
+        raise ValueError(f"larger than {MAX_CATALOG >> 20} MB")
+    return data
+
+
+def _compiled(path: Path) -> gettext.GNUTranslations:
+    return gettext.GNUTranslations(io.BytesIO(read_catalog_bytes(path)))
+
+
+def _from_po(path: Path, lang: str) -> gettext.GNUTranslations:
+    from babel.messages.mofile import write_mo  # only without a usable .mo (compiled by make setup)
+    from babel.messages.pofile import read_po
+
+    catalog = read_po(io.BytesIO(read_catalog_bytes(path)), locale=lang, abort_invalid=True)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+@lru_cache(maxsize=len(LANGUAGES) + 1)
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalog of ``lang``: its compiled ``.mo``; when that is missing or older than the ``.po`` (a fresh
     clone before ``make setup``, a catalog just edited), the ``.po`` compiled in memory; the message ids themselves
-    where there is neither."""
+    (English, the next language) where there is neither. A damaged or huge catalog never stops play: the one that
+    can be read is used, else the message ids, and one line on stderr says so (once per language and process)."""
+    if lang == _pseudo.PSEUDO:
+        return _pseudo.PseudoTranslations()
     po, mo = catalog_file(lang, ".po"), catalog_file(lang, ".mo")
-    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
-        with mo.open("rb") as f:
-            return gettext.GNUTranslations(f)
-    if po.is_file():
-        from babel.messages.mofile import write_mo  # only without a compiled catalog (compiled by make setup)
-        from babel.messages.pofile import read_po
-
-        with po.open("rb") as f:
-            catalog = read_po(f, locale=lang)
-        buf = io.BytesIO()
-        write_mo(buf, catalog)
-        buf.seek(0)
-        return gettext.GNUTranslations(buf)
+    tries = [(mo, _compiled), (po, lambda p: _from_po(p, lang))]
+    if mo.is_file() and po.is_file() and mo.stat().st_mtime < po.stat().st_mtime:
+        tries.reverse()  # a catalog just edited: its .po before the older .mo
+    damaged = []
+    for path, read in tries:
+        if not path.is_file():
+            continue
+        try:
+            found = read(path)
+        except Exception as exc:  # noqa: BLE001 - any damage (struct.error, UnicodeDecodeError, a parse error)
+            why = str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__
+            damaged.append(f"{path} cannot be read ({why})")
+            continue
+        if damaged:
+            _warn(f"planner: catalog {damaged[0]}; using {path.name}")
+        return found
+    if damaged:
+        _warn(f"planner: catalog {damaged[0]}; answers in English")
     return gettext.NullTranslations()
+
+
+def _warn(line: str) -> None:
+    """One line on stderr (a catalog cannot be read: no catalog to word it in, so in English)."""
+    print(" ".join(line.split()), file=sys.stderr)
 
 
 def language() -> str:
@@ -149,7 +198,7 @@ def format_amount(amount: int | float) -> str:
     return format_decimal(amount, locale=LOCALES[language()])
 
 
-LONG_DATES = {"de": "full", "fr": "EEEE d MMMM y", "en": "full"}  # "Samstag, 11. September 2021", "samedi 11 ..."
+LONG_DATES = {"de": "full", "fr": "EEEE d MMMM y", "en": "full", _pseudo.PSEUDO: "full"}  # "Samstag, 11. September 2021", "samedi 11 ..."
 
 
 def format_long_date(day: dt.date | str) -> str:
@@ -163,9 +212,15 @@ def format_long_date(day: dt.date | str) -> str:
         except ValueError:
             return day
     lang = language()
-    return format_date(day, LONG_DATES[lang], locale=LOCALES[lang])
+    text = format_date(day, LONG_DATES[lang], locale=LOCALES[lang])
+    return _pseudo.pseudo(text) if lang == _pseudo.PSEUDO else text  # the locale's words too, in the tests' one
 
 
 def format_clock(seconds: int | None) -> str | None:
-    """A time of day, 24-hour ``HH:MM`` in every language (service-day times past 24:00 as ``25:10``)."""
-    return fmt_clock(seconds)
+    """A time of day, 24-hour ``HH:MM`` in every language (service-day times past 24:00 as ``25:10``; seconds,
+    when not zero, as ``HH:MM:SS``)."""
+    if seconds is None:
+        return None
+    h, rem = divmod(int(seconds), 3600)
+    m, s = divmod(rem, 60)
+    return f"{h:02d}:{m:02d}" if s == 0 else f"{h:02d}:{m:02d}:{s:02d}"

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from planner.errors import InputError
+from planner.util.i18n import _, format_clock
 
 # As Swiss players write them: 13:00, 13.00, 13h00, 1300 (and 13:00:30 from feeds).
 TIME_PATTERN = r"\d{1,2}[:.hH]\d{2}(?::\d{2})?|\d{3,4}"
@@ -17,23 +18,19 @@ def parse_clock(text: str, *, allow_past_midnight: bool = True) -> int:
     :class:`InputError` when malformed or out of range."""
     m = _CLOCK.match(str(text))
     if not m:
-        raise InputError(f"time {text!r} is not HH:MM")
+        raise InputError(_("time {time} is not HH:MM").format(time=repr(text)))
     h = int(m.group(1) or m.group(4))
     mi = int(m.group(2) or m.group(5))
     s = int(m.group(3) or 0)
     if mi > 59 or s > 59 or h > (47 if allow_past_midnight else 23):
-        raise InputError(f"time {text!r} is out of range (HH 00-{47 if allow_past_midnight else 23}, MM 00-59)")
+        raise InputError(_("time {time} is out of range (HH 00-{last}, MM 00-59)").format(
+            time=repr(text), last=47 if allow_past_midnight else 23))
     return h * 3600 + mi * 60 + s
 
 
 def fmt_clock(seconds: int | None) -> str | None:
     """Format seconds after midnight as ``HH:MM`` (``HH:MM:SS`` when seconds are not zero)."""
-    if seconds is None:
-        return None
-    seconds = int(seconds)
-    h, rem = divmod(seconds, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h:02d}:{m:02d}" if s == 0 else f"{h:02d}:{m:02d}:{s:02d}"
+    return format_clock(seconds)
 
 
 def parse_date(text: str) -> dt.date:
@@ -44,4 +41,4 @@ def parse_date(text: str) -> dt.date:
             return dt.datetime.strptime(s, fmt).date()
         except ValueError:
             pass
-    raise InputError(f"date {text!r} is not YYYY-MM-DD")
+    raise InputError(_("date {date} is not YYYY-MM-DD").format(date=repr(text)))

@@ -45,7 +45,16 @@ from planner.timetable.trips import find_trip
 from planner.util.i18n import N_, language
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.web.days import Day, Days, realtime_banner
-from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, number_field, text_field
+from planner.web.security import (
+    CLOCK,
+    EVENT_ID,
+    ROLL_ID,
+    HttpError,
+    int_field,
+    number_field,
+    said,
+    text_field,
+)
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
@@ -122,8 +131,8 @@ class Answers:
         """"We got off at X (at T, there since S)" or "we are in the IR75 12:25": the group's day records it."""
         play, day = self.play(game_id)
         g = self.group(game_id, number)
-        trip = text_field(body, "trip", hint=" (the train, e.g. \"IR75 12:25\")")
-        at = text_field(body, "at", required=not trip, hint=" (the station, e.g. \"Zug\", or the train)")
+        trip = text_field(body, "trip", hint=N_("the train, e.g. \"IR75 12:25\""))
+        at = text_field(body, "at", required=not trip, hint=N_("the station, e.g. \"Zug\", or the train"))
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
         late = _number(body, "late", 0, 600)
@@ -138,7 +147,7 @@ class Answers:
         dice = int_field(body, "dice")
         at = text_field(body, "at")
         trip = text_field(body, "trip")
-        rid = text_field(body, "roll_id", pattern=ROLL_ID, hint=" (8-64 letters, digits, '-' or '_')")
+        rid = text_field(body, "roll_id", pattern=ROLL_ID, hint=N_("8-64 letters, digits, '-' or '_'"))
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
         req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid)
@@ -222,7 +231,8 @@ class Answers:
         g = self.group(game_id, number)
         kind = text_field(body, "event", required=True)
         if kind not in LEDGER_EVENTS:
-            raise HttpError(422, f"field 'event' must be one of {', '.join(sorted(LEDGER_EVENTS))}")
+            raise HttpError(422, N_("field {field} must be one of {choices}"),
+                            params={"field": "'event'", "choices": ", ".join(map(repr, sorted(LEDGER_EVENTS)))})
         if kind == "parking" and _flag(body, "empty"):
             kind = "parking_empty"
         now = self._time(play, body, "now", required=False)
@@ -236,7 +246,7 @@ class Answers:
                             offer=_number(body, "offer", 1, 10**9) or 0,
                             now=now if now is not None else play.day.now(),
                             event_id=text_field(body, "event_id", pattern=EVENT_ID,
-                                                hint=" (8-64 letters, digits, '-' or '_')"))
+                                                hint=N_("8-64 letters, digits, '-' or '_'")))
         with day.lock:
             res = record_event(play, req)
         return res.answer()
@@ -273,7 +283,7 @@ class Answers:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
         play, day = self.play(game_id)
         seq = int_field(body, "seq", lo=1, hi=10**9)
-        reason = text_field(body, "reason", required=True, hint=" (why: every group is told)")
+        reason = text_field(body, "reason", required=True, hint=N_("why: every group is told"))
         with day.lock:
             rec = void(play, seq, reason or "", self._time(play, body, "time"))
         return recorded_event(rec)
@@ -292,22 +302,22 @@ class Answers:
     @staticmethod
     def _status_time(play: Play, query: dict) -> int:
         """The time a state is asked for: ``time`` given (HH:MM), else now on the game day, else the latest entry."""
-        text = text_field(query, "time", pattern=CLOCK, hint=" (HH:MM)")
+        text = text_field(query, "time", pattern=CLOCK, hint=N_("a time HH:MM, e.g. 13:05"))
         try:
             return play.day.status_time(text)
         except PlannerError as exc:
-            raise HttpError(422, str(exc)) from None
+            raise said(422, exc) from None
 
     @staticmethod
     def _time(play: Play, body: dict, key: str, *, required: bool = True) -> int | None:
         """A time the phone sent (its own clock); without one, now on the game day (else a 422)."""
-        text = text_field(body, key, pattern=CLOCK, hint=" (HH:MM)")
+        text = text_field(body, key, pattern=CLOCK, hint=N_("a time HH:MM, e.g. 13:05"))
         if text is None and not required:
             return None
         try:
             return parse_clock(text) if text else play.day.clock(None, within_game=False, asked_as=f"field '{key}'")
         except PlannerError as exc:
-            raise HttpError(422, str(exc)) from None
+            raise said(422, exc) from None
 
 
 def _number(body: dict, key: str, lo: int, hi: int) -> int | None:
@@ -318,7 +328,7 @@ def _number(body: dict, key: str, lo: int, hi: int) -> int | None:
 def _flag(body: dict, key: str) -> bool:
     v = body.get(key, False)
     if not isinstance(v, bool):
-        raise HttpError(422, f"field '{key}' must be true or false")
+        raise HttpError(422, N_("field {field} must be true or false"), params={"field": repr(key)})
     return v
 
 
@@ -326,7 +336,7 @@ def _dice(body: dict) -> tuple[int, ...]:
     dice = body.get("dice") or []
     if not isinstance(dice, list) or len(dice) > 2 or not all(isinstance(d, int) and not isinstance(d, bool)
                                                               and 1 <= d <= 6 for d in dice):
-        raise HttpError(422, "field 'dice' must be a list of two dice, each 1-6")
+        raise HttpError(422, N_("field {field} must be a list of two dice, each 1-6"), params={"field": "'dice'"})
     return tuple(dice)
 
 
@@ -334,7 +344,8 @@ def _houses(body: dict) -> tuple[tuple[str, str], ...]:
     houses = body.get("houses") or {}
     if not isinstance(houses, dict) or len(houses) > 20 or not all(
             isinstance(k, str) and isinstance(v, str | int) and not isinstance(v, bool) for k, v in houses.items()):
-        raise HttpError(422, "field 'houses' must be an object {\"Station\": 2 or \"hotel\"}")
+        raise HttpError(422, N_("field {field} must be an object like {example}"),
+                        params={"field": "'houses'", "example": '{"Station": 2, "Station B": "hotel"}'})
     return tuple((k, str(v)) for k, v in houses.items())
 
 

@@ -54,6 +54,7 @@ from planner.web.security import (
     authorize,
     check_state_change,
     json_body,
+    said,
 )
 from planner.web.worker import RoutingWorker, WorkerFailed, routed
 
@@ -93,7 +94,7 @@ class WebApp:
         try:
             number = int(request.path_params["group"])
         except ValueError:
-            raise HttpError(404, "group must be its number, e.g. /groups/1") from None
+            raise HttpError(404, N_("group must be its number, e.g. {example}"), params={"example": "/groups/1"}) from None
         if caller.access.game_id != game_id:
             raise HttpError(403, N_("this token belongs to another game"))
         if caller.access.group is not None:  # a group's token opens its own number only (no probing of others)
@@ -148,7 +149,7 @@ class WebApp:
                 lang = request_language(request, await self.game_language(where[0]))
                 for k in path:
                     if not request.path_params[k].isdigit():
-                        raise HttpError(404, f"{k} must be a number")
+                        raise HttpError(404, N_("{name} must be a number"), params={"name": repr(k)})
                     inp[k] = int(request.path_params[k])
                 if self.worker is not None and routed(fn):
                     out = await self.worker.call(fn, *where, inp, lang=lang)
@@ -158,9 +159,9 @@ class WebApp:
             except HttpError as exc:
                 return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
             except TrainAmbiguous as exc:  # the page asks which train: each candidate's id can be sent back
-                return json_response({"error": " ".join(str(exc).split()), "candidates": exc.candidates}, 409)
+                return json_response({"error": exc.for_phone(), "candidates": exc.candidates}, 409)
             except PlannerError as exc:
-                return json_response({"error": " ".join(str(exc).split())}, 422)
+                return json_response({"error": exc.for_phone()}, 422)
             except (WorkerFailed, BrokenProcessPool) as exc:
                 return self.worker_down(exc)
 
@@ -192,7 +193,7 @@ class WebApp:
         except HttpError as exc:
             return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)
         except PlannerError as exc:
-            return json_response({"error": " ".join(str(exc).split())}, 422)
+            return json_response({"error": exc.for_phone()}, 422)
 
     async def join(self, request: Request) -> Response:
         """A join link: set the cookie and go on to the group's (or organiser's) page."""
@@ -221,7 +222,7 @@ class WebApp:
         except HttpError as exc:
             return self.page("error.html", {"message": exc}, exc.status, request=request)
         except PlannerError as exc:
-            return self.page("error.html", {"message": str(exc)}, 422, request=request)
+            return self.page("error.html", {"message": said(422, exc)}, 422, request=request)
         g = self.answers.group(game_id, number)
         lang = request_language(request, play.day.game.language)
         return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
@@ -245,7 +246,7 @@ class WebApp:
         except HttpError as exc:
             return self.page("error.html", {"message": exc}, exc.status, request=request)
         except PlannerError as exc:
-            return self.page("error.html", {"message": str(exc)}, 422, request=request)
+            return self.page("error.html", {"message": said(422, exc)}, 422, request=request)
         return self.page("organiser.html", {"game": play.game, "info": in_language(lang, self.answers.game_info, play),
                                             "poll_ms": self.poll_ms, "area_warning": verdict},
                          request=request, lang=lang)

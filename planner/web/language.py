@@ -9,6 +9,7 @@ hold no dictionary of their own.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from functools import lru_cache
@@ -22,8 +23,10 @@ from planner.util.i18n import (
     accepted_language,
     catalog_file,
     normalise,
+    read_catalog_bytes,
     translations,
 )
+from planner.util.pseudo import PSEUDO
 
 LANG_COOKIE = "planner_lang"
 LANG_COOKIE_AGE = 365 * 24 * 3600
@@ -40,17 +43,15 @@ def request_language(request: Request, game_language: str | None = None) -> str:
             or accepted_language(request.headers.get("accept-language")) or FALLBACK)
 
 
-@lru_cache(maxsize=len(LANGUAGES))
+@lru_cache(maxsize=len(LANGUAGES) + 1)
 def catalog(lang: str) -> dict:
     """``{"language", "messages": {msgid: text}}``: the entries of ``lang``'s catalog marked in the page's scripts
-    (a plural entry under its singular id, as its forms for 0, 1 and 2), translated."""
-    from babel.messages.pofile import read_po  # the .po knows where each text is used; read once per language
-
-    po = catalog_file(lang, ".po")
+    (a plural entry under its singular id, as its forms for 0, 1 and 2), translated. The tests' pseudo-locale takes
+    its entries from the English catalog. A damaged or huge catalog never gives an error page: the entries are
+    then the English catalog's (every catalog lists the same message ids), translated as :func:`translations` can."""
     messages: dict[str, object] = {}
-    if po.is_file():
-        with po.open("rb") as f:
-            entries = read_po(f, locale=lang)
+    entries = _script_entries(lang)
+    if entries:
         tr = translations(lang)
         for m in entries:
             if not m.id or not any(path.endswith(".js") for path, _line in m.locations):
@@ -61,6 +62,20 @@ def catalog(lang: str) -> dict:
             else:
                 messages[m.id] = tr.gettext(m.id)
     return {"language": lang, "messages": messages}
+
+
+def _script_entries(lang: str) -> list:
+    """The entries of ``lang``'s ``.po`` (the English one for the pseudo-locale, or when that one is damaged,
+    over the size cap or missing); none when neither can be read."""
+    from babel.messages.pofile import read_po  # the .po knows where each text is used; read once per language
+
+    for code in dict.fromkeys((FALLBACK if lang == PSEUDO else lang, FALLBACK)):
+        po = catalog_file(code, ".po")
+        try:
+            return list(read_po(io.BytesIO(read_catalog_bytes(po)), locale=code, abort_invalid=True))
+        except Exception:  # noqa: BLE001, S112 - damaged or missing: translations() says so on stderr; try English
+            continue
+    return []
 
 
 def catalog_script(lang: str) -> str:

@@ -36,22 +36,44 @@ CLOCK = re.compile(r"\d{1,2}:\d{2}")
 class HttpError(Exception):
     """An answer other than 200: status and one-line message (sent as ``{"error": message}``).
 
-    ``message`` is English; one a player may read (a page's refusal, an old link) is a message id marked with
-    ``N_`` and its ``{name}`` parameters are ``params``: :meth:`text` gives it in the current language (the
-    request's, where the answer is sent)."""
+    ``message`` is a message id marked with ``N_`` and its ``{name}`` parameters are ``params`` (a parameter that is
+    a message id itself is a :class:`Msg`): :meth:`text` gives it in the current language (the request's, where the
+    answer is sent). ``said``: ``message`` is a text already worded in the request's language (a refusal of the
+    service), shown as it is."""
 
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
-                 params: dict[str, object] | None = None):
+                 params: dict[str, object] | None = None, *, said: bool = False):
         self.status, self.msgid, self.headers, self.params = status, message, headers or {}, params or {}
+        self.said = said
         self.message = message.format(**self.params) if self.params else message
         super().__init__(self.message)
 
     def text(self) -> str:
         """The message in the current language (a text the catalogs do not hold stays as it is)."""
-        return _(self.msgid).format(**self.params) if self.params else _(self.msgid)
+        if self.said:
+            return self.msgid
+        params = {k: _(v) if isinstance(v, Msg) else v for k, v in self.params.items()}
+        return _(self.msgid).format(**params) if params else _(self.msgid)
 
     def __reduce__(self):  # raised in the routing process, re-raised in the server's
-        return (HttpError, (self.status, self.msgid, self.headers, self.params))
+        return (_http_error, (self.status, self.msgid, self.headers, self.params, self.said))
+
+
+def _http_error(status: int, message: str, headers: dict, params: dict, said: bool) -> HttpError:
+    return HttpError(status, message, headers, params, said=said)
+
+
+class Msg(str):
+    """A message id given as a parameter of another one (a field's hint): translated with it, when it is sent."""
+
+    __slots__ = ()
+
+
+def said(status: int, exc: Exception) -> HttpError:
+    """A refusal of the service (worded already, in the request's language) as an HTTP answer, in the phone's
+    words (:meth:`planner.errors.PlannerError.for_phone`)."""
+    text = exc.for_phone() if hasattr(exc, "for_phone") else " ".join(str(exc).split())
+    return HttpError(status, text, said=True)
 
 
 class TokenLookup(Protocol):
@@ -75,7 +97,8 @@ def request_token(request: Request) -> tuple[str | None, bool]:
     if auth is not None:
         scheme, _, value = auth.partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
-            raise HttpError(401, "Authorization must be 'Bearer TOKEN'", {"WWW-Authenticate": "Bearer"})
+            raise HttpError(401, N_("Authorization must be {form}"), {"WWW-Authenticate": "Bearer"},
+                            params={"form": "'Bearer TOKEN'"})
         return value.strip(), False
     tok = request.cookies.get(COOKIE)
     return (tok, True) if tok else (None, False)
@@ -108,12 +131,12 @@ def same_site(request: Request) -> None:
     """Refuse a request that a browser says comes from another site (``Origin``, ``Sec-Fetch-Site``)."""
     site = request.headers.get("sec-fetch-site")
     if site is not None and site not in ("same-origin", "none"):
-        raise HttpError(403, "cross-site request refused")
+        raise HttpError(403, N_("cross-site request refused"))
     origin = request.headers.get("origin")
     if origin is not None:
         host = request.headers.get("host", "")
         if origin == "null" or urlsplit(origin).netloc.lower() != host.lower():
-            raise HttpError(403, "cross-site request refused (Origin does not match Host)")
+            raise HttpError(403, N_("cross-site request refused (Origin does not match Host)"))
 
 
 def check_state_change(request: Request, caller: Caller) -> None:
@@ -121,53 +144,61 @@ def check_state_change(request: Request, caller: Caller) -> None:
     same_site(request)
     if caller.by_cookie:
         if request.headers.get(CSRF_HEADER) != "1":
-            raise HttpError(403, f"a state change by cookie needs the header '{CSRF_HEADER.title()}: 1'")
+            raise HttpError(403, N_("a state change by cookie needs the header {header}"),
+                            params={"header": f"'{CSRF_HEADER.title()}: 1'"})
 
 
 async def json_body(request: Request, allowed: set[str]) -> dict:
     """The request's JSON object (size-limited; only ``allowed`` keys), or 413/415/422."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise HttpError(413, f"request body larger than {MAX_BODY} bytes")
+        raise HttpError(413, N_("request body larger than {n} bytes"), params={"n": MAX_BODY})
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
-        raise HttpError(415, "send the body as JSON (Content-Type: application/json)")
+        raise HttpError(415, N_("send the body as JSON ({header})"), params={"header": "Content-Type: application/json"})
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
-            raise HttpError(413, f"request body larger than {MAX_BODY} bytes")
+            raise HttpError(413, N_("request body larger than {n} bytes"), params={"n": MAX_BODY})
     if not data.strip():
         return {}
     try:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise HttpError(422, f"body is not valid JSON: {exc}") from None
+        raise HttpError(422, N_("body is not valid JSON (at character {at})"), params={"at": getattr(exc, "pos", 0)}) from None
     except RecursionError:  # 4 KiB of "[[[[..." nests deeper than the parser's stack
-        raise HttpError(422, "body is nested too deeply (a roll or position is one flat object)") from None
+        raise HttpError(422, N_("body is nested too deeply (a roll or position is one flat object)")) from None
     if not isinstance(body, dict):
-        raise HttpError(422, "body must be a JSON object")
+        raise HttpError(422, N_("body must be a JSON object"))
     extra = sorted(set(body) - allowed)
     if extra:
-        raise HttpError(422, f"unknown field(s) {', '.join(map(repr, extra))}; expected {', '.join(sorted(allowed))}")
+        raise HttpError(422, N_("unknown field(s) {fields}; expected {allowed}"),
+                        params={"fields": ", ".join(map(repr, extra)), "allowed": ", ".join(map(repr, sorted(allowed)))})
     return body
 
 
 def text_field(body: dict, key: str, *, required: bool = False, pattern: re.Pattern | None = None,
                hint: str = "") -> str | None:
-    """A string field: present when ``required``, at most MAX_TEXT characters, matching ``pattern``."""
+    """A string field: present when ``required``, at most MAX_TEXT characters, matching ``pattern``; ``hint``
+    (a message id, marked with ``N_``) says what it holds."""
     v = body.get(key)
+    field = {"field": repr(key), "hint": Msg(hint)}
     if v is None or v == "":
         if required:
-            raise HttpError(422, f"field '{key}' is required{hint}")
+            raise HttpError(422, N_("field {field} is required ({hint})") if hint else N_("field {field} is required"),
+                            params=field)
         return None
     if not isinstance(v, str):
-        raise HttpError(422, f"field '{key}' must be a string{hint}")
+        raise HttpError(422, N_("field {field} must be a string ({hint})") if hint else
+                        N_("field {field} must be a string"), params=field)
     v = v.strip()
     if len(v) > MAX_TEXT or any(ord(c) < 32 for c in v):
-        raise HttpError(422, f"field '{key}' must be at most {MAX_TEXT} printable characters")
+        raise HttpError(422, N_("field {field} must be at most {n} printable characters"),
+                        params={**field, "n": MAX_TEXT})
     if pattern is not None and not pattern.fullmatch(v):
-        raise HttpError(422, f"field '{key}' {v!r} is malformed{hint}")
+        raise HttpError(422, N_("field {field} {value} is malformed ({hint})") if hint else
+                        N_("field {field} {value} is malformed"), params={**field, "value": repr(v)})
     return v
 
 
@@ -175,11 +206,13 @@ def int_field(body: dict, key: str, *, lo: int = -1000, hi: int = 1000) -> int:
     """A required whole number in ``lo..hi`` (not a boolean, not a string)."""
     v = body.get(key)
     if v is None:
-        raise HttpError(422, f"field '{key}' is required (a whole number)")
+        raise HttpError(422, N_("field {field} is required (a whole number)"), params={"field": repr(key)})
     if isinstance(v, bool) or not isinstance(v, int):
-        raise HttpError(422, f"field '{key}' must be a whole number, got {json.dumps(v)[:30]}")
+        raise HttpError(422, N_("field {field} must be a whole number, got {value}"),
+                        params={"field": repr(key), "value": json.dumps(v)[:30]})
     if not lo <= v <= hi:
-        raise HttpError(422, f"field '{key}' {v} is out of range")
+        raise HttpError(422, N_("field {field} {value} is out of range ({lo} to {hi})"),
+                        params={"field": repr(key), "value": v, "lo": lo, "hi": hi})
     return v
 
 
@@ -187,9 +220,10 @@ def number_field(body: dict, key: str) -> float:
     """A required number (whole or decimal; not a boolean, not a string)."""
     v = body.get(key)
     if v is None:
-        raise HttpError(422, f"field '{key}' is required (a number)")
+        raise HttpError(422, N_("field {field} is required (a number)"), params={"field": repr(key)})
     if isinstance(v, bool) or not isinstance(v, int | float):
-        raise HttpError(422, f"field '{key}' must be a number, got {json.dumps(v)[:30]}")
+        raise HttpError(422, N_("field {field} must be a number, got {value}"),
+                        params={"field": repr(key), "value": json.dumps(v)[:30]})
     return float(v)
 
 

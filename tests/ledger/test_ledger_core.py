@@ -173,7 +173,7 @@ def test_mortgage_keeps_capital_and_variant_b_forbids_buying_while_mortgaged():
 
 def test_a_group_with_cash_mortgages_nothing():
     _, s = run(A, [Event("join", "1", t("09:00")), buy("1", "Aarau", 4000, "09:10")])
-    with pytest.raises(Refused, match=r"16000 in cash: a holding is mortgaged only when the cash does not cover"):
+    with pytest.raises(Refused, match=r"16,000 in cash: a holding is mortgaged only when the cash does not cover"):
         apply(A, s, Event("mortgage", "1", t("09:20"), target="station", name="Aarau"))
     with pytest.raises(Refused, match="0 in cash"):
         apply(A, in_debt(s, "1", 0), Event("mortgage", "1", t("09:20"), target="station", name="Aarau"))

@@ -34,7 +34,7 @@ def test_game_new_warns_of_an_invalid_area(tmp_path, check):
     p = run_cli(env, "game", "new", "--name", "Samstag", "--groups", "Rot,Blau", *DAY, "--json")
     assert p.returncode == 0, p.stderr
     (warning,) = json.loads(p.stdout)["warnings"]
-    assert warning.startswith("check-area: SBB-Monopoly on 2021-09-11 is INVALID (20 problems, the first: "
+    assert warning.startswith("check-area: SBB-Monopoly on Saturday, September 11, 2021 is INVALID (20 problems, the first: "
                               f"{check['problems'][0]})")
     p = run_cli(env, "game", "new", "--name", "Sonntag", "--groups", "Rot", *DAY)
     assert p.returncode == 0 and p.stderr == f"planner: warning: {warning}\n"  # one line, the game made all the same
@@ -56,11 +56,11 @@ def test_handout_warns_and_heads_the_join_codes_with_the_game_name(tmp_path, cap
     rc = main(["handout", *DAY, "--no-png", "--dpi", "50", "--out", str(out), "--links", str(links), "--json"])
     info = json.loads(capsys.readouterr().out)
     assert rc == 0
-    assert info["warnings"][0].startswith("check-area: SBB-Monopoly on 2021-09-11 is INVALID (20 problems")
+    assert info["warnings"][0].startswith("check-area: SBB-Monopoly on Saturday, September 11, 2021 is INVALID (20 problems")
     text = subprocess.run(["pdftotext", info["join_pdf"], "-"], capture_output=True, text=True, check=True).stdout
     assert "Samstag der Reise (SBB-Monopoly)" in text and "(game " not in text
     rc = main(["handout", *DAY, "--no-png", "--dpi", "50", "--out", str(out)])
-    assert rc == 0 and "planner: warning: check-area: SBB-Monopoly on 2021-09-11 is INVALID" in capsys.readouterr().err
+    assert rc == 0 and "planner: warning: check-area: SBB-Monopoly on Saturday, September 11, 2021 is INVALID" in capsys.readouterr().err
 
 
 def test_the_organisers_page_shows_the_verdict(web_server):

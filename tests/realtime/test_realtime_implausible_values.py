@@ -96,7 +96,7 @@ def test_a_header_time_out_of_every_calendar_names_the_feed(tmp_path, capsys, da
     feed = tmp_path / "far.pb"
     feed.write_bytes(feed_message(2**63 - 1, []))
     rc = main(["route", *day_args, "--from", "Zug", "--to", "Luzern", "--time", "12:40", "--realtime", str(feed)])
-    assert_one_line_error(rc, capsys.readouterr().err, "far.pb", str(2**63 - 1), "not on the game day 2021-09-11")
+    assert_one_line_error(rc, capsys.readouterr().err, "far.pb", str(2**63 - 1), "not on the game day Saturday, September 11, 2021")
 
 
 def test_a_start_date_not_written_yyyymmdd_is_quoted_whole(tmp_path, capsys, s1, day_args):
@@ -110,4 +110,4 @@ def test_another_day_is_named_as_a_date(tmp_path, capsys, s1, day_args):
     feed = tmp_path / "other.pb"
     feed.write_bytes(feed_message(NOON, [{"trip_id": s1["trip_id"], "start_date": "20210912", "stops": []}]))
     rc = main(["route", *day_args, "--from", "Zug", "--to", "Luzern", "--time", "12:40", "--realtime", str(feed)])
-    assert_one_line_error(rc, capsys.readouterr().err, "other.pb", "run on 2021-09-12, not on the game day")
+    assert_one_line_error(rc, capsys.readouterr().err, "other.pb", "run on Sunday, September 12, 2021, not on the game day")
