@@ -16,9 +16,11 @@ from tqdm import tqdm
 
 from planner import config
 from planner.commands.base import Context, emit
+from planner.game.prices import category_label
 from planner.lab import report
 from planner.lab.advise import advise, advise_json
 from planner.lab.day import DayConfig
+from planner.lab.findings import region_name
 from planner.lab.rates import save_rates
 from planner.lab.render import render_html
 from planner.lab.run import RunSpec, check_executor, keep, run_days
@@ -96,43 +98,50 @@ def _bar(ctx: Context, days: int):
 
 
 def _text(rep: dict, args: argparse.Namespace) -> str:
+    """The verdict first (what to change, each finding with its evidence), the payback ranking and the start
+    regions, then the dice numbers; the rest is in the JSON and the page."""
     m, v = rep["meta"], rep["verdict"]
     lines = [_("{title} {date} (feed {feed}): {days} simulated days, {groups} groups ({strategies}), seed {seed}: "
                "{rolls} rolls, {events} ledger events, money conserved: {conserved}").format(
                  title=m["title"], date=m["date"], feed=m.get("feed_version", ""), days=m["days"], groups=m["groups"],
                  strategies=", ".join(m["strategies"]), seed=m["seed"], rolls=m["rolls"], events=m["ledger_events"],
-                 conserved=_("yes") if m["money_conserved"] else _("NO")), report.routing_note(m),
-             _("dice table: fair") if v["fair"] else _("dice table: not fair"), *(f"  - {r}" for r in v["reasons"]),
-             _("what it rests on:"), *(f"  - {r}" for r in v.get("findings", [])), "",
-             _("stations that pay back best (fee income per day if owned, against the price):")]
-    rows = [[s["rank"], s["name"], s["category"], s["price"], s["stops_per_day"], s["groups_per_day"],
-             s["fee_income_per_day"], s["payback_minutes"] if s["payback_minutes"] is not None else "-"]
-            for s in rep["stations"][:12]]
-    lines.append(_table(["#", _("station"), _("class"), _("price"), _("stops/day"), _("groups/day"), _("fees/day"),
-                         _("payback min")], rows))
-    lines += ["", _("dice numbers (travel minutes to the target: median, p90; share not reached by the end):")]
-    rows = [[n, d["rolls"], d["travel"]["median"], d["travel"]["p90"], d["travel"]["unreached"], d["as_free"],
-             ", ".join(f"{k} {c}" for k, c in d["targets"].items())] for n, d in rep["dice"]["numbers"].items()]
-    lines.append(_table([_("no."), _("rolls"), _("median"), _("p90"), _("unreached"), _("as free"),
-                         _("targets chosen")], rows))
-    for key, what in (("never_fastest", _("never the fastest: {names}")),
-                      ("never_available", _("never reachable: {names}"))):
-        if rep["dice"][key]:
-            lines.append(what.format(names=", ".join(rep["dice"][key])))
+                 conserved=_("yes") if m["money_conserved"] else _("NO")), report.routing_note(m), ""]
+    lines.append(_("The dice table is fair.") if v["fair"] else _("The dice table is not fair."))
+    if v["findings"]:
+        lines.append(_("What to change:"))
+        for i, f in enumerate(v["findings"], 1):
+            lines += [f"{i}. {f['evidence']}", "   -> " + f["action"]]
+    else:
+        lines.append(_("Nothing to change: every finding is within its threshold."))
+    lines += ["", _("stations that pay back best (fee income per day if owned, against the price):")]
+    rows = [[s["rank"], s["name"], category_label(s["category"]), format_amount(s["price"]), s["stops_per_day"],
+             format_amount(s["fee_income_per_day"]),
+             s["payback_minutes"] if s["payback_minutes"] is not None else "-"] for s in rep["stations"][:8]]
+    lines.append(_table(["#", _("station"), _("class"), _("price"), _("stops/day"), _("fees/day"), _("payback min")],
+                        rows))
     c = rep["capital"]
+    rows = [[region_name(k), x["n"], format_amount(x["mean"]), f"{x['wins']:.0%}"] for k, x in c["by_region"].items()]
+    lines += ["", _("final capital by start region:"),
+              _table([_("start region"), _("groups"), _("mean"), _("wins")], rows), _start_text(c), "",
+              _("dice numbers (travel minutes to the target: median, p90; share not reached by the end):")]
+    rows = [[n, d["rolls"], d["travel"]["median"], d["travel"]["p90"], d["travel"]["unreached"], d["as_free"]]
+            for n, d in rep["dice"]["numbers"].items()]
+    lines.append(_table([_("no."), _("rolls"), _("median"), _("p90"), _("unreached"), _("as free")], rows))
     lines += ["", _("final capital by strategy: {strategies}").format(strategies="; ".join(
-                  _("{strategy} {mean} (wins {wins})").format(strategy=k, mean=f"{v['mean']:.0f}",
-                                                              wins=f"{v['wins']:.0%}")
-                  for k, v in c["by_strategy"].items())),
-              _("final capital by start region: {regions}").format(regions="; ".join(
-                  f"{k} {v['mean']:.0f}" for k, v in c["by_region"].items())),
-              (_("is the start decisive? yes (best vs worst region: z = {z})") if c["start_decisive"] else
-               _("is the start decisive? no (best vs worst region: z = {z})")).format(z=c["start_z"])]
+        _("{strategy} {mean} (wins {wins})").format(strategy=k, mean=format_amount(x["mean"]), wins=f"{x['wins']:.0%}")
+        for k, x in c["by_strategy"].items()))]
     if args.out:
         lines.append(_("report: {path}").format(path=args.out))
     if args.trace:
         lines.append(_("trace: {path}").format(path=args.trace))
     return "\n".join(lines)
+
+
+def _start_text(c: dict) -> str:
+    if c["start_z"] is None:
+        return _("is the start decisive? too few groups per start region to tell")
+    return (_("is the start decisive? yes (best vs worst region: z = {z})") if c["start_decisive"] else
+            _("is the start decisive? no (best vs worst region: z = {z})")).format(z=c["start_z"])
 
 
 def _table(head: list[str], rows: list[list]) -> str:

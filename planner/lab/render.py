@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 from html import escape
 
+from planner.game.prices import category_label
 from planner.lab.charts import bars, station_map
+from planner.lab.findings import region_name
 from planner.lab.moves import Board
 from planner.lab.report import routing_note
-from planner.util.i18n import _, language
+from planner.util.i18n import _, format_amount, format_long_date, language
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -22,8 +24,14 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #cc
 table{border-collapse:collapse;margin:.5em 0;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
 td:first-child,th:first-child,td.l{text-align:left}.fair{color:#1a7f37}.unfair{color:#b3261e}
 svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}.note{color:#555;font-size:12px}
+table.payback td:nth-child(2),table.payback td:nth-child(3){text-align:left}
+#findings li{margin-bottom:.6em}#findings p{margin:.1em 0}.action{font-weight:600}
+details{margin-top:2em}summary{cursor:pointer;font-size:1.1em;font-weight:600}
 .mode{padding:.4em .7em;border-left:4px solid #999;background:#f4f4f4}.mode.warn{border-color:#b3261e;background:#fdecea}
 """
+
+
+FRONT_STATIONS = 8  # the payback ranking's best, up front
 
 
 def _fmt(v) -> str:
@@ -36,7 +44,7 @@ def _fmt(v) -> str:
 
 def money(v) -> str:
     """An amount in whole francs (rounded), "–" for none."""
-    return "–" if v is None else str(int(round(v)))
+    return "–" if v is None else format_amount(int(round(v)))
 
 
 def _table(head: list[str], rows: list[list], cls: str = "") -> str:
@@ -50,15 +58,11 @@ def _tag(tag: str, text: str) -> str:
     return f"<{tag}>{escape(text)}</{tag}>"
 
 
-def _header(m: dict, v: dict) -> list[str]:
-    """Title, how the days were played (said loudly when not by the game's rules), the verdict."""
+def _header(m: dict) -> list[str]:
+    """Title, how the days were played (said loudly when not by the game's rules), what the page rests on."""
     warn = " warn" if m.get("plain_routing") or m.get("realtime") else ""
-    verdict = ('<p class="fair"><b>' + escape(_("The dice table is fair")) + "</b>.</p>" if v["fair"] else
-               '<p class="unfair"><b>' + escape(_("The dice table is not fair")) + "</b>:</p>")
-    reasons = "".join(f"<li>{escape(r)}</li>" for r in v["reasons"])
-    rests = "".join(f"<li>{escape(r)}</li>" for r in v.get("findings", []))
     return [
-        _tag("h1", _("Game lab: {title}, {date}").format(title=m["title"], date=m["date"])),
+        _tag("h1", _("Game lab: {title}, {date}").format(title=m["title"], date=format_long_date(m["date"]))),
         f'<p id="lab-mode" class="mode{warn}">{escape(routing_note(m))}</p>',
         '<p class="note">' + escape(_(
             "Feed {feed}: {days} simulated days of {groups} groups ({strategies}), seed {seed}, {start}–{end}, dice "
@@ -66,13 +70,56 @@ def _header(m: dict, v: dict) -> list[str]:
             "Same seed, same page.").format(
             feed=m.get("feed_version", ""), days=m["days"], groups=m["groups"], strategies=", ".join(m["strategies"]),
             seed=m["seed"], start=m["start"], end=m["end"], dice_from=m["dice_from"], rolls=m["rolls"],
-            events=m["ledger_events"], conserved=_("yes") if m["money_conserved"] else _("no"))) + "</p>",
-        _tag("h2", _("Verdict on the dice table")), verdict, f"<ul id='reasons'>{reasons}</ul>",
-        _tag("p", _("What the verdict rests on:")) + f"<ul id='findings'>{rests}</ul>",
+            events=m["ledger_events"], conserved=_("yes") if m["money_conserved"] else _("no"))) + "</p>"]
+
+
+def _verdict(v: dict) -> list[str]:
+    """The one screen: whether the dice table is fair, and at most five findings, each its evidence and what to
+    do."""
+    fair = ('<p id="verdict" class="fair"><b>' + escape(_("The dice table is fair.")) + "</b></p>" if v["fair"] else
+            '<p id="verdict" class="unfair"><b>' + escape(_("The dice table is not fair.")) + "</b></p>")
+    items = "".join(f'<li data-key="{escape(f["key"])}"><p class="evidence">{escape(f["evidence"])}</p>'
+                    f'<p class="action">{escape(f["action"])}</p></li>' for f in v["findings"])
+    body = (f'<ol id="findings">{items}</ol>' if items else
+            '<p id="findings">' + escape(_("Nothing to change: every finding is within its threshold.")) + "</p>")
+    return [_tag("h2", _("What to change")), fair, body]
+
+
+def _verdict_details(v: dict) -> list[str]:
+    """Every reason and every number the verdict rests on, with its thresholds."""
+    reasons = "".join(f"<li>{escape(r)}</li>" for r in v["reasons"])
+    rests = "".join(f"<li>{escape(r)}</li>" for r in v.get("rests_on", []))
+    return [
+        _tag("h2", _("Verdict on the dice table")), f"<ul id='reasons'>{reasons}</ul>",
+        _tag("p", _("What the verdict rests on:")) + f"<ul id='rests-on'>{rests}</ul>",
         '<p class="note">' + escape(_(
             "Thresholds: a number is unfair when more than {share} of its targets are not reached before the end, "
             "or its median travel time differs by more than {minutes} minutes between parts of the area.").format(
             share=f'{v["thresholds"]["unreached"]:.0%}', minutes=v["thresholds"]["spread_minutes"])) + "</p>"]
+
+
+def _front(rep: dict) -> list[str]:
+    """The payback ranking's best stations and the start regions, up front."""
+    top = [[s["rank"], s["name"], category_label(s["category"]), money(s["price"]), s["stops_per_day"],
+            money(s["fee_income_per_day"]), s["payback_minutes"]] for s in rep["stations"][:FRONT_STATIONS]]
+    c = rep["capital"]
+    reg = [[region_name(k), x["n"], money(x["mean"]), f'{x["wins"]:.0%}'] for k, x in c["by_region"].items()]
+    return [
+        _tag("h2", _("Stations that pay back best")),
+        _table(["#", _("station"), _("class"), _("price"), _("stops/day"), _("fees/day"), _("payback min")], top,
+               "payback"),
+        _tag("h2", _("Start regions")),
+        _table([_("start region"), _("groups"), _("mean"), _("wins")], reg, "start-regions"),
+        _tag("p", _start(c))]
+
+
+def _start(c: dict) -> str:
+    if c["start_z"] is None:
+        return _("Is the start decisive? Too few groups per start region to tell.")
+    return (_("Is the start decisive? yes (best and worst start region apart by z = {z} standard errors; decisive "
+              "from 2).") if c["start_decisive"] else
+            _("Is the start decisive? no (best and worst start region apart by z = {z} standard errors; decisive "
+              "from 2).")).format(z=_fmt(c["start_z"]))
 
 
 def _stations(rep: dict, board: Board) -> list[str]:
@@ -135,10 +182,10 @@ def _dice(d: dict) -> list[str]:
 def _capital(c: dict) -> list[str]:
     """Final capital by strategy, by start region, and by both (is the start decisive?)."""
     cap = [[k, x["n"], money(x["mean"]), money(x["median"]), x["wins"]] for k, x in c["by_strategy"].items()]
-    reg = [[k, x["n"], money(x["mean"]), money(x["median"]), x["wins"]] for k, x in c["by_region"].items()]
+    reg = [[region_name(k), x["n"], money(x["mean"]), money(x["median"]), x["wins"]] for k, x in c["by_region"].items()]
     cross = c["by_region_strategy"]
     strategies = sorted({s for row in cross.values() for s in row})
-    both = [[r, *(money(row.get(s)) for s in strategies)] for r, row in cross.items()]
+    both = [[region_name(r), *(money(row.get(s)) for s in strategies)] for r, row in cross.items()]
     return [
         _tag("h2", _("Final capital: strategy and start")),
         bars("chart-capital", [(k, x["mean"]) for k, x in c["by_strategy"].items()], "", "#2e7d32", fmt=money),
@@ -149,16 +196,16 @@ def _capital(c: dict) -> list[str]:
             'Each cell: the mean of the groups of that strategy that started in that region ("–": none did). A start '
             'that decides shows as a row better or worse than the others in every column.')) + "</p>",
         _table([_("start region"), *strategies], both, "region-strategy"),
-        "<p>" + (_("Is the start decisive? <b>yes</b> (best and worst start region apart by z = {z} standard errors; "
-                   "decisive from 2).") if c["start_decisive"] else
-                 _("Is the start decisive? <b>no</b> (best and worst start region apart by z = {z} standard errors; "
-                   "decisive from 2).")).format(z=_fmt(c["start_z"])) + "</p>"]
+        _tag("p", _start(c))]
 
 
 def render_html(rep: dict, board: Board) -> str:
-    """The report page (see module docstring)."""
+    """The report page (see module docstring): one screen of what to change, the rest folded."""
     m = rep["meta"]
-    body = [*_header(m, rep["verdict"]), *_stations(rep, board), *_dice(rep["dice"]), *_capital(rep["capital"]),
+    more = [*_verdict_details(rep["verdict"]), *_stations(rep, board), *_dice(rep["dice"]), *_capital(rep["capital"])]
+    body = [*_header(m), *_verdict(rep["verdict"]), *_front(rep),
+            '<details id="details"><summary>' + escape(_("All numbers: map, charts and tables")) + "</summary>",
+            *more, "</details>",
             '<script type="application/json" id="lab-data">'
             + json.dumps(rep, ensure_ascii=False, sort_keys=True).replace("</", "<\\/") + "</script>"]
     title = escape(_("Game lab: {title}, {date}").format(title=m["title"], date=m["date"]))

@@ -17,9 +17,10 @@ from collections import Counter, defaultdict
 from statistics import mean, median, pstdev
 
 from planner.lab.day import DayConfig, DayResult
+from planner.lab.findings import findings, region_name
 from planner.lab.moves import Board
 from planner.lab.strategies import assign
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock, parse_clock
 
@@ -112,12 +113,14 @@ def dice(results: list[DayResult], game, end: int) -> dict:
             regions[r["region"]].append(r)
             hours[r["time"][:2]].append(r)
         out[str(entry.number)] = {
+            "names": sorted(n for n in (*entry.stations, entry.toll_line or "", entry.tunnel or "") if n),
             "rolls": len(mine), "as_free": _r((len(mine) - len(hits)) / len(mine), 3) if mine else None,
             "targets": dict(sorted(targets.items())), "travel": travel(hits, end),
             "by_region": {k: travel(v, end) for k, v in sorted(regions.items())},
             "by_hour": {k: travel(v, end) for k, v in sorted(hours.items())}}
     names = sorted({n for t in game.dice.targets for n in (*t.stations, t.toll_line or "", t.tunnel or "") if n})
-    return {"numbers": out, "never_fastest": [n for n in names if available[n] and not chosen[n]],
+    return {"numbers": out, "targets_total": len(names),
+            "never_fastest": [n for n in names if available[n] and not chosen[n]],
             "never_available": [n for n in names if not available[n] and not chosen[n]],
             "free_numbers": sorted(game.dice.free_numbers)}
 
@@ -180,11 +183,11 @@ def verdict(d: dict, cap: dict | None = None) -> dict:
         if len(meds) >= 2 and max(meds) - min(meds) > FAIR_SPREAD_MIN:
             reasons.append(_("{num}: median travel {lo:.0f}-{hi:.0f} min depending on the part of the area").format(
                 num=num, lo=min(meds), hi=max(meds)))
-    return {"fair": not reasons, "reasons": reasons, "findings": findings(d, cap),
+    return {"fair": not reasons, "reasons": reasons, "rests_on": rests_on(d, cap),
             "thresholds": {"unreached": FAIR_UNREACHED, "spread_minutes": FAIR_SPREAD_MIN}}
 
 
-def findings(d: dict, cap: dict | None) -> list[str]:
+def rests_on(d: dict, cap: dict | None) -> list[str]:
     """What a verdict rests on, one sentence each with its numbers: per dice number its travel time (median, p90,
     the share not reached before the end, the parts of the area fastest and slowest to their target), the targets
     never had, and whether the start region decides the game."""
@@ -199,9 +202,10 @@ def findings(d: dict, cap: dict | None) -> list[str]:
         if len(regions) >= 2:
             lo = min(regions, key=lambda k: regions[k]["median"])
             hi = max(regions, key=lambda k: regions[k]["median"])
-            spread = _("; fastest from {lo} ({lo_min:.0f} min, n={lo_n}), slowest from {hi} ({hi_min:.0f} min, "
-                       "n={hi_n})").format(lo=lo, lo_min=regions[lo]["median"], lo_n=regions[lo]["n"], hi=hi,
-                                           hi_min=regions[hi]["median"], hi_n=regions[hi]["n"])
+            spread = _("; fastest from the {lo} ({lo_min:.0f} min, n={lo_n}), slowest from the {hi} ({hi_min:.0f} "
+                       "min, n={hi_n})").format(lo=region_name(lo), lo_min=regions[lo]["median"],
+                                                lo_n=regions[lo]["n"], hi=region_name(hi),
+                                                hi_min=regions[hi]["median"], hi_n=regions[hi]["n"])
         out.append(_("{num}: median travel {med:.0f} min, p90 {p90:.0f} min over {n} rolls to a target, {late:.0%} "
                      "not reached before the end, {free:.0%} of its rolls free{spread}").format(
             num=num, med=t["median"] or 0, p90=t["p90"] or 0, n=t["n"], late=t["unreached"] or 0,
@@ -216,26 +220,34 @@ def findings(d: dict, cap: dict | None) -> list[str]:
         worst = min(big, key=lambda k: big[k]["mean"])
         out.append(_("the start region {decides}: mean final capital {best_cap} starting in {best} (n={best_n}) against "
                      "{worst_cap} in {worst} (n={worst_n}), {z} standard errors apart (decisive from {limit})").format(
-            decides=_("decides") if cap["start_decisive"] else _("does not decide"), best_cap=big[best]["mean"],
-            best=best, best_n=big[best]["n"], worst_cap=big[worst]["mean"], worst=worst, worst_n=big[worst]["n"],
+            decides=_("decides") if cap["start_decisive"] else _("does not decide"),
+            best_cap=format_amount(big[best]["mean"]), best=region_name(best), best_n=big[best]["n"],
+            worst_cap=format_amount(big[worst]["mean"]), worst=region_name(worst), worst_n=big[worst]["n"],
             z=cap["start_z"], limit=DECISIVE_Z))
     return out
 
 
 def routing_note(meta: dict) -> str:
-    """How the report's days were played, in one sentence for its page and text: the game's change window or
-    plain timetable routing (``--no-zugzwang``), on the timetable or on real-time data (``--realtime``)."""
-    if meta.get("plain_routing"):
-        said = (_("Played with plain timetable routing (--no-zugzwang): the game's change window (29-minute rule) "
-                  "was NOT applied, so this is not a report on the game's rules, on real-time data from {source} "
-                  "(predicted times, cancellations).") if meta.get("realtime") else
-                _("Played with plain timetable routing (--no-zugzwang): the game's change window (29-minute rule) "
-                  "was NOT applied, so this is not a report on the game's rules, on the timetable."))
+    """How the report's days were played, in one sentence for its page and text: by the game's own rules (its
+    change window, when the game file has one: ``meta.change_window`` minutes) or plain timetable routing
+    (``--no-zugzwang``), on the timetable or on real-time data (``--realtime``)."""
+    window, rt = meta.get("change_window"), meta.get("realtime")
+    if meta.get("plain_routing") and window:
+        said = (_("Played with plain timetable routing (--no-zugzwang): the game's {minutes}-minute rule was NOT "
+                  "applied, so this is not a report on the game's rules; on real-time data from {source} (predicted "
+                  "times, cancellations).") if rt else
+                _("Played with plain timetable routing (--no-zugzwang): the game's {minutes}-minute rule was NOT "
+                  "applied, so this is not a report on the game's rules; on the timetable."))
+    elif window:
+        said = (_("Played by the game's rules, the {minutes}-minute rule on every change, on real-time data from "
+                  "{source} (predicted times, cancellations).") if rt else
+                _("Played by the game's rules, the {minutes}-minute rule on every change, on the timetable."))
     else:
-        said = (_("Played with routing by the game's rules (change window, 29-minute rule), on real-time data from "
-                  "{source} (predicted times, cancellations).") if meta.get("realtime") else
-                _("Played with routing by the game's rules (change window, 29-minute rule), on the timetable."))
-    return said.format(source=meta.get("realtime"))
+        said = (_("Played by the game's rules (this game has no change window: a group takes any train), on "
+                  "real-time data from {source} (predicted times, cancellations).") if rt else
+                _("Played by the game's rules (this game has no change window: a group takes any train), on the "
+                  "timetable."))
+    return said.format(minutes=window, source=rt)
 
 
 def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
@@ -245,12 +257,13 @@ def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
     d = dice(results, game, clock.end)
     cap = capital(results)
     rolls = sum(len(r.rolls) for r in results)
-    return {
+    rep = {
         "meta": {"game": game.name, "title": game.title, "date": day.date.isoformat(),
                  "feed_version": str(day.timetable.feed_version), "days": len(results),
                  "groups": cfg.groups, "strategy": cfg.strategy, "seed": cfg.seed,
                  "strategies": [s.name for s in assign(cfg.strategy, cfg.groups)],
                  "min_transfer": day.min_transfer_minutes, "plain_routing": bool(day.plain_timetable),
+                 "change_window": game.window.minutes if game.window else None,
                  "realtime": day.realtime_source or None, "start": fmt_clock(clock.start),
                  "dice_from": fmt_clock(clock.dice_from), "end": fmt_clock(clock.end), "rolls": rolls,
                  "ledger_events": sum(r.events for r in results),
@@ -259,3 +272,6 @@ def build(results: list[DayResult], board: Board, cfg: DayConfig) -> dict:
         "stations": stations(results, board, cfg.groups, lambda p: rules.station_fee(p, 0),
                              (clock.end - clock.start) // 60),
         "dice": d, "capital": cap, "verdict": verdict(d, cap)}
+    rep["verdict"]["findings"] = findings(rep, board.names, d["targets_total"], unreached=FAIR_UNREACHED,
+                                          spread=FAIR_SPREAD_MIN, decisive=DECISIVE_Z)
+    return rep

@@ -19,7 +19,6 @@ from matplotlib.patches import Rectangle
 from pyproj import Transformer
 from shapely.geometry import box
 
-from planner import SOURCE_CREDIT
 from planner.gamefile.game import Game
 from planner.maps import assets
 from planner.maps.labels import Label, place_labels, point_box
@@ -36,8 +35,10 @@ from planner.maps.layers import (
     line_segments,
     missing_targets,
     ring_coords,
+    source_credit,
     station_points,
 )
+from planner.maps.track import tracks
 from planner.timetable.model import Timetable
 from planner.util.i18n import _, format_long_date
 from planner.util.timefmt import fmt_clock
@@ -87,7 +88,7 @@ def map_page(tt: Timetable, game: Game, warnings: list[str] | None = None) -> Fi
     bar = _scale_bar(ax, x0, x1, y0, y1)
     north = _north(ax)
     missing = missing_targets(tt, game)
-    foot = _("{source} · {basemap} · projection CH1903+/LV95 (EPSG:2056)").format(source=_(SOURCE_CREDIT),
+    foot = _("{source} · {basemap} · projection CH1903+/LV95 (EPSG:2056)").format(source=source_credit(tt),
                                                                                   basemap=_(assets.BASEMAP_CREDIT))
     credit = ax.text(0.997, 0.004, foot, transform=ax.transAxes, ha="right", va="bottom", fontsize=7.5,
                      color="#333333", zorder=11,
@@ -143,10 +144,11 @@ def _base_layer(ax: Axes, frame) -> None:
 
 def _lines(ax: Axes, tt: Timetable, proj: _LV95) -> list[str]:
     """The day's lines by category (regional below, IC on top); returns the categories drawn, IC first."""
-    sx, sy = proj.xy(tt.station_lat, tt.station_lon)
     by_cat: dict[str, list] = defaultdict(list)
-    for sg in line_segments(tt):
-        by_cat[sg.category].append(((sx[sg.a], sy[sg.a]), (sx[sg.b], sy[sg.b])))
+    segments = line_segments(tt)
+    for sg, pts in zip(segments, tracks(tt, segments), strict=True):  # rail on the physical lines
+        xs, ys = proj.xy(np.array([p[0] for p in pts]), np.array([p[1] for p in pts]))
+        by_cat[sg.category].append(list(zip(xs, ys, strict=True)))
     cats = sorted(by_cat, key=lambda c: CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 99)
     for z, cat in enumerate(reversed(cats)):
         ax.add_collection(LineCollection(by_cat[cat], colors=CATEGORY_COLORS.get(cat, "#616161"),

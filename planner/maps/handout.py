@@ -11,6 +11,7 @@ price, dice targets marked. Text is real text (TrueType fonts embedded), so the 
 from __future__ import annotations
 
 import io
+import textwrap
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,10 +20,9 @@ from matplotlib import rc_context
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from planner import SOURCE_CREDIT
 from planner.gamefile.game import Game
 from planner.maps.area_page import map_page
-from planner.maps.layers import category_label, station_points
+from planner.maps.layers import category_label, source_credit, station_points
 from planner.maps.rules_card import rules_page
 from planner.timetable.model import Timetable
 from planner.util.atomic import atomic_write_bytes
@@ -31,6 +31,7 @@ from planner.util.text import fold
 
 A4_PORTRAIT = (8.27, 11.69)
 ROWS_PER_COLUMN = 54
+SUBTITLE_WRAP = 115  # characters per line of the station pages' subtitle at 8.5 pt
 _SHORT = {"IC": "IC/EC", "fast": "IR/RE", "regional": N_("regional")}
 _RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "font.family": "DejaVu Sans", "font.size": 9}
 
@@ -51,12 +52,12 @@ def make_handout(tt: Timetable, game: Game, pdf_path: str | Path, *, png_dpi: in
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     res = HandoutResult(pdf_path, 0)
     with rc_context(_RC):
-        figs = [map_page(tt, game, res.warnings), rules_page(tt, game, _(SOURCE_CREDIT), 2),
+        figs = [map_page(tt, game, res.warnings), rules_page(tt, game, source_credit(tt), 2),
                 *station_pages(tt, game, first_page=3)]
         # Rendered in memory, then written atomically: a failure leaves no half file (nor a .part) behind.
         buf = io.BytesIO()
         with PdfPages(buf, metadata={"Title": _("{title} – handout {date}").format(title=game.title, date=tt.date),
-                                     "Subject": SOURCE_CREDIT, "Creator": "sbb-planner"}) as pdf:
+                                     "Subject": source_credit(tt), "Creator": "sbb-planner"}) as pdf:
             for fig in figs:
                 pdf.savefig(fig)
         atomic_write_bytes(pdf_path, buf.getvalue())
@@ -126,13 +127,14 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
         fig = Figure(figsize=A4_PORTRAIT)
         fig.text(0.06, 0.965, _("{title} – stations to buy").format(title=game.title), fontsize=15,
                  fontweight="bold", va="top")
-        fig.text(0.06, 0.937, ngettext(
+        sub = ngettext(
             "{n} station in the game area on {date}, grouped by initial letter: {size} of one letter form a "
             "building group.", "{n} stations in the game area on {date}, grouped by initial letter: {size} of one "
             "letter form a building group.", n_st).format(n=format_amount(n_st), date=format_long_date(tt.date),
                                                           size=game.letter_group_size)
-                 + "\n" + _("★ n = dice target n."),
-                 fontsize=8.5, color="#444444", va="top", linespacing=1.5)
+        # wrapped: the German sentence is longer than the page is wide at this size
+        fig.text(0.06, 0.945, "\n".join([*textwrap.wrap(sub, SUBTITLE_WRAP), _("★ n = dice target n.")]),
+                 fontsize=8.5, color="#444444", va="top", linespacing=1.4)
         for c, col in enumerate(page):
             x = 0.06 + c * 0.46
             fig.text(x, 0.895, _("Station"), fontsize=8, color="#666666", fontweight="bold")
@@ -151,7 +153,7 @@ def station_pages(tt: Timetable, game: Game, first_page: int = 2) -> list[Figure
                     fig.text(x + 0.27, y, val["category"], fontsize=8, va="top", color="#333333")
                     fig.text(x + 0.42, y, format_amount(val["price"]), fontsize=8.5, va="top", ha="right")
                 y -= 0.014
-        fig.text(0.94, 0.025, _("{source} · page {page}").format(source=_(SOURCE_CREDIT), page=first_page + k - 1),
+        fig.text(0.94, 0.025, _("{source} · page {page}").format(source=source_credit(tt), page=first_page + k - 1),
                  ha="right", fontsize=7.5, color="#444444")
         figs.append(fig)
     return figs

@@ -114,6 +114,8 @@ def write_join_pages(title: str, links: list[tuple[str, str]], pdf_path: str | P
                 ax.set_axis_off()
                 fit_text(fig, 0.64 - row * 0.3 + 0.242, name, 14, x=0.09 + col * 0.45 + 0.185, span=0.42,
                          weight="bold", va="bottom", smallest=9)
+                # the link in print too: a phone that cannot scan types it
+                fit_text(fig, 0.64 - row * 0.3 - 0.002, url, 8, x=0.09 + col * 0.45 + 0.185, span=0.42, smallest=6.5)
             fig.text(0.5, 0.02, _("Each code opens one group's page; keep it to your group. {source}").format(
                 source=_(SOURCE_CREDIT)), ha="center", fontsize=7, color="#555")
             pdf.savefig(fig)

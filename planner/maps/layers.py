@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from planner import SOURCE_CREDIT
 from planner.errors import FeedError
 from planner.game.prices import (  # noqa: F401 - the maps' name for them
     CATEGORY_LABELS,
@@ -29,7 +30,7 @@ from planner.routing.network import TransitNetwork
 from planner.routing.query import Origin, Query, reach
 from planner.timetable.model import Mode, Timetable
 from planner.timetable.stations import exact_station
-from planner.util.i18n import _
+from planner.util.i18n import N_, _
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -106,6 +107,15 @@ class StationPoint:
     letter: str
     on_ring: bool
     targets: list[int] = field(default_factory=list)
+
+
+SYNTHETIC_CREDIT = N_("Timetable: SYNTHETIC, invented for tests (not from opentransportdata.swiss)")
+
+
+def source_credit(tt: Timetable) -> str:
+    """Where the day's timetable comes from, translated: opentransportdata.swiss, or, for a SYNTHETIC feed (its
+    version says so: ``tests.support.nws_synthetic``, ``tools.synth_area``), that it is invented."""
+    return _(SYNTHETIC_CREDIT) if "SYNTHETIC" in str(tt.feed_version).upper() else _(SOURCE_CREDIT)
 
 
 def station_points(tt: Timetable, game: Game) -> list[StationPoint]:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from matplotlib.figure import Figure
 
 from planner.gamefile.game import Game
+from planner.ledger.rules import ledger_rules
+from planner.maps.layers import category_label, station_points
 from planner.timetable.model import Timetable
 from planner.timetable.stations import exact_station
 from planner.util.i18n import _, format_amount, format_long_date, ngettext
@@ -78,7 +80,15 @@ def _dice_text(game: Game) -> list[str]:
         start = (_("Roll one die from {start}.") if one else
                  _("Roll two dice (white = tens, coloured = ones) from {start}.")).format(**at)
     extra = game.dice.admissible_extra_minutes
-    if extra:
+    several = any(len(e.stations) > 1 for e in game.dice.targets)
+    if extra and not several:
+        way = ngettext("A number sends the group at once, by the fastest way or any way at most {n} minute longer "
+                       "(timetable), to its target.",
+                       "A number sends the group at once, by the fastest way or any way at most {n} minutes longer "
+                       "(timetable), to its target.", extra).format(n=extra)
+    elif not several:
+        way = _("A number sends the group at once, by the fastest way (timetable), to its target.")
+    elif extra:
         way = ngettext("A number sends the group at once, by the fastest way or any way at most {n} minute longer "
                        "(timetable), to its target; where a number has several, to the one reached earliest.",
                        "A number sends the group at once, by the fastest way or any way at most {n} minutes longer "
@@ -109,6 +119,12 @@ def _hour_text(game: Game) -> str:
     minutes = sorted(game.bonus.minutes) or [0]
     at = ":" + "/:".join(f"{m:02d}" for m in minutes)
     args = {"base": _money(game.bonus.base_fee), "bonus": _money(game.bonus.bonus_fee), "at": at}
+    if game.bonus.effective and game.bonus.event == "seated":
+        return _("Every full hour the group receives {base}; {bonus} instead when the train the group sits in arrives "
+                 "at or departs from a station at {at} of that hour, by the timetable or in fact.").format(**args)
+    if game.bonus.effective:
+        return _("Every full hour the group receives {base}; {bonus} instead when the group has a departure or an "
+                 "arrival at {at} of that hour, by the timetable or in fact.").format(**args)
     if game.bonus.event == "seated":
         return _("Every full hour the group receives {base}; {bonus} instead when the train the group sits in arrives "
                  "at or departs from a station at {at} of that hour (timetable).").format(**args)
@@ -169,6 +185,7 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
                 factors=mult)],
             (_("Tunnel"), _("Between"), _("Price to buy")),
             [(c.name, " – ".join(c.between), _money(c.price)) for c in game.tunnels]))
+    sections.append(_stations_section(tt, game))
     sections.append(CardSection(_("Full hour"), [_hour_text(game)]))
     window = game.window
     if window is not None:
@@ -179,6 +196,40 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
             "After getting off at a station at time t, take a train departing by t + {n} min (timetable). If no train "
             "departs within {n} minutes, take the next departing train.", m).format(n=m)]))
     return sections
+
+
+def _level_name(level: int, hotel: int) -> str:
+    if level == 0:
+        return _("unbuilt")
+    if level == hotel:
+        return _("hotel")
+    return ngettext("{n} house", "{n} houses", level).format(n=level)
+
+
+def _stations_section(tt: Timetable, game: Game) -> CardSection:
+    """§8-§9: building groups, what a house and a hotel cost, and the fee by price and building level, for every
+    price a station of this day has (the fees from the game file's multipliers, as the ledger charges them)."""
+    rules = ledger_rules(game)
+    hotel, size = rules.hotel_level, rules.group_size
+    paragraphs = [
+        ngettext("A group that owns {n} station of one initial letter (a building group) may build on it at any "
+                 "time, from anywhere; a further station of that letter starts a new building group.",
+                 "A group that owns {n} stations of one initial letter (a building group) may build on them at any "
+                 "time, from anywhere; a further {n} of that letter form a new building group.", size).format(n=size),
+        ngettext("A house costs the station's price, a hotel {n} house; each complete building group is worth "
+                 "{bonus} at the end.", "A house costs the station's price, a hotel {n} houses; each complete "
+                 "building group is worth {bonus} at the end.", hotel).format(n=hotel, bonus=_money(rules.group_bonus))]
+    if not rules.buy_while_mortgaged:
+        paragraphs.append(_("While one of its stations is mortgaged, a group may neither buy nor build."))
+    paragraphs.append(_("At a station another group owns, the group pays the fee by what stands on it:"))
+    kinds: dict[int, set[str]] = {}
+    for p in station_points(tt, game):
+        kinds.setdefault(int(p.price), set()).add(category_label(p.category))
+    rows = [(_money(price), ", ".join(sorted(kinds[price])),
+             *(_money(rules.station_fee(price, level)) for level in range(hotel + 1)))
+            for price in sorted(kinds, reverse=True)]
+    header = (_("Price"), _("Stations"), *(_level_name(level, hotel) for level in range(hotel + 1)))
+    return CardSection(_("Stations: building and fees"), paragraphs, header, rows)
 
 
 def rules_page(tt: Timetable, game: Game, source_credit: str, page: int) -> Figure:
@@ -207,6 +258,8 @@ def rules_page(tt: Timetable, game: Game, source_credit: str, page: int) -> Figu
 
 def _table(fig: Figure, sec: CardSection, y: float, line: float) -> float:
     """Rows in columns; a long dice table (variant B: 30 numbers) in two blocks side by side."""
+    if len(sec.header) > 3:
+        return _wide_table(fig, sec, y, line)
     blocks = 2 if len(sec.rows) > 12 and len(sec.header) == 2 else 1
     per = -(-len(sec.rows) // blocks)
     width = 0.88 / blocks
@@ -227,3 +280,20 @@ def _table(fig: Figure, sec: CardSection, y: float, line: float) -> float:
             yy -= line
         bottom = min(bottom, yy)
     return bottom
+
+
+def _wide_table(fig: Figure, sec: CardSection, y: float, line: float) -> float:
+    """A table of many columns (the fees by building level): the first two left-aligned, the amounts right-aligned
+    in even steps to the right edge."""
+    n = len(sec.header)
+    right = [0.30 + (0.86 - 0.30) * (k - 1) / (n - 2) for k in range(2, n)]
+    for row in (sec.header, *sec.rows):
+        head = row is sec.header
+        style = {"fontsize": 8 if head else 8.5, "va": "top", "color": "#666666" if head else "black",
+                 "fontweight": "bold" if head else "normal"}
+        fig.text(0.07, y, row[0], **style)
+        fig.text(0.15, y, row[1], **style)
+        for x, cell in zip(right, row[2:], strict=True):
+            fig.text(0.07 + x, y, cell, ha="right", **style)
+        y -= line
+    return y

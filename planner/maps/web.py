@@ -37,8 +37,11 @@ from planner.maps.layers import (
     category_label,
     crossing_shapes,
     missing_targets,
+    source_credit,
     station_by_name,
+    station_points,
 )
+from planner.maps.web_declutter import Declutter
 from planner.maps.web_layers import (
     add_crossings,
     add_lines,
@@ -62,7 +65,8 @@ _CSS = """
  box-sizing:border-box}
 .pl-badge.start{background:#2e7d32}.pl-badge.end{background:#c62828}.pl-badge.change{background:#fff;color:#111;
  border-color:#111}.pl-badge.bonus{background:#f2b600;color:#111;border-radius:4px}
-.pl-label{font:600 11px/1.1 sans-serif;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff;white-space:nowrap}
+.pl-label{font:600 11px/1.1 sans-serif;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff;white-space:nowrap;
+ display:inline-block}
 .pl-legend{position:absolute;z-index:1000;top:10px;right:10px;background:rgba(255,255,255,.94);padding:8px 10px;
  border-radius:6px;box-shadow:0 1px 5px rgba(0,0,0,.4);font:12px/1.35 sans-serif;max-width:320px;
  max-height:70%;overflow:auto}
@@ -74,7 +78,7 @@ _CSS = """
 .pl-name{font:11px/1.1 sans-serif;color:#222;text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff;
  white-space:nowrap;pointer-events:none}
 .pl-name.major{font-weight:600}
-.pl-name.minor{display:none}.pl-zoomed .pl-name.minor{display:block}
+.pl-name{display:inline-block}.pl-name.minor{display:none}.pl-zoomed .pl-name.minor{display:inline-block}
 """
 
 
@@ -204,8 +208,9 @@ def area_map(tt: Timetable, game: Game, *, tiles: bool = False) -> tuple[Offline
                         "{n} dice targets not served in this timetable (planner check-area lists them)",
                         len(missing)).format(n=format_amount(len(missing)))
         body.append(f'<div class="muted" title="{esc(", ".join(missing))}">{esc(said)}</div>')
-    body.append(f'<div class="muted">{esc(_(SOURCE_CREDIT))}</div>')
-    Legend("".join(body), _credit()).add_to(m)
+    body.append(f'<div class="muted">{esc(source_credit(tt))}</div>')
+    Legend("".join(body), f"{source_credit(tt)} · {_(assets.BASEMAP_CREDIT)}").add_to(m)
+    Declutter([(p.lat, p.lon, {"IC": 6, "fast": 5}.get(p.category, 4)) for p in station_points(tt, game)]).add_to(m)
     return m, warnings
 
 

@@ -26,6 +26,8 @@ from planner.maps.layers import (
     station_points,
     target_points,
 )
+from planner.maps.track import tracks
+from planner.maps.web_declutter import label_attrs
 from planner.timetable.model import Timetable
 from planner.util.i18n import _, format_amount
 
@@ -83,12 +85,12 @@ def add_ring(m: folium.Map, game: Game, weight: float = 3) -> None:
 
 
 def add_lines(m: folium.Map, tt: Timetable, *, muted: bool = False) -> list[str]:
-    """The day's lines along the trips' stop sequences, one polyline layer per category; returns categories."""
+    """The day's lines along the trips' stop sequences (rail on the physical lines where known), one polyline
+    layer per category; returns categories."""
     by_cat: dict[str, list[list[tuple[float, float]]]] = {}
-    for seg in line_segments(tt):
-        a = (float(tt.station_lat[seg.a]), float(tt.station_lon[seg.a]))
-        b = (float(tt.station_lat[seg.b]), float(tt.station_lon[seg.b]))
-        by_cat.setdefault(seg.category, []).append([a, b])
+    segments = line_segments(tt)
+    for seg, pts in zip(segments, tracks(tt, segments), strict=True):  # rail on the physical lines
+        by_cat.setdefault(seg.category, []).append(pts)
     cats = sorted(by_cat, key=lambda c: -CATEGORY_ORDER.index(c) if c in CATEGORY_ORDER else 0)
     for cat in cats:  # regional first, IC last (on top)
         color = "#b0b0b0" if muted else CATEGORY_COLORS.get(cat, "#616161")
@@ -132,7 +134,8 @@ def add_station_names(m: folium.Map, tt: Timetable, game: Game) -> int:
             continue
         cls = "major" if p.category in ("IC", "fast") else "minor"
         folium.Marker([p.lat, p.lon], icon=folium.DivIcon(
-            html=f'<div class="pl-name {cls}">{esc(p.name)}</div>', icon_size=(150, 13), icon_anchor=(-7, 6),
+            html=f'<div class="pl-name {cls}" {label_attrs((-7, 6), 7, cls)}>{esc(p.name)}</div>',
+            icon_size=(150, 13), icon_anchor=(-7, 6),
             class_name="pl-icon"), interactive=False).add_to(m)
         n += 1
     ZoomNames(NAMES_ZOOM).add_to(m)
@@ -156,7 +159,8 @@ def add_targets(m: folium.Map, tt: Timetable, game: Game) -> int:
         badge(m, ts[0].lat, ts[0].lon, nums, "target", _("dice target {numbers}: {station}").format(numbers=nums, station=ts[0].name),
               size=22 if len(nums) <= 2 else 30)
         folium.Marker([ts[0].lat, ts[0].lon], icon=folium.DivIcon(
-            html=f'<div class="pl-label">{esc(ts[0].name)}</div>', icon_size=(140, 14), icon_anchor=(-14, 7),
+            html=f'<div class="pl-label" {label_attrs((-14, 7), 12, "target")}>{esc(ts[0].name)}</div>',
+            icon_size=(140, 14), icon_anchor=(-14, 7),
             class_name="pl-icon")).add_to(m)
     return len(by_station)
 
@@ -182,7 +186,8 @@ def add_crossings(m: folium.Map, shapes: list[CrossingShape], only: set[str] | N
             folium.PolyLine(c.coords, color=TUNNEL_COLOR, weight=6, opacity=1, dash_array="10 6",
                             tooltip=tip(label)).add_to(m)
         mid = c.coords[len(c.coords) // 2]
-        folium.Marker(mid, icon=folium.DivIcon(html=f'<div class="pl-label">{esc(c.name)}</div>',
+        attrs = label_attrs((-8, 16), 6, "crossing")
+        folium.Marker(mid, icon=folium.DivIcon(html=f'<div class="pl-label" {attrs}>{esc(c.name)}</div>',
                                                icon_size=(160, 14), icon_anchor=(-8, 16),
                                                class_name="pl-icon")).add_to(m)
         drawn.append(c)

@@ -22,9 +22,11 @@ import pytest
 from planner.cli import main
 from planner.errors import InputError
 from planner.lab.day import DayConfig
+from planner.lab.findings import region_name
 from planner.lab.report import build
 from planner.lab.run import RunSpec, keep, run_days
 from planner.service import GameDay
+from planner.util.i18n import format_amount
 from planner.util.timefmt import fmt_clock
 from tests.support import DEMO_DATE, ZUG
 
@@ -273,7 +275,8 @@ def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     bars = page.locator("#chart-income rect.bar").count()
     dice_bars = page.locator("#chart-dice rect.bar").count()
     title = page.locator("#lab-map circle.station title").first.text_content()
-    verdict = page.locator("h2 + p").first.text_content()
+    verdict = page.locator("#verdict").text_content()
+    page.locator("#details summary").click()  # the map, charts and tables are folded below the verdict
     box = page.locator("#lab-map").bounding_box()
     data = json.loads(page.locator("#lab-data").text_content())
     facts = page.evaluate(PAGE_FACTS)
@@ -283,7 +286,7 @@ def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     numbers = rep["dice"]["numbers"]
     timed = [n for n, x in numbers.items() if x["travel"]["median"] is not None]
     assert circles == len(rep["stations"]) and base > 0 and bars == 15 and dice_bars == len(timed) < 5
-    assert re.search(r"stops/day, fees \d+/day, price \d+,", title or "")
+    assert re.search(r"stops/day, fees [\d,]+/day, price [\d,]+,", title or "")
     assert "not fair" in (verdict or "")
     assert box and box["width"] > 300 and box["height"] > 200
     assert data == json.loads(json.dumps(rep))
@@ -293,8 +296,8 @@ def test_report_page_opens_offline_in_chromium(lab, tmp_path, browser):
     # a number without travel times says so, never "0 min"
     assert len(facts["dice"]) == 2 * len(numbers) and not any(t.startswith("0 ") for t in facts["dice"])
     assert facts["dice"].count("– no target reached") == len(numbers) - len(timed) > 0
-    assert facts["fees"] == [str(s["fee_income_per_day"]) for s in rep["stations"]]  # whole francs
-    assert facts["crossRows"] == list(rep["capital"]["by_region_strategy"])
+    assert facts["fees"] == [format_amount(s["fee_income_per_day"]) for s in rep["stations"]]  # whole francs
+    assert facts["crossRows"] == [region_name(r) for r in rep["capital"]["by_region_strategy"]]
     labels = facts["labels"]
     assert len(labels) >= 6 and labels[0][0] == rep["stations"][0]["name"]
     assert [(a[0], b[0]) for i, a in enumerate(labels) for b in labels[i + 1:] if _overlap(a, b)] == []
@@ -312,11 +315,12 @@ def test_page_says_in_one_sentence_when_every_target_was_chosen(lab):
 
 
 
-def test_the_text_report_names_the_targets_never_reachable(capsys):
+def test_the_text_report_names_the_targets_never_reachable_and_why(capsys):
     rc = main(["simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial"])
     out = capsys.readouterr().out
-    line = next((ln for ln in out.splitlines() if ln.startswith("never reachable: ")), "")
-    assert rc == 0 and "Sissach" in line  # a target outside the Zug extract
+    line = next((ln for ln in out.splitlines() if ln.startswith("1. ")), "")
+    # targets outside the Zug extract: the feed's cut is said to be the cause
+    assert rc == 0 and "Biel/Bienne" in line and "covers only part of the game's area" in line
 
 
 def test_a_worker_whose_files_changed_since_the_run_started_plays_nothing(tmp_path):

@@ -50,10 +50,10 @@ def test_the_verdict_says_which_numbers_it_rests_on(sbb_game):
     cap = {"start_z": 2.5, "start_decisive": True,
            "by_region": {"E": {"n": 6, "mean": 30000}, "W": {"n": 6, "mean": 18000}, "C": {"n": 2, "mean": 90000}}}
     v = verdict(d, cap)
-    (two,) = [f for f in v["findings"] if f.startswith("2:")]
+    (two,) = [f for f in v["rests_on"] if f.startswith("2:")]
     # 40, 50 and 90 minutes: median 50, p90 90, three rolls, none late
     assert "median travel 50 min, p90 90 min over 3 rolls" in two and "0% not reached" in two
-    assert any(f.startswith("5: no roll gave a target (0 rolls)") for f in v["findings"])
-    (start,) = [f for f in v["findings"] if f.startswith("the start region")]
-    assert "decides" in start and "30000 starting in E (n=6)" in start and "18000 in W (n=6)" in start
+    assert any(f.startswith("5: no roll gave a target (0 rolls)") for f in v["rests_on"])
+    (start,) = [f for f in v["rests_on"] if f.startswith("the start region")]
+    assert "decides" in start and "30,000 starting in east (n=6)" in start and "18,000 in west (n=6)" in start
     assert "2.5 standard errors" in start and "n=2" not in start  # a region of fewer than 5 groups is not weighed

@@ -70,7 +70,8 @@ def test_the_rules_card_and_station_list_are_german(zug_tt, sbb_game):
         sections = card(zug_tt, sbb_game)
         heads = [str(v) for k, v in station_lines(zug_tt, sbb_game) if k == "head"]
     titles = [s.title for s in sections]
-    assert titles[:5] == ["Zeiten", "Würfel", "Gebühren-Strecken", "Gebühren-Tunnel", "Volle Stunde (Honorar)"]
+    assert titles[:6] == ["Zeiten", "Würfel", "Gebühren-Strecken", "Gebühren-Tunnel", "Bahnhöfe: Bauen und Gebühren",
+                          "Volle Stunde (Honorar)"]
     words = " ".join(p for s in sections for p in s.paragraphs)
     assert "Spiel 09:00–17:55 am Samstag, 11. September 2021; Würfeln ab 12:30" in words
     assert "4'000" in words and "Honorar" in words and "Gebühr" in words

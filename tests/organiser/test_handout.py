@@ -224,7 +224,8 @@ def test_the_minute_rule_comes_from_the_game(sbb_game, zug_tt):
     from planner.maps.rules_card import card
 
     titles = [s.title for s in card(zug_tt, sbb_game)]
-    assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Full hour", "29-minute rule"]
+    assert titles == ["Times", "Dice", "Toll lines", "Tunnels", "Stations: building and fees", "Full hour",
+                      "29-minute rule"]
     twenty = dataclasses.replace(sbb_game, window=ChangeWindow(20))
     sections = {s.title: s for s in card(zug_tt, twenty)}
     assert "20-minute rule" in sections and "29-minute rule" not in sections

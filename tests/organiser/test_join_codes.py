@@ -45,6 +45,24 @@ def test_join_pages_scan_back_to_each_groups_link(tmp_path):
     assert all(name in text for name, _ in links)
 
 
+def test_each_code_has_its_link_printed_beside_it(tmp_path):
+    """A phone that cannot scan types the link: it is printed under its code (wrapped when long), in the code's
+    column."""
+    links = [(f"Gruppe {i}", f"https://game.example/join?t=tok{i:02d}-" + "y" * 40) for i in range(1, 4)]
+    pdf = tmp_path / "join.pdf"
+    write_join_pages("SBB-Monopoly", links, pdf)
+    import re
+
+    box = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    width = float(re.search(r'<page width="([\d.]+)"', box).group(1))
+    words = [(float(x0), float(y0), w) for x0, y0, w in
+             re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)</word>', box)]
+    columns = ["".join(w for _, _, w in sorted((y, x, w) for x, y, w in words if (x >= width / 2) == right))
+               for right in (False, True)]
+    assert links[0][1] in columns[0] and links[1][1] in columns[1] and links[2][1] in columns[0]
+    assert decode_pages(pdf, tmp_path) == [{u for _, u in links}]  # the printed link does not spoil the scan
+
+
 def test_handout_links_option(tmp_path, capsys):
     game = {"game": "ab12cd34", "organiser": {"url": "u", "token": "t"},
             "groups": [{"name": "Rot", "url": "http://127.0.0.1:8000/join?t=abc", "token": "abc"}]}
