@@ -24,7 +24,7 @@ from planner.timetable.model import Timetable
 from tests.support import DEMO_DATE, ZUG
 
 CTX = mp.get_context("spawn")
-pytestmark = pytest.mark.fresh_cache  # each test counts or breaks the cache's own files
+pytestmark = [pytest.mark.fresh_cache, pytest.mark.needs_shared]  # each test counts or breaks the cache's own files
 
 
 def assert_same(a: Timetable, b: Timetable, *, ignore_cache_meta: bool = False) -> None:

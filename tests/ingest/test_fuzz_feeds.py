@@ -30,6 +30,8 @@ from planner.gtfs.source import FeedSource
 from planner.timetable.model import NO_CHANGE, Timetable
 from tests.support import IC1_2019
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 FIX = Path(__file__).parents[1] / "fixtures" / "robust_feed"
 SEED = 20260520
 CASES = 560

@@ -15,7 +15,7 @@ import requests
 from tests.support.browser import PHONE, unfold
 from tests.support.webserver import DAY, planner, run_cli, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 
 def _voided(event_id: str, seq: int, message: str, at: str, reason: str) -> str:

@@ -10,10 +10,13 @@ import json
 import subprocess
 
 import cv2
+import pytest
 
 from planner.cli import main
 from planner.maps.join_codes import PER_PAGE, write_join_pages
 from tests.support.webserver import DAY
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def decode_pages(pdf, tmp_path) -> list[set[str]]:

@@ -17,6 +17,8 @@ from planner.service.answers.group import UndoAnswer
 from tests.support import DAY, ROOT
 from tests.support import answers as contract
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 DOCS = ROOT / "docs" / "schema"
 
 
