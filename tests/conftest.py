@@ -14,8 +14,9 @@ from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
 from tests.support import CHROMIUM, DEMO_DATE, ROOT, SHARED, ZUG
 
-# the fixtures that read the real Zug extract: a test using one must be in a module marked ``needs_shared``
-EXTRACT_FIXTURES = frozenset({"zug_tt", "zug_all_tt", "zug_day"})
+# the fixtures that read ../shared (the real Zug extract; the SYNTHETIC days take their stops and lines from its ATLAS
+# registry and line network): a test using one must be in a module marked ``needs_shared``
+SHARED_FIXTURES = frozenset({"zug_tt", "zug_all_tt", "zug_day", "nws_feed", "nws_tt", "area_feed", "area_tt"})
 
 
 def pytest_configure(config):
@@ -63,10 +64,10 @@ def pytest_runtest_setup(item):
     defs = getattr(item, "_fixtureinfo", None)
     defs = defs.name2fixturedefs if defs else {}
     # (a module's own fixture of the same name, e.g. an inline ``zug_day``, is not the extract)
-    used = sorted(name for name in EXTRACT_FIXTURES.intersection(item.fixturenames)
+    used = sorted(name for name in SHARED_FIXTURES.intersection(item.fixturenames)
                   if defs.get(name) and defs[name][-1].func.__code__.co_filename == __file__)
     if used and not marked:
-        pytest.fail(f"fixture {', '.join(used)} reads the real extract in {SHARED}: mark the module "
+        pytest.fail(f"fixture {', '.join(used)} reads {SHARED}: mark the module "
                     f"(pytestmark = pytest.mark.needs_shared) or write the day inline (tests/support/inline_day.py)",
                     pytrace=False)
 
