@@ -12,6 +12,7 @@ time too); :data:`UNSEEN` names the rest.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -32,6 +33,12 @@ FLOOR = 0.54
 
 def _modules() -> list[Path]:
     return sorted(TESTS.rglob("test_*.py"))
+
+
+@cache
+def _trees() -> dict[str, ast.Module]:
+    """Every test module's syntax tree by its path under tests/ (parsed once for both tests)."""
+    return {p.relative_to(TESTS).as_posix(): ast.parse(p.read_text("utf-8")) for p in _modules()}
 
 
 def _reads_shared(tree: ast.Module) -> set[str]:
@@ -61,7 +68,7 @@ def _marked(tree: ast.Module) -> bool:
 
 
 def test_a_module_reading_shared_is_marked_and_no_other():
-    trees = {p.relative_to(TESTS).as_posix(): ast.parse(p.read_text("utf-8")) for p in _modules()}
+    trees = _trees()
     reads = {name: sorted(_reads_shared(t)) + ([UNSEEN[name]] if name in UNSEEN else []) for name, t in trees.items()}
     unmarked_reading = {name: reads[name] for name, t in trees.items() if not _marked(t) and reads[name]}
     marked_not_reading = [name for name, t in trees.items() if _marked(t) and not reads[name]]
@@ -71,8 +78,8 @@ def test_a_module_reading_shared_is_marked_and_no_other():
 
 
 def test_most_test_modules_run_without_shared():
-    modules = _modules()
-    free = [p for p in modules if not _marked(ast.parse(p.read_text("utf-8")))]
+    modules = _trees()
+    free = [name for name, tree in modules.items() if not _marked(tree)]
     share = len(free) / len(modules)
     assert share >= FLOOR, f"{len(free)} of {len(modules)} modules run without ../shared ({share:.0%})"
     assert FLOOR <= GOAL
