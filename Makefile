@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 ASSETS := planner/maps/static/vendor/versions.json
 FEED ?= ../shared/data/gtfs/ch-zug-fp2021.zip
 
-.PHONY: setup run test bench lint system-deps clean i18n-extract i18n-update i18n-compile
+.PHONY: setup run test test-inline bench lint system-deps clean i18n-extract i18n-update i18n-compile
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -67,6 +67,12 @@ test: system-deps setup
 	$(JSLINT)
 	$(JSTEST)
 	$(BIN)/python -m pytest -n 2 tests
+
+# The suite without ../shared: PLANNER_SHARED is an empty folder and the modules marked needs_shared (the real
+# extracts, the rule seeds) are deselected by name, never skipped (tests/project/test_suite_without_shared.py).
+test-inline: setup
+	@empty=$$(mktemp -d) && PLANNER_SHARED=$$empty $(BIN)/python -m pytest -n 2 -m "not needs_shared" tests; \
+	rc=$$?; rmdir $$empty; exit $$rc
 
 # The bench extra (pynigiri, MOTIS's routing core) is a peer to compare with, never needed by `make test`:
 # when it cannot be installed the one-to-one benchmark says so and skips its columns.

@@ -12,7 +12,11 @@ import pytest
 from planner.gamefile.game import load_game
 from planner.gtfs.ingest import build_timetable
 from planner.gtfs.source import FeedSource
-from tests.support import CHROMIUM, DEMO_DATE, ROOT, ZUG
+from tests.support import CHROMIUM, DEMO_DATE, ROOT, SHARED, ZUG
+
+# the fixtures that read ../shared (the real Zug extract; the SYNTHETIC days take their stops and lines from its ATLAS
+# registry and line network): a test using one must be in a module marked ``needs_shared``
+SHARED_FIXTURES = frozenset({"zug_tt", "zug_all_tt", "zug_day", "nws_feed", "nws_tt", "area_feed", "area_tt"})
 
 
 def pytest_configure(config):
@@ -45,6 +49,27 @@ def _isolated_cache(request, session_cache, tmp_path_factory, monkeypatch):
     cache = tmp_path_factory.mktemp("cache") if fresh else session_cache
     monkeypatch.setenv("PLANNER_CACHE", str(cache))
     monkeypatch.setenv("PLANNER_STATE", str(tmp_path_factory.mktemp("state") / "groups.sqlite"))
+
+
+def pytest_runtest_setup(item):
+    """A module that reads ``../shared`` (the real extracts, the rule seeds) says so with
+    ``pytestmark = pytest.mark.needs_shared``; every other module runs without it (``make test-inline``:
+    ``PLANNER_SHARED`` an empty folder, ``-m "not needs_shared"``). Checked before any fixture is set up: a marked
+    test where ``../shared`` is missing fails naming the folder, never skips (in CI the data is there and every test
+    runs), and an unmarked test asking for a fixture of the real extract fails naming the marker."""
+    marked = item.get_closest_marker("needs_shared") is not None
+    if marked and not ZUG.exists():
+        pytest.fail(f"this module reads ../shared, and {ZUG} is missing: set PLANNER_SHARED, or run the rest of the "
+                    f"suite with -m 'not needs_shared'", pytrace=False)
+    defs = getattr(item, "_fixtureinfo", None)
+    defs = defs.name2fixturedefs if defs else {}
+    # (a module's own fixture of the same name, e.g. an inline ``zug_day``, is not the extract)
+    used = sorted(name for name in SHARED_FIXTURES.intersection(item.fixturenames)
+                  if defs.get(name) and defs[name][-1].func.__code__.co_filename == __file__)
+    if used and not marked:
+        pytest.fail(f"fixture {', '.join(used)} reads {SHARED}: mark the module "
+                    f"(pytestmark = pytest.mark.needs_shared) or write the day inline (tests/support/inline_day.py)",
+                    pytrace=False)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -24,7 +24,7 @@ from planner.timetable.model import Timetable
 from tests.support import DEMO_DATE, ZUG
 
 CTX = mp.get_context("spawn")
-pytestmark = pytest.mark.fresh_cache  # each test counts or breaks the cache's own files
+pytestmark = [pytest.mark.fresh_cache, pytest.mark.needs_shared]  # each test counts or breaks the cache's own files
 
 
 def assert_same(a: Timetable, b: Timetable, *, ignore_cache_meta: bool = False) -> None:
@@ -71,7 +71,12 @@ def test_cache_root_from_env(tmp_path, monkeypatch):
 
 
 def test_every_timetable_field_has_a_place():
-    cache._check_fields()
+    """Each field of the Timetable is kept in exactly one place of a cache entry (a scalar of meta.json or one
+    parquet group), and the cache's own check agrees."""
+    places = [*cache.SCALARS, *(f for group in cache.GROUPS.values() for f in group)]
+    fields = {f.name for f in dataclasses.fields(Timetable)}
+    assert sorted(places) == sorted(fields), (set(fields) - set(places), set(places) - fields)
+    cache._check_fields()  # raises if a field had no place
 
 
 def test_round_trip_is_exact(zug_tt):

@@ -15,6 +15,8 @@ from planner.gtfs.download import dataset_ids, download
 from tests.support import IC1_2019
 from tests.support.download_server import RangeHandler, serving
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture()
 def server(tmp_path):

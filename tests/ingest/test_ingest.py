@@ -16,6 +16,8 @@ from planner.gtfs.stops import station_key
 from planner.timetable.model import Mode
 from tests.support import FIXTURES, IC1_2019, ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 FRI = dt.date(2019, 1, 18)
 
 

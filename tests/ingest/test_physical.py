@@ -22,6 +22,8 @@ from planner.timetable.model import Mode
 from tests.support import DATA
 from tests.support.timetable import mini_timetable
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 RAIL_CSV = DATA / "stations" / "sbb-linie-mit-betriebspunkten.csv"
 
 

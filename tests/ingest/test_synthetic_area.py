@@ -30,6 +30,8 @@ from tests.support.rule_reference import RuleReference
 from tools import synth_area
 from tools.synth_gtfs import ATLAS, RAIL_CSV
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 WINDOW = 29 * 60
 
 

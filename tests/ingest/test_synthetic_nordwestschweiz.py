@@ -22,6 +22,8 @@ from tests.support import DATA, ROOT
 from tests.support.nws_synthetic import AGENCIES, FEED_NAME, PUBLISHER, write_feed
 from tests.support.nws_synthetic_network import CHANGE_MINUTES, PLATFORM_CHANGES, WALKS
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 ATLAS = DATA / "stations" / "atlas-service-points-2025-08-02.csv.zip"
 
 

@@ -30,6 +30,8 @@ from planner.util.i18n import format_amount
 from planner.util.timefmt import fmt_clock
 from tests.support import DEMO_DATE, ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 DAYS, GROUPS, SEED = 3, 6, 7
 

@@ -22,6 +22,8 @@ from tests.support.realtime_server import FeedHandler, feed_server
 from tests.support.rt_fixtures import feed_message
 from tests.support.webserver import free_port
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def rt_feed(tmp_path_factory, zug_day):

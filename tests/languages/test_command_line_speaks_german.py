@@ -9,6 +9,8 @@ import pytest
 from planner.cli import main
 from tests.support import DAY, assert_one_line_error
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     rc = main([*argv, "--lang", "de"])

@@ -13,6 +13,8 @@ from planner.cli import main
 from planner.util.i18n import use_language
 from tests.support import ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 DAY = ("--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11")
 
 

@@ -32,7 +32,7 @@ from planner.util.i18n import _, catalog_file, use_language
 from tests.support.browser import PHONE, page_width, roll, tell_position, unfold
 from tests.support.webserver import DAY, run_cli, serve, web_env, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 POLL_MS = 15000
 ANSWER_MS = 120000  # the first answer of a fresh server compiles the router

@@ -20,6 +20,8 @@ from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture
 def game(zug_day):

@@ -13,7 +13,8 @@ import pytest
 import requests
 
 from tests.support.browser import PHONE, unfold
-from tests.support.webserver import DAY, planner, run_cli, web_game
+from tests.support.inline_day import day_argv, demo_day
+from tests.support.webserver import planner, run_cli, web_game
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
@@ -23,29 +24,33 @@ def _voided(event_id: str, seq: int, message: str, at: str, reason: str) -> str:
             "with a new id")
 
 
-def test_the_command_line_refuses_a_retry_of_a_voided_event_in_one_line():
+def test_the_command_line_refuses_a_retry_of_a_voided_event_in_one_line(tmp_path):
     env = os.environ.copy()  # the test's private state file
-    buy = ["ledger", "buy", "--group", "2", "--station", "Aarau", "--time", "09:10", *DAY]
+    day = day_argv(demo_day(tmp_path / "day"))
+    buy = ["ledger", "buy", "--group", "2", "--station", "Luzern", "--time", "09:10", *day]
     # the steps around the refusal run the CLI's main in this process; the refusal itself is a real process
     first = run_cli(env, *buy, "--event-id", "phone-2-0001", "--json")
     assert first.returncode == 0, first.stderr
     assert run_cli(env, *buy, "--event-id", "phone-2-0001").returncode == 0  # a retry before the void: replayed
-    void = run_cli(env, "ledger", "void", "2", "--reason", "bought  by\tmistake", "--time", "09:30", *DAY)
+    void = run_cli(env, "ledger", "void", "2", "--reason", "bought  by\tmistake", "--time", "09:30", *day)
     assert void.returncode == 0, void.stderr
     retry = planner(env, *buy, "--event-id", "phone-2-0001")
     assert (retry.returncode, retry.stdout) == (2, "")
     assert retry.stderr.splitlines() == [
-        "planner: error: " + _voided("phone-2-0001", 2, "2K 9.10 Aarau", "09:30", "bought by mistake")]
+        "planner: error: " + _voided("phone-2-0001", 2, "2K 9.10 Luzern", "09:30", "bought by mistake")]
     again = run_cli(env, *buy, "--event-id", "phone-2-0002", "--json")  # a new id: a new purchase
     assert again.returncode == 0, again.stderr
-    status = run_cli(env, "ledger", "status", "--group", "2", *DAY, "--json")
-    assert [s["name"] for s in json.loads(status.stdout)["stations"]] == ["Aarau"]
+    status = run_cli(env, "ledger", "status", "--group", "2", *day, "--json")
+    assert [s["name"] for s in json.loads(status.stdout)["stations"]] == ["Luzern"]
 
 
 @pytest.fixture(scope="module")
-def site(web_server):
-    """One game (Rot, Blau) on the process's shared server (conftest's web_server)."""
-    game = web_game(web_server.env, "Rot,Blau", base=web_server.url)  # join links to this server
+def site(web_server, tmp_path_factory, session_cache):
+    """One game (Rot, Blau) on the process's shared server (conftest's web_server), on the demo day."""
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        day = day_argv(demo_day(tmp_path_factory.mktemp("void-retry-day")))
+    game = web_game(web_server.env, "Rot,Blau", base=web_server.url, day=day)  # join links to this server
     return {"env": web_server.env, "game": game, "url": web_server.url}
 
 

@@ -22,6 +22,8 @@ from planner.cli import main
 from planner.maps import assets
 from tests.support import ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 POPPLER = all(shutil.which(t) for t in ("pdfinfo", "pdftoppm", "pdftotext"))
 
 

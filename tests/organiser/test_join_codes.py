@@ -13,7 +13,7 @@ import cv2
 
 from planner.cli import main
 from planner.maps.join_codes import PER_PAGE, write_join_pages
-from tests.support.webserver import DAY
+from tests.support.inline_day import day_argv, demo_day
 
 
 def decode_pages(pdf, tmp_path) -> list[set[str]]:
@@ -68,13 +68,14 @@ def test_handout_links_option(tmp_path, capsys):
             "groups": [{"name": "Rot", "url": "http://127.0.0.1:8000/join?t=abc", "token": "abc"}]}
     (tmp_path / "game.json").write_text(json.dumps(game))
     out = tmp_path / "handout.pdf"
-    rc = main(["handout", *DAY, "--no-png", "--out", str(out), "--links", str(tmp_path / "game.json"), "--json"])
+    day = day_argv(demo_day(tmp_path / "day"))  # the day's own pages are tests/organiser/test_handout.py's
+    rc = main(["handout", *day, "--no-png", "--out", str(out), "--links", str(tmp_path / "game.json"), "--json"])
     assert rc == 0
     info = json.loads(capsys.readouterr().out)
     assert info["join_pdf"] == str(tmp_path / "handout-join.pdf")
     assert decode_pages(info["join_pdf"], tmp_path) == [{"http://127.0.0.1:8000/join?t=abc"}]
     (tmp_path / "bad.json").write_text("{}")
-    assert main(["handout", *DAY, "--no-png", "--out", str(out), "--links", str(tmp_path / "bad.json")]) == 2
+    assert main(["handout", *day, "--no-png", "--out", str(out), "--links", str(tmp_path / "bad.json")]) == 2
     assert capsys.readouterr().err.startswith("planner: error: --links ")
 
 

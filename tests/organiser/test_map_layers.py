@@ -12,6 +12,8 @@ from planner.routing import TransitNetwork, best_journey, station_origin
 from planner.timetable.stations import exact_station
 from planner.util.timefmt import parse_clock
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 def _km(p: tuple[float, float], q: tuple[float, float]) -> float:
     dy = (q[0] - p[0]) * 111.2

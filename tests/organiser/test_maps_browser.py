@@ -30,7 +30,7 @@ from planner.maps import assets
 from planner.maps.layers import CATEGORY_COLORS, LEG_COLORS, RING_COLOR
 from tests.support import CHROMIUM, ZUG
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 
 @pytest.fixture(autouse=True)

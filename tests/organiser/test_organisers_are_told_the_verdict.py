@@ -20,6 +20,8 @@ from planner.service.gameday import GameDay
 from tests.support import DAY
 from tests.support.webserver import run_cli, web_env
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def check() -> dict:

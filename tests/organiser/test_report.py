@@ -23,6 +23,8 @@ import pytest
 from planner.cli import main
 from tests.support import CHROMIUM, ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 GOOD_DAY = dt.date(2021, 9, 11)
 WORKS_DAY = dt.date(2021, 10, 2)  # Emmenbrücke without trains during the game hours
 

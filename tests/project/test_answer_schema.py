@@ -1,6 +1,7 @@
 """The published answer contract: ``planner schema`` prints the JSON Schema of every answer, generated from the
-answer types; ``docs/schema`` holds the same files; real answers of real commands on the Zug day (and of the web
-API, see tests/conftest.py) validate against them, and an answer that breaks its type is caught."""
+answer types; ``docs/schema`` holds the same files; answers of the adapters and of the web API (see
+tests/conftest.py) on the demo day written inline validate against them, and an answer that breaks its type is
+caught. Every command's answer on the real Zug day: tests/project/test_answer_schema_real.py."""
 
 from __future__ import annotations
 
@@ -14,17 +15,11 @@ from planner.cli import main
 from planner.commands.schema import schema_text
 from planner.service.answers import registry
 from planner.service.answers.group import UndoAnswer
-from tests.support import DAY, ROOT
+from tests.support import ROOT
 from tests.support import answers as contract
+from tests.support.inline_day import day_argv, demo_day
 
 DOCS = ROOT / "docs" / "schema"
-
-
-def run_json(capsys, *argv: str):
-    rc = main([*argv, *DAY, "--json"])
-    cap = capsys.readouterr()
-    assert rc == 0, cap.err
-    return json.loads(cap.out)
 
 
 def test_the_committed_schemas_are_the_codes(capsys):
@@ -49,34 +44,6 @@ def test_planner_schema_lists_prints_and_refuses(capsys):
     assert "no answer 'rolls'" in capsys.readouterr().err
 
 
-def test_real_answers_of_every_command_validate(capsys, tmp_path):
-    """One group's day on the Zug extract through every command that answers with a published type."""
-    got = {
-        "roll": run_json(capsys, "roll", "--group", "A", "--dice", "2", "--at", "Zug", "--time", "12:40"),
-        "next": run_json(capsys, "next", "--group", "A", "--time", "12:50"),
-        "status": run_json(capsys, "group", "status", "--group", "A", "--time", "12:50"),
-        "position": run_json(capsys, "group", "position", "--group", "B", "--at", "Baar", "--time", "12:21"),
-        "groups": run_json(capsys, "group", "list", "--time", "12:50"),
-        "undo": run_json(capsys, "group", "undo", "--group", "B"),
-        "route": run_json(capsys, "route", "--from", "Zug", "--to", "Luzern", "--time", "12:40", "--within", "10"),
-        "target": run_json(capsys, "target", "--at", "Zug", "--time", "12:40", "--roll", "6"),
-        "zugzwang": run_json(capsys, "zugzwang", "--at", "Zug", "--time", "12:40"),
-        "bonus": run_json(capsys, "bonus", "--group", "A", "--time", "12:50"),
-        "tolls": run_json(capsys, "tolls", "--trip", "IR75 12:35 Zürich HB"),
-        "advise": run_json(capsys, "advise", "--group", "A", "--time", "12:50"),
-    }
-    legs = tmp_path / "legs.csv"
-    legs.write_text("from,to,departure,arrival\nZug,Rotkreuz,12:52,13:07\nRotkreuz,Wohlen AG,13:50,14:13\n")
-    rc = main(["zugzwang", *DAY, "--check", str(legs), "--json"])
-    got["zugzwang-check"] = json.loads(capsys.readouterr().out)
-    assert rc == 1 and got["zugzwang-check"]["violations"]
-    for name, data in got.items():
-        contract.check_json(name, data)
-    assert got["roll"]["rolled_at"] == got["roll"]["plan_from"] == "12:40"
-    assert got["next"]["obligation"]["text"]["key"] == "obligation.heading"
-    assert got["target"]["kind"] == "free" and got["tolls"]["crossings"]
-
-
 def test_an_answer_that_breaks_its_type_is_caught():
     bad = UndoAnswer(group=7, removed=None, removed_position=None)  # type: ignore[arg-type]  # a Struct does not check
     with pytest.raises(AssertionError, match="breaks its schema at group"):
@@ -86,19 +53,20 @@ def test_an_answer_that_breaks_its_type_is_caught():
     assert msgspec.json.decode(contract.checked_encode(UndoAnswer(group="A", removed=1, removed_position=None)))
 
 
-def test_the_suite_validates_what_the_adapters_encode(capsys):
+def test_the_suite_validates_what_the_adapters_encode(capsys, tmp_path):
     before = len(contract.checked)
-    run_json(capsys, "zugzwang", "--at", "Zug", "--time", "12:40")
+    rc = main(["zugzwang", *day_argv(demo_day(tmp_path)), "--at", "Zug", "--time", "12:40", "--json"])
+    assert rc == 0 and json.loads(capsys.readouterr().out)
     assert contract.checked[before:] == ["zugzwang"]
 
 
-def test_the_web_apis_answers_validate(web_server):
+def test_the_web_apis_answers_validate(web_server, tmp_path):
     """The phone's requests on a real server: each answer validates against the schema its route publishes."""
     import requests
 
     from tests.support.webserver import web_game
 
-    g = web_game(web_server.env, "Rot,Blau")
+    g = web_game(web_server.env, "Rot,Blau", day=day_argv(demo_day(tmp_path)))
     api = f"{web_server.url}/api/games/{g['game']}/groups/1"
     auth = {"Authorization": f"Bearer {g['groups'][0]['token']}"}
     got = {

@@ -10,6 +10,8 @@ from nbclient import NotebookClient
 
 from planner.maps import assets
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "walkthrough.ipynb"
 
 

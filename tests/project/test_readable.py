@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from planner.cli import main
 from tests.support import ZUG
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 TRIP_ID = re.compile(r"\d+\.TA\.|-j21-")

@@ -21,6 +21,8 @@ import pytest
 from planner.cli import build_parser
 from tests.support import ROOT, SHARED
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 DOC = ROOT / "docs" / "rules-on-the-phone.md"
 SEEDS = SHARED / "seeds"
 VARIANTS = {"A": "000_*.txt", "B": "001_*.txt"}

@@ -16,6 +16,8 @@ import pytest
 from planner.cli import main
 from tests.support import ROOT, ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 
 # A recording apt-get that "installs" a package by putting its command on PATH. With APT_STALE set it plays a

@@ -13,7 +13,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.support import ROOT, ZUG
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 HEAVY = ("pandas", "networkx", "folium", "geopandas", "gtfs_kit", "requests", "pyarrow.compute", "pyarrow.csv")
 

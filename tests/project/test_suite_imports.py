@@ -4,6 +4,7 @@ helper package ``tests.support`` under that one name, and no test module imports
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -19,11 +20,16 @@ def _imports(path: Path) -> list[tuple[int, str]]:
     return out
 
 
+@cache
+def _own() -> frozenset[str]:
+    """The names the tests' own modules and folders could be imported by (listed once, not once per import)."""
+    return frozenset({p.stem for p in TESTS.rglob("*.py")} | {p.name for p in TESTS.iterdir() if p.is_dir()})
+
+
 def _local(name: str) -> bool:
     """Whether ``name`` is one of the tests' own modules, under any name it could be imported by."""
-    own = {p.stem for p in TESTS.rglob("*.py")} | {p.name for p in TESTS.iterdir() if p.is_dir()}
     head = name.split(".")[0]
-    return name.startswith(".") or head == "tests" or head in own
+    return name.startswith(".") or head == "tests" or head in _own()
 
 
 def test_tests_import_only_the_support_package_of_their_own():

@@ -20,6 +20,8 @@ from tests.support import DEMO_DATE
 from tests.support.answers import plain
 from tests.support.rt_fixtures import demo_legs, feed_message, scenarios
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 W = 29 * 60
 YMD = DEMO_DATE.strftime("%Y%m%d")
 TS = service_day_start(DEMO_DATE) + 12 * 3600

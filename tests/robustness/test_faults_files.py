@@ -23,7 +23,7 @@ from planner.gtfs import download as dl
 from tests.support import FIXTURES, IC1_2019, ROOT, ZUG, assert_one_line_error
 from tests.support.download_server import RangeHandler, serving
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 

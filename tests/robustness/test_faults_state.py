@@ -252,7 +252,11 @@ def test_a_writer_waits_for_a_lock_held_longer_than_sqlites_busy_handler(tmp_pat
     t.start()
     threading.Timer(0.3, released.set).start()
     with db.write() as conn:
+        # the lock came only after the holder let go (SQLite alone would have answered "locked" at once)
+        assert released.is_set()
         conn.execute("CREATE TABLE IF NOT EXISTS t (x)")
+        conn.execute("INSERT INTO t VALUES (1)")
     t.join()
+    assert holder.execute("SELECT x FROM t").fetchall() == [(1,)]  # committed, seen by the other connection
     holder.close()
     db.close()

@@ -20,7 +20,7 @@ from planner.cli import main
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, process_gone, routing_child, run_cli, serve, web_env, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 GROUPS = 32
 EVIL = "<img src=x onerror=alert(1)>"  # a group name a browser would run as markup

@@ -22,7 +22,7 @@ from planner.util.userfiles import parse_toml
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, serve, web_env, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 FUZZ = settings(derandomize=True, deadline=None, database=None,

@@ -26,7 +26,7 @@ from planner.cli import main
 from planner.gtfs import cache, source
 from tests.support import FIXTURES, ROOT, ZUG, assert_one_line_error
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 GAME_A = (ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8")

@@ -160,11 +160,23 @@ def test_an_output_onto_what_the_run_keeps_is_refused_and_nothing_is_touched(wor
 
 @pytest.mark.parametrize("words", [w for w, _p in COMMANDS], ids=[" ".join(w) for w, _p in COMMANDS])
 def test_an_output_of_its_own_passes_the_guard(words, world):
+    """Every output of the command on a path of its own passes and nothing is written; the same run with its first
+    output moved onto the state file (a folder output: into the cache) is refused, so these very arguments reach the
+    guard's checks."""
+    from planner.errors import InputError
+
     parser = dict(COMMANDS)[words]
     argv = _base_argv(words, parser, world)
+    outputs = []
     for i, (_dest, opt, folder) in enumerate(parser.get_default("outputs")):
-        argv += [opt, str(world / "out" / (f"folder{i}" if folder else f"file{i}.out"))]
-    guard(build_parser().parse_args(argv))  # nothing raised: the guard refuses only what a run keeps
+        outputs += [opt, str(world / "out" / (f"folder{i}" if folder else f"file{i}.out"))]
+    before = _snapshot(world)
+    assert guard(build_parser().parse_args([*argv, *outputs])) is None
+    assert _snapshot(world) == before and not (world / "out").exists()
+    first_is_folder = parser.get_default("outputs")[0][2]
+    kept = world / "cache" / "feeds" if first_is_folder else _target_path(world, "state file")
+    with pytest.raises(InputError, match="nothing written"):
+        guard(build_parser().parse_args([*argv, outputs[0], str(kept), *outputs[2:]]))
 
 
 def test_the_handouts_pages_may_not_replace_an_input(world, capsys):

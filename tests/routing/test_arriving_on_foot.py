@@ -20,6 +20,8 @@ from planner.util.timefmt import parse_clock as T
 from tests.support.nws_synthetic_network import WALKS
 from tests.support.timetable import TimetableBuilder, secs
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 def walk_minutes(a: str, b: str) -> int:
     """The fixture's walk between a station and its stop (either way)."""

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from planner.game.bonus import bonus_reachable, leg_bonus_events
 from planner.routing import TransitNetwork, best_journey, station_origin
 from planner.routing.query import equally_fast
 from planner.util.timefmt import parse_clock as T
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def test_the_bonus_shortcut_keeps_every_equally_fast_way_that_earns(zug_tt, sbb_game):

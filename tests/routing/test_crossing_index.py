@@ -7,8 +7,12 @@ import dataclasses
 import os
 import shutil
 
+import pytest
+
 from planner.config import default_rail_csv
 from planner.rail.index import _path
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def test_the_index_file_follows_the_line_data(zug_tt, sbb_game, tmp_path, monkeypatch):

@@ -18,6 +18,8 @@ from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
 from tests.support.timetable import TimetableBuilder, secs
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def nws_day(nws_feed, nws_game, nws_date):

@@ -15,6 +15,8 @@ from planner.service import GameDay, PlaceRequest, Play, RollRequest, implicit_r
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def nws_day(nws_feed, nws_game, nws_date):

@@ -25,7 +25,7 @@ from planner.routing.query import (
 from planner.routing.te_rule import RuleGraph
 from tests.support import ZUG
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 RULE = ChangeWindow(29)
 

@@ -12,6 +12,8 @@ import pytest
 from planner.gamefile.area import in_area, on_ring
 from tests.support import DATA
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def atlas() -> dict[str, tuple[float, float]]:

@@ -30,6 +30,8 @@ from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
 from tests.support.answers import plain
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 G = "Team Rot"
 
 

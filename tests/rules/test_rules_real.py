@@ -13,6 +13,8 @@ from planner.routing import TransitNetwork, best_journey, station_origin, trip_o
 from planner.timetable.stations import find_station
 from planner.util.timefmt import fmt_clock, parse_clock
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 RULE = ChangeWindow(29)
 
 

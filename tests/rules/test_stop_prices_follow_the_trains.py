@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from planner.cli import main
 from planner.game.prices import price_class, station_price
 from planner.gtfs.routes import classify_category
 from planner.timetable.model import Mode
 from tests.support.timetable import mini_timetable
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def test_the_price_class_is_the_route_types(nws_game):

@@ -17,6 +17,8 @@ from planner.routing import TransitNetwork
 from planner.util.timefmt import parse_clock
 from tests.support import ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 RULE = ChangeWindow(29)
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]

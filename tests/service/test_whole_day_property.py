@@ -50,6 +50,8 @@ from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
 from tests.support.answers import plain
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 DAYS_PER_TEST = 25
 CHUNKS_A = 12  # 300 days of variant A on the Zug day
 CHUNKS_B = 8  # 200 days of variant B on the SYNTHETIC Nordwestschweiz day

@@ -67,11 +67,14 @@ def web_env(folder: Path, cache: Path | None = None) -> dict:
     return env
 
 
-def web_game(env: dict, groups: str, name: str = "Test day", base: str | None = None) -> dict:
-    """``planner game new --json`` on the Zug day (in this process: set-up, not a test of the process); returns
-    its JSON."""
+def web_game(env: dict, groups: str, name: str = "Test day", base: str | None = None,
+             day: list[str] | None = None) -> dict:
+    """``planner game new --json`` on the Zug day, or on ``day`` (its ``--feed``, ``--date`` and ``--game``: an
+    inline day's :func:`~tests.support.inline_day.day_argv`), in this process (set-up, not a test of the process);
+    returns its JSON."""
     extra = ["--base-url", base] if base else []
-    p = run_cli(env, "game", "new", "--name", name, "--groups", groups, *DAY, *extra, "--json")
+    p = run_cli(env, "game", "new", "--name", name, "--groups", groups, *(DAY if day is None else day), *extra,
+                "--json")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 

@@ -27,7 +27,7 @@ from tests.support import ROOT
 from tests.support.browser import joined_phone, page_width, tell_position, unfold
 from tests.support.webserver import DAY, run_cli, web_game
 
-pytestmark = pytest.mark.long
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]
 
 WAIT = 15000  # ms: an answer, or a poll of the page (0.5 s on the shared server), shows within this
 

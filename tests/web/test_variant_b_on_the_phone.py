@@ -20,6 +20,8 @@ from tests.support.browser import roll as roll_dice
 from tests.support.nws_synthetic_network import WALKS
 from tests.support.webserver import run_cli
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def site(web_server, nws_feed, nws_date):

@@ -21,7 +21,7 @@ import requests
 
 from tests.support.webserver import DAY, planner, run_cli, serve, web_env, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 

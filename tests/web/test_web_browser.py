@@ -18,7 +18,7 @@ from tests.support.browser import joined_phone as browser_joined
 from tests.support.browser import phone, roll, tell_position, unfold
 from tests.support.webserver import DAY, run_cli, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.

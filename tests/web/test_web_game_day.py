@@ -33,7 +33,7 @@ from tests.support.browser import (
 )
 from tests.support.webserver import DAY, run_cli, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 POLL_MS = 12000  # a page polls every 4-5 s (0.5 s on the shared server): what another interface did shows within this
 

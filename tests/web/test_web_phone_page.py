@@ -24,7 +24,7 @@ from tests.support import DEMO_DATE, ZUG
 from tests.support.browser import PHONE, joined_phone, page_width, tell_position
 from tests.support.webserver import DAY, run_cli, web_game
 
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 VIEWPORT = PHONE["viewport"]["height"]
 

@@ -17,6 +17,8 @@ from playwright.sync_api import expect
 from tests.support.browser import joined_phone, page_width, roll, tell_position
 from tests.support.webserver import run_cli
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def nws_site(web_server, nws_feed, nws_date):
