@@ -15,6 +15,7 @@ from planner.lab.moves import Board
 from planner.maps.assets import load_basemap
 from planner.maps.layers import CATEGORY_COLORS, line_segments
 from planner.maps.placement import Box, find_spot
+from planner.maps.track import tracks
 from planner.util.i18n import _
 
 MAP_W, MAP_H = 760, 520
@@ -136,7 +137,7 @@ def _names(st: list[dict], proj: _Proj, top: float) -> list[str]:
 
 
 def station_map(rep: dict, board: Board, money=str) -> str:
-    """The map layer: base map, the day's lines, each station a circle by fee income per day (red: pays back),
+    """The map layer: base map, the day's lines (on the physical track where known), each station a circle by fee income per day (red: pays back),
     the best stations named."""
     st = [s for s in rep["stations"] if s["lat"] == s["lat"] and s["lon"] == s["lon"]]
     proj = _Proj([(s["lat"], s["lon"]) for s in st])
@@ -145,10 +146,10 @@ def station_map(rep: dict, board: Board, money=str) -> str:
              f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}">',
              *_base(proj)]
     tt = board.day.timetable
-    for seg in line_segments(tt):
-        x1, y1 = proj.xy(float(tt.station_lat[seg.a]), float(tt.station_lon[seg.a]))
-        x2, y2 = proj.xy(float(tt.station_lat[seg.b]), float(tt.station_lon[seg.b]))
-        parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{CATEGORY_COLORS.get(seg.category, "#999")}"'
+    segments = line_segments(tt)
+    for seg, pts in zip(segments, tracks(tt, segments), strict=True):  # rail on the physical lines, as on paper
+        d = "M" + "L".join("{},{}".format(*proj.xy(lat, lon)) for lat, lon in pts)
+        parts.append(f'<path d="{d}" fill="none" stroke="{CATEGORY_COLORS.get(seg.category, "#999")}"'
                      ' stroke-width="1.2" stroke-opacity="0.55"/>')
     top = max((s["fee_income_per_day"] for s in st), default=0) or 1
     for s in sorted(st, key=lambda s: (-s["fee_income_per_day"], s["name"])):

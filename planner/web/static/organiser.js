@@ -3,7 +3,7 @@
 import {ApiError, api, pollMs, stations} from "./api.js";
 import {clockValue, tidyOnChange} from "./clock.js";
 import {banner, byId, say} from "./dom.js";
-import {nowClock} from "./format.js";
+import {minutesOf, nowClock} from "./format.js";
 import {languageSwitch, loadCatalog, t} from "./i18n.js";
 import {makeMap, mapLabel, placeLabels} from "./map.js";
 import {eventRows, groupRows, mapItems, parkingText, rankingRows} from "./overview.js";
@@ -64,7 +64,7 @@ async function refresh() {
     banner("net", e instanceof ApiError ? e.message : t("Offline."));
     return;
   }
-  byId("groups").querySelector("tbody").replaceChildren(...groupRows(data));
+  byId("groups").querySelector("tbody").replaceChildren(...groupRows(data, minutesOf(nowClock())));
   byId("ranking").querySelector("tbody").replaceChildren(...rankingRows(data));
   byId("parking").textContent = parkingText(data);
   byId("events").querySelector("tbody").replaceChildren(...eventRows(data, (seq) => { byId("void-seq").value = seq; }));

@@ -1,0 +1,55 @@
+"""The organiser's page on a 390 x 844 phone in Chromium: the groups' table fits the screen ("Unterwegs nach" was
+cut), and every position says how long ago the group told it ("Gelb Zürich Oerlikon 12:51" at 17:56 said
+nothing of the five hours since)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.browser import phone, split_words
+from tests.support.webserver import DAY, run_cli, web_game
+
+
+@pytest.fixture(scope="module")
+def site(web_server):
+    game = web_game(web_server.env, "Rot,Gelb,Grünweiss", base=web_server.url)
+
+    def cli(*args: str) -> dict:
+        p = run_cli(web_server.env, *args, "--game-id", game["game"], *DAY, "--json")
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)
+
+    cli("group", "position", "--group", "Gelb", "--at", "Zürich Oerlikon", "--time", "12:51")
+    cli("roll", "--group", "Gelb", "--dice", "4", "--time", "12:52")  # a target with a long name
+    cli("group", "position", "--group", "Rot", "--at", "Hünenberg Zythus", "--time", "17:20")
+    return {"game": game}
+
+
+def test_the_groups_table_fits_a_phone_and_says_how_old_each_position_is(site, browser):
+    errors: list = []
+    ctx, p = phone(browser, errors)
+    p.clock.set_fixed_time("2021-09-11T17:56:00")  # the organiser's phone: 17:56 on the game day, its own zone
+    p.goto(site["game"]["organiser"]["url"])
+    p.wait_for_url(re.compile(rf"/games/{site['game']['game']}$"))
+    p.goto(p.url + "?lang=de")  # the page's language switch, as the organiser taps it
+    rows = p.locator("#groups tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(1).locator("td").nth(3)).to_have_text(re.compile(r"^Zürich Oerlikon 12:51\s+vor 5 h 5 Min\.$"))
+    expect(rows.nth(0).locator("td").nth(3)).to_have_text(re.compile(r"^Hünenberg Zythus 17:20\s+vor 36 Min\.$"))
+    heading = rows.nth(1).locator("td").nth(4).inner_text()
+    assert heading and heading != "-"  # where Gelb's roll sends it
+    fit = p.evaluate("""() => {
+      const t = document.querySelector('#groups'), wrap = t.parentElement;
+      const cells = [...t.querySelectorAll('th, td')].map(c => c.getBoundingClientRect().right);
+      return {table: t.scrollWidth, wrap: wrap.clientWidth, right: Math.max(...cells), width: innerWidth,
+              page: document.documentElement.scrollWidth};
+    }""")
+    assert fit["table"] <= fit["wrap"] and fit["right"] <= fit["width"] and fit["page"] <= fit["width"], fit
+    assert p.locator("#groups thead th").nth(4).inner_text().split() == ["Unterwegs", "nach"]
+    assert split_words(p, "#groups th, #groups td") == []  # wrapped between words, none cut inside
+    assert errors == []
+    ctx.close()
