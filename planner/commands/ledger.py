@@ -1,5 +1,5 @@
 """``planner ledger ...``: purchases, building, mortgages, fees, income, free parking, taxes, cards, sales, dice-offs,
-voids, messages sent; status, what applies now, end, feed (adapters of :mod:`planner.service.ledger`: the phone
+voids, messages sent; status, what applies now, end, feed (adapters of :mod:`planner.service.change.ledger_events`: the phone
 sends the same requests)."""
 
 from __future__ import annotations
@@ -10,9 +10,17 @@ import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError
-from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
-from planner.service.ledger_now import ledger_now, organiser_ledger
-from planner.service.ledger_views import recorded_event
+from planner.service.change.ledger_events import (
+    LedgerRequest,
+    end,
+    feed,
+    mark_sent,
+    record_event,
+    status,
+    void,
+)
+from planner.service.questions.ledger_now import ledger_now, organiser_ledger
+from planner.service.read.ledger_views import recorded_event
 from planner.util.i18n import _
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock

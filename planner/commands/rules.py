@@ -10,11 +10,11 @@ import msgspec
 from planner.commands.base import Context, emit
 from planner.commands.route import _wrap, origin_of_args, render
 from planner.errors import InputError, PlannerError
-from planner.service.bonus import bonus_answer, group_bonus
-from planner.service.realtime import late_mark
-from planner.service.rules import LogLeg, check_log, trains_after_getting_off
-from planner.service.target import target_answer
-from planner.service.tolls import tolls_answer
+from planner.service.questions.bonus_trains import bonus_answer, group_bonus
+from planner.service.questions.target import target_answer
+from planner.service.questions.tolls import tolls_answer
+from planner.service.read.decisions import LogLeg, check_log, trains_after_getting_off
+from planner.service.read.realtime import late_mark
 from planner.util.i18n import _, ngettext
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock

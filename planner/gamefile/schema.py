@@ -188,7 +188,7 @@ class TaxEntry(_Section):
 
 
 class LedgerSection(_Section):
-    """The money side (planner/ledger/rules.py): start cash, mortgages, parking, messages, cards. These defaults
+    """The money side (planner/ledger/money_rules.py): start cash, mortgages, parking, messages, cards. These defaults
     are the only ones: a limit or penalty that the file does not set does not exist."""
 
     start_cash: Money = 20000

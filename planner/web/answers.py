@@ -18,8 +18,7 @@ from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
 from planner.service import PlaceRequest, Play, RollRequest, position_answer, roll, status, undo_answer
 from planner.service import status_json as group_status_json
-from planner.service.answers.dice import RollAnswer, stored_roll
-from planner.service.answers.group import (
+from planner.service.answers.group_status import (
     GameInfo,
     GroupRef,
     NextAnswer,
@@ -27,18 +26,27 @@ from planner.service.answers.group import (
     RealtimeBanner,
     UndoAnswer,
 )
-from planner.service.answers.ledger import LedgerPage, Owned, RecordedEvent
+from planner.service.answers.money import LedgerPage, Owned, RecordedEvent
 from planner.service.answers.page import GroupPageAnswer, OrganiserAnswer, WhereaboutsAnswer
-from planner.service.answers.rules import TrainsAnswer
-from planner.service.games import area_warning
-from planner.service.ledger import LedgerRequest, end, feed, mark_sent, own_events, record_event, void
-from planner.service.ledger import status as ledger_status
-from planner.service.ledger_day import roll_with_card
-from planner.service.ledger_now import ledger_now, organiser_ledger
-from planner.service.ledger_views import recorded_event
-from planner.service.locate import locate, whereabouts_json
-from planner.service.messages import rule_label
-from planner.service.rules import trains_after_getting_off
+from planner.service.answers.questions import TrainsAnswer
+from planner.service.answers.rolls import RollAnswer, stored_roll
+from planner.service.change.jail_and_cards import roll_with_card
+from planner.service.change.ledger_events import (
+    LedgerRequest,
+    end,
+    feed,
+    mark_sent,
+    own_events,
+    record_event,
+    void,
+)
+from planner.service.change.ledger_events import status as ledger_status
+from planner.service.questions.ledger_now import ledger_now, organiser_ledger
+from planner.service.read.decisions import trains_after_getting_off
+from planner.service.read.ledger_views import recorded_event
+from planner.service.read.locate import locate, whereabouts_json
+from planner.service.read.rule_words import rule_label
+from planner.service.setup.new_game import area_warning
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 from planner.timetable.trips import find_trip
