@@ -77,7 +77,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         for sub in set(action.choices.values()):
             _add_lang(sub)
     if not subs and parser.prog != "planner":
-        parser.add_argument("--lang", choices=LANGUAGES, help=N_("language of the answers: de, fr or en (default: "
+        parser.add_argument("--lang", choices=LANGUAGES, help=N_("language of the answers: %(choices)s (default: "
                                                               "$PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG, else the "
                                                               "game's)"))
 

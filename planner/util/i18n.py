@@ -26,6 +26,8 @@ from pathlib import Path
 
 from planner.util.timefmt import fmt_clock
 
+# The languages, the one list (docs/contributing.md "A language"): the CLI's --lang, a game file's [game] language,
+# the page's switch (the server names them on the page), the Makefile's catalogs (it reads this line) follow it.
 LANGUAGES = ("de", "fr", "en")
 FALLBACK = "en"  # the message ids' language: what a text is when nothing chose another
 LOCALES = {"de": "de_CH", "fr": "fr_CH", "en": "en"}  # Babel's locale data for numbers and dates (GLOSSARY.md)

@@ -296,8 +296,8 @@ class WebApp:
         """The catalog of a language for the page's scripts: ``/i18n/de.json`` (JSON), ``/i18n/de.js`` (a script)."""
         lang, _dot, kind = request.path_params["file"].partition(".")
         if normalise(lang) != lang or kind not in ("json", "js"):
-            return json_response({"error": f"no catalog {request.path_params['file']!r} (de, fr, en; .json or .js)"},
-                                 404)
+            known = ", ".join(LANGUAGES)
+            return json_response({"error": f"no catalog {request.path_params['file']!r} ({known}; .json or .js)"}, 404)
         headers = {"Cache-Control": "public, max-age=300", **security_headers()}
         if kind == "json":
             return Response(json.dumps(catalog(lang), ensure_ascii=False), headers=headers,
