@@ -44,3 +44,55 @@ def test_the_makefile_compiles_the_catalog_of_every_language():
 def test_a_game_file_may_choose_every_language_and_no_other():
     hint = get_type_hints(GameSection)["language"]
     assert set(get_args(get_args(hint)[0])) == set(LANGUAGES)
+
+
+def _commands(parser=None, path=()) -> dict[tuple[str, ...], object]:
+    """Every command the parser knows (``("ledger", "buy")``) -> its handler."""
+    import argparse
+
+    from planner.cli import build_parser
+
+    parser = parser or build_parser()
+    out = {}
+    for action in parser._actions:  # argparse has no public walk over its commands
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                out |= _commands(sub, (*path, name))
+    if not out and path:
+        out[path] = parser.get_default("handler")
+    return out
+
+
+def test_every_command_runs_a_handler_function_that_names_its_code():
+    """A command's handler is a function (go to definition leads to it), and the command function it imports
+    exists in its module (read, not imported: the start-up stays light)."""
+    import ast
+    import inspect
+
+    from planner.commands import handlers
+
+    commands = _commands()
+    assert len(commands) >= 29
+    wrong = [c for c, h in commands.items() if not (inspect.isfunction(h) and h.__module__ == handlers.__name__)]
+    assert wrong == []
+    for fn in {h for h in commands.values()}:
+        node = next(n for n in ast.walk(ast.parse(inspect.getsource(fn))) if isinstance(n, ast.ImportFrom))
+        module = ROOT / (node.module.replace(".", "/") + ".py")
+        defined = {d.name for d in ast.parse(module.read_text("utf-8")).body if isinstance(d, ast.FunctionDef)}
+        assert node.names[0].name in defined, f"{fn.__name__}: {node.module}.{node.names[0].name} is gone"
+
+
+def test_every_command_is_in_the_command_reference():
+    """docs/commands.md names each command as a user types it (``planner ledger buy``, in code: ``ledger end``, or
+    its alternatives written together: ``map route|target|reach``)."""
+    import re
+
+    text = (ROOT / "docs" / "commands.md").read_text("utf-8")
+    named = set()
+    for m in re.finditer(r"(?:planner|`)((?: ?[a-z][a-z-]*(?:\|[a-z-]+)*)+)", text):
+        words = m[1].split()
+        words = words[1:] if words[:1] == ["planner"] else words
+        for i in range(1, len(words) + 1):
+            *head, last = words[:i]
+            named |= {(*head, alt) for alt in last.split("|")}
+    assert sorted(c for c in _commands() if c not in named) == []
