@@ -10,6 +10,7 @@ import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError
+from planner.ledger.kinds import told
 from planner.service.change.ledger_events import (
     LedgerRequest,
     end,
@@ -61,11 +62,11 @@ def _rolls(items: list[str]) -> tuple[tuple[str, int], ...]:
 
 
 def _kind(args: argparse.Namespace) -> str:
-    kind = args.event
-    if kind == "parking" and args.empty:
+    kind = told(args.event, empty=bool(getattr(args, "empty", False)))
+    if kind == "parking_empty":
         if not args.dice:
             raise InputError(_("--empty needs --dice (the two dice rolled)"))
-        return "parking_empty"
+        return kind
     if kind == "parking" and not args.reason:
         raise InputError(_("give --reason (a payment) or --empty --dice D,D"))
     if kind == "diceoff" and not (args.roll or args.group and args.dice):

@@ -16,9 +16,10 @@ from functools import cached_property
 
 from planner.errors import GameFileError
 from planner.gamefile.game import Game
+from planner.ledger.kinds import KINDS
 
-EVENT_KINDS = ("join", "buy", "build", "mortgage", "redeem", "fee", "income", "parking", "parking_empty",
-               "card", "diceoff", "draw", "play", "sell", "accept", "jail")
+# the ledger's event kinds: those told (planner/ledger/kinds.py, as recorded) and those the ledger makes itself
+EVENT_KINDS = tuple(dict.fromkeys(("join", *(k.recorded_as for k in KINDS), "jail")))
 
 # The fields each message may name (what planner/ledger/messages.py fills in), and a value of each one's type.
 MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {

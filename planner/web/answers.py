@@ -16,6 +16,7 @@ import msgspec
 
 from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
+from planner.ledger.kinds import WEB, told, told_by
 from planner.service import PlaceRequest, Play, RollRequest, position_answer, roll, status, undo_answer
 from planner.service import status_json as group_status_json
 from planner.service.answers.group_status import (
@@ -57,8 +58,7 @@ from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field,
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
-LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking", "tax", "draw", "play", "sell",
-                 "accept", "diceoff"}  # parking: the jail payment, or (``empty``) a roll for the free parking
+LEDGER_EVENTS = set(told_by(WEB))  # the one declaration: planner/ledger/kinds.py
 
 
 class Answers:
@@ -224,8 +224,7 @@ class Answers:
         kind = text_field(body, "event", required=True)
         if kind not in LEDGER_EVENTS:
             raise HttpError(422, f"field 'event' must be one of {', '.join(sorted(LEDGER_EVENTS))}")
-        if kind == "parking" and _flag(body, "empty"):
-            kind = "parking_empty"
+        kind = told(kind, empty=_flag(body, "empty"))
         now = self._time(play, body, "now", required=False)
         req = LedgerRequest(group=g.key, kind=kind, time=self._time(play, body, "time"),
                             station=text_field(body, "station"), toll_line=text_field(body, "toll_line"),

@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from planner.errors import PlannerError, TrainAmbiguous
+from planner.ledger.kinds import WEB, request_fields
 from planner.maps import assets
 from planner.store.state import State
 from planner.util.i18n import FALLBACK, LANGUAGES, N_, _, format_long_date, ngettext, normalise, use_language
@@ -58,8 +59,7 @@ DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; st
 HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
 POSITION_FIELDS = {"at", "time", "trip", "since", "late"}  # late: minutes the train arrived late (§17)
 ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id", "card"}  # card: a kept card turning it into a 6
-LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip",
-                 "reason", "deck", "card", "to", "amount", "offer", "empty", "now"}  # reason: a parking payment, a tax
+LEDGER_FIELDS = {"event", "time", "event_id", "now", *request_fields(WEB)}  # each kind's: planner/ledger/kinds.py
 SENT_FIELDS = {"time"}
 VOID_FIELDS = {"seq", "reason", "time"}
 WHEREABOUTS_FIELDS = {"lat", "lon", "time"}

@@ -96,3 +96,30 @@ def test_every_command_is_in_the_command_reference():
             *head, last = words[:i]
             named |= {(*head, alt) for alt in last.split("|")}
     assert sorted(c for c in _commands() if c not in named) == []
+
+
+def test_every_event_kind_has_its_command_and_its_phone_fields():
+    """A kind of ledger event is declared once (planner/ledger/kinds.py): the command line has an action with an
+    option for each of its facts, the phone's ledger request accepts it and its fields, the ledger records it."""
+    import argparse
+
+    from planner.cli import build_parser
+    from planner.ledger.kinds import CLI, KINDS, WEB, recorded_as, told
+    from planner.ledger.money_rules import EVENT_KINDS
+    from planner.service.change.ledger_events import KINDS as REQUESTS
+    from planner.web.answers import LEDGER_EVENTS
+    from planner.web.app import LEDGER_FIELDS
+
+    def subparsers(p: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        return next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+    actions = subparsers(subparsers(build_parser())["ledger"])
+    for kind in KINDS:
+        assert kind.name in REQUESTS and recorded_as(kind.name) in EVENT_KINDS
+        if CLI in kind.doors:
+            options = {o for a in actions[kind.name]._actions for o in a.option_strings}
+            assert {f"--{f.replace('_', '-')}" for f in kind.fields} <= options, kind.name
+        assert (kind.name in LEDGER_EVENTS) == (WEB in kind.doors)
+        if WEB in kind.doors:
+            assert set(kind.fields) <= LEDGER_FIELDS, kind.name
+    assert told("parking", empty=True) == "parking_empty" and recorded_as("pay") == "fee"

@@ -18,6 +18,8 @@ from planner.errors import InputError
 from planner.game.bonus import trip_meets_bonus
 from planner.game.prices import initial_letter, station_price
 from planner.ledger.cards import NotInPile, deck_of, next_card
+from planner.ledger.kinds import KINDS as EVENT_KINDS_TOLD
+from planner.ledger.kinds import recorded_as
 from planner.ledger.messages import sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
 from planner.service.answers.money import RecordedEvent
@@ -44,8 +46,7 @@ from planner.util.timefmt import fmt_clock
 __all__ = ["KINDS", "LedgerRequest", "LedgerResult", "end", "event_of", "feed", "group_status", "mark_sent",
            "own_events", "record_event", "rules_of", "station_facts", "status", "void"]
 
-KINDS = ("buy", "build", "mortgage", "redeem", "pay", "income", "parking", "parking_empty", "card", "diceoff",
-         "draw", "play", "sell", "accept", "tax")
+KINDS = tuple(k.name for k in EVENT_KINDS_TOLD)  # the one declaration: planner/ledger/kinds.py
 DRAW_TRIES = 3  # a draw that lost its card to the same group's other phone draws the next
 BOARDING = 5 * 60  # a group in a train that left its stop this long ago is still boarding it (§18.1)
 
@@ -151,7 +152,7 @@ def event_of(play: Play, req: LedgerRequest, card: str | None = None) -> Event:
             kw |= {"to": play.group(req.to).name if req.to else "", "amount": int(req.amount)}
         if req.kind == "play":
             kw["card"] = req.card
-        return Event("fee" if req.kind == "pay" else req.kind, **base, **kw)
+        return Event(recorded_as(req.kind), **base, **kw)
     return _other_event(play, req, base, card)
 
 
@@ -167,7 +168,7 @@ def _other_event(play: Play, req: LedgerRequest, base: dict, card: str | None) -
             raise InputError(_("parking: give the reason (a key of the game's ledger.parking_payments)"))
         return Event("parking", **base, reason=req.reason)
     if kind == "tax":
-        return Event("parking", **base, reason=_tax(play, req))
+        return Event(recorded_as("tax"), **base, reason=_tax(play, req))
     if kind == "parking_empty":
         return Event("parking_empty", **base, dice=req.dice, **_change(play, base["group"], req.time))
     if kind == "card":
