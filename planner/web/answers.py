@@ -16,7 +16,7 @@ import msgspec
 
 from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
-from planner.ledger.kinds import WEB, told, told_by
+from planner.ledger.kinds import WEB, request_fields, told, told_by
 from planner.service import PlaceRequest, Play, RollRequest, position_answer, roll, status, undo_answer
 from planner.service import status_json as group_status_json
 from planner.service.answers.group_status import (
@@ -54,7 +54,16 @@ from planner.timetable.trips import find_trip
 from planner.util.i18n import N_, language
 from planner.util.timefmt import fmt_clock, parse_clock
 from planner.web.days import Day, Days, realtime_banner
-from planner.web.security import CLOCK, EVENT_ID, ROLL_ID, HttpError, int_field, number_field, text_field
+from planner.web.security import (
+    CLOCK,
+    EVENT_ID,
+    ROLL_ID,
+    HttpError,
+    int_field,
+    number_field,
+    reads,
+    text_field,
+)
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
@@ -119,6 +128,7 @@ class Answers:
             page.realtime = msgspec.convert(rt, RealtimeBanner)
         return page
 
+    @reads("at", "time", "trip", "since", "late")
     def position(self, game_id: str, number: int, body: dict) -> PositionAnswer:
         """"We got off at X (at T, there since S)" or "we are in the IR75 12:25": the group's day records it."""
         play, day = self.play(game_id)
@@ -131,6 +141,7 @@ class Answers:
         with day.lock:
             return position_answer(play, g.key, PlaceRequest(at, t, trip, since), t, late=late)
 
+    @reads("dice", "at", "time", "trip", "since", "roll_id", "card")
     def roll(self, game_id: str, number: int, body: dict) -> RollAnswer:
         """Record a roll at the phone's time (where the body says, else where the group's day has it): exactly
         the answer of ``planner roll --json`` (``replayed`` when the roll id was recorded before)."""
@@ -152,6 +163,7 @@ class Answers:
             res = roll(play, req)
         return msgspec.structs.replace(res.answer, replayed=True) if res.replayed else res.answer
 
+    @reads()
     def undo(self, game_id: str, number: int, _body: dict) -> UndoAnswer:
         """Remove the group's latest entry: the answer of ``planner group undo --json``."""
         play, day = self.play(game_id)
@@ -191,6 +203,7 @@ class Answers:
             out.seated = pos.seated
             return out
 
+    @reads("lat", "lon", "time")
     def where_are_we(self, game_id: str, number: int, body: dict) -> WhereaboutsAnswer:
         """"Where are we?": the station the group is at, or the train it is in, from the phone's place
         (``lat``, ``lon``) at its time; a proposal to confirm with the position request. The place is used for
@@ -216,6 +229,7 @@ class Answers:
                           told=feed(play, g.key).events[-MESSAGES_SHOWN:],
                           now=ledger_now(play, g.key, self._status_time(play, query or {})))
 
+    @reads("event", "time", "event_id", "now", *request_fields(WEB))
     def ledger_event(self, game_id: str, number: int, body: dict) -> RecordedEvent:
         """Record a money event of the group (the rules refuse with a 422 naming why): the recorded event with
         its §19 message."""
@@ -241,6 +255,7 @@ class Answers:
             res = record_event(play, req)
         return res.answer()
 
+    @reads("time", path=("seq",))
     def message_sent(self, game_id: str, number: int, body: dict) -> RecordedEvent:
         """§13: the group shared the message of its event ``seq`` at ``time`` (the phone's clock; default now): the
         event as it stands (a late message costs the penalty)."""
@@ -269,6 +284,7 @@ class Answers:
                 day.documents[key] = area_warning(day.day) or ""
         return day.documents[key] or None
 
+    @reads("seq", "reason", "time")
     def void_event(self, game_id: str, body: dict) -> RecordedEvent:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
         play, day = self.play(game_id)

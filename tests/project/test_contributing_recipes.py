@@ -107,8 +107,9 @@ def test_every_event_kind_has_its_command_and_its_phone_fields():
     from planner.ledger.kinds import CLI, KINDS, WEB, recorded_as, told
     from planner.ledger.money_rules import EVENT_KINDS
     from planner.service.change.ledger_events import KINDS as REQUESTS
-    from planner.web.answers import LEDGER_EVENTS
-    from planner.web.app import LEDGER_FIELDS
+    from planner.web.answers import LEDGER_EVENTS, Answers
+
+    fields = set(Answers.ledger_event.fields)
 
     def subparsers(p: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
         return next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
@@ -121,5 +122,45 @@ def test_every_event_kind_has_its_command_and_its_phone_fields():
             assert {f"--{f.replace('_', '-')}" for f in kind.fields} <= options, kind.name
         assert (kind.name in LEDGER_EVENTS) == (WEB in kind.doors)
         if WEB in kind.doors:
-            assert set(kind.fields) <= LEDGER_FIELDS, kind.name
+            assert set(kind.fields) <= fields, kind.name
     assert told("parking", empty=True) == "parking_empty" and recorded_as("pay") == "fee"
+
+
+def _read_keys(fn, functions: dict) -> set[str]:
+    """The keys a function of planner/web/answers.py reads from ``body``: ``text_field(body, "at")``,
+    ``self._time(play, body, "time")``, ``body.get("dice")``, and those of the module's helpers it hands ``body``."""
+    import ast
+
+    keys: set[str] = set()
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        args = node.args
+        on_body = isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+            and node.func.value.id == "body"
+        at = next((i for i, a in enumerate(args) if isinstance(a, ast.Name) and a.id == "body"), None)
+        if on_body and args and isinstance(args[0], ast.Constant):
+            keys.add(args[0].value)
+        elif at is not None and at + 1 < len(args) and isinstance(args[at + 1], ast.Constant):
+            keys.add(args[at + 1].value)
+        elif at is not None and isinstance(node.func, ast.Name) and node.func.id in functions:
+            keys |= _read_keys(functions[node.func.id], functions)
+    return keys
+
+
+def test_every_phone_request_accepts_exactly_the_fields_its_answer_reads():
+    """A request's fields are named once, where its answer parses them (``@reads`` in planner/web/answers.py):
+    the app accepts those and no other, and the answer reads no field it did not declare."""
+    import ast
+
+    from planner.web.answers import Answers
+
+    tree = ast.parse((ROOT / "planner" / "web" / "answers.py").read_text("utf-8"))
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    methods = {n.name: n for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "Answers"
+               for n in c.body if isinstance(n, ast.FunctionDef)}
+    declared = {name: {*getattr(Answers, name).fields, *getattr(Answers, name).path} for name in methods
+                if hasattr(getattr(Answers, name), "fields")}
+    assert len(declared) >= 7
+    read = {name: _read_keys(methods[name], functions) - {"lang"} for name in declared}
+    assert read == declared
