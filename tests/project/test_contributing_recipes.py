@@ -3,6 +3,10 @@ everything else derives from that place (one declaration of each list; issue 44)
 
 from __future__ import annotations
 
+import argparse
+import ast
+import inspect
+import re
 import subprocess
 from typing import get_args, get_type_hints
 
@@ -48,7 +52,6 @@ def test_a_game_file_may_choose_every_language_and_no_other():
 
 def _commands(parser=None, path=()) -> dict[tuple[str, ...], object]:
     """Every command the parser knows (``("ledger", "buy")``) -> its handler."""
-    import argparse
 
     from planner.cli import build_parser
 
@@ -66,8 +69,6 @@ def _commands(parser=None, path=()) -> dict[tuple[str, ...], object]:
 def test_every_command_runs_a_handler_function_that_names_its_code():
     """A command's handler is a function (go to definition leads to it), and the command function it imports
     exists in its module (read, not imported: the start-up stays light)."""
-    import ast
-    import inspect
 
     from planner.commands import handlers
 
@@ -85,7 +86,6 @@ def test_every_command_runs_a_handler_function_that_names_its_code():
 def test_every_command_is_in_the_command_reference():
     """docs/commands.md names each command as a user types it (``planner ledger buy``, in code: ``ledger end``, or
     its alternatives written together: ``map route|target|reach``)."""
-    import re
 
     text = (ROOT / "docs" / "commands.md").read_text("utf-8")
     named = set()
@@ -101,7 +101,6 @@ def test_every_command_is_in_the_command_reference():
 def test_every_event_kind_has_its_command_and_its_phone_fields():
     """A kind of ledger event is declared once (planner/ledger/kinds.py): the command line has an action with an
     option for each of its facts, the phone's ledger request accepts it and its fields, the ledger records it."""
-    import argparse
 
     from planner.cli import build_parser
     from planner.ledger.kinds import CLI, KINDS, WEB, recorded_as, told
@@ -129,7 +128,6 @@ def test_every_event_kind_has_its_command_and_its_phone_fields():
 def _read_keys(fn, functions: dict) -> set[str]:
     """The keys a function of planner/web/answers.py reads from ``body``: ``text_field(body, "at")``,
     ``self._time(play, body, "time")``, ``body.get("dice")``, and those of the module's helpers it hands ``body``."""
-    import ast
 
     keys: set[str] = set()
     for node in ast.walk(fn):
@@ -151,7 +149,6 @@ def _read_keys(fn, functions: dict) -> set[str]:
 def test_every_phone_request_accepts_exactly_the_fields_its_answer_reads():
     """A request's fields are named once, where its answer parses them (``@reads`` in planner/web/answers.py):
     the app accepts those and no other, and the answer reads no field it did not declare."""
-    import ast
 
     from planner.web.answers import Answers
 
@@ -164,3 +161,34 @@ def test_every_phone_request_accepts_exactly_the_fields_its_answer_reads():
     assert len(declared) >= 7
     read = {name: _read_keys(methods[name], functions) - {"lang"} for name in declared}
     assert read == declared
+
+
+def test_every_shipped_game_variant_loads_with_its_money_rules():
+    """A variant is a TOML file in planner/games/ (data, never ``if variant ==``): each one the planner ships parses
+    against the schema and yields its money rules, and its [game] language is one of the languages."""
+    from planner.gamefile.game import builtin_games, load_game
+    from planner.ledger.money_rules import ledger_rules
+
+    names = builtin_games()
+    assert {"sbb-monopoly", "nordwestschweiz"} <= set(names)
+    for name in names:
+        game = load_game(name)
+        assert ledger_rules(game).start_cash > 0, name
+        assert game.language in (*LANGUAGES, None), name
+
+
+def test_every_card_effect_of_the_schema_has_its_rule_in_the_ledger():
+    """A card effect is named in the game file's schema (``CardEntry.effect``), done in planner/ledger/cards.py (or
+    kept until played: ``KEPT_EFFECTS``) and said on the page (planner/web/static/rules_more.js, ``cardEffectText``;
+    ``keep`` is its default): none is declared without its rule and its sentence."""
+
+
+    from planner.gamefile.schema import CardEntry
+    from planner.ledger.money_rules import KEPT_EFFECTS
+
+    effects = set(get_args(get_type_hints(CardEntry)["effect"]))
+    code = ast.parse((ROOT / "planner" / "ledger" / "cards.py").read_text("utf-8"))
+    named = {n.value for n in ast.walk(code) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    assert effects - named - set(KEPT_EFFECTS) == set()
+    said = set(re.findall(r'case "(\w+)"', (ROOT / "planner" / "web" / "static" / "rules_more.js").read_text("utf-8")))
+    assert effects - said == {"keep"}
