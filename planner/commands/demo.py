@@ -11,7 +11,7 @@ import msgspec
 from planner import SOURCE_CREDIT
 from planner.commands.base import Context
 from planner.commands.organiser import _shapes, _web, output_dir
-from planner.commands.rules import render_dice
+from planner.commands.questions import render_dice
 from planner.errors import PlannerError
 from planner.game.bonus import bonus_event_word
 from planner.service.questions.demo_day import DemoAnswer, demo

@@ -13,8 +13,8 @@ import sys
 import msgspec
 
 from planner.commands.base import Context, emit
+from planner.commands.questions import render_dice
 from planner.commands.route import render
-from planner.commands.rules import render_dice
 from planner.errors import InputError
 from planner.game.bonus import bonus_event_word
 from planner.lab.advise import next_with_advice

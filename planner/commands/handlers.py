@@ -165,29 +165,29 @@ def cmd_route(args: Namespace) -> int:
 
 
 def cmd_bonus(args: Namespace) -> int:
-    """``planner.commands.rules.cmd_bonus``."""
-    from planner.commands.rules import cmd_bonus as run
+    """``planner.commands.questions.cmd_bonus``."""
+    from planner.commands.questions import cmd_bonus as run
 
     return run(args)
 
 
 def cmd_target(args: Namespace) -> int:
-    """``planner.commands.rules.cmd_target``."""
-    from planner.commands.rules import cmd_target as run
+    """``planner.commands.questions.cmd_target``."""
+    from planner.commands.questions import cmd_target as run
 
     return run(args)
 
 
 def cmd_tolls(args: Namespace) -> int:
-    """``planner.commands.rules.cmd_tolls``."""
-    from planner.commands.rules import cmd_tolls as run
+    """``planner.commands.questions.cmd_tolls``."""
+    from planner.commands.questions import cmd_tolls as run
 
     return run(args)
 
 
 def cmd_zugzwang(args: Namespace) -> int:
-    """``planner.commands.rules.cmd_zugzwang``."""
-    from planner.commands.rules import cmd_zugzwang as run
+    """``planner.commands.questions.cmd_zugzwang``."""
+    from planner.commands.questions import cmd_zugzwang as run
 
     return run(args)
 
