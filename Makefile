@@ -29,7 +29,8 @@ $(WARM): $(STAMP) $(wildcard planner/routing/*.py)
 
 # The gettext catalogs (docs/i18n.md): the .po files are the translations (committed), the .mo files are compiled
 # from them here (not committed; the package reads a .po directly while its .mo is missing or older).
-LANGS := de fr en
+# the languages: the one list, LANGUAGES in planner/util/i18n.py (read, not imported: no venv needed)
+LANGS := $(shell sed -n 's/^LANGUAGES = (\(.*\))/\1/p' planner/util/i18n.py | tr -d '",')
 LOCALE := planner/locale
 POT := $(LOCALE)/messages.pot
 MO := $(foreach l,$(LANGS),$(LOCALE)/$(l)/LC_MESSAGES/messages.mo)

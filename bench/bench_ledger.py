@@ -30,7 +30,7 @@ DAY = ["--feed", str(ZUG), "--date", "2021-09-11", "--json"]
 def _store_latency(tmp: Path) -> dict:
     from planner.gamefile.game import load_game
     from planner.ledger.model import Event
-    from planner.ledger.rules import ledger_rules
+    from planner.ledger.money_rules import ledger_rules
     from planner.store.games import GameGroup, GameRecord
     from planner.store.state import State
 

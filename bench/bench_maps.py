@@ -46,7 +46,7 @@ def _timed(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
 
 def run(feed: str, game_name: str, date: str, repeat: int) -> list[dict]:
     """Measure every product; return one row each."""
-    import planner.commands.rules  # noqa: F401 - import cost outside the timings
+    import planner.commands.questions  # noqa: F401 - import cost outside the timings
     from planner.gamefile.game import load_game
     from planner.gtfs.cache import load_or_build
     from planner.gtfs.source import FeedSource

@@ -39,7 +39,7 @@ import requests
 
 from bench import write_results
 from planner.gamefile.game import load_game
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from tests.support.webserver import free_port, serve, web_env, web_game
 
 GROUPS, PHONES = 6, 4

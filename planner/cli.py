@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import os
 import sys
-from collections.abc import Callable
 from typing import NoReturn
 
 from planner.commands.argtypes import apply_defaults
@@ -94,7 +92,7 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
         for sub in set(action.choices.values()):
             _add_lang(sub)
     if not subs and parser.prog != "planner":
-        parser.add_argument("--lang", choices=languages(), help=N_("language of the answers: de, fr or en (default: "
+        parser.add_argument("--lang", choices=languages(), help=N_("language of the answers: %(choices)s (default: "
                                                               "$PLANNER_LANG, LC_ALL, LC_MESSAGES, LANG, else the "
                                                               "game's)"))
 
@@ -106,12 +104,6 @@ def _require_actions(parser: argparse.ArgumentParser) -> None:
             action.required = True
             for sub in set(action.choices.values()):
                 _require_actions(sub)
-def handler(ref: str) -> Callable[[argparse.Namespace], int]:
-    """The function ``"module:function"`` of :mod:`planner.commands`. Imported here, when its command runs: the
-    handlers load the routing kernels, pandas or folium (together about 2.5 s), which ``--help`` and a usage
-    error never need (measured with ``python -X importtime``)."""
-    module, _, name = ref.partition(":")
-    return getattr(importlib.import_module(f"planner.commands.{module}"), name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,7 +135,7 @@ def _run(argv: list[str], want_json: bool) -> int:
             parser.print_help()
             return 2
         guard(args)  # no output onto the state, the cache, an input or another output: before anything runs
-        rc = handler(args.handler)(args)  # a command that loads its game uses the game's when none was chosen
+        rc = args.handler(args)  # a command that loads its game uses the game's when none was chosen
         return int(rc or 0)
     except PlannerError as exc:
         _report(str(exc), want_json)

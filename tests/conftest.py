@@ -119,7 +119,7 @@ def demo_date():
 @pytest.fixture(scope="module")
 def zug_day(zug_tt, sbb_game):
     """The Zug game day (sbb-monopoly, 2021-09-11) as the service layer loads it, on the session's timetable."""
-    from planner.service.gameday import GameDay
+    from planner.service.setup.playing import GameDay
 
     d = GameDay(str(ZUG), sbb_game, DEMO_DATE)
     d.__dict__["timetable"] = zug_tt

@@ -12,7 +12,7 @@ import sys
 
 from planner.gamefile.game import load_game
 from planner.ledger.model import Event
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 

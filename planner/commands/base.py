@@ -18,9 +18,15 @@ from planner.errors import InputError
 from planner.gamefile.game import Game, load_game
 from planner.realtime.feed import api_key
 from planner.service.answers import base as contract
-from planner.service.gameday import GameDay, open_game_day, require_feed
-from planner.service.play import Play, chosen_game, implicit_record
-from planner.service.pricing import Pricing, load_pricing
+from planner.service.read.pricing import Pricing, load_pricing
+from planner.service.setup.playing import (
+    GameDay,
+    Play,
+    chosen_game,
+    implicit_record,
+    open_game_day,
+    require_feed,
+)
 from planner.store.games import GameRecord
 from planner.store.state import State
 from planner.timetable.model import Timetable

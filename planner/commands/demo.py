@@ -1,5 +1,5 @@
 """``planner demo``: a real query on the real extract (what ``make run`` shows; an adapter of
-:mod:`planner.service.demo`)."""
+:mod:`planner.service.questions.demo_day`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import msgspec
 from planner import SOURCE_CREDIT
 from planner.commands.base import Context
 from planner.commands.organiser import _shapes, _web, output_dir
-from planner.commands.rules import render_dice
+from planner.commands.questions import render_dice
 from planner.errors import PlannerError
 from planner.game.bonus import bonus_event_word
-from planner.service.demo import DemoAnswer, demo
+from planner.service.questions.demo_day import DemoAnswer, demo
 from planner.util.i18n import _, ngettext
 
 

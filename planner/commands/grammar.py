@@ -3,16 +3,16 @@
 A command that records in the state says so (``writes_state``); every other one opens the state read-only
 (:attr:`planner.commands.base.Context.state`), so it reads a state in a folder it may not write.
 
-Handlers are named ``"module:function"`` of :mod:`planner.commands` and imported only when their command runs
-(:func:`planner.cli.main`): building this parser imports nothing but argparse, so ``planner --help`` and a
-mistyped option answer at once, whatever the handlers load (the routing kernels, pandas, folium, matplotlib).
+Handlers are the functions of :mod:`planner.commands.handlers`, each importing its command module only when the
+command runs: building this parser imports nothing but argparse, so ``planner --help`` and a mistyped option
+answer at once, whatever the handlers load (the routing kernels, pandas, folium, matplotlib).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from planner.commands import argtypes, grammar_ledger
+from planner.commands import argtypes, grammar_ledger, handlers
 from planner.util.i18n import N_
 
 
@@ -75,21 +75,21 @@ def add_roll(p: argparse.ArgumentParser) -> None:
 def _feed(sub) -> None:
     p = sub.add_parser("feed-info", help=N_("what a feed holds (and on a date)"))
     add_common(p, game=False)
-    p.set_defaults(handler="feed:cmd_feed_info")
+    p.set_defaults(handler=handlers.cmd_feed_info)
     p = sub.add_parser("feed", help=N_("feed sources: download the official Swiss feed"))
     fsub = p.add_subparsers(dest="feed_command", metavar="ACTION")
     d = fsub.add_parser("download", help=N_("download the current official GTFS feed (opentransportdata.swiss)"))
     d.add_argument("--url", type=argtypes.url, help=N_("a direct URL of a GTFS zip (default: found from the dataset page)"))
     d.add_argument("--out", type=argtypes.out_folder, help=N_("folder (default: feeds/)"))
     d.add_argument("--json", action="store_true")
-    d.set_defaults(handler="feed:cmd_download")
+    d.set_defaults(handler=handlers.cmd_download)
     p = sub.add_parser("export", help=N_("write the pruned game day as a GTFS zip (for other GTFS tools)"))
     add_common(p)
     p.add_argument("--out", type=argtypes.out_file, required=True, help=N_("path of the zip to write"))
-    p.set_defaults(handler="export:cmd_export")
+    p.set_defaults(handler=handlers.cmd_export)
     p = sub.add_parser("stations", help=N_("in-area stations served on the day, with price and letter"))
     add_common(p)
-    p.set_defaults(handler="feed:cmd_stations")
+    p.set_defaults(handler=handlers.cmd_stations)
 
 
 def _route(sub) -> None:
@@ -108,7 +108,7 @@ def _route(sub) -> None:
     add_game_id(p)
     add_common(p)
     add_routing(p)
-    p.set_defaults(handler="route:cmd_route")
+    p.set_defaults(handler=handlers.cmd_route)
 
 
 def _rules(sub) -> None:
@@ -118,7 +118,7 @@ def _rules(sub) -> None:
     add_roll(p)
     add_game_id(p)
     add_common(p)
-    p.set_defaults(handler="rules:cmd_target")
+    p.set_defaults(handler=handlers.cmd_target)
     p = sub.add_parser("zugzwang", help=N_("29-minute rule: which trains may we take after getting off here?"))
     p.add_argument("--at", help=N_("station where the group got off"))
     p.add_argument("--time", help=N_("HH:MM when the group got off"))
@@ -126,13 +126,13 @@ def _rules(sub) -> None:
     p.add_argument("--check", metavar="LEGS.csv", type=argtypes.in_file, help=N_("check a day's log: CSV from,to,departure,arrival[,route]"))
     add_common(p)
     add_routing(p)
-    p.set_defaults(handler="rules:cmd_zugzwang")
+    p.set_defaults(handler=handlers.cmd_zugzwang)
     p = sub.add_parser("bonus", help=N_("full-hour bonus: trains we can sit in arriving/departing at hh:00"))
     p.add_argument("--group", help=N_("a group's day: only chances on the ways it may take (bound to its target)"))
     add_position(p)
     add_game_id(p)
     add_common(p)
-    p.set_defaults(handler="rules:cmd_bonus")
+    p.set_defaults(handler=handlers.cmd_bonus)
     p = sub.add_parser("tolls", help=N_("toll lines and tunnels a trip crosses, and the fees owed"))
     p.add_argument("--trip", required=True, help=N_("trip id"))
     p.add_argument("--from", dest="origin", help=N_("boarding station (default: the trip's first in-area stop)"))
@@ -140,7 +140,7 @@ def _rules(sub) -> None:
     p.add_argument("--owners", type=argtypes.in_file, help=N_("TOML: [owners] \"Olten–Aarau\" = \"group 2\" ... (fees by owner's count)"))
     p.add_argument("--tunnel-dice", type=int, help=N_("sum of the two dice rolled for a tunnel fee (2-12)"))
     add_common(p)
-    p.set_defaults(handler="rules:cmd_tolls")
+    p.set_defaults(handler=handlers.cmd_tolls)
 
 
 def _group(sub) -> None:
@@ -152,14 +152,14 @@ def _group(sub) -> None:
     add_position(p)
     add_game_id(p)
     add_common(p)
-    p.set_defaults(handler="group:cmd_roll", writes_state=True)
+    p.set_defaults(handler=handlers.cmd_roll, writes_state=True)
     p = sub.add_parser("next", help=N_("what now? where the group is, what it must do, the itinerary"))
     p.add_argument("--group", required=True)
     p.add_argument("--time", help=N_("HH:MM (default: now on the game day)"))
     add_game_id(p)
     add_common(p)
     add_realtime(p)
-    p.set_defaults(handler="group:cmd_next")
+    p.set_defaults(handler=handlers.cmd_next)
     p = sub.add_parser("group", help=N_("a group's day: status, list, undo, position"))
     gsub = p.add_subparsers(dest="group_command", metavar="ACTION")
     s = gsub.add_parser("status", help=N_("where the group is, what binds it, its rolls and targets"))
@@ -168,18 +168,18 @@ def _group(sub) -> None:
     add_game_id(s)
     add_common(s)
     add_realtime(s)
-    s.set_defaults(handler="group:cmd_group_status")
+    s.set_defaults(handler=handlers.cmd_group_status)
     s = gsub.add_parser("list", help=N_("every group of the game with its state"))
     s.add_argument("--time", help=N_("the time the groups' states are for, HH:MM"))
     add_game_id(s)
     add_common(s)
     add_realtime(s)
-    s.set_defaults(handler="group:cmd_group_list")
+    s.set_defaults(handler=handlers.cmd_group_list)
     u = gsub.add_parser("undo", help=N_("remove the group's latest entry (a mistyped roll or position)"))
     u.add_argument("--group", required=True)
     add_game_id(u)
     add_common(u)
-    u.set_defaults(handler="group:cmd_group_undo", writes_state=True)
+    u.set_defaults(handler=handlers.cmd_group_undo, writes_state=True)
     u = gsub.add_parser("position", help=N_("we got off at X at T, or we are in the IR75 12:25"))
     u.add_argument("--group", required=True)
     u.add_argument("--late", type=argtypes.integer(0, 600, "--late"), metavar="MIN",
@@ -187,7 +187,7 @@ def _group(sub) -> None:
     add_position(u)
     add_game_id(u)
     add_common(u)
-    u.set_defaults(handler="group:cmd_group_position", writes_state=True)
+    u.set_defaults(handler=handlers.cmd_group_position, writes_state=True)
 
 
 def _map_options(p: argparse.ArgumentParser) -> None:
@@ -202,27 +202,27 @@ def _organiser(sub) -> None:
     p = sub.add_parser("check-area", help=N_("organisers: is the game area valid on the game day? (exit 1 if not)"))
     p.add_argument("--out", type=argtypes.out_file, metavar="REPORT.html", help=N_("also write a self-contained HTML report"))
     add_common(p)
-    p.set_defaults(handler="organiser:cmd_check_area")
+    p.set_defaults(handler=handlers.cmd_check_area)
     p = sub.add_parser("map", help=N_("offline maps: the area, an itinerary, a dice target, how far a group gets"))
     msub = p.add_subparsers(dest="map_kind", metavar="KIND")
     a = msub.add_parser("area", help=N_("ring, lines and stations by category, dice targets, toll lines, tunnels"))
     _map_options(a)
-    a.set_defaults(handler="organiser:cmd_map")
+    a.set_defaults(handler=handlers.cmd_map)
     r = msub.add_parser("route", help=N_("the fastest itinerary (as planner route)"))
     add_position(r)
     r.add_argument("--to", dest="target", required=True, help=N_("target station"))
     _map_options(r)
-    r.set_defaults(handler="organiser:cmd_map")
+    r.set_defaults(handler=handlers.cmd_map)
     t = msub.add_parser("target", help=N_("the dice target to head for and how (as planner target)"))
     add_position(t)
     add_roll(t)
     _map_options(t)
-    t.set_defaults(handler="organiser:cmd_map")
+    t.set_defaults(handler=handlers.cmd_map)
     q = msub.add_parser("reach", help=N_("stations reachable within 30/60/90 minutes from a position"))
     add_position(q)
     q.add_argument("--bands", default="30,60,90", help=N_("minutes, comma-separated (default 30,60,90)"))
     _map_options(q)
-    q.set_defaults(handler="organiser:cmd_map")
+    q.set_defaults(handler=handlers.cmd_map)
     p = sub.add_parser("handout", help=N_("print export: A4 PDF (area map, station list) and 300 dpi PNGs"))
     p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help=N_("PDF path (default maps/handout-<game>-<date>.pdf)"))
     p.add_argument("--no-png", action="store_true", help=N_("skip the PNG pages"))
@@ -231,7 +231,7 @@ def _organiser(sub) -> None:
                                                          "write <handout>-join.pdf, one QR code per group"))
     add_common(p)
     # written beside the PDF: its pages as PNG, the join codes (guarded as outputs: planner.commands.outputs)
-    p.set_defaults(handler="organiser:cmd_handout", out_companions=("{stem}-p*.png", "{stem}-join.pdf"))
+    p.set_defaults(handler=handlers.cmd_handout, out_companions=("{stem}-p*.png", "{stem}-join.pdf"))
 
 
 def _ledger(sub) -> None:
@@ -245,7 +245,7 @@ def _others(sub) -> None:
     p.add_argument("--time", default="12:40", help=N_("when (default 12:40, after dice start)"))
     p.add_argument("--roll", type=int, default=2, help=N_("the demo roll (default 2)"))
     p.add_argument("--no-map", action="store_true", help=N_("skip writing the demo map"))
-    p.set_defaults(handler="demo:cmd_demo")
+    p.set_defaults(handler=handlers.cmd_demo)
     p = sub.add_parser("game", help=N_("organisers: create a game for phones and the command line (a link per group)"))
     gsub = p.add_subparsers(dest="game_command", metavar="ACTION")
     n = gsub.add_parser("new", help=N_("create a game and print the organiser's link and one join link per group"))
@@ -253,7 +253,7 @@ def _others(sub) -> None:
     n.add_argument("--groups", required=True, help=N_('group names, comma-separated: "Rot,Blau,Gelb"'))
     add_common(n)
     n.add_argument("--base-url", help=N_("where the server is reached (default $PLANNER_BASE_URL or http://127.0.0.1:8000)"))
-    n.set_defaults(handler="web:cmd_game_new", writes_state=True)
+    n.set_defaults(handler=handlers.cmd_game_new, writes_state=True)
     s = sub.add_parser("serve", help=N_("the phone app: one page per group, shared live state (ASGI, uvicorn)"))
     s.add_argument("--host", default="127.0.0.1", help=N_("address to listen on (default 127.0.0.1)"))
     s.add_argument("--port", type=int, default=8000, help=N_("port (default 8000)"))
@@ -273,13 +273,13 @@ def _others(sub) -> None:
     s.add_argument("--trusted-proxy", metavar="ADDR", default=None,
                    help=N_("the reverse proxy's address (e.g. 127.0.0.1): only its X-Forwarded-For is believed "
                         "(default: none, the peer's address counts)"))
-    s.set_defaults(handler="web:cmd_serve")
+    s.set_defaults(handler=handlers.cmd_serve)
     p = sub.add_parser("schema", help=N_("the JSON Schema of the answers (--json of every command, the web API)"))
     p.add_argument("name", nargs="?", help=N_("an answer (roll, next, route, ...); none: list them"))
     p.add_argument("--all", action="store_true", help=N_("every answer's schema, by name"))
     p.add_argument("--write", type=argtypes.out_folder, metavar="FOLDER",
                    help=N_("write NAME.json for each answer (or the one named) into FOLDER"))
-    p.set_defaults(handler="schema:cmd_schema")
+    p.set_defaults(handler=handlers.cmd_schema)
 
 
 def _lab(sub) -> None:
@@ -306,7 +306,7 @@ def _lab(sub) -> None:
                         "simulated more group-days (days x groups); by default the run with the most is kept"))
     add_common(p)
     add_routing(p)
-    p.set_defaults(handler="lab:cmd_simulate")
+    p.set_defaults(handler=handlers.cmd_simulate)
     p = sub.add_parser("advise", help=N_("the stations to buy where the group is, on its itinerary, or (moving freely) "
                                       "on a train it may take, by fees expected before the end against the price"))
     p.add_argument("--group", required=True, help=N_("the group (name or number)"))
@@ -316,7 +316,7 @@ def _lab(sub) -> None:
     add_game_id(p)
     add_common(p)
     add_routing(p)
-    p.set_defaults(handler="lab:cmd_advise")
+    p.set_defaults(handler=handlers.cmd_advise)
 
 
 SECTIONS = (_feed, _route, _rules, _group, _organiser, _ledger, _lab, _others)  # order = order in --help

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from planner.commands import argtypes
+from planner.commands import argtypes, handlers
 from planner.util.i18n import N_
 
 Adder = Callable[..., None]
@@ -31,7 +31,7 @@ def section(sub, common: Adder, game_id: Adder, realtime: Adder) -> None:
             a.add_argument("--tunnel")
         game_id(a)
         common(a)
-        a.set_defaults(handler="ledger:cmd_event", event=name, writes_state=True)
+        a.set_defaults(handler=handlers.cmd_event, event=name, writes_state=True)
         return a
 
     _money(action, realtime)
@@ -92,21 +92,21 @@ def _reads(lsub, common: Adder, game_id: Adder) -> None:
     a.add_argument("--group")
     game_id(a)
     common(a)
-    a.set_defaults(handler="ledger:cmd_status")
+    a.set_defaults(handler=handlers.cmd_status)
     a = lsub.add_parser("now", help=N_("what applies now: fees due, buy offers, decks, taxes, dice-offs, sales, kept "
                                     "cards, the free parking (without --group: the organiser's view)"))
     a.add_argument("--group")
     a.add_argument("--time", help=N_("HH:MM (default: now on the game day, else the group's latest entry)"))
     game_id(a)
     common(a)
-    a.set_defaults(handler="ledger:cmd_now")
+    a.set_defaults(handler=handlers.cmd_now)
     a = lsub.add_parser("end", help=N_("end of the game: capital table and ranking (§5)"))
     game_id(a)
     common(a)
-    a.set_defaults(handler="ledger:cmd_end")
+    a.set_defaults(handler=handlers.cmd_end)
     a = lsub.add_parser("feed", help=N_("the events a group must be told of (§13), since event N"))
     a.add_argument("--group", required=True, help=N_("group number or name"))
     a.add_argument("--since", type=argtypes.integer(0, 10**12, "--since"), default=0)
     game_id(a)
     common(a)
-    a.set_defaults(handler="ledger:cmd_feed")
+    a.set_defaults(handler=handlers.cmd_feed)

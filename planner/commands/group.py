@@ -2,7 +2,7 @@
 
 A group is one of its game's groups (``--game-id``, ``$PLANNER_GAME_ID``, the only game in the state, else the
 implicit game of the game file and date): the same group as on its phones and in the ledger. What binds a group
-is worded by the service (:mod:`planner.service.messages`); these commands only lay it out.
+is worded by the service (:mod:`planner.service.read.rule_words`); these commands only lay it out.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 import msgspec
 
 from planner.commands.base import Context, emit
+from planner.commands.questions import render_dice
 from planner.commands.route import render
-from planner.commands.rules import render_dice
 from planner.errors import InputError
 from planner.game.bonus import bonus_event_word
 from planner.lab.advise import next_with_advice
@@ -27,8 +27,8 @@ from planner.service import (
     status_answer,
     undo_answer,
 )
-from planner.service.answers.group import GroupState
-from planner.service.ledger_day import roll_with_card
+from planner.service.answers.group_status import GroupState
+from planner.service.change.jail_and_cards import roll_with_card
 from planner.util.i18n import _
 from planner.util.table import format_table
 

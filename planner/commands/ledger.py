@@ -1,5 +1,5 @@
 """``planner ledger ...``: purchases, building, mortgages, fees, income, free parking, taxes, cards, sales, dice-offs,
-voids, messages sent; status, what applies now, end, feed (adapters of :mod:`planner.service.ledger`: the phone
+voids, messages sent; status, what applies now, end, feed (adapters of :mod:`planner.service.change.ledger_events`: the phone
 sends the same requests)."""
 
 from __future__ import annotations
@@ -10,10 +10,19 @@ import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError
+from planner.ledger.kinds import told
 from planner.ledger.model import BANK
-from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
-from planner.service.ledger_now import ledger_now, organiser_ledger
-from planner.service.ledger_views import recorded_event
+from planner.service.change.ledger_events import (
+    LedgerRequest,
+    end,
+    feed,
+    mark_sent,
+    record_event,
+    status,
+    void,
+)
+from planner.service.questions.ledger_now import ledger_now, organiser_ledger
+from planner.service.read.ledger_views import recorded_event
 from planner.util.i18n import _, format_amount
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
@@ -54,11 +63,11 @@ def _rolls(items: list[str]) -> tuple[tuple[str, int], ...]:
 
 
 def _kind(args: argparse.Namespace) -> str:
-    kind = args.event
-    if kind == "parking" and args.empty:
+    kind = told(args.event, empty=bool(getattr(args, "empty", False)))
+    if kind == "parking_empty":
         if not args.dice:
             raise InputError(_("--empty needs --dice (the two dice rolled)"))
-        return "parking_empty"
+        return kind
     if kind == "parking" and not args.reason:
         raise InputError(_("give --reason (a payment) or --empty --dice D,D"))
     if kind == "diceoff" and not (args.roll or args.group and args.dice):

@@ -23,8 +23,8 @@ from planner.gtfs.source import FeedSource
 from planner.organiser.area_check import check_area
 from planner.organiser.lab_link import lab_pointer
 from planner.organiser.render import render_html, render_text
-from planner.service.games import area_warning
-from planner.service.maps import reach_map, route_map, target_map
+from planner.service.questions.map_questions import reach_map, route_map, target_map
+from planner.service.setup.new_game import area_warning
 from planner.util.atomic import atomic_write_text
 from planner.util.i18n import _
 from planner.util.text import file_slug

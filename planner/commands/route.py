@@ -1,5 +1,5 @@
 """``planner route``: fastest itinerary (and alternatives within X minutes), single or batch (an adapter of
-:mod:`planner.service.route`), and the readable itinerary every command prints."""
+:mod:`planner.service.questions.routes`), and the readable itinerary every command prints."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from planner.commands.base import Context, emit
 from planner.errors import InputError, PlannerError
 from planner.routing import Origin
 from planner.service.answers.base import encode
-from planner.service.realtime import late_mark
-from planner.service.route import group_route, place_origin, route_answer
+from planner.service.questions.routes import group_route, place_origin, route_answer
+from planner.service.read.realtime import late_mark
 from planner.util.i18n import _, ngettext
 from planner.util.userfiles import read_csv
 

@@ -15,7 +15,7 @@ from planner.commands.base import Context, emit
 from planner.errors import InputError, PlannerError
 from planner.realtime.feed import api_key, is_url
 from planner.realtime.live import LiveFeed
-from planner.service.games import DEFAULT_BASE, area_warning, create_game
+from planner.service.setup.new_game import DEFAULT_BASE, area_warning, create_game
 from planner.util.i18n import _
 from planner.web.app import load_app
 

@@ -113,7 +113,7 @@ class GroupState:
 
 def in_jail(state: GroupState, station: int, since: int, until: int) -> GroupState:
     """``state`` of a group in jail at ``station`` from ``since`` until ``until`` (§17; the real-time data
-    says so, see planner/service/jail.py): it stands there, the jail binds it, its target stays."""
+    says so, see planner/service/read/jail_plans.py): it stands there, the jail binds it, its target stays."""
     ob = state.obligation
     if ob.kind == "ended":
         return state

@@ -55,7 +55,7 @@ class DiceAnswer:
     warnings: list[str] = field(default_factory=list)
     reroll_at: int | None = None
     why: str | None = None  # why this itinerary and not the plain fastest one (bonus tie-break)
-    jail: object | None = None  # on real-time data: the jails on the way (planner.service.jail.JailPlan)
+    jail: object | None = None  # on real-time data: the jails on the way (planner.service.read.jail_plans.JailPlan)
     # a toll-line or tunnel target: when each way (by its signature) has passed it (before its last stop)
     passed: dict[tuple, int] = field(default_factory=dict)
 

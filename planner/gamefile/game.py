@@ -79,7 +79,7 @@ class Game:
     # §4.2 (docs/rules.md §3 "Legal itinerary"): None when the game has no such rule (variant B).
     window: ChangeWindow | None = None
     jail: JailRule = JailRule()  # §17, read on real-time data only
-    # The money side, as the schema declares it (planner/ledger/rules.py builds the ledger's rules from it).
+    # The money side, as the schema declares it (planner/ledger/money_rules.py builds the ledger's rules from it).
     ledger: schema.LedgerSection = schema.LedgerSection()
     language: str | None = None  # [game] language: the answers' language unless a user chooses another
 

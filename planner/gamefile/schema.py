@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_typ
 import msgspec
 from msgspec import Meta
 
+from planner.util.i18n import LANGUAGES
+
 Name = Annotated[str, Meta(min_length=1, max_length=200)]
 Text = Annotated[str, Meta(max_length=2000)]
 Clock = Annotated[str, Meta(pattern=r"^\d{1,2}:\d{2}$")]
@@ -38,7 +40,7 @@ class GameSection(_Section):
     title: Name | None = None
     description: Text = ""
     # the language of every answer and document of the game unless the user chooses another (docs/i18n.md)
-    language: Literal["de", "fr", "en"] | None = None
+    language: Literal[LANGUAGES] | None = None  # the one list of languages
 
 
 class ClockSection(_Section):
@@ -188,7 +190,7 @@ class TaxEntry(_Section):
 
 
 class LedgerSection(_Section):
-    """The money side (planner/ledger/rules.py): start cash, mortgages, parking, messages, cards. These defaults
+    """The money side (planner/ledger/money_rules.py): start cash, mortgages, parking, messages, cards. These defaults
     are the only ones: a limit or penalty that the file does not set does not exist."""
 
     start_cash: Money = 20000

@@ -3,7 +3,7 @@ expected to bring until the end against their price (issue 21).
 
 Candidates are the stations the group will be at, as its day has it (:class:`~planner.game.day.GroupDay` through
 the service's use cases): where it stands, the stops of the itinerary it must follow while a target binds it
-(``next``'s, :func:`~planner.service.next.way_on`), and only while it moves freely (before the dice, free time)
+(``next``'s, :func:`~planner.service.questions.next_step.way_on`), and only while it moves freely (before the dice, free time)
 the stops of the trains it may take now; that nobody owns and that it can afford. A station's expected income is
 its fee times the stops the *other* groups are expected to make there before the end: the stops on their own
 itineraries (certain), and after those, the rate at which groups stop there hour by hour (:mod:`planner.lab.rates`:
@@ -20,10 +20,10 @@ from planner.lab.moves import Along, Board, along, rides_from
 from planner.lab.rates import Basis, load_rates
 from planner.ledger.model import STATION
 from planner.service import Play, next_json, next_step
-from planner.service.answers.group import AdviseAnswer, NextAnswer, StationAdvice
-from planner.service.gameday import GameDay
-from planner.service.group import status_and_model
-from planner.service.next import Way, way_on
+from planner.service.answers.group_status import AdviseAnswer, NextAnswer, StationAdvice
+from planner.service.change.group_day import status_and_model
+from planner.service.questions.next_step import Way, way_on
+from planner.service.setup.playing import GameDay
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 

@@ -4,7 +4,7 @@ The groups start anywhere at the start time and move by legal rides (:func:`plan
 dice time; from then on they roll (:func:`planner.service.roll`) whenever their day says a roll is due, follow the
 itinerary the roll gives (the group's day model moves them along it), ride freely during free time and roll at
 its end, until the game ends. On the way they buy what their strategy wants and pay every fee they owe, and
-collect the full-hour income, all as ledger events (:func:`planner.service.ledger.record_event`), so purchases,
+collect the full-hour income, all as ledger events (:func:`planner.service.change.ledger_events.record_event`), so purchases,
 fees and capital are the ledger's. Everything happens in time order over all groups, in one state of its own
 (``State(":memory:")``); the day's random numbers come from ``(seed, day)`` only, so a day is reproducible
 wherever it runs.
@@ -32,10 +32,10 @@ from planner.service import (
     set_position,
     status,
 )
-from planner.service.answers.dice import RollAnswer
-from planner.service.gameday import GameDay
-from planner.service.group import status_and_model
-from planner.service.ledger import LedgerRequest, end, record_event
+from planner.service.answers.rolls import RollAnswer
+from planner.service.change.group_day import status_and_model
+from planner.service.change.ledger_events import LedgerRequest, end, record_event
+from planner.service.setup.playing import GameDay
 from planner.store.state import State
 from planner.util.timefmt import fmt_clock
 

@@ -2,7 +2,7 @@
 function decides which) and what happens along an itinerary (the stops it is at, the crossings it travels).
 
 Nothing here is a rule of its own: boarding is :func:`planner.game.zugzwang.boardable`, the stops a group is at
-are :func:`planner.service.pricing.leg_stops` (the fee rule's), the crossings :func:`planner.rail.index.leg_stretches`.
+are :func:`planner.service.read.pricing.leg_stops` (the fee rule's), the crossings :func:`planner.rail.index.leg_stretches`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from planner.game.zugzwang import boardable
 from planner.lab.strategies import MAX_RIDE_SECONDS, Ride
 from planner.rail.index import leg_stretches
 from planner.routing import Journey, Leg
-from planner.service.gameday import GameDay
-from planner.service.pricing import leg_stops
+from planner.service.read.pricing import leg_stops
+from planner.service.setup.playing import GameDay
 
 FREE_HORIZON = 45 * 60  # without a change window (variant B) a free group looks at the trains of the next 45 min
 REGION_ROWS, REGION_COLS = ("N", "", "S"), ("W", "", "E")

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from planner import config
-from planner.service.gameday import GameDay
+from planner.service.setup.playing import GameDay
 from planner.util.atomic import atomic_write_text
 from planner.util.i18n import _, ngettext
 from planner.util.keptfiles import DamagedFile, read_kept, set_aside

@@ -29,7 +29,7 @@ from planner.gamefile.game import load_game
 from planner.gtfs.source import FeedSource
 from planner.lab.day import DayConfig, DayResult, simulate_day
 from planner.lab.moves import Board
-from planner.service.gameday import GameDay, open_game_day
+from planner.service.setup.playing import GameDay, open_game_day
 from planner.util.i18n import _
 
 EXECUTORS = ("process", "serial", "dask")

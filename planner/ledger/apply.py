@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from planner.errors import DamagedState
 from planner.ledger import capital as cap
-from planner.ledger import jail as jails
+from planner.ledger import reported_jail as jails
 from planner.ledger.cards import card_event, draw, play
 from planner.ledger.diceoff import diceoff, two_dice
 from planner.ledger.dues import exempt, fee_due
 from planner.ledger.messages import build_items, late_suffix, render
 from planner.ledger.model import BANK, PARKING, STATION, TUNNEL, Event, LedgerState
+from planner.ledger.money_rules import EVENT_KINDS, LedgerRules
 from planner.ledger.moves import (
     Outcome,
     Refused,
@@ -26,7 +27,6 @@ from planner.ledger.moves import (
     tell_of,
 )
 from planner.ledger.purchase import buy
-from planner.ledger.rules import EVENT_KINDS, LedgerRules
 from planner.ledger.sales import accept, sell
 from planner.util.i18n import _, format_amount, ngettext
 from planner.util.timefmt import fmt_clock

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from planner.ledger.model import STATION, Holding, LedgerState
-from planner.ledger.rules import LedgerRules
+from planner.ledger.money_rules import LedgerRules
 
 
 def letter_groups(rules: LedgerRules, state: LedgerState, group: str) -> list[list[Holding]]:

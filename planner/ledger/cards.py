@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import random
 
-from planner.ledger import jail as jails
+from planner.ledger import reported_jail as jails
 from planner.ledger.messages import render
 from planner.ledger.model import BANK, PARKING, STATION, Event, LedgerState
+from planner.ledger.money_rules import Card, LedgerRules
 from planner.ledger.moves import Outcome, Refused, move, tell_of
 from planner.ledger.purchase import buy
-from planner.ledger.rules import Card, LedgerRules
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from planner.errors import DamagedState
 from planner.ledger.apply import Outcome, Refused, apply
 from planner.ledger.model import Event, LedgerState
+from planner.ledger.money_rules import EVENT_NAMES, LedgerRules
 from planner.ledger.moves import decided
-from planner.ledger.rules import EVENT_NAMES, LedgerRules
 from planner.util.i18n import _
 
 VOID = "void"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TypedDict
 
 from planner.gamefile.game import Crossing, Game
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.rail.crossings import CrossingHit, crossing_kind
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from planner.ledger.messages import render
 from planner.ledger.model import BANK, Dispute, Event, LedgerState
+from planner.ledger.money_rules import LedgerRules
 from planner.ledger.moves import Outcome, Refused, move, require_cash, tell_of
 from planner.ledger.purchase import give_back
-from planner.ledger.rules import LedgerRules
 from planner.util.i18n import _
 
 TWO_DICE = range(2, 13)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from planner.ledger import capital as cap
 from planner.ledger.model import STATION, TOLL_LINE, Holding, LedgerState
-from planner.ledger.rules import LedgerRules
+from planner.ledger.money_rules import LedgerRules
 
 EXEMPT_BEFORE = 3600  # (variant B §7.2) the loser's stop at the station: up to this long before the dice-off
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from planner.ledger.apply import fee_due
 from planner.ledger.model import STATION, TUNNEL, LedgerState
-from planner.ledger.rules import LedgerRules
+from planner.ledger.money_rules import LedgerRules
 
 TWO_DICE_MIN, TWO_DICE_MAX, TWO_DICE_MEAN = 2, 12, 7  # the sum of two dice: its range and expectation
 

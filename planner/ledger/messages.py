@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from planner.ledger.rules import LedgerRules
+from planner.ledger.money_rules import LedgerRules
 
 
 def sms_time(t: int) -> str:

@@ -17,7 +17,7 @@ from planner.ledger.model import (
     LedgerState,
     Transfer,
 )
-from planner.ledger.rules import LedgerRules
+from planner.ledger.money_rules import LedgerRules
 from planner.util.i18n import _, format_amount
 
 

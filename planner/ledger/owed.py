@@ -8,7 +8,7 @@ from planner.ledger.apply import Refused, apply
 from planner.ledger.corrections import Entry, decided
 from planner.ledger.dues import fee_due
 from planner.ledger.model import LedgerState
-from planner.ledger.rules import LedgerRules
+from planner.ledger.money_rules import LedgerRules
 
 Due = tuple[str, int | None, int]  # (owner, amount (None: a tunnel's two dice), multiplier)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from planner.ledger.messages import render
 from planner.ledger.model import BANK, STATION, TOLL_LINE, TUNNEL, Dispute, Event, Holding, LedgerState
+from planner.ledger.money_rules import LedgerRules
 from planner.ledger.moves import Outcome, Refused, decided, label, move, require_cash, require_no_mortgage
-from planner.ledger.rules import LedgerRules
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
 

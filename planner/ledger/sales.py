@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from planner.ledger.messages import render
 from planner.ledger.model import STATION, Event, LedgerState, Offer
+from planner.ledger.money_rules import LedgerRules
 from planner.ledger.moves import Outcome, Refused, held, label, move, require_cash, require_no_mortgage
-from planner.ledger.rules import LedgerRules
 from planner.util.i18n import _, format_amount
 from planner.util.timefmt import fmt_clock
 

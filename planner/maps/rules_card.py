@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from matplotlib.figure import Figure
 
 from planner.gamefile.game import Game
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.maps.layers import category_label, station_points
 from planner.timetable.model import Timetable
 from planner.timetable.stations import exact_station

@@ -3,7 +3,7 @@
 A thread polls the URL (every :data:`INTERVAL` s at most: the platform's request limit; conditional requests,
 so an unchanged feed costs one short 304), checks that the body is a FeedMessage, and publishes it atomically
 as a file beside a small status file (``{fetched_at, status, error, etag}``). Every process of the server
-reads that file (:func:`planner.service.realtime.refresh_overlay`): one request to the platform, however many
+reads that file (:func:`planner.service.read.realtime.refresh_overlay`): one request to the platform, however many
 phones ask. A failed fetch keeps the last good file and says why in the status (the phones show a banner).
 """
 

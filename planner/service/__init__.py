@@ -5,8 +5,7 @@ Use cases take typed requests (seconds, names as typed), return typed results, n
 its loaded :class:`GameDay`, its record and the state).
 """
 
-from planner.service.gameday import GameDay
-from planner.service.group import (
+from planner.service.change.group_day import (
     GroupStatus,
     RollRequest,
     RollResult,
@@ -18,10 +17,7 @@ from planner.service.group import (
     status,
     undo,
 )
-from planner.service.next import NextStep, group_origin, next_json, next_step
-from planner.service.play import Play, chosen_game, implicit_record
-from planner.service.positions import Place, PlaceRequest, resolve_place
-from planner.service.states import (
+from planner.service.questions.group_states import (
     groups_answer,
     position_answer,
     state_fields,
@@ -29,6 +25,9 @@ from planner.service.states import (
     status_json,
     undo_answer,
 )
+from planner.service.questions.next_step import NextStep, group_origin, next_json, next_step
+from planner.service.read.positions import Place, PlaceRequest, resolve_place
+from planner.service.setup.playing import GameDay, Play, chosen_game, implicit_record
 
 __all__ = [
     "GameDay", "GroupStatus", "NextStep", "Place", "PlaceRequest", "Play", "RollRequest", "RollResult",

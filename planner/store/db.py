@@ -1,6 +1,6 @@
 """The planner's state database (SQLite, ``$PLANNER_STATE``): opening, schema parts, write transactions.
 
-One file holds every game's state (:mod:`planner.store.schema`: games, groups, their days, the ledger). Each part
+One file holds every game's state (:mod:`planner.store.tables`: games, groups, their days, the ledger). Each part
 registers its tables with :func:`ensure_part` under a name and version; a file of an older planner is migrated once
 (:mod:`planner.store.migrate`). Every write is one ``BEGIN IMMEDIATE`` transaction from
 :meth:`StateDB.write`; WAL lets readers run while a writer holds the lock; ``busy_timeout`` makes writers

@@ -1,4 +1,4 @@
-"""Games, their groups and access tokens in the state database (part ``game``, :mod:`planner.store.schema`).
+"""Games, their groups and access tokens in the state database (part ``game``, :mod:`planner.store.tables`).
 
 A game is the aggregate every group belongs to: ``planner game new`` creates one with its groups and one token
 per group and for the organiser; a command-line day without it is the implicit game ``<game>@<date>``, whose

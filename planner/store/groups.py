@@ -1,4 +1,4 @@
-"""Each group's day in the state database: rolls and position reports (part ``game``, :mod:`planner.store.schema`).
+"""Each group's day in the state database: rolls and position reports (part ``game``, :mod:`planner.store.tables`).
 
 Groups type ``planner roll --group Rot --dice 4`` or tap Roll on a phone, possibly several at once against one
 shared file (:mod:`planner.store.db`). A roll is computed **outside** the write transaction from a

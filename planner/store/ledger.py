@@ -1,4 +1,4 @@
-"""The ledger's events in the state database (part ``ledger``, :mod:`planner.store.schema`): append-only, one
+"""The ledger's events in the state database (part ``ledger``, :mod:`planner.store.tables`): append-only, one
 transaction each.
 
 Every event is recorded under the write lock: the game's events are read and replayed, the new event is checked by
@@ -33,8 +33,8 @@ from planner.ledger.corrections import (
     voided,
 )
 from planner.ledger.model import Event, LedgerState
+from planner.ledger.money_rules import LedgerRules
 from planner.ledger.owed import owed
-from planner.ledger.rules import LedgerRules
 from planner.store.db import StateDB
 from planner.store.games import GameGroup, GameRecord
 from planner.store.groups import group_version, join_group

@@ -3,7 +3,7 @@ apart) to version 3.
 
 Version 2 kept a group's day under (game file, date, folded name), the phone app's groups under the key
 ``<web game id>:<number>`` with positions and answers of their own, and the ledger under (game file, date).
-Version 3 names every row by its game (:mod:`planner.store.schema`): a command-line day becomes the implicit game
+Version 3 names every row by its game (:mod:`planner.store.tables`): a command-line day becomes the implicit game
 ``<game file>@<date>``, a web game keeps its id, and its groups' rolls move to their names. The web's own copies
 of positions and answers are dropped (the rolls hold the answers, the positions table the positions).
 """
@@ -15,7 +15,7 @@ import json
 import sqlite3
 
 from planner.store.records import group_key, implicit_id
-from planner.store.schema import GAME_DDL, GAME_PART, GAME_VERSION, LEDGER_DDL, LEDGER_PART, LEDGER_VERSION
+from planner.store.tables import GAME_DDL, GAME_PART, GAME_VERSION, LEDGER_DDL, LEDGER_PART, LEDGER_VERSION
 
 OLD_TABLES = ("rolls", "positions", "groups", "ledger_events", "web_games", "web_groups", "web_tokens",
               "web_positions", "web_answers")  # referred-to tables before the ones that refer to them

@@ -221,7 +221,7 @@ def _leg_ok(item: object) -> bool:
 
 
 def _plan_ok(plan: object) -> bool:
-    """The shape :func:`planner.service.day_model.plan_json` stores (``rides``: planner 0.1's trips only)."""
+    """The shape :func:`planner.service.read.recorded_day.plan_json` stores (``rides``: planner 0.1's trips only)."""
     if not isinstance(plan, dict):
         return False
     legs = plan.get("legs", plan.get("rides", []))

@@ -15,7 +15,7 @@ from planner.store.games import GameStore
 from planner.store.groups import GroupStore
 from planner.store.ledger import LedgerStore
 from planner.store.parts import ensure_part, part_ready
-from planner.store.schema import GAME_DDL, GAME_PART, GAME_VERSION, LEDGER_DDL, LEDGER_PART, LEDGER_VERSION
+from planner.store.tables import GAME_DDL, GAME_PART, GAME_VERSION, LEDGER_DDL, LEDGER_PART, LEDGER_VERSION
 
 
 class State:

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from planner.util import pseudo as _pseudo
 
+# The languages, the one list (docs/contributing.md "A language"): the CLI's --lang, a game file's [game] language,
+# the page's switch (the server names them on the page), the Makefile's catalogs (it reads this line) follow it.
 LANGUAGES = ("de", "fr", "en")
 FALLBACK = "en"  # the message ids' language: what a text is when nothing chose another
 # Babel's locale data for numbers and dates (GLOSSARY.md); the tests' pseudo-locale counts as English there

@@ -16,10 +16,10 @@ import msgspec
 
 from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
+from planner.ledger.kinds import WEB, request_fields, told, told_by
 from planner.service import PlaceRequest, Play, RollRequest, position_answer, roll, status, undo_answer
 from planner.service import status_json as group_status_json
-from planner.service.answers.dice import RollAnswer, stored_roll
-from planner.service.answers.group import (
+from planner.service.answers.group_status import (
     GameInfo,
     GroupRef,
     NextAnswer,
@@ -27,18 +27,27 @@ from planner.service.answers.group import (
     RealtimeBanner,
     UndoAnswer,
 )
-from planner.service.answers.ledger import LedgerPage, Owned, RecordedEvent
+from planner.service.answers.money import LedgerPage, Owned, RecordedEvent
 from planner.service.answers.page import GroupPageAnswer, OrganiserAnswer, WhereaboutsAnswer
-from planner.service.answers.rules import TrainsAnswer
-from planner.service.games import area_warning
-from planner.service.ledger import LedgerRequest, end, feed, mark_sent, own_events, record_event, void
-from planner.service.ledger import status as ledger_status
-from planner.service.ledger_day import roll_with_card
-from planner.service.ledger_now import ledger_now, organiser_ledger
-from planner.service.ledger_views import recorded_event
-from planner.service.locate import locate, whereabouts_json
-from planner.service.messages import rule_label
-from planner.service.rules import trains_after_getting_off
+from planner.service.answers.questions import TrainsAnswer
+from planner.service.answers.rolls import RollAnswer, stored_roll
+from planner.service.change.jail_and_cards import roll_with_card
+from planner.service.change.ledger_events import (
+    LedgerRequest,
+    end,
+    feed,
+    mark_sent,
+    own_events,
+    record_event,
+    void,
+)
+from planner.service.change.ledger_events import status as ledger_status
+from planner.service.questions.ledger_now import ledger_now, organiser_ledger
+from planner.service.read.decisions import trains_after_getting_off
+from planner.service.read.ledger_views import recorded_event
+from planner.service.read.locate import locate, whereabouts_json
+from planner.service.read.rule_words import rule_label
+from planner.service.setup.new_game import area_warning
 from planner.store.games import GameGroup, GameRecord
 from planner.store.state import State
 from planner.timetable.trips import find_trip
@@ -52,14 +61,14 @@ from planner.web.security import (
     HttpError,
     int_field,
     number_field,
+    reads,
     said,
     text_field,
 )
 
 MESSAGES_SHOWN = 20  # the latest ledger messages a group page lists (the whole feed: `planner ledger feed`)
 EVENTS_SHOWN = 40  # the game's latest ledger events the organiser's page lists (to void one by its number)
-LEDGER_EVENTS = {"buy", "pay", "income", "build", "mortgage", "redeem", "parking", "tax", "draw", "play", "sell",
-                 "accept", "diceoff"}  # parking: the jail payment, or (``empty``) a roll for the free parking
+LEDGER_EVENTS = set(told_by(WEB))  # the one declaration: planner/ledger/kinds.py
 
 
 class Answers:
@@ -127,6 +136,7 @@ class Answers:
             page.realtime = msgspec.convert(rt, RealtimeBanner)
         return page
 
+    @reads("at", "time", "trip", "since", "late")
     def position(self, game_id: str, number: int, body: dict) -> PositionAnswer:
         """"We got off at X (at T, there since S)" or "we are in the IR75 12:25": the group's day records it."""
         play, day = self.play(game_id)
@@ -139,6 +149,7 @@ class Answers:
         with day.lock:
             return position_answer(play, g.key, PlaceRequest(at, t, trip, since), t, late=late)
 
+    @reads("dice", "at", "time", "trip", "since", "roll_id", "card")
     def roll(self, game_id: str, number: int, body: dict) -> RollAnswer:
         """Record a roll at the phone's time (where the body says, else where the group's day has it): exactly
         the answer of ``planner roll --json`` (``replayed`` when the roll id was recorded before)."""
@@ -160,6 +171,7 @@ class Answers:
             res = roll(play, req)
         return msgspec.structs.replace(res.answer, replayed=True) if res.replayed else res.answer
 
+    @reads()
     def undo(self, game_id: str, number: int, _body: dict) -> UndoAnswer:
         """Remove the group's latest entry: the answer of ``planner group undo --json``."""
         play, day = self.play(game_id)
@@ -199,6 +211,7 @@ class Answers:
             out.seated = pos.seated
             return out
 
+    @reads("lat", "lon", "time")
     def where_are_we(self, game_id: str, number: int, body: dict) -> WhereaboutsAnswer:
         """"Where are we?": the station the group is at, or the train it is in, from the phone's place
         (``lat``, ``lon``) at its time; a proposal to confirm with the position request. The place is used for
@@ -224,6 +237,7 @@ class Answers:
                           told=feed(play, g.key).events[-MESSAGES_SHOWN:],
                           now=ledger_now(play, g.key, self._status_time(play, query or {})))
 
+    @reads("event", "time", "event_id", "now", *request_fields(WEB))
     def ledger_event(self, game_id: str, number: int, body: dict) -> RecordedEvent:
         """Record a money event of the group (the rules refuse with a 422 naming why): the recorded event with
         its §19 message."""
@@ -233,8 +247,7 @@ class Answers:
         if kind not in LEDGER_EVENTS:
             raise HttpError(422, N_("field {field} must be one of {choices}"),
                             params={"field": "'event'", "choices": ", ".join(map(repr, sorted(LEDGER_EVENTS)))})
-        if kind == "parking" and _flag(body, "empty"):
-            kind = "parking_empty"
+        kind = told(kind, empty=_flag(body, "empty"))
         now = self._time(play, body, "now", required=False)
         req = LedgerRequest(group=g.key, kind=kind, time=self._time(play, body, "time"),
                             station=text_field(body, "station"), toll_line=text_field(body, "toll_line"),
@@ -251,6 +264,7 @@ class Answers:
             res = record_event(play, req)
         return res.answer()
 
+    @reads("time", path=("seq",))
     def message_sent(self, game_id: str, number: int, body: dict) -> RecordedEvent:
         """§13: the group shared the message of its event ``seq`` at ``time`` (the phone's clock; default now): the
         event as it stands (a late message costs the penalty)."""
@@ -279,6 +293,7 @@ class Answers:
                 day.documents[key] = area_warning(day.day) or ""
         return day.documents[key] or None
 
+    @reads("seq", "reason", "time")
     def void_event(self, game_id: str, body: dict) -> RecordedEvent:
         """Void a ledger event (``planner ledger void``): it stays in the log, marked; every group is told."""
         play, day = self.play(game_id)

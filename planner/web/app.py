@@ -52,8 +52,10 @@ from planner.web.security import (
     RateLimiter,
     authenticate,
     authorize,
+    body_fields,
     check_state_change,
     json_body,
+    path_fields,
     said,
 )
 from planner.web.worker import RoutingWorker, WorkerFailed, routed
@@ -62,13 +64,6 @@ HERE = Path(__file__).resolve().parent
 DOCUMENT_CSP = ("default-src 'self' data:; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                 "img-src 'self' data:; connect-src 'none'; frame-ancestors 'none'; base-uri 'none'")
 HEALTH_TIMEOUT = 30  # seconds the routing process may take to answer /health (it may be routing a queue)
-POSITION_FIELDS = {"at", "time", "trip", "since", "late"}  # late: minutes the train arrived late (§17)
-ROLL_FIELDS = {"dice", "at", "time", "trip", "since", "roll_id", "card"}  # card: a kept card turning it into a 6
-LEDGER_FIELDS = {"event", "station", "toll_line", "tunnel", "time", "event_id", "dice", "houses", "bonus", "trip",
-                 "reason", "deck", "card", "to", "amount", "offer", "empty", "now"}  # reason: a parking payment, a tax
-SENT_FIELDS = {"time"}
-VOID_FIELDS = {"seq", "reason", "time"}
-WHEREABOUTS_FIELDS = {"lat", "lon", "time"}
 
 
 class WebApp:
@@ -127,12 +122,13 @@ class WebApp:
         return caller
 
     # ---- HTTP --------------------------------------------------------------------------------------
-    def api(self, fn: Callable[..., Any], *, write: bool = False, organiser: bool = False,
-            fields: set[str] | None = None, path: tuple[str, ...] = ()):
+    def api(self, fn: Callable[..., Any], *, write: bool = False, organiser: bool = False):
         """Wrap an answer function as a JSON endpoint with authentication, authorisation and errors.
 
         A group's function gets ``(game_id, number, input)``, an organiser's ``(game_id, input)``; the input is the
-        JSON body of a POST or the query parameters of a GET, with the ``path`` parameters named (whole numbers)."""
+        JSON body of a POST (the fields ``fn`` reads: :func:`planner.web.security.reads`) or the query parameters of
+        a GET, with the path parameters it reads named (whole numbers)."""
+        fields, path = body_fields(fn), path_fields(fn)
 
         async def endpoint(request: Request) -> Response:
             try:
@@ -144,7 +140,7 @@ class WebApp:
                     where: tuple = (request.path_params["game"],)
                 else:
                     where = self.group_of(request, caller)  # 403/404 before the body is read
-                inp = await json_body(request, fields or set()) if write else dict(request.query_params)
+                inp = await json_body(request, fields) if write else dict(request.query_params)
                 inp.pop("lang", None)  # the request's language, not an input of the answer
                 lang = request_language(request, await self.game_language(where[0]))
                 for k in path:
@@ -316,8 +312,8 @@ class WebApp:
         """The catalog of a language for the page's scripts: ``/i18n/de.json`` (JSON), ``/i18n/de.js`` (a script)."""
         lang, _dot, kind = request.path_params["file"].partition(".")
         if normalise(lang) != lang or kind not in ("json", "js"):
-            return json_response({"error": f"no catalog {request.path_params['file']!r} (de, fr, en; .json or .js)"},
-                                 404)
+            known = ", ".join(LANGUAGES)
+            return json_response({"error": f"no catalog {request.path_params['file']!r} ({known}; .json or .js)"}, 404)
         headers = {"Cache-Control": "public, max-age=300", **security_headers()}
         if kind == "json":
             return Response(json.dumps(catalog(lang), ensure_ascii=False), headers=headers,
@@ -343,26 +339,26 @@ class WebApp:
             Route("/games/{game}/report", self.document(check_area_html)),
             Route("/games/{game}/map", self.document(area_map_html)),
             Route("/api/games/{game}", self.api(self.answers.overview, organiser=True)),
-            Route("/api/games/{game}/void", self.api(self.answers.void_event, organiser=True, write=True,
-                                                     fields=VOID_FIELDS), methods=["POST"]),
+            Route("/api/games/{game}/void", self.api(self.answers.void_event, organiser=True, write=True),
+                  methods=["POST"]),
             Route("/api/games/{game}/stations", self.stations),
             Route("/api/games/{game}/changes", self.changes),
             Route("/api/games/{game}/groups/{group}", self.api(self.answers.group_state)),
             Route("/api/games/{game}/groups/{group}/next", self.api(self.answers.next_step)),
             Route("/api/games/{game}/groups/{group}/trains", self.api(self.answers.next_trains)),
-            Route("/api/games/{game}/groups/{group}/position", self.api(self.answers.position, write=True,
-                                                                        fields=POSITION_FIELDS), methods=["POST"]),
-            Route("/api/games/{game}/groups/{group}/rolls", self.api(self.answers.roll, write=True, fields=ROLL_FIELDS),
+            Route("/api/games/{game}/groups/{group}/position", self.api(self.answers.position, write=True),
+                  methods=["POST"]),
+            Route("/api/games/{game}/groups/{group}/rolls", self.api(self.answers.roll, write=True),
                   methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/whereabouts", self.api(
-                self.answers.where_are_we, write=True, fields=WHEREABOUTS_FIELDS), methods=["POST"]),
-            Route("/api/games/{game}/groups/{group}/undo", self.api(self.answers.undo, write=True, fields=set()),
+                self.answers.where_are_we, write=True), methods=["POST"]),
+            Route("/api/games/{game}/groups/{group}/undo", self.api(self.answers.undo, write=True),
                   methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger)),
-            Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger_event, write=True,
-                                                                      fields=LEDGER_FIELDS), methods=["POST"]),
+            Route("/api/games/{game}/groups/{group}/ledger", self.api(self.answers.ledger_event, write=True),
+                  methods=["POST"]),
             Route("/api/games/{game}/groups/{group}/messages/{seq}/sent",
-                  self.api(self.answers.message_sent, write=True, fields=SENT_FIELDS, path=("seq",)),
+                  self.api(self.answers.message_sent, write=True),
                   methods=["POST"]),
             Mount("/static", static, name="static"),
         ]

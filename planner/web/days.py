@@ -13,9 +13,9 @@ from planner import config
 from planner.errors import PlannerError
 from planner.gamefile.game import load_game
 from planner.routing import station_origin
-from planner.service.gameday import GameDay, open_game_day, require_feed
-from planner.service.realtime import banner, refresh_overlay
-from planner.service.rules import decide_at
+from planner.service.read.decisions import decide_at
+from planner.service.read.realtime import banner, refresh_overlay
+from planner.service.setup.playing import GameDay, open_game_day, require_feed
 from planner.store.games import GameRecord
 from planner.util.timefmt import parse_date
 

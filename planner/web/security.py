@@ -15,14 +15,17 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
 
 from planner.store.games import Access
 from planner.util.i18n import N_, _
+
+F = TypeVar("F", bound=Callable[..., object])
 
 COOKIE = "planner_token"
 CSRF_HEADER = "x-planner"
@@ -146,6 +149,26 @@ def check_state_change(request: Request, caller: Caller) -> None:
         if request.headers.get(CSRF_HEADER) != "1":
             raise HttpError(403, N_("a state change by cookie needs the header {header}"),
                             params={"header": f"'{CSRF_HEADER.title()}: 1'"})
+
+
+def reads(*fields: str, path: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """Declare the JSON fields an answer reads from its request's body, where it parses them: the app accepts
+    those and refuses any other (:func:`json_body`), so a field is named once, beside its parsing. ``path``: the
+    whole numbers of the URL's path it reads too (``/messages/{seq}/sent``)."""
+    def mark(fn: F) -> F:
+        fn.fields, fn.path = frozenset(fields), path  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def body_fields(fn: Callable[..., object]) -> set[str]:
+    """The fields ``fn`` declared with :func:`reads` (none: it reads no body)."""
+    return set(getattr(fn, "fields", ()))
+
+
+def path_fields(fn: Callable[..., object]) -> tuple[str, ...]:
+    """The path parameters ``fn`` declared with :func:`reads`."""
+    return getattr(fn, "path", ())
 
 
 async def json_body(request: Request, allowed: set[str]) -> dict:

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {afterEach, test} from "node:test";
 
 import "./dom.js";
-import {t, tn, useCatalog} from "../../planner/web/static/i18n.js";
+import {languageSwitch, languages, t, tn, useCatalog} from "../../planner/web/static/i18n.js";
 
 afterEach(() => { useCatalog({}); document.documentElement.lang = "en"; });
 
@@ -28,4 +28,16 @@ test("plurals follow the language's rule", () => {
   useCatalog({"{n} change": ["{n} changement", "{n} changement", "{n} changements"]});
   assert.equal(tn("{n} change", "{n} changes", 0), "0 changement");  // French: 0 is singular
   assert.equal(tn("{n} change", "{n} changes", 2), "2 changements");
+});
+
+test("the switch offers one button per language the page names, the page's own pressed", () => {
+  document.documentElement.lang = "fr";
+  document.documentElement.dataset.languages = "de fr it";  // the server's list (planner/util/i18n.py)
+  const nav = document.createElement("nav");
+  languageSwitch(nav);
+  assert.deepEqual([...nav.querySelectorAll("button")].map((b) => b.lang), ["de", "fr", "it"]);
+  assert.deepEqual([...nav.querySelectorAll("button")].map((b) => b.getAttribute("aria-pressed")),
+    ["false", "true", "false"]);
+  delete document.documentElement.dataset.languages;
+  assert.deepEqual(languages(), ["fr"]);  // a page that names none offers its own language alone
 });

@@ -156,7 +156,7 @@ def test_a_train_advise_offers_is_one_the_group_may_take(zug_day, at):
     from planner.lab.advise import _candidates
     from planner.lab.moves import Board
     from planner.routing import best_journey
-    from planner.service.positions import origin_of
+    from planner.service.read.positions import origin_of
 
     board, station = Board(zug_day), zug_day.station(at)
     offered = 0

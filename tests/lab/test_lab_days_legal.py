@@ -1,5 +1,5 @@
 """Many simulated days, and every group's day in them legal: its log of rides passes the check ``planner zugzwang
---check`` makes (the same use case, :func:`planner.service.rules.check_log`), at the feed's change times and at a
+--check`` makes (the same use case, :func:`planner.service.read.decisions.check_log`), at the feed's change times and at a
 slow group's 5 minutes. Rules meet here: a roll while seated at a stop (staying seated is no change), a free roll
 after getting off (the change time from the platform still applies), the 29-minute window, the game's end."""
 
@@ -10,7 +10,7 @@ import pytest
 from planner.lab.day import DayConfig
 from planner.lab.run import RunSpec, keep, run_days
 from planner.service import GameDay
-from planner.service.rules import LogLeg, check_log
+from planner.service.read.decisions import LogLeg, check_log
 from planner.util.timefmt import parse_clock
 from tests.support import DEMO_DATE, ZUG
 from tests.support.answers import plain

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from planner.cli import main
 from planner.game.day import GroupState, Obligation, Position
 from planner.gamefile.rules import JailRule
-from planner.service.messages import TEXTS, board_text, obligation_text, rule_label
+from planner.service.read.rule_words import TEXTS, board_text, obligation_text, rule_label
 from planner.util import i18n
 from planner.web.language import request_language
 from tests.support import ROOT
@@ -169,7 +169,7 @@ def _page(app, info) -> str:
 
 
 def test_the_page_says_the_change_window_counts_from_since_only_where_the_game_has_it(tmp_path):
-    from planner.service.answers.group import GameInfo
+    from planner.service.answers.group_status import GameInfo
     from planner.web.answers import Answers
     from planner.web.app import WebApp
     from planner.web.days import Days

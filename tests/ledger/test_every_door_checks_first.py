@@ -16,11 +16,11 @@ import pytest
 
 from planner.errors import InputError
 from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
-from planner.service.group import RollRequest, roll
-from planner.service.ledger import LedgerRequest, mark_sent, record_event
-from planner.service.ledger_day import roll_with_card
-from planner.service.ledger_now import ledger_now
-from planner.service.next import next_step
+from planner.service.change.group_day import RollRequest, roll
+from planner.service.change.jail_and_cards import roll_with_card
+from planner.service.change.ledger_events import LedgerRequest, mark_sent, record_event
+from planner.service.questions.ledger_now import ledger_now
+from planner.service.questions.next_step import next_step
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support.inline_day import demo_day
@@ -91,7 +91,7 @@ def test_a_roll_stopped_before_its_card_is_played_leaves_neither(nws, monkeypatc
     def stopped(*_a, **_k):  # the process dies between the roll and the card's play
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("planner.service.ledger_day.record_event", stopped)
+    monkeypatch.setattr("planner.service.change.jail_and_cards.record_event", stopped)
     with pytest.raises(KeyboardInterrupt):
         roll_with_card(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), "blau-roll-1"),
                        "chance-freiheit")

@@ -11,7 +11,7 @@ from planner.gamefile.game import load_game
 from planner.ledger.apply import apply
 from planner.ledger.corrections import Entry, replay_outcomes
 from planner.ledger.model import Event, LedgerState
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import group_key
 from planner.store.state import State
@@ -120,7 +120,7 @@ def test_every_state_an_event_leaves_keeps_its_own_holdings():
 
 def test_kept_group_snapshot_and_model_follow_every_change(tmp_path, sbb_game):
     from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position, status, undo
-    from planner.service.day_model import group_day
+    from planner.service.read.recorded_day import group_day
 
     day = _day(tmp_path, sbb_game)
     assert isinstance(day, GameDay)

@@ -12,7 +12,7 @@ from planner.gamefile.game import load_game
 from planner.ledger.apply import Refused, apply, fee_due
 from planner.ledger.cards import next_card, pile
 from planner.ledger.model import Event, LedgerState
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.util.timefmt import parse_clock as T
 
 A = ledger_rules(load_game("sbb-monopoly"))

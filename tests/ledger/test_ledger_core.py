@@ -8,7 +8,7 @@ from planner.gamefile.game import load_game
 from planner.ledger.apply import Refused, apply, fee_due, replay
 from planner.ledger.capital import capital, letter_groups, ranking
 from planner.ledger.model import Event, LedgerState
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.util.timefmt import parse_clock
 
 A = ledger_rules(load_game("sbb-monopoly"))
@@ -216,7 +216,7 @@ def test_replay_gives_the_same_state():
 
 
 def test_variant_b_status_says_what_to_redeem_and_the_olten_card_is_a_visit():
-    from planner.service.ledger import group_status
+    from planner.service.change.ledger_events import group_status
 
     _, s = run(B, [Event("join", "1", t("09:01")), buy("1", "Aarau", 4000, "09:10")])
     s = apply(B, in_debt(s, "1"), Event("mortgage", "1", t("09:20"), target="station", name="Aarau")).state

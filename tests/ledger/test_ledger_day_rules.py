@@ -12,10 +12,10 @@ from planner.errors import InputError
 from planner.ledger.apply import AlreadyPaid
 from planner.service import PlaceRequest, Play, set_position
 from planner.service import status as group_status
-from planner.service.games import create_game
-from planner.service.ledger import LedgerRequest, mark_sent, record_event
-from planner.service.ledger_day import report_late
-from planner.service.ledger_now import ledger_now, organiser_ledger
+from planner.service.change.jail_and_cards import report_late
+from planner.service.change.ledger_events import LedgerRequest, mark_sent, record_event
+from planner.service.questions.ledger_now import ledger_now, organiser_ledger
+from planner.service.setup.new_game import create_game
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG

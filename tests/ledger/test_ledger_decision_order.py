@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from planner.gamefile.game import load_game
 from planner.ledger.apply import Refused
 from planner.ledger.model import Event
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import group_key
 from planner.store.state import State

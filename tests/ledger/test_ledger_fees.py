@@ -11,7 +11,7 @@ from planner.gamefile.game import load_game, parse_game
 from planner.ledger.apply import apply
 from planner.ledger.fees import LegStops, itinerary_fees, net_cost
 from planner.ledger.model import Event, LedgerState
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import implicit_id
 from planner.store.state import State

@@ -12,7 +12,7 @@ from planner.gamefile.game import load_game
 from planner.ledger.apply import Refused, apply
 from planner.ledger.capital import capital
 from planner.ledger.model import BANK, PARKING, Event, LedgerState
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 
 RULES = [ledger_rules(load_game("sbb-monopoly")), ledger_rules(load_game("nordwestschweiz"))]
 GROUPS = ["1", "2", "3"]

@@ -12,8 +12,8 @@ import pytest
 
 from planner.errors import InputError
 from planner.service import PlaceRequest, Play, RollRequest, implicit_record, roll, set_position, undo
-from planner.service.ledger import LedgerRequest, event_of, rules_of
-from planner.service.whereabouts import check_at_station
+from planner.service.change.ledger_events import LedgerRequest, event_of, rules_of
+from planner.service.read.whereabouts import check_at_station
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support.inline_day import inline_day, stop_times_txt, stops_txt

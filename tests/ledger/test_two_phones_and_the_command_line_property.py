@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from planner.errors import InputError
 from planner.service import PlaceRequest, Play, implicit_record, set_position
-from planner.service.ledger import LedgerRequest, mark_sent, record_event
-from planner.service.ledger_now import ledger_now
+from planner.service.change.ledger_events import LedgerRequest, mark_sent, record_event
+from planner.service.questions.ledger_now import ledger_now
 from planner.store.state import State
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T

@@ -16,7 +16,7 @@ from planner.cli import main
 from planner.gamefile.game import load_game
 from planner.gtfs.source import FeedSource
 from planner.organiser.area_check import check_area
-from planner.service.gameday import GameDay
+from planner.service.setup.playing import GameDay
 from tests.support import DAY
 from tests.support.webserver import run_cli, web_env
 

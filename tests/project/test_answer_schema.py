@@ -14,7 +14,7 @@ import pytest
 from planner.cli import main
 from planner.commands.schema import schema_text
 from planner.service.answers import registry
-from planner.service.answers.group import UndoAnswer
+from planner.service.answers.group_status import UndoAnswer
 from tests.support import ROOT
 from tests.support import answers as contract
 from tests.support.inline_day import day_argv, demo_day

@@ -161,6 +161,50 @@ def test_architecture_md_shows_the_same_order():
     assert " < ".join(LAYERS) in text
 
 
+# ---- the service's own floors ---------------------------------------------------------------------------------
+# Bottom to top: the answers' types; what every use case works on; the read side; the use cases that change a
+# game; the questions (they read what a change left). A module imports its own package and those to its left.
+SERVICE_LAYERS = ("answers", "setup", "read", "change", "questions")
+
+
+def service_edges() -> dict[tuple[str, str], list[str]]:
+    """``(service package, imported service package) -> ["file:line module", ...]``, from the module edges."""
+    def part(mod: str) -> str | None:
+        parts = mod.split(".")
+        return parts[2] if parts[:2] == ["planner", "service"] and len(parts) > 3 else None
+
+    out: dict[tuple[str, str], list[str]] = {}
+    for (a, b), where in import_edges(ROOT / "planner", modules=True).items():
+        pa, pb = part(a), part(b)
+        if pa and pb and pa != pb:
+            out.setdefault((pa, pb), []).extend(where)
+    return out
+
+
+def test_every_service_module_lives_in_a_service_package():
+    """planner/service/ holds packages only (and its face, ``__init__.py``): each module is on a floor."""
+    root = ROOT / "planner" / "service"
+    assert [p.name for p in root.glob("*.py") if p.name != "__init__.py"] == []
+    assert {p.name for p in root.iterdir() if p.is_dir() and any(p.glob("*.py"))} == set(SERVICE_LAYERS)
+
+
+def test_the_service_read_side_lies_below_its_use_cases():
+    edges = service_edges()
+    assert cycles(edges) == []
+    assert upward(edges, SERVICE_LAYERS) == []
+
+
+def test_no_two_modules_share_a_file_name_across_the_service_and_the_core():
+    """A file name says what it holds: the service and the core never bear the same name twice (the adapters'
+    modules are named after their command or page and may repeat a topic's name)."""
+    seen: dict[str, list[str]] = {}
+    for pkg in ("service", "ledger", "game", "gamefile", "store"):
+        for p in (ROOT / "planner" / pkg).rglob("*.py"):
+            if p.name != "__init__.py":
+                seen.setdefault(p.name, []).append(str(p.relative_to(ROOT)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
 # ---- the check itself catches what it must (a planted tree, never the real code) -------------------------
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:

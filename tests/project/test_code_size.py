@@ -1,5 +1,6 @@
 """The code stays readable by size: every module of ``planner/`` under 400 lines, every function under 80,
-unless a ``# long: why`` comment right above it says why not (the numba kernels)."""
+unless a ``# long: why`` comment right above it says why not (the numba kernels); the page's scripts
+(``planner/web/static/*.js``, vendored libraries aside) under 400 lines too."""
 
 from __future__ import annotations
 
@@ -18,6 +19,14 @@ def _modules() -> list[Path]:
 
 def test_every_module_is_under_400_lines():
     long = {str(p.relative_to(ROOT)): n for p in _modules() if (n := p.read_text("utf-8").count("\n")) >= MAX_MODULE}
+    assert long == {}
+
+
+def test_every_page_script_is_under_400_lines():
+    """A page script is read as a module is: one concern a file (the page's own, not a vendored library)."""
+    scripts = sorted(p for p in (ROOT / "planner" / "web" / "static").glob("*.js") if ".min." not in p.name)
+    assert scripts, "the page's scripts moved: point this test at them"
+    long = {str(p.relative_to(ROOT)): n for p in scripts if (n := p.read_text("utf-8").count("\n")) >= MAX_MODULE}
     assert long == {}
 
 

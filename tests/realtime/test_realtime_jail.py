@@ -89,8 +89,8 @@ def test_route_plans_the_rest_from_the_end_of_the_jail(capsys, fx):
 
 
 def test_variant_b_has_no_payment_out_of_jail(day, fx, nws_game):
-    from planner.service.gameday import GameDay
-    from planner.service.jail import jail_json, plan_jails
+    from planner.service.read.jail_plans import jail_json, plan_jails
+    from planner.service.setup.playing import GameDay
 
     folder, m = fx
     assert "jail" not in nws_game.ledger.parking_payments
@@ -110,8 +110,8 @@ def test_variant_b_has_no_payment_out_of_jail(day, fx, nws_game):
 
 
 def test_two_late_trains_two_jails(day, fx, tmp_path):
-    from planner.service.gameday import GameDay
-    from planner.service.jail import plan_jails
+    from planner.service.read.jail_plans import plan_jails
+    from planner.service.setup.playing import GameDay
 
     folder, m = fx
     tt = day.timetable

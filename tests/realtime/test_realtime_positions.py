@@ -10,7 +10,7 @@ import pytest
 from planner.errors import InputError
 from planner.realtime.overlay import service_day_start
 from planner.service import GameDay
-from planner.service.positions import SEATED_STOP_TOLERANCE, PlaceRequest, resolve_place
+from planner.service.read.positions import SEATED_STOP_TOLERANCE, PlaceRequest, resolve_place
 from tests.support import DEMO_DATE
 from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 from tests.support.rt_fixtures import feed_message

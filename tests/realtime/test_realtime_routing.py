@@ -144,11 +144,11 @@ def test_a_train_planned_in_the_window_counts_when_it_leaves_late(day):
 
 def test_empty_feed_gives_the_timetable_answer_for_random_queries(day, tmp_path):
     from planner.game.day import Position
-    from planner.service.gameday import GameDay
-    from planner.service.positions import origin_of
-    from planner.service.route import route_answer
-    from planner.service.rules import decide_at, trains_after_getting_off
-    from planner.service.views import dice_json
+    from planner.service.questions.routes import route_answer
+    from planner.service.read.decisions import decide_at, trains_after_getting_off
+    from planner.service.read.positions import origin_of
+    from planner.service.read.views import dice_json
+    from planner.service.setup.playing import GameDay
 
     (tmp_path / "empty.pb").write_bytes(scenarios(day)["empty"][0])
     rt_day = GameDay(day.feed, day.game, day.date, realtime=str(tmp_path / "empty.pb"))
@@ -213,7 +213,7 @@ def test_the_deadline_follows_a_newer_feed(zug_tt, sbb_game):
     # window holds makes the next one forced, and the remembered deadline must not outlive the feed it came from
     from planner.game.day import Position
     from planner.game.zugzwang import deadline_at
-    from planner.service.gameday import GameDay
+    from planner.service.setup.playing import GameDay
     from tests.support import ZUG
 
     day = GameDay(str(ZUG), sbb_game, DEMO_DATE)  # its own: set_overlay changes it

@@ -12,7 +12,7 @@ import pytest
 
 from planner.gamefile.game import load_game
 from planner.lab.rates import rates_path
-from planner.service.gameday import GameDay
+from planner.service.setup.playing import GameDay
 from tests.support import DEMO_DATE, assert_one_line_error
 from tests.support.inline_day import day_argv, demo_day
 from tests.support.namespaces import planner_on_full_disk

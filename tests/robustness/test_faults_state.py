@@ -18,7 +18,7 @@ import pytest
 from planner.cli import main
 from planner.gamefile.game import load_game
 from planner.ledger.model import Event
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.records import implicit_id
 from planner.store.state import State

@@ -17,7 +17,7 @@ from planner.cli import main
 from planner.errors import GameFileError
 from planner.gamefile.game import parse_game
 from planner.ledger.messages import render
-from planner.ledger.rules import MAX_MESSAGE, MESSAGE_FIELDS, check_template, ledger_rules
+from planner.ledger.money_rules import MAX_MESSAGE, MESSAGE_FIELDS, check_template, ledger_rules
 from planner.util.userfiles import parse_toml
 from tests.support import ROOT, ZUG
 from tests.support.webserver import free_port, serve, web_env, web_game

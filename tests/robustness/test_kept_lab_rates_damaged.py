@@ -24,7 +24,7 @@ import requests
 from planner.cli import main
 from planner.gamefile.game import load_game
 from planner.lab.rates import rates_path
-from planner.service.gameday import GameDay
+from planner.service.setup.playing import GameDay
 from tests.support import DEMO_DATE, ROOT
 from tests.support.inline_day import demo_day
 from tests.support.webserver import free_port, process_gone, routing_child, run_cli, serve, web_env

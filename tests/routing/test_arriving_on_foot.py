@@ -14,7 +14,7 @@ from planner.cli import main
 from planner.errors import InputError
 from planner.routing import Query, TransitNetwork, best_journey, reach, station_origin, trip_origin
 from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
-from planner.service.ledger import LedgerRequest, record_event
+from planner.service.change.ledger_events import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support.nws_synthetic_network import WALKS

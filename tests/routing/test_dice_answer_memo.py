@@ -1,4 +1,4 @@
-"""A dice answer remembered on the day's network (planner/service/rules.py ``decide_at``) is the answer worked
+"""A dice answer remembered on the day's network (planner/service/read/decisions.py ``decide_at``) is the answer worked
 out afresh, and every caller gets lists of its own: a roll's answer changed by one use case (the cheapest way,
 a warning added) never reaches the next group rolling there. On a timetable written here: from Zug a 2's two
 targets are reachable, Zürich Oerlikon (IR70 via Zürich HB) and Wohlen AG (S1, change at Rotkreuz, S2)."""
@@ -10,8 +10,8 @@ import dataclasses
 import pytest
 
 from planner.game.day import Position
-from planner.service.positions import origin_of
-from planner.service.rules import _decide_at, decide_at
+from planner.service.read.decisions import _decide_at, decide_at
+from planner.service.read.positions import origin_of
 from planner.util.timefmt import parse_clock as T
 from tests.support.inline_day import inline_day, stop_times_txt, stops_txt
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from planner.game.day import Position
 from planner.service import GameDay
-from planner.service.positions import origin_of
-from planner.service.target import target_answer
+from planner.service.questions.target import target_answer
+from planner.service.read.positions import origin_of
 from planner.util.timefmt import parse_clock as T
 from tests.support.answers import plain
 from tests.support.inline_day import ROUTES, inline_day, stop_times_txt, stops_txt

@@ -11,7 +11,7 @@ import pytest
 from planner.cli import main
 from planner.errors import InputError, TrainAmbiguous
 from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
-from planner.service.ledger import LedgerRequest, record_event
+from planner.service.change.ledger_events import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.i18n import use_language
 from planner.util.timefmt import parse_clock as T

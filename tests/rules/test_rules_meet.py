@@ -24,12 +24,12 @@ from planner.service import (
     roll,
     set_position,
 )
-from planner.service.bonus import bonus_answer, group_bonus
-from planner.service.group import status_and_model
-from planner.service.ledger import LedgerRequest, record_event
-from planner.service.pricing import Pricing, cheapest
-from planner.service.route import place_origin
-from planner.service.target import target_answer
+from planner.service.change.group_day import status_and_model
+from planner.service.change.ledger_events import LedgerRequest, record_event
+from planner.service.questions.bonus_trains import bonus_answer, group_bonus
+from planner.service.questions.routes import place_origin
+from planner.service.questions.target import target_answer
+from planner.service.read.pricing import Pricing, cheapest
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
@@ -85,7 +85,7 @@ def test_board_by_is_the_forced_train_when_none_leaves_in_the_window(play, day):
     # no train can be boarded by 10:44 (the window's end): the rule binds the S5 10:45
     assert (ob.board_by, ob.forced) == (T("10:45"), True)
     nxt = next_step(play, "Rot", T("10:20"))
-    from planner.service.next import advice
+    from planner.service.questions.next_step import advice
 
     assert "binds the train leaving at 10:45" in advice(day, nxt)
 
@@ -144,9 +144,9 @@ def test_the_change_window_and_its_name_come_from_the_game_file(tmp_path, day):
     assert st.state.obligation.board_by == T("12:50")
     nxt = next_step(p20, "Rot", T("12:55"))
     texts = [*nxt.warnings]
-    from planner.service.next import advice
-    from planner.service.rules import trains_after_getting_off
-    from planner.service.states import state_fields
+    from planner.service.questions.group_states import state_fields
+    from planner.service.questions.next_step import advice
+    from planner.service.read.decisions import trains_after_getting_off
 
     texts.append(advice(d20, nxt))
     z = plain(trains_after_getting_off(d20, d20.station("Zug"), T("12:30")))
@@ -167,7 +167,7 @@ def test_the_fee_aware_choice_is_the_cheapest_of_every_equally_fast_legal_way(da
     names = [day.timetable.station_name[s] for s in range(day.timetable.n_stations)]
     from planner.ledger.apply import apply
     from planner.ledger.model import LedgerState
-    from planner.ledger.rules import ledger_rules
+    from planner.ledger.money_rules import ledger_rules
     from planner.routing import best_journey
 
     checked = cheaper = 0
@@ -196,8 +196,8 @@ def test_the_fee_aware_choice_is_the_cheapest_of_every_equally_fast_legal_way(da
         pick = cheapest(day, pricing, origin, j)
         note = pricing.notes[pick.signature()]
         assert note["compared"] == len(ways)
-        from planner.service.pricing import price
-        from planner.service.views import journey_json
+        from planner.service.read.pricing import price
+        from planner.service.read.views import journey_json
 
         costs = []
         for w in ways:

@@ -13,7 +13,13 @@ import numpy as np
 import pytest
 
 from planner.errors import InputError
-from planner.service.locate import STATION_RADIUS_M, TRAIN_RADIUS_M, distances_m, locate, whereabouts_json
+from planner.service.read.locate import (
+    STATION_RADIUS_M,
+    TRAIN_RADIUS_M,
+    distances_m,
+    locate,
+    whereabouts_json,
+)
 from tests.support.timetable import TimetableBuilder, secs
 
 LAT = {"A": 47.0, "B": 47.1, "C": 47.2}

@@ -43,8 +43,8 @@ from planner.service import (
 )
 from planner.service import status as group_status
 from planner.service import undo as undo_entry
-from planner.service.ledger import LedgerRequest, record_event
-from planner.service.ledger_now import ledger_now
+from planner.service.change.ledger_events import LedgerRequest, record_event
+from planner.service.questions.ledger_now import ledger_now
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG

@@ -9,7 +9,7 @@ import pytest
 from planner.errors import InputError
 from planner.gamefile.game import load_game
 from planner.ledger.model import Event
-from planner.ledger.rules import ledger_rules
+from planner.ledger.money_rules import ledger_rules
 from planner.store.games import GameGroup, GameRecord
 from planner.store.groups import GroupStore
 from planner.store.ledger import LedgerStore

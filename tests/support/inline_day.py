@@ -7,7 +7,7 @@ Example::
     S1a,12:00:00,12:00:00,8502204,1
     S1a,12:05:00,12:05:00,8502206,2
     ''', trips="route_id,service_id,trip_id\\nS1,SA,S1a\\n")
-    day.station("Baar")          # a GameDay (planner/service/gameday.py) of the shipped game sbb-monopoly
+    day.station("Baar")          # a GameDay (planner/service/setup/playing.py) of the shipped game sbb-monopoly
     main(["next", *day_argv(day), ...])   # the same day for the command line
 
 What is not given is filled in: ``agency.txt`` (one agency, SBB), ``calendar.txt`` (service ``SA`` runs on the
@@ -39,7 +39,7 @@ from pathlib import Path
 
 from planner.config import cache_root
 from planner.gamefile.game import Game, load_game
-from planner.service.gameday import GameDay
+from planner.service.setup.playing import GameDay
 from tests.support import DEMO_DATE, ROOT
 
 # Real stations inside variant A's area: name -> (UIC number, lat, lon), as the Swiss feed spells them.

@@ -85,7 +85,7 @@ def demo_legs(day) -> list[dict]:
     """The demo itinerary's legs (trip id, boarding and alighting stop ids) on the timetable."""
     from planner.game.day import Position
     from planner.routing import best_journey
-    from planner.service.positions import origin_of
+    from planner.service.read.positions import origin_of
     from planner.util.timefmt import parse_clock
 
     tt = day.timetable
@@ -168,7 +168,7 @@ def write_fixtures(day, out_dir: Path, date: dt.date = DEMO_DATE) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Write the fixtures for the demo extract (or ``--feed``/``--date``)."""
     from planner.gamefile.game import load_game
-    from planner.service.gameday import GameDay
+    from planner.service.setup.playing import GameDay
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from planner.gamefile.game import load_game
 from planner.rail.network import haversine_km
-from planner.service.gameday import GameDay
+from planner.service.setup.playing import GameDay
 from planner.timetable.trips import describe_train
 from planner.util.timefmt import fmt_clock
 from tests.support import DEMO_DATE, ZUG
@@ -68,7 +68,7 @@ def test_a_roll_at_390x844_keeps_the_obligation_the_action_and_the_first_leg_on_
     p.click("#action #position-form button[type=submit]")
     expect(p.locator("#position")).to_have_text("Zug 12:40", timeout=20000)
     # the dice ask for a roll: the roll is the action, under the obligation
-    expect(p.locator("#obligation")).to_have_text("roll the dice now")  # the server's words (service/messages.py)
+    expect(p.locator("#obligation")).to_have_text("roll the dice now")  # the server's words (service/read/rule_words.py)
     expect(p.locator("#action #roll-form")).to_have_count(1, timeout=20000)
     assert on_first_screen(p, "#obligation") and on_first_screen(p, "#roll-button")
     p.select_option("#die", "2")

@@ -4,9 +4,15 @@ its money and the messages it must be told of (the ledger's parts are the ledger
 from __future__ import annotations
 
 from planner.service.answers.base import UNSET, Answer, Opt
-from planner.service.answers.dice import RollAnswer
-from planner.service.answers.group import GameInfo, GroupRef, GroupStatusAnswer, RealtimeBanner, StationAdvice
-from planner.service.answers.ledger import OrganiserLedger, Ranking, RecordedEvent
+from planner.service.answers.group_status import (
+    GameInfo,
+    GroupRef,
+    GroupStatusAnswer,
+    RealtimeBanner,
+    StationAdvice,
+)
+from planner.service.answers.money import OrganiserLedger, Ranking, RecordedEvent
+from planner.service.answers.rolls import RollAnswer
 
 
 class GroupPageAnswer(Answer, kw_only=True):

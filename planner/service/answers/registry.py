@@ -12,8 +12,7 @@ from typing import Any
 import msgspec
 
 from planner.service.answers.base import encode
-from planner.service.answers.dice import DiceAnswer, RollAnswer
-from planner.service.answers.group import (
+from planner.service.answers.group_status import (
     AdviseAnswer,
     GroupListAnswer,
     GroupStatusAnswer,
@@ -22,7 +21,7 @@ from planner.service.answers.group import (
     UndoAnswer,
 )
 from planner.service.answers.itinerary import RouteAnswer
-from planner.service.answers.ledger import (
+from planner.service.answers.money import (
     Feed,
     GameLedger,
     GroupLedger,
@@ -33,7 +32,8 @@ from planner.service.answers.ledger import (
     RecordedEvent,
 )
 from planner.service.answers.page import ErrorAnswer, GroupPageAnswer, OrganiserAnswer, WhereaboutsAnswer
-from planner.service.answers.rules import BonusAnswer, LogCheckAnswer, TollsAnswer, TrainsAnswer
+from planner.service.answers.questions import BonusAnswer, LogCheckAnswer, TollsAnswer, TrainsAnswer
+from planner.service.answers.rolls import DiceAnswer, RollAnswer
 
 __all__ = ["ANSWERS", "encode", "name_of", "register", "schema"]
 

@@ -1,15 +1,22 @@
 /* The page's language. Every text a script shows goes through t(msgid, params): the message id is the English
    text with named parameters ("Roll {dice} is queued."), looked up in the catalog the server serves for the
    page's language (<html lang data-catalog>), the message id itself where there is none. The language is chosen
-   on the page (de, fr, en), remembered in localStorage and in the cookie ``planner_lang`` that goes with every request. */
+   on the page (among those the server names), remembered in localStorage and in the cookie ``planner_lang`` that
+   goes with every request. */
 
-export const LANGUAGES = ["de", "fr", "en"];
 const STORE_KEY = "planner:lang";
 let catalog = {};
 
 /** The page's language (the server rendered it in this one). */
 export function language() {
   return (typeof document !== "undefined" && document.documentElement.lang) || "en";
+}
+
+/** The languages the server speaks, as the page names them (<html data-languages="de fr en">: the server's one
+    list, LANGUAGES of planner/util/i18n.py); a page that names none offers its own language alone. */
+export function languages() {
+  const named = typeof document !== "undefined" ? document.documentElement.dataset.languages : "";
+  return named ? named.split(" ") : [language()];
 }
 
 function fillIn(text, params) {
@@ -55,7 +62,7 @@ export async function loadCatalog(fetchJson) {
 
 /** Remember ``lang`` for the next pages and requests (localStorage and the cookie ``planner_lang``). */
 export function rememberLanguage(lang) {
-  if (!LANGUAGES.includes(lang)) return;
+  if (!languages().includes(lang)) return;
   try { localStorage.setItem(STORE_KEY, lang); } catch { /* private mode: the cookie still holds it */ }
   document.cookie = `planner_lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
 }
@@ -65,7 +72,7 @@ export function languageSwitch(container) {
   if (!container) return;
   const stored = (() => { try { return localStorage.getItem(STORE_KEY); } catch { return null; } })();
   if (stored && !document.cookie.split("; ").some((c) => c.startsWith("planner_lang="))) rememberLanguage(stored);
-  container.replaceChildren(...LANGUAGES.map((lang) => {
+  container.replaceChildren(...languages().map((lang) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "lang" + (lang === language() ? " current" : "");

@@ -3,7 +3,7 @@
 import {t, tn} from "./i18n.js";
 import {chf} from "./format.js";
 
-/** What binds the group now, worded by the server in the page's language (planner/service/messages.py). */
+/** What binds the group now, worded by the server in the page's language (planner/service/read/rule_words.py). */
 export function obligationText(ob) {
   if (!ob || !ob.text) return null;
   return typeof ob.text === "string" ? ob.text : ob.text.text;
