@@ -18,11 +18,12 @@ export function heading(g) {
   return last.arrival ? `${last.target} ${last.arrival}` : last.target;
 }
 
-/** One row per group: name, cash, capital, where, heading for. */
+/** One row per group: name, cash, capital, where, heading for; a group out of the game (§6) says so instead. */
 export function groupRows(data) {
-  return data.groups.map((g) => h("tr", {},
+  const out = new Set(((data.ranking && data.ranking.ranking) || []).filter((x) => x.out).map((x) => x.group));
+  return data.groups.map((g) => h("tr", {class: out.has(g.group.name) ? "voided" : ""},
     h("td", {}, g.group.name), h("td", {class: "num"}, chf(g.cash)), h("td", {class: "num"}, chf(g.capital)),
-    h("td", {}, where(g)), h("td", {}, heading(g))));
+    h("td", {}, out.has(g.group.name) ? t("out") : where(g)), h("td", {}, out.has(g.group.name) ? "-" : heading(g))));
 }
 
 /** The ranking (§5: capital, out groups last). */
