@@ -393,4 +393,4 @@ fillStations();
 refresh();
 watchChanges(GAME, refresh);
 watchClock({minute: () => minutesOf(clock.now()), asked: () => asked.minute, next: () => nextChange(view), refresh,
-  redraw: () => { if (view.state) renderNow(); }}, Math.min(pollMs(1000), 1000));
+  redraw: () => { if (view.state && !clock.edited) renderNow(); }}, Math.min(pollMs(1000), 1000));  // typed: asks
