@@ -200,14 +200,17 @@ class Answers:
                 t = self._time(play, q, "time")
                 return trains_after_getting_off(gd, s, t, find_trip(gd.timetable, trip, s) if trip else -1)
             now = self._status_time(play, q)
-            pos = status(play, g.key, now).state.position  # at the phone's time
+            st = status(play, g.key, now).state  # at the phone's time
+            pos = st.position
             if pos is None:
                 raise HttpError(422, N_("where are you? set the position first, or pass ?at=STATION&time=HH:MM"))
             if pos.seated:  # the trains after getting off at the stop it approaches
                 out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
             else:
-                # (without a change window: the next departures from the phone's time)
-                out = trains_after_getting_off(gd, pos.station, pos.since, now=now)
+                # (without a change window: the next departures from the phone's time); in jail (§17) the group
+                # gets off when it ends: the change window counts from then, as the jail's end says
+                since = st.obligation.until if st.obligation.kind == "jail" else pos.since
+                out = trains_after_getting_off(gd, pos.station, since, now=now)
             out.seated = pos.seated
             return out
 

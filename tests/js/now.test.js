@@ -33,9 +33,11 @@ test("a position past the change window's deadline is stale: say where the group
 });
 
 test("a fee the ledger's answer lists as due is the action, with or without any roll; none listed, none", () => {
-  const due = (fees) => ({state: state({kind: "free", until: "14:00"}, IN_S1), ledger: {now: {fees_due: fees}}});
+  const due = (fees) => ({state: state({kind: "heading", target: "X"}, IN_S1), ledger: {now: {fees_due: fees}}});
   assert.deepEqual(chooseAction(due([FEE]), minutes("13:15")), {kind: "fee", why: "due", fee: FEE});
-  assert.equal(chooseAction(due([]), minutes("13:15")).kind, "roll");  // paid: gone from the answer
+  assert.equal(chooseAction(due([]), minutes("13:15")).kind, null);  // paid: gone from the answer
+  const rolling = {...due([FEE]), state: state({kind: "roll"}, IN_S1)};
+  assert.equal(chooseAction(rolling, minutes("13:15")).kind, "roll");  // the roll binds now; the fee waits
   // an itinerary's fee ahead is not due: the page does not assemble fees of its own
   const ahead = {state: state({kind: "heading", target: "X"}, IN_S1), next: {itinerary: {fees: [FEE]}},
     ledger: {now: {fees_due: []}}};

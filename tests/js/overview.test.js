@@ -17,7 +17,7 @@ const DATA = {
     {seq: 4, time: "09:40", message: "RotK 9.40 Baar", voided: true}],
 };
 
-test("one row per group: name, cash, capital, where, heading for", () => {
+test("one row per group: name, cash, capital, where, heading for; a group out says so, not where it goes", () => {
   const rows = groupRows(DATA);
   assert.deepEqual(all(rows[0], "td").map(text), ["Rot", "18'500", "20'500", "Zug 12:31", "Emmenbrücke 13:32"]);
   assert.deepEqual(all(rows[1], "td").map(text), [EVIL, "20'000", "20'000", "-", "out"]);  // out: on no way

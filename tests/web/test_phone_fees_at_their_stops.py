@@ -161,3 +161,16 @@ def test_the_change_mark_answers_as_soon_as_anything_of_the_game_changes(site):
     other = web_game(site["env"], "Lila", base=site["url"])
     wrong = requests.get(changes, headers={"Authorization": f"Bearer {other['groups'][0]['token']}"}, timeout=60)
     assert wrong.status_code == 403  # a token of another game learns nothing of this one
+
+
+def test_in_jail_the_trains_to_board_count_from_the_jails_end(site):
+    gelb = Api(site, 3)
+    gelb.post("/position", {"at": "Baar", "trip": "S1 09:31", "time": "09:31"})  # Baar 09:31, Zug 09:36
+    late = gelb.post("/position", {"at": "Zug", "time": "09:36", "late": 6})  # §17: jail at Zug until 10:06
+    assert late["late"]["jail"]["until"] == "10:06"
+    r = requests.get(f"{gelb.base}/trains?time=09:40", headers=gelb.headers, timeout=60)
+    assert r.status_code == 200, r.text
+    trains = r.json()
+    # the page says "board a train by" this while it says "in jail until 10:06": never a deadline before the end
+    assert trains["deadline"] == "10:35"
+    assert all(d["departure"] >= "10:06" for d in trains["departures"] if d["catchable"])

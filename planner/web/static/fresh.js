@@ -22,15 +22,30 @@ export function askAgain(now, asked, next) {
 export async function watchChanges(game, changed, sleep) {
   const pause = sleep || ((ms) => new Promise((r) => { setTimeout(r, ms); }));
   let mark = null;
+  let lost = false;  // the last try failed (offline): back online, the page asks again whatever the mark says
   for (;;) {
     try {
       const q = mark === null ? "" : `?since=${encodeURIComponent(mark)}`;
       const out = await api(`/api/games/${encodeURIComponent(game)}/changes${q}`);
-      const moved = mark !== null && out.changes !== mark;
+      const moved = (mark !== null && out.changes !== mark) || lost;
       mark = out.changes;
+      lost = false;
       if (moved) await changed();
     } catch {
+      lost = true;
       await pause(RETRY_MS);
     }
   }
+}
+
+/** Every ``ms``: ``refresh()`` when the clock (``minute()``) reaches the answers' next change (``next()``) after
+    the minute they were asked for (``asked()``), see ``askAgain``; else ``redraw()`` once a minute (what binds the
+    group, the trains still to board, as the clock moves). */
+export function watchClock({minute, asked, next, refresh, redraw}, ms) {
+  let shown = null;
+  return setInterval(() => {
+    const m = minute();
+    if (askAgain(m, asked(), next())) refresh(); else if (m !== shown) redraw();
+    shown = m;
+  }, ms);
 }

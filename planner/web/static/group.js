@@ -16,7 +16,7 @@ import {makeMap} from "./map.js";
 import {setUpMoney} from "./money_page.js";
 import {firstLeg, placeKey, positionText} from "./now.js";
 import {setUpAction} from "./action.js";
-import {askAgain, watchChanges} from "./fresh.js";
+import {watchChanges, watchClock} from "./fresh.js";
 import {Kept} from "./offline.js";
 import {newId, nextChange} from "./money.js";
 import {keepForOffline} from "./shell.js";
@@ -207,8 +207,10 @@ let asking = 0;  // the latest state asked for: an older answer arriving after i
 
 async function refresh() {
   const mine = ++asking;
+  const now = clock.now() || clockOf(new Date());
+  asked.minute = minutesOf(now);  // the clock asks again at the answers' next change after this minute
   try {
-    const state = await api(`${BASE}?time=${encodeURIComponent(clock.now() || clockOf(new Date()))}`);
+    const state = await api(`${BASE}?time=${encodeURIComponent(now)}`);
     if (mine !== asking) return;
     banner("net", "");
     kept.saveState(state);
@@ -390,10 +392,5 @@ if (cached) renderState(cached.state);
 fillStations();
 refresh();
 watchChanges(GAME, refresh);
-let shownMinute = null;
-setInterval(() => {  // the clock alone: ask again at the answers' next change; redraw the first screen each minute
-  const minute = minutesOf(clock.now());
-  if (askAgain(minute, asked.minute, nextChange(view))) refresh();
-  else if (minute !== shownMinute && view.state) renderNow();
-  shownMinute = minute;
-}, Math.min(pollMs(1000), 1000));
+watchClock({minute: () => minutesOf(clock.now()), asked: () => asked.minute, next: () => nextChange(view), refresh,
+  redraw: () => { if (view.state && !clock.edited) renderNow(); }}, Math.min(pollMs(1000), 1000));  // typed: asks

@@ -6,8 +6,8 @@ import {dueFee} from "./money.js";
 /** The one action the group most likely needs at ``now`` (minutes after midnight, the phone's time):
     - ``position`` when the group's day does not know where it is, or its position is stale (it stood at a
       station past the change window's deadline: it must be in a train by now, or somewhere else);
-    - ``fee`` when the ledger's answer lists a fee due (of a stop of its day it reached, not yet paid);
     - ``roll`` when a roll is due (the dice ask for one now, or before the free movement ends);
+    - ``fee`` when the ledger's answer lists a fee due (of a stop of its day it reached, not yet paid);
     - ``board`` when the change window binds a standing group (board a train by ``by``);
     none otherwise (seated, or nothing binds: the first screen's "Where are we?" button is there), and once the
     game is over. ``why`` says which case it is. */
@@ -18,9 +18,10 @@ export function chooseAction(view, now) {
   if (ob.kind === "ended") return {kind: null, why: "ended"};
   const pos = st.position;
   if (!pos) return {kind: "position", why: "unknown"};
+  // a roll due binds now; a fee stays due until paid, at its stop's time, so it waits for the roll
+  if (ob.kind === "roll" || ob.kind === "free") return {kind: "roll", why: ob.kind};
   const fee = dueFee(view);
   if (fee) return {kind: "fee", why: "due", fee};
-  if (ob.kind === "roll" || ob.kind === "free") return {kind: "roll", why: ob.kind};
   const by = !pos.seated && ob.board_by ? minutesOf(ob.board_by) : null;
   if (by !== null && now !== null && by < now) return {kind: "position", why: "stale"};
   if (by !== null) return {kind: "board", why: "window", by: ob.board_by};

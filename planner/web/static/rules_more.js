@@ -182,12 +182,7 @@ export function setUpRulesMore({base, view, now, send, say, fetchLedger}) {
     fill(id, build());
   }
 
-  let place = null;  // where the group's day has it: the ledger's "now" is asked again when it changes
-  function render() {
-    const st = view.state && view.state.status;
-    const key = st ? JSON.stringify([st.position, st.rolls.length]) : null;
-    if (place !== null && key !== place) fetchLedger();
-    place = key;
+  function render() {  // (the page asks the ledger's "now" again with the group's state: fresh.js)
     const d = view.ledger;
     const n = d && d.now;
     if (!n) return;
