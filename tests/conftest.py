@@ -4,6 +4,7 @@ from the real Swiss extracts in ../shared/data (paths and plain helpers: :mod:`t
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -25,6 +26,11 @@ def pytest_configure(config):
     Python process writes its ``__pycache__``, so every worker, command subprocess, server and routing child would
     compile the planner from source again (about 0.5 s of CPU each). Only stale or missing files are written, into
     the git-ignored ``__pycache__`` folders, as any Python run without that variable writes them."""
+    # pytest rewrites the asserts of every test module it imports and keeps the result in __pycache__ only when
+    # bytecode may be written: under PYTHONDONTWRITEBYTECODE each test process rewrote and compiled all of tests/ again
+    # (about 5 of its 9 s of CPU to collect the suite). The rewritten modules are written as the planner's are below:
+    # into the git-ignored __pycache__ folders, stale ones replaced (pytest checks each against its source).
+    sys.dont_write_bytecode = False
     if hasattr(config, "workerinput"):  # an xdist worker: its controller has compiled
         return
     import compileall

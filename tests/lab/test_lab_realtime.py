@@ -1,7 +1,7 @@
-"""The game lab on real-time data and on plain routing: a ``--realtime`` feed reaches every worker (in this
-process, forked, spawned and loading the day itself, a Dask worker), a URL is fetched once for all of them (and
-one that does not answer is a one-line error, not a report on the timetable), and the report's meta and page
-say how the days were played."""
+"""The game lab on real-time data and on plain routing, on the real-time demo's day written inline
+(tests/support/inline_day.py): a ``--realtime`` feed reaches every worker (in this process, forked, spawned and
+loading the day itself, a Dask worker), a URL is fetched once for all of them (and one that does not answer is a
+one-line error, not a report on the timetable), and the report's meta and page say how the days were played."""
 
 from __future__ import annotations
 
@@ -17,20 +17,38 @@ from planner.cli import main
 from planner.lab.day import DayConfig
 from planner.lab.run import RunSpec, play_day, run_days
 from planner.realtime.overlay import service_day_start
-from tests.support import DAY, DEMO_DATE, ZUG, assert_one_line_error
+from tests.support import DEMO_DATE, assert_one_line_error
+from tests.support.inline_day import day_argv, demo_day
 from tests.support.realtime_server import FeedHandler, feed_server
 from tests.support.rt_fixtures import feed_message
 from tests.support.webserver import free_port
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the demo day's --feed, --date and --game (tests/support/inline_day.py), filled by ``day``
 
 
 @pytest.fixture(scope="module")
-def rt_feed(tmp_path_factory, zug_day):
+def lab_day(tmp_path_factory, session_cache):
+    """The real-time demo's day, written once for the module (its lines through Zug: S1, IR70, S9)."""
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        day = demo_day(tmp_path_factory.mktemp("lab-rt-day"))
+        DAY[:] = day_argv(day)
+        day.timetable  # noqa: B018 - built into the session's cache now
+    yield day
+    DAY.clear()
+
+
+@pytest.fixture(autouse=True)
+def _day(lab_day):
+    """Every test plays on the demo day (DAY filled)."""
+
+
+@pytest.fixture(scope="module")
+def rt_feed(tmp_path_factory, lab_day):
     """Every other train through Zug cancelled (a feed made at noon of the game day): days differ from the
     timetable's."""
-    tt = zug_day.timetable
-    rows = np.nonzero(tt.stop_station[tt.st_stop] == zug_day.station("Zug"))[0]
+    tt = lab_day.timetable
+    rows = np.nonzero(tt.stop_station[tt.st_stop] == lab_day.station("Zug"))[0]
     trips = sorted({int(tt.st_trip[r]) for r in rows})[::2]
     ymd = DEMO_DATE.strftime("%Y%m%d")
     path = tmp_path_factory.mktemp("lab-rt") / "cancelled.pb"
@@ -40,7 +58,7 @@ def rt_feed(tmp_path_factory, zug_day):
 
 
 def _spec(realtime: str | None) -> RunSpec:
-    return RunSpec(str(ZUG), "sbb-monopoly", DEMO_DATE.isoformat(), None, DayConfig(4, "mix", 5), realtime=realtime)
+    return RunSpec(DAY[1], "sbb-monopoly", DEMO_DATE.isoformat(), None, DayConfig(4, "mix", 5), realtime=realtime)
 
 
 def _cli(capsys, *argv: str) -> tuple[int, str, str]:
@@ -94,10 +112,10 @@ def test_meta_and_page_say_plain_routing_and_real_time_data(rt_feed, tmp_path, c
 
 
 @pytest.fixture(scope="module")
-def late_feed(tmp_path_factory, zug_day):
+def late_feed(tmp_path_factory, lab_day):
     """Every train through Zug 4 minutes late all along (a feed made at noon of the game day)."""
-    tt = zug_day.timetable
-    rows = np.nonzero(tt.stop_station[tt.st_stop] == zug_day.station("Zug"))[0]
+    tt = lab_day.timetable
+    rows = np.nonzero(tt.stop_station[tt.st_stop] == lab_day.station("Zug"))[0]
     ymd = DEMO_DATE.strftime("%Y%m%d")
     path = tmp_path_factory.mktemp("lab-late") / "late.pb"
     path.write_bytes(feed_message(service_day_start(DEMO_DATE) + 12 * 3600,
@@ -114,7 +132,7 @@ def test_on_late_trains_a_simulated_group_rides_on_the_predicted_times(late_feed
     from planner.lab.moves import rides_from
     from planner.service import GameDay
 
-    day = GameDay(str(ZUG), sbb_game, DEMO_DATE, realtime=str(late_feed)).warm()
+    day = GameDay(DAY[1], sbb_game, DEMO_DATE, realtime=str(late_feed)).warm()
     zug, real = day.station("Zug"), day.network.tt
     rides = [r for t in range(12 * 3600, 14 * 3600, 600) for r in rides_from(day, zug, t)]
     assert rides and all(r.departure <= r.arrival for r in rides)

@@ -1,74 +1,25 @@
-"""The money rules that need the group's day, through the service layer on the real Zug extract (variant A): a
-fee belongs to a stop of the day (a reported train's stops count), stays due until paid, is paid once whichever
-phone pays it and never before its stop; what the group may buy is only what nobody owns; every group of a game
-is in the ledger from the start; jail the group reports; the free parking at a change; a sale; what applies now
-and what the organiser follows."""
+"""The money rules that need the group's day, through the service layer on a day written here (variant A,
+tests/support/ledger_day.py): every group of a game is in the ledger from the start; jail the group reports; the
+free parking at a change; a sale; what applies now and what the organiser follows. The fees of a reported train's
+stops and of the toll line it crosses: tests/ledger/test_ledger_day_rules_shared.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from planner.errors import InputError
-from planner.ledger.apply import AlreadyPaid
-from planner.service import PlaceRequest, Play, set_position
 from planner.service import status as group_status
 from planner.service.change.jail_and_cards import report_late
-from planner.service.change.ledger_events import LedgerRequest, mark_sent, record_event
+from planner.service.change.ledger_events import mark_sent
 from planner.service.questions.ledger_now import ledger_now, organiser_ledger
-from planner.service.setup.new_game import create_game
-from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.support import DEMO_DATE, ZUG
-
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+from tests.support.ledger_day import at, rec, three_groups
 
 
 @pytest.fixture
-def game(zug_day):
-    with State(":memory:") as state:
-        links = create_game(state, "Samstag", "Rot,Blau,Gelb", feed=str(ZUG), game="sbb-monopoly",
-                            date=DEMO_DATE.isoformat(), base="http://127.0.0.1:8000")
-        yield Play(zug_day, state.games.get(links.game), state)
-
-
-def rec(play: Play, group: str, kind: str, time: str, now: str | None = None, **kw):
-    return record_event(play, LedgerRequest(group, kind, T(time), now=T(now) if now else None, **kw)).answer()
-
-
-def at(play: Play, group: str, where: str, time: str, trip: str | None = None):
-    return set_position(play, group, PlaceRequest(where, T(time), trip), T(time))
-
-
-def fees(play: Play, group: str, time: str) -> list[tuple]:
-    return [(f.name, f.time, f.owner, f.amount) for f in ledger_now(play, group, T(time)).fees_due]
-
-
-def test_the_stops_of_a_reported_train_owe_their_fees_until_paid_and_once(game):
-    at(game, "Blau", "Zug", "09:00")
-    rec(game, "Blau", "buy", "09:05", station="Zug")
-    rec(game, "Gelb", "buy", "09:10", toll_line="Luzern–Rotkreuz")
-    at(game, "Rot", "Baar", "09:50")
-    now = ledger_now(game, "Rot", T("09:51"))
-    assert [(o.kind, o.name) for o in now.buy_offers] == [("station", "Baar")] and now.fees_due == []
-    at(game, "Rot", "Baar", "09:58", trip="IR75 09:58")  # Baar 09:58, Zug 10:02, Rotkreuz 10:10, Luzern 10:25
-    assert fees(game, "Rot", "10:01") == []  # the Zug stop is still ahead
-    with pytest.raises(InputError, match="the stop at Zug is at 10:02: its fee cannot be paid before .it is 10:01"):
-        rec(game, "Rot", "pay", "10:02", now="10:01", station="Zug")
-    assert fees(game, "Rot", "10:05") == [("Zug", "10:02", "Blau", 1000)]
-    assert ledger_now(game, "Rot", T("10:05")).buy_offers == []  # between two stops: nothing to buy
-    first = rec(game, "Rot", "pay", "10:02", now="10:05", station="Zug", event_id="phone-one-0001")
-    assert first.amount == 1000 and first.time == "10:02"
-    with pytest.raises(AlreadyPaid, match="paid the fee of Zug at 10:02 already"):  # the other phone
-        rec(game, "Rot", "pay", "10:02", now="10:05", station="Zug", event_id="phone-two-0001")
-    with pytest.raises(AlreadyPaid):  # a tap on the form a little later: the same stop
-        rec(game, "Rot", "pay", "10:06", now="10:06", station="Zug", event_id="phone-two-0002")
-    assert fees(game, "Rot", "10:07") == []
-    assert fees(game, "Rot", "10:30") == [("Luzern–Rotkreuz", "10:25", "Gelb", 500)]
-    at(game, "Rot", "Zug", "11:30")  # elsewhere since: the toll line's fee is still due, and Zug's new stop too
-    assert fees(game, "Rot", "11:31") == [("Luzern–Rotkreuz", "10:25", "Gelb", 500), ("Zug", "11:30", "Blau", 1000)]
-    assert [o.name for o in ledger_now(game, "Rot", T("11:31")).buy_offers] == []  # Zug is Blau's: a fee, no offer
-    assert rec(game, "Rot", "pay", "10:25", now="11:32", toll_line="Luzern–Rotkreuz").amount == 500
-    assert fees(game, "Rot", "11:33") == [("Zug", "11:30", "Blau", 1000)]
+def game(tmp_path):
+    with three_groups(tmp_path) as play:
+        yield play
 
 
 def test_every_group_of_a_game_is_in_the_ledger_before_it_acted(game):
@@ -132,29 +83,6 @@ def test_a_message_sent_late_costs_the_penalty_and_the_organiser_sees_what_is_un
     with pytest.raises(InputError, match=f"event #{fee.seq} is group Rot's, not group Blau's"):
         mark_sent(game, "Blau", fee.seq, T("10:30"))
     assert [u.seq for u in organiser_ledger(game).unsent] == [bought.seq]
-
-
-def test_variant_b_charges_no_unscheduled_stop_tax_in_a_bus(nws_feed, nws_game, nws_date):
-    from planner.service import GameDay, implicit_record
-    from planner.timetable.model import Mode
-
-    day = GameDay(str(nws_feed), nws_game, nws_date)
-    tt = day.timetable
-    trip = next(t for t in range(tt.n_trips) if tt.route_mode[tt.trip_route[t]] == Mode.BUS
-                and tt.st_dep[tt.trip_stop_times(t).start] >= T("10:00"))
-    row = tt.trip_stop_times(trip).start
-    board = tt.station_name[tt.stop_station[tt.st_stop[row]]]
-    with State(":memory:") as state:
-        play = Play(day, implicit_record(state, day, nws_game.name), state)
-        t = int(tt.st_dep[row])
-        set_position(play, "Rot", PlaceRequest(board, t, tt.trip_id[trip]), t)
-        with pytest.raises(InputError, match=r"Nicht planmässiger Halt \(§16.1\) does not apply in a bus"):
-            record_event(play, LedgerRequest("Rot", "tax", t + 60, reason="unscheduled_stop"))
-        assert [x.key for x in ledger_now(play, "Rot", t + 60).taxes] == ["no_free_compartment"]
-        paid = record_event(play, LedgerRequest("Rot", "tax", t + 60, reason="no_free_compartment")).answer()
-        assert paid.amount == 2000 and paid.message == "RotP 2000 P total 2000"
-        with pytest.raises(InputError, match="no tax 'jail' in this game"):
-            record_event(play, LedgerRequest("Rot", "tax", t + 60, reason="jail"))
 
 
 def test_the_answer_now_says_when_it_changes_next_and_a_fee_appears_then(game):

@@ -28,7 +28,7 @@ UNSEEN = {"project/test_notebook.py": "the walkthrough notebook plays on the Zug
 # issue 44's goal: at least this share of the test modules passes without ../shared
 GOAL = 0.70
 # the share reached so far (raised as modules move to inline days; never lowered)
-FLOOR = 0.54
+FLOOR = 0.56
 
 
 def _modules() -> list[Path]:
