@@ -12,6 +12,8 @@ import pytest
 from planner.cli import main
 from tests.support import ZUG
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 RUN = ["--groups", "4", "--days", "2", "--seed", "1", "--executor", "serial"]
 FINDING = re.compile(r"^(\d)\. (.+)\n   -> (.+)$", re.M)
 

@@ -23,6 +23,8 @@ from tests.support import ZUG
 from tests.support.pseudo_check import untranslated
 from tests.support.webserver import serve, web_env, web_game
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*|'planner ")
 
 

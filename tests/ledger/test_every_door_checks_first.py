@@ -25,6 +25,8 @@ from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
 from tests.support.inline_day import demo_day
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory, session_cache):

@@ -85,18 +85,6 @@ def test_a_message_sent_late_costs_the_penalty_and_the_organiser_sees_what_is_un
     assert [u.seq for u in organiser_ledger(game).unsent] == [bought.seq]
 
 
-def test_the_answer_now_says_when_it_changes_next_and_a_fee_appears_then(game):
-    at(game, "Blau", "Zug", "09:00")
-    rec(game, "Blau", "buy", "09:05", station="Zug")
-    at(game, "Rot", "Baar", "09:58", trip="IR75 09:58")  # Baar 09:58, Zug 10:02, Rotkreuz 10:10, Luzern 10:25
-    before = ledger_now(game, "Rot", T("10:01"))
-    assert before.fees_due == [] and before.next_change == "10:02"  # the Zug stop: the page asks again then
-    assert before.position.train and before.position.seated and before.obligation.kind
-    assert [f.name for f in ledger_now(game, "Rot", T("10:02")).fees_due] == ["Zug"]
-    assert ledger_now(game, "Rot", T("10:11")).next_change == "10:12"  # the train leaves Rotkreuz: no offer there
-    assert ledger_now(game, "Rot", T("10:13")).next_change == "10:25"  # Luzern (and the toll line) is next
-
-
 def test_the_income_of_each_full_hour_is_due_until_recorded(game):
     at(game, "Rot", "Zug", "09:30")
     now = ledger_now(game, "Rot", T("11:05"))
@@ -111,3 +99,15 @@ def test_mortgage_and_building_are_offered_only_when_the_rules_allow_them(game):
     rec(game, "Rot", "buy", "09:05", station="Zug")
     now = ledger_now(game, "Rot", T("09:10"))
     assert not now.mortgageable and now.buildable == []  # cash covers everything; no complete letter group
+
+
+def test_the_answer_now_says_when_it_changes_next_and_a_fee_appears_then(game):
+    at(game, "Blau", "Zug", "09:00")
+    rec(game, "Blau", "buy", "09:05", station="Zug")
+    at(game, "Rot", "Baar", "09:58", trip="IR75 09:58")  # Baar 09:58, Zug 10:02, Rotkreuz 10:10, Luzern 10:25
+    before = ledger_now(game, "Rot", T("10:01"))
+    assert before.fees_due == [] and before.next_change == "10:02"  # the Zug stop: the page asks again then
+    assert before.position.train and before.position.seated and before.obligation.kind
+    assert [f.name for f in ledger_now(game, "Rot", T("10:02")).fees_due] == ["Zug"]
+    assert ledger_now(game, "Rot", T("10:03")).next_change == "10:10"  # the Rotkreuz stop
+    assert ledger_now(game, "Rot", T("10:11")).next_change == "10:25"  # Luzern (and the toll line) is next

@@ -10,6 +10,8 @@ from planner.cli import main
 from tests.support import ZUG
 from tests.support.browser import PHONE
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 FACTS = """() => {
   const el = document.querySelector(".folium-map"), map = window[el.id], c = el.getBoundingClientRect();
   const box = r => [r.left, r.top, r.right, r.bottom];

@@ -20,6 +20,8 @@ from planner.maps.track import tracks
 from planner.rail.loader import load_rail_network
 from planner.rail.network import haversine_km
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 def _section(sections, title: str):
     (sec,) = [s for s in sections if s.title == title]

@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 from tests.support.browser import phone, split_words
 from tests.support.webserver import DAY, run_cli, web_game
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 
 @pytest.fixture(scope="module")
 def site(web_server):

@@ -14,6 +14,8 @@ import requests
 from tests.support.inline_day import day_argv, demo_day
 from tests.support.webserver import planner, run_cli
 
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile)
 
 
