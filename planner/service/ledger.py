@@ -294,7 +294,8 @@ def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
         last = rows[-1].event
         if last.kind == "draw":
             card = rules.cards[last.card]
-            return LedgerResult(rows, f"{card.deck} {card.title}", card.effect)
+            deck = rules.decks.get(card.deck)
+            return LedgerResult(rows, f"{deck.shown if deck is not None else card.deck} {card.title}", card.effect)
         return LedgerResult(rows)
     raise AssertionError("unreachable")  # the last try returns or raises
 

@@ -160,9 +160,10 @@ class Offer(_Answer, kw_only=True, omit_defaults=True):
 class DeckNow(_Answer, kw_only=True, omit_defaults=True):
     """A deck the group draws from, what makes it draw, and how many cards its pile still holds."""
 
-    name: str
+    name: str  # the deck's key (a draw names it)
     trigger: str
     left: int
+    title: str = ""  # the deck's name in the reader's language
 
 
 class TaxNow(_Answer, kw_only=True, omit_defaults=True):
@@ -192,6 +193,7 @@ class KeptCard(_Answer, kw_only=True, omit_defaults=True):
     deck: str
     title: str
     effect: str
+    deck_title: str = ""  # the deck's name in the reader's language
 
 
 class ParkingNow(_Answer, kw_only=True, omit_defaults=True):

@@ -45,14 +45,14 @@ export function cardEffectText(ev) {
 export function deckItem(deck, draw) {
   return h("p", {class: "deck"}, h("small", {}, deck.trigger), " ",
     tapOnce(h("button", {type: "button", class: "small draw", "data-deck": deck.name},
-      t("Draw a {deck} card", {deck: deck.name})), () => draw(deck.name)), " ",
+      t("Draw a {deck} card", {deck: deck.title || deck.name})), () => draw(deck.name)), " ",
     h("small", {}, t("({left} in the pile)", {left: deck.left})));
 }
 
 /** One kept card with what playing it asks: out of jail (only in jail), a station bought with it (its name), a
     roll made a 6 (the dice). ``act(kind, card, extra)`` plays it. */
 export function keptCardItem(card, inJail, dice, act) {
-  const li = h("li", {class: "kept-card"}, h("b", {}, `${card.deck} ${card.title}`), " ");
+  const li = h("li", {class: "kept-card"}, h("b", {}, `${card.deck_title || card.deck} ${card.title}`), " ");
   if (card.effect === "out_of_jail") {
     const b = h("button", {type: "button", class: "small play"}, t("Play it: out of jail"));
     b.disabled = !inJail;
