@@ -10,10 +10,11 @@ import msgspec
 
 from planner.commands.base import Context, emit
 from planner.errors import InputError
+from planner.ledger.model import BANK, PARKING
 from planner.service.ledger import LedgerRequest, end, feed, mark_sent, record_event, status, void
 from planner.service.ledger_now import ledger_now, organiser_ledger
 from planner.service.ledger_views import recorded_event
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 
@@ -94,12 +95,22 @@ def cmd_event(args: argparse.Namespace) -> int:
     ans = res.answer()
     said = _("{message} (pending dice-off)") if ans.pending else "{message}"
     text = (f"{ans.title}: " if ans.title else "") + said.format(message=ans.message)
-    text += "".join(f"\n  {a} -> {b}: {n}" for a, b, n in ans.transfers)
+    text += "".join(f"\n  {_party(a)} -> {_party(b)}: {format_amount(n)}" for a, b, n in ans.transfers)
     if ans.undoes:
         text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
             events=", ".join(f"#{s}" for s in ans.undoes))
     emit(args, ans, text)
     return 0
+
+
+def _party(name: str) -> str:
+    """Who money moves from or to: a group's name, the bank or the free parking in the reader's words."""
+    return {BANK: _("bank"), PARKING: _("free parking")}.get(name, name)
+
+
+def _out(rows: list[dict]) -> list[dict]:
+    """The table's rows with ``out`` (§6) said as players say it: "out" or nothing."""
+    return [{**r, "out": _("out") if r.get("out") else ""} for r in rows]
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -108,9 +119,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     answer = status(ctx.play, args.group)
     out = msgspec.to_builtins(answer)
     groups = [out] if args.group else out["groups"]
-    table = format_table([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
+    table = format_table(_out([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
                                                       f"{' (V)' if s['mortgaged'] else ''}" for s in g["stations"]),
-                           "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"])} for g in groups],
+                           "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"])} for g in groups]),
                          ["group", "cash", "capital", "stations", "lines", "out"],
                          [_("group"), _("cash"), _("capital"), _("stations"), _("lines"), _("out")])
     emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=out["parking"]))
@@ -159,8 +170,7 @@ def _now_lines(now: dict) -> list[str]:
         lines.append(_("free parking {total}: roll two dice at {station} (sum {sum})").format(
             total=p["total"], station=p["at"], sum=p["sum"]))
     if now["jail"]:
-        lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
-                                                                    until=now["jail"]["until"]))
+        lines.append(now["jail"]["text"]["text"])
     return lines
 
 
@@ -168,7 +178,7 @@ def cmd_end(args: argparse.Namespace) -> int:
     """Ranking."""
     answer = end(Context(args, game_scope=True).play)
     out = msgspec.to_builtins(answer)
-    table = format_table(out["ranking"], ["rank", "group", "cash", "holdings_value", "group_bonus", "capital", "out"],
+    table = format_table(_out(out["ranking"]), ["rank", "group", "cash", "holdings_value", "group_bonus", "capital", "out"],
                          [_("rank"), _("group"), _("cash"), _("holdings value"), _("group bonus"), _("capital"),
                           _("out")])
     emit(args, answer, table + "\n" + _("winner: {group}").format(group=out["winner"] or "-"))

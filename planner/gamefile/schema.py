@@ -43,6 +43,8 @@ class GameSection(_Section):
     description: Text = ""
     # the language of every answer and document of the game unless the user chooses another (docs/i18n.md)
     language: Lang | None = None
+    # the paragraph numbers of this game's own rules that answers cite (planner/gamefile/game.py PARAGRAPHS)
+    paragraphs: dict[Literal["walking", "change_window", "dice", "free_movement"], Name] = {}
 
 
 class ClockSection(_Section):

@@ -31,6 +31,12 @@ def render(rules: LedgerRules, kind: str, *, group: str, time: int, name: str = 
                            title=title, other=other).strip()
 
 
+def note(rules: LedgerRules, kind: str, **fields: object) -> str:
+    """A text every group is told besides an event's own message (the §7.2 note, a correction), from the game
+    file's template for ``kind`` in the game's language."""
+    return rules.messages[kind].in_language(rules.language).format(**fields)
+
+
 def late_suffix(rules: LedgerRules, minutes: int, penalty: int, to: str) -> str:
     """§13: the mark on a late message: how late and the penalty it costs (to ``P`` or the owner)."""
     return rules.messages["late"].in_language(rules.language).format(minutes=minutes, penalty=penalty, to=to)

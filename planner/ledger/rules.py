@@ -31,10 +31,16 @@ MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "card": ("group", "time", "title", "amount"), "late": ("minutes", "penalty", "to"),
     "play": ("group", "time", "title"), "sell": ("group", "time", "name", "other", "amount"),
     "accept": ("group", "time", "name", "other", "amount"), "jail": ("group", "time", "name"),
+    # what every group is told besides the events: a purchase in the same minute as another group's (§7.2), an
+    # event voided by the organisers (``what``: its own message; ``changes``: later amounts that change)
+    "diceoff_note": ("owner",), "void": ("time", "seq", "what", "reason"),
+    "void_changes": ("time", "seq", "what", "reason", "changes"),
 }
 _SAMPLES: dict[str, tuple[object, ...]] = {
     "group": ("1",), "time": ("9.10",), "name": ("Zug",), "items": ("H Zug",), "title": ("Chance x",),
     "to": ("P",), "amount": (4000, ""), "total": (4000,), "minutes": (12,), "penalty": (400,), "other": ("2",),
+    "owner": ("Blau",), "seq": (6,), "what": ("Gelb Zug B 4000",), "reason": ("doppelt gemeldet",),
+    "changes": ("#9 4000 -> 2000",),
 }
 MAX_MESSAGE = 400  # characters of one rendered message (an SMS is 160)
 _WIDTH = re.compile(r"\d+")
@@ -48,6 +54,9 @@ DEFAULT_MESSAGES = {
     # not in the seeds' §19 codes (ours, in their style): a card played, a sale offered and accepted, a jail
     "play": "{group} {title}", "sell": "{group} {name} an {other} {amount}",
     "accept": "{group}K {time} {name} von {other} {amount}", "jail": "{group} Gefängnis {name}",
+    "diceoff_note": " (gleiche Minute wie Gruppe {owner}: Würfeln um den Bahnhof, §7.2)",
+    "void": "{time} Korrektur: #{seq} {what} storniert ({reason})",
+    "void_changes": "{time} Korrektur: #{seq} {what} storniert ({reason}); neu {changes}",
 }
 
 

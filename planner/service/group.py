@@ -24,7 +24,7 @@ from planner.service.answers.dice import RollAnswer, stored_roll
 from planner.service.day_model import SEATED_LABEL, group_day, plan_json, station_name_of
 from planner.service.jail import jail_now, paid_out
 from planner.service.ledger_views import jailed
-from planner.service.messages import rule_label
+from planner.service.messages import message, rule_label
 from planner.service.play import Play
 from planner.service.positions import Place, PlaceRequest, origin_of, resolve_place, train_echo, train_hints
 from planner.service.pricing import cheapest_answer, load_pricing
@@ -175,13 +175,12 @@ def roll(play: Play, req: RollRequest) -> RollResult:
 
 def _free_roll_warning(play: Play, free_until: int, target: str | None) -> str:
     """A roll made during free movement names the target the group heads for once it ends (§4.5)."""
-    rule = rule_label(play.day.game)
+    game = play.day.game
+    rule = rule_label(game)
+    said = {"until": fmt_clock(free_until), "target": target, "paragraph": game.paragraph("free_movement")}
     if rule is None:
-        return _("rolled during free movement (until {until}): {target} is the target from then on (§4.5); this is "
-                 "the earliest legal arrival from now").format(until=fmt_clock(free_until), target=target)
-    return _("rolled during free movement (until {until}): {target} is the target from then on (§4.5); this is "
-             "the earliest legal arrival from now under the {rule}").format(until=fmt_clock(free_until),
-                                                                           target=target, rule=rule)
+        return message("free.rolled", **said).text
+    return message("free.rolled_window", **said, rule=rule).text
 
 
 def _dice(dice: int) -> tuple[int, ...]:

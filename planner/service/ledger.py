@@ -18,7 +18,7 @@ from planner.errors import InputError
 from planner.game.bonus import trip_meets_bonus
 from planner.game.prices import initial_letter, station_price
 from planner.ledger.cards import NotInPile, deck_of, next_card
-from planner.ledger.messages import sms_time
+from planner.ledger.messages import note, sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
 from planner.service.answers.ledger import RecordedEvent
 from planner.service.day_model import group_day
@@ -308,12 +308,16 @@ def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
         raise InputError(_("--reason: say why the event is voided (every group is told)"))
     rules = rules_of(play)
 
+    # the voided event named by its own message (in the game's language, as every group was sent it)
+    original = next((r for r in play.state.ledger.events(rules, play.id, max(0, int(seq) - 1)) if r.seq == seq),
+                    None)
+
     def message(ev: Event, changes: list[tuple[int, int, int]]) -> str:
-        what = f"#{seq} {ev.group} {ev.kind} {ev.name}".strip()
-        text = f"{sms_time(time)} correction: {what} voided ({reason[:200]})"
+        what = original.message if original is not None and original.message else f"{ev.group} {ev.name}".strip()
+        said = {"time": sms_time(time), "seq": seq, "what": what, "reason": reason[:200]}
         if changes:
-            text += "; now " + ", ".join(f"#{s} {a} -> {b}" for s, a, b in changes)
-        return text
+            return note(rules, "void_changes", **said, changes=", ".join(f"#{s} {a} -> {b}" for s, a, b in changes))
+        return note(rules, "void", **said)
 
     return play.state.ledger.void(rules, play.id, int(seq), reason, time, message)
 

@@ -13,6 +13,7 @@ from planner.service.day_model import group_day
 from planner.service.group import GroupStatus, RollRequest, RollResult, roll, set_position, status
 from planner.service.ledger import LedgerRequest, LedgerResult, record_event
 from planner.service.ledger_views import recorded_event, rules_of
+from planner.service.messages import message
 from planner.service.play import Play
 from planner.service.positions import PlaceRequest
 from planner.service.whereabouts import train_at
@@ -65,8 +66,8 @@ def report_late(play: Play, group: str, time: int, late: int, event_id: str | No
     event = Event("jail", g.name, time, name=station, trip=trip_id, minutes=late)
     rows = play.state.ledger.record(rules, play.game, g, event, event_id=event_id)
     stay = play.state.ledger.view(rules, play.id).jail(g.name, time)
-    return LateReport(stay, _("in jail at {station} until {until} (§17)").format(
-        station=station, until=fmt_clock(stay.until) if stay else "-"), msgspec.to_builtins(recorded_event(rows[-1])))
+    said = message("jail.stay", station=station, until=fmt_clock(stay.until) if stay else "-").text
+    return LateReport(stay, said, msgspec.to_builtins(recorded_event(rows[-1])))
 
 
 def position_late(play: Play, group: str, place: PlaceRequest, time: int, late: int) -> tuple[GroupStatus, LateReport]:

@@ -30,6 +30,7 @@ from planner.service.day_model import group_day
 from planner.service.ledger import station_facts
 from planner.service.ledger_stops import Stop, stops_of, tunnel_range
 from planner.service.ledger_views import diceoffs, ledger_state, rules_of
+from planner.service.messages import message
 from planner.service.play import Play
 from planner.timetable.model import Mode
 from planner.util.timefmt import fmt_clock
@@ -61,10 +62,13 @@ def ledger_now(play: Play, group: str, time: int) -> LedgerNow:
         selling=[_sale(o) for o in state.offers.values() if o.seller == name and _open(state, o)],
         cards=[_kept(rules, k) for k in state.held.get(name, [])],
         parking=_parking(play, state, model, stops, name, t),
-        jail=None if jail is None else JailNow(station=jail.station, since=fmt_clock(jail.since),
-                                               until=fmt_clock(jail.until), pay=rules.parking_payments.get("jail")),
+        jail=None if jail is None else JailNow(
+            station=jail.station, since=fmt_clock(jail.since), until=fmt_clock(jail.until),
+            pay=rules.parking_payments.get("jail"),
+            text=message("jail.stay", station=jail.station, until=fmt_clock(jail.until))),
         unsent=unsent, late_minutes=rules.late_minutes, late_penalty_percent=rules.late_penalty_percent,
         jail_delay=rules.jail_delay,
+        jail_rule=message("jail.rule", delay=rules.jail_delay) if rules.jail_delay else None,
         buyers=[g.name for g in play.game.groups if g.name != name and g.name not in state.out])
 
 

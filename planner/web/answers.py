@@ -176,12 +176,9 @@ class Answers:
             if pos is None:
                 raise HttpError(422, N_("where are you? set the position first, or pass ?at=STATION&time=HH:MM"))
             if pos.seated:  # the trains after getting off at the stop it approaches
-                out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
-            else:
-                # (without a change window: the next departures from the phone's time)
-                out = trains_after_getting_off(gd, pos.station, pos.since, now=now)
-            out.seated = pos.seated
-            return out
+                return trains_after_getting_off(gd, pos.station, pos.since, pos.trip, seated=True)
+            # (without a change window: the next departures from the phone's time)
+            return trains_after_getting_off(gd, pos.station, pos.since, now=now, seated=False)
 
     def where_are_we(self, game_id: str, number: int, body: dict) -> WhereaboutsAnswer:
         """"Where are we?": the station the group is at, or the train it is in, from the phone's place

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec import UNSET, UnsetType
 
-from planner.service.answers.base import Answer
+from planner.service.answers.base import Answer, Message
 
 
 class _Answer(Answer, kw_only=True, omit_defaults=True):
@@ -212,6 +212,7 @@ class JailNow(_Answer, kw_only=True, omit_defaults=True):
     since: str
     until: str
     pay: int | None  # variant A: the payment that ends it
+    text: Message | None = None  # the jail in one sentence (planner/service/messages.py)
 
 
 class Unsent(_Answer, kw_only=True, omit_defaults=True):
@@ -247,6 +248,7 @@ class LedgerNow(_Answer, kw_only=True, omit_defaults=True):
     late_penalty_percent: int = 0
     jail_delay: int = 0  # §17: minutes late that put the group in jail (reported without a live feed)
     buyers: list[str] = []  # §7.3: the other groups (not out) a station may be sold to
+    jail_rule: Message | None = None  # §17 in one sentence (None: no jail by reported delays)
 
 
 class OrganiserLedger(_Answer, kw_only=True, omit_defaults=True):

@@ -9,6 +9,7 @@ import {byId, fill, h} from "./dom.js";
 import {chf, normaliseClock} from "./format.js";
 import {t} from "./i18n.js";
 import {newId} from "./money.js";
+import {sentence} from "./words.js";
 
 function dieSelect() {
   return h("select", {class: "die", "aria-label": t("die")},
@@ -239,9 +240,9 @@ export function setUpRulesMore({base, view, now, send, say, fetchLedger}) {
     const canReport = !feed && (n.jail_delay || 0) > 0 && !!pos && !n.jail && !n.out;
     byId("jail-box").hidden = !n.jail && !canReport;
     byId("late-form").hidden = !canReport;
-    byId("late-rule").textContent = t("{delay} minutes late or more: jail where the train arrived (§17).",
-      {delay: n.jail_delay || 0});
-    byId("jail-text").textContent = n.jail ? t("In jail at {station} until {until} (§17).", n.jail) : "";
+    // the rule and the stay as the server words them (planner/service/messages.py)
+    byId("late-rule").textContent = n.jail_rule ? sentence(n.jail_rule.text) : "";
+    byId("jail-text").textContent = n.jail && n.jail.text ? sentence(n.jail.text.text) : "";
     const pay = byId("jail-pay-ledger");
     pay.hidden = !(n.jail && n.jail.pay);
     if (!pay.hidden) {
