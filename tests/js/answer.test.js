@@ -36,6 +36,8 @@ test("an answer's title, sentence and notes", () => {
   assert.equal(answerSummary({...ANSWER, changes: 2}).text, "Go to Wohlen AG: leave 12:52, arrive 13:46, 2 changes.");
   assert.equal(answerSummary({kind: "free", free_until: "13:40", free: {key: "dice.free", params: {until: "13:40"},
     text: "free movement until 13:40"}}).text, "Free movement until 13:40.");  // the server's words, a sentence
+  // a roll stored before answers carried the rule's words still reads as a sentence
+  assert.equal(answerSummary({kind: "free", free_until: "13:40"}).text, "Free until 13:40.");
   assert.equal(answerSummary({kind: "target", target: "Zug", already_there: true}).text, "Target Zug: you are there.");
 });
 

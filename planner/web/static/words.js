@@ -22,7 +22,9 @@ export function obligationText(ob) {
 
 /** A roll's answer in one sentence. */
 export function answerText(ans) {
-  if (ans.kind === "free") return sentence(ans.free ? ans.free.text : ans.free_until);
+  if (ans.kind === "free") {  // (a roll stored before answers carried the rule's words: the history's label)
+    return sentence(ans.free ? ans.free.text : t("free until {until}", {until: ans.free_until}));
+  }
   if (ans.already_there) return t("Target {target}: you are there.", {target: ans.target});
   if (!ans.arrival) return t("Target {target}: not reachable from here today.", {target: ans.target});
   const at = {target: ans.target, departure: ans.departure, arrival: ans.arrival};
