@@ -11,7 +11,7 @@ import msgspec
 from planner.commands.base import Context, emit
 from planner.errors import InputError
 from planner.ledger.kinds import told
-from planner.ledger.model import BANK
+from planner.ledger.model import BANK, PARKING
 from planner.service.change.ledger_events import (
     LedgerRequest,
     end,
@@ -104,14 +104,22 @@ def cmd_event(args: argparse.Namespace) -> int:
     ans = res.answer()
     said = _("{message} (pending dice-off)") if ans.pending else "{message}"
     text = (f"{ans.title}: " if ans.title else "") + said.format(message=ans.message)
-    text += "".join("\n  " + _("{payer} -> {payee}: {amount}").format(
-        payer=_("the bank") if a == BANK else a, payee=_("the bank") if b == BANK else b, amount=format_amount(n))
-        for a, b, n in ans.transfers)
+    text += "".join(f"\n  {_party(a)} -> {_party(b)}: {format_amount(n)}" for a, b, n in ans.transfers)
     if ans.undoes:
         text += "\n  " + _("undoes {events} (decided later, recorded earlier)").format(
             events=", ".join(f"#{s}" for s in ans.undoes))
     emit(args, ans, text)
     return 0
+
+
+def _party(name: str) -> str:
+    """Who money moves from or to: a group's name, the bank or the free parking in the reader's words."""
+    return {BANK: _("bank"), PARKING: _("free parking")}.get(name, name)
+
+
+def _out(rows: list[dict]) -> list[dict]:
+    """The table's rows with ``out`` (§6) said as players say it: "out" or nothing."""
+    return [{**r, "out": _("out") if r.get("out") else ""} for r in rows]
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -120,11 +128,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     answer = status(ctx.play, args.group)
     out = msgspec.to_builtins(answer)
     groups = [out] if args.group else out["groups"]
-    table = format_table([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
+    table = format_table(_out([{**g, "stations": ", ".join(f"{s['name']}{' ' + s['code'] if s['code'] else ''}"
                                                       f"{' (V)' if s['mortgaged'] else ''}" for s in g["stations"]),
                            "lines": ", ".join(h["name"] for h in g["toll_lines"] + g["tunnels"]),
-                           "cash": format_amount(g["cash"]), "capital": format_amount(g["capital"]),
-                           "out": _("yes") if g["out"] else _("no")} for g in groups],
+                           "cash": format_amount(g["cash"]), "capital": format_amount(g["capital"])}
+                          for g in groups]),
                          ["group", "cash", "capital", "stations", "lines", "out"],
                          [_("group"), _("cash"), _("capital"), _("stations"), _("lines"), _("out")])
     emit(args, answer, table + "\n" + _("free parking: {amount}").format(amount=format_amount(out["parking"])))
@@ -177,8 +185,7 @@ def _now_lines(now: dict) -> list[str]:
         lines.append(_("free parking {total}: roll two dice at {station} (sum {sum})").format(
             total=format_amount(p["total"]), station=p["at"], sum=p["sum"]))
     if now["jail"]:
-        lines.append(_("in jail at {station} until {until}").format(station=now["jail"]["station"],
-                                                                    until=now["jail"]["until"]))
+        lines.append(now["jail"]["text"]["text"])
     for i in now.get("income", []):
         lines.append(_("income due for {hour}: {amount} (bonus: {train})").format(**i) if i["bonus"]
                      else _("income due for {hour}: {amount}").format(**i))
@@ -191,7 +198,7 @@ def cmd_end(args: argparse.Namespace) -> int:
     """Ranking."""
     answer = end(Context(args, game_scope=True).play)
     out = msgspec.to_builtins(answer)
-    table = format_table(out["ranking"], ["rank", "group", "cash", "holdings_value", "group_bonus", "capital", "out"],
+    table = format_table(_out(out["ranking"]), ["rank", "group", "cash", "holdings_value", "group_bonus", "capital", "out"],
                          [_("rank"), _("group"), _("cash"), _("holdings value"), _("group bonus"), _("capital"),
                           _("out")])
     emit(args, answer, table + "\n" + _("winner: {group}").format(group=out["winner"] or "-"))

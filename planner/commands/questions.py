@@ -34,7 +34,7 @@ def cmd_target(args: argparse.Namespace) -> int:
 def render_dice(out: dict) -> str:
     """Readable dice answer (80 columns; each warning once)."""
     if out["kind"] == "free":
-        s = _("roll {roll}: free movement until {until}").format(roll=out["roll"], until=out["free_until"])
+        s = _("roll {roll}: {free}").format(roll=out["roll"], free=out["free"]["text"])  # the service's words
     elif out.get("arrival") is None:
         s = _("roll {roll}: target {target} (not reachable)").format(roll=out["roll"],
                                                                      target=out.get("target") or "-")
@@ -83,15 +83,7 @@ def cmd_zugzwang(args: argparse.Namespace) -> int:
     t = ctx.clock(args.time)
     exclude = ctx.trip(args.trip, s) if args.trip else -1
     out = trains_after_getting_off(ctx.day, s, t, exclude)
-    if not out.applies:
-        table = _("{game} has no rule on how long a group may wait at {station}; the next departures:").format(
-            game=ctx.game.title, station=out.station) + "\n"
-    elif out.forced_next:
-        table = _("no train leaves {station} by {deadline}: you must take the next one ({rule})").format(
-            station=out.station, deadline=out.deadline, rule=out.rule) + "\n"
-    else:
-        table = _("got off at {station} {got_off}: take a train departing by {deadline} ({rule})").format(
-            station=out.station, got_off=out.got_off, deadline=out.deadline, rule=out.rule) + "\n"
+    table = (out.text.text if out.text is not None else "") + "\n"  # the rule in the service's words
     if out.departures:
         rows = [msgspec.to_builtins(d) | {"note": "" if d.catchable else _("too soon"),
                                           "departure": d.departure + late_mark(d.departure_delay_min or None)}

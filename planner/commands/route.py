@@ -89,7 +89,7 @@ def _wrap(line: str, indent: int = 9) -> list[str]:
 
 def render(out: dict) -> str:
     """Readable itinerary for a phone screen (80 columns, no trip ids, tolls and bonus in words)."""
-    lines = [_("in {train}").format(train=out["train"].removeprefix("in "))] if out.get("train") else []
+    lines = [out["train"]] if out.get("train") else []  # "in IR70 12:09 ..., next stop ...", said once
     if out.get("arrival") is None:
         reason = out.get("reason") or _("unreachable")
         return "\n".join(lines + _wrap(f"{out['from']} → {out['to']}: {reason}", 2))

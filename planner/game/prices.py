@@ -98,6 +98,8 @@ def letter_groups(rows: list[dict], group_size: int = 3) -> dict[str, dict]:
 CATEGORY_LABELS = {  # translated where shown (category_label)
     "IC": "IC / EC", "fast": N_("IR / RE (fast)"), "regional": N_("regional / S-Bahn"), "metro": N_("metro"),
     "tram": N_("tram"), "bus": N_("bus"), "boat": N_("boat"), "cable": N_("cable car"), "other": N_("other"),
+    # the price classes of a game that lists its stations (variant B, planner/gamefile/rules.py PriceRule.classify)
+    "listed": N_("listed station"), "station": N_("station"), "bus stop": N_("bus stop"),
 }
 
 

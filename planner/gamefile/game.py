@@ -21,6 +21,9 @@ from planner.util.text import fold
 from planner.util.timefmt import parse_clock
 
 MODES = ("rail", "bus", "tram", "boat", "cable", "metro", "other")
+# The rules answers cite by paragraph, with the seeds' variant A numbers for a game file that names none of its
+# own ([game] paragraphs; variant B numbers free movement §4.4).
+PARAGRAPHS = {"walking": "4.1", "change_window": "4.2", "dice": "4.4", "free_movement": "4.5"}
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,11 @@ class Game:
     # The money side, as the schema declares it (planner/ledger/money_rules.py builds the ledger's rules from it).
     ledger: schema.LedgerSection = schema.LedgerSection()
     language: str | None = None  # [game] language: the answers' language unless a user chooses another
+    paragraphs: tuple[tuple[str, str], ...] = ()  # [game] paragraphs: the § numbers of this game's own rules
+
+    def paragraph(self, rule: str) -> str:
+        """The § number of ``rule`` (a key of :data:`PARAGRAPHS`) in this game's rules, as its answers cite it."""
+        return dict(self.paragraphs).get(rule, PARAGRAPHS[rule])
 
     @property
     def timetable_digest(self) -> str:
@@ -220,7 +228,7 @@ def parse_game(doc: dict, *, source: str = "<memory>", digest: str = "") -> Game
         letter_group_size=d.letters.group_size, letter_group_bonus=d.letters.group_bonus,
         window=ChangeWindow(d.zugzwang.minutes) if d.zugzwang is not None and d.zugzwang.applies else None,
         jail=JailRule(d.jail.delay_minutes, d.jail.minutes),
-        ledger=d.ledger, language=d.game.language,
+        ledger=d.ledger, language=d.game.language, paragraphs=tuple(sorted(d.game.paragraphs.items())),
     )
 
 

@@ -29,6 +29,10 @@ Mode = Literal["rail", "bus", "tram", "boat", "cable", "metro", "other"]
 Category = Literal["IC", "fast", "regional"]
 DiceNumber = Annotated[int, Meta(ge=1, le=66)]
 Names = Annotated[list[Name], Meta(max_length=10_000)]
+Lang = Literal["de", "fr", "en"]
+# a text players read, in the game's language or one per language (planner/util/local_text.py)
+LocalName = Name | Annotated[dict[Lang, Name], Meta(min_length=1)]
+LocalText = Text | Annotated[dict[Lang, Text], Meta(min_length=1)]
 
 
 class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -41,6 +45,8 @@ class GameSection(_Section):
     description: Text = ""
     # the language of every answer and document of the game unless the user chooses another (docs/i18n.md)
     language: Literal[LANGUAGES] | None = None  # the one list of languages
+    # the paragraph numbers of this game's own rules that answers cite (planner/gamefile/game.py PARAGRAPHS)
+    paragraphs: dict[Literal["walking", "change_window", "dice", "free_movement"], Name] = {}
 
 
 class ClockSection(_Section):
@@ -163,7 +169,7 @@ Share = Annotated[float, Meta(ge=0, le=1)]
 class CardEntry(_Section):
     key: Name
     deck: Name
-    title: Name
+    title: LocalName
     # keep: kept without an effect; out_of_jail, six (a roll turned into a 6) and free_station are kept until
     # played; jail: the group goes to jail at its next stop
     effect: Literal["bank_pays", "pay_parking", "per_building", "each_group_pays", "pay_each_group", "free_station",
@@ -178,13 +184,14 @@ class CardEntry(_Section):
 class DeckEntry(_Section):
     # §14-§15: a deck of cards and what makes a group draw from it (shown on the group's page)
     name: Name
-    trigger: Text = ""
+    title: LocalName | None = None  # as players read it (the name, a key of the cards' ``deck``, by default)
+    trigger: LocalText = ""
 
 
 class TaxEntry(_Section):
     # §16: a tax into the free parking; ``modes``: the modes it applies in (empty: every mode)
     key: Name
-    title: Name
+    title: LocalName
     amount: Money
     modes: Annotated[list[Mode], Meta(max_length=7)] = []
 
@@ -204,7 +211,7 @@ class LedgerSection(_Section):
     late_minutes: Minutes = 0
     late_penalty_percent: Annotated[int, Meta(ge=0, le=100)] = 0
     audience: dict[Name, Audience] = {}
-    messages: dict[Name, Text] = {}
+    messages: dict[Name, LocalText] = {}
     cards: Annotated[list[CardEntry], Meta(max_length=200)] = []
     decks: Annotated[list[DeckEntry], Meta(max_length=20)] = []
     taxes: Annotated[list[TaxEntry], Meta(max_length=20)] = []

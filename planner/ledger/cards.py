@@ -114,8 +114,8 @@ def effect(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, card: Car
     elif card.effect == "free_station":
         s.free_station[e.group] = s.free_station.get(e.group, 0) + 1
     out.tell = "*" if card.tell == "all" else ""
-    text = render(rules, "card", group=e.group, time=e.time, title=f"{card.deck} {card.title}",
-                  amount=out.amount or "")
+    title = f"{card.deck} {card.title.in_language(rules.language)}"  # every group is sent the game's language
+    text = render(rules, "card", group=e.group, time=e.time, title=title, amount=out.amount or "")
     out.message = text + (f" P total {s.parking}" if card.effect in ("pay_parking", "per_building") else "")
 
 
@@ -148,4 +148,5 @@ def play(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
             raise Refused(_("group {group} is in no jail at {time}: the card stays held").format(
                 group=e.group, time=fmt_clock(e.time)))
     s.held[e.group].remove(e.card)
-    out.message = render(rules, "play", group=e.group, time=e.time, title=f"{card.deck} {card.title}")
+    out.message = render(rules, "play", group=e.group, time=e.time,
+                         title=f"{card.deck} {card.title.in_language(rules.language)}")

@@ -1,4 +1,5 @@
-"""The §13/§19 message texts of ledger events, in the game file's codes (pure)."""
+"""The §13/§19 message texts of ledger events, in the game file's codes and the game's language (pure): every
+group is sent the same message, whatever language each phone shows."""
 
 from __future__ import annotations
 
@@ -25,10 +26,17 @@ def render(rules: LedgerRules, kind: str, *, group: str, time: int, name: str = 
            total: int = 0, items: str = "", title: str = "", other: str = "") -> str:
     """The message of one event from the game file's template for ``kind`` (``other``: the other group of a
     sale)."""
-    return rules.messages[kind].format(group=group, time=sms_time(time), name=name, amount=amount, total=total,
-                                       items=items, title=title, other=other).strip()
+    template = rules.messages[kind].in_language(rules.language)
+    return template.format(group=group, time=sms_time(time), name=name, amount=amount, total=total, items=items,
+                           title=title, other=other).strip()
+
+
+def note(rules: LedgerRules, kind: str, **fields: object) -> str:
+    """A text every group is told besides an event's own message (the §7.2 note, a correction), from the game
+    file's template for ``kind`` in the game's language."""
+    return rules.messages[kind].in_language(rules.language).format(**fields)
 
 
 def late_suffix(rules: LedgerRules, minutes: int, penalty: int, to: str) -> str:
     """§13: the mark on a late message: how late and the penalty it costs (to ``P`` or the owner)."""
-    return rules.messages["late"].format(minutes=minutes, penalty=penalty, to=to)
+    return rules.messages["late"].in_language(rules.language).format(minutes=minutes, penalty=penalty, to=to)

@@ -18,6 +18,7 @@ from planner.errors import GameFileError
 from planner.gamefile.game import Game
 from planner.ledger.kinds import KINDS
 from planner.util.i18n import N_
+from planner.util.local_text import LocalText, local_text
 
 # the ledger's event kinds: those told (planner/ledger/kinds.py, as recorded) and those the ledger makes itself
 EVENT_KINDS = tuple(dict.fromkeys(("join", *(k.recorded_as for k in KINDS), "jail")))
@@ -38,10 +39,16 @@ MESSAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "card": ("group", "time", "title", "amount"), "late": ("minutes", "penalty", "to"),
     "play": ("group", "time", "title"), "sell": ("group", "time", "name", "other", "amount"),
     "accept": ("group", "time", "name", "other", "amount"), "jail": ("group", "time", "name"),
+    # what every group is told besides the events: a purchase in the same minute as another group's (§7.2), an
+    # event voided by the organisers (``what``: its own message; ``changes``: later amounts that change)
+    "diceoff_note": ("owner",), "void": ("time", "seq", "what", "reason"),
+    "void_changes": ("time", "seq", "what", "reason", "changes"),
 }
 _SAMPLES: dict[str, tuple[object, ...]] = {
     "group": ("1",), "time": ("9.10",), "name": ("Zug",), "items": ("H Zug",), "title": ("Chance x",),
     "to": ("P",), "amount": (4000, ""), "total": (4000,), "minutes": (12,), "penalty": (400,), "other": ("2",),
+    "owner": ("Blau",), "seq": (6,), "what": ("Gelb Zug B 4000",), "reason": ("doppelt gemeldet",),
+    "changes": ("#9 4000 -> 2000",),
 }
 MAX_MESSAGE = 400  # characters of one rendered message (an SMS is 160)
 _WIDTH = re.compile(r"\d+")
@@ -51,10 +58,13 @@ DEFAULT_MESSAGES = {
     "parking": "{group}P {amount} P total {total}", "parking_empty": "{group} P leer {amount}",
     "mortgage": "{group}V {name}", "redeem": "{group} {name} zurück", "income": "{group} Honorar {amount}",
     "diceoff": "{group} {name} Würfeln gewonnen", "join": "{group} Start {amount}",
-    "card": "{group} {title} {amount}", "late": " (late {minutes} min: +{penalty} {to})",
+    "card": "{group} {title} {amount}", "late": " (verspätet {minutes} Min.: +{penalty} {to})",
     # not in the seeds' §19 codes (ours, in their style): a card played, a sale offered and accepted, a jail
     "play": "{group} {title}", "sell": "{group} {name} an {other} {amount}",
     "accept": "{group}K {time} {name} von {other} {amount}", "jail": "{group} Gefängnis {name}",
+    "diceoff_note": " (gleiche Minute wie Gruppe {owner}: Würfeln um den Bahnhof, §7.2)",
+    "void": "{time} Korrektur: #{seq} {what} storniert ({reason})",
+    "void_changes": "{time} Korrektur: #{seq} {what} storniert ({reason}); neu {changes}",
 }
 
 
@@ -64,7 +74,7 @@ class Card:
 
     key: str
     deck: str
-    title: str
+    title: LocalText
     effect: str
     amount: int = 0
     per_house: int = 0
@@ -87,8 +97,14 @@ class Deck:
     """A deck of cards (§14-§15): its name, what makes a group draw, its cards' keys."""
 
     name: str
-    trigger: str
+    trigger: LocalText
     cards: tuple[str, ...]
+    title: LocalText | None = None  # as players read it (None: the name)
+
+    @property
+    def shown(self) -> LocalText:
+        """The deck's name in the reader's language (its title, else its name)."""
+        return self.title if self.title is not None else local_text(self.name, None)
 
 
 @dataclass(frozen=True)
@@ -96,7 +112,7 @@ class Tax:
     """A tax into the free parking (§16): ``modes`` it applies in (empty: every mode)."""
 
     key: str
-    title: str
+    title: LocalText
     amount: int
     modes: tuple[str, ...] = ()
 
@@ -128,13 +144,14 @@ class LedgerRules:
     late_minutes: int
     late_penalty_percent: int
     audience: dict[str, str]
-    messages: dict[str, str]
+    messages: dict[str, LocalText]  # §13/§19 templates, rendered in ``language`` (planner/ledger/messages.py)
     cards: dict[str, Card]
     decks: dict[str, Deck]
     taxes: dict[str, Tax]
     jail_delay: int  # §17: minutes late that put a group in jail
     jail_minutes: int  # §17: how long it stays
     diceoff_loser_pays: bool  # §7.2: the loser of a dice-off owes the fee of that stop (variant B: not)
+    language: str | None = None  # the game's: the language of the §19 messages every group is sent
 
     def payment(self, reason: str) -> int | None:
         """A fixed payment into the free parking: a tax (§16) or the way out of jail (§17); None: unknown."""
@@ -218,14 +235,16 @@ def ledger_rules(game: Game) -> LedgerRules:
         if k not in EVENT_KINDS:
             raise _fail(game, f"audience.{k}", f"unknown event (known: {', '.join(EVENT_KINDS)})")
         audience[k] = v
-    messages = dict(DEFAULT_MESSAGES)
+    messages = {k: local_text(v, game.language) for k, v in DEFAULT_MESSAGES.items()}
     for k, v in raw.messages.items():
         if k not in DEFAULT_MESSAGES:
             raise _fail(game, f"messages.{k}", f"unknown message (known: {', '.join(DEFAULT_MESSAGES)})")
-        why = check_template(k, v)
-        if why:
-            raise _fail(game, f"messages.{k}", f"template {v[:60]!r}: {why}")
-        messages[k] = v
+        for lang, template in ([("", v)] if isinstance(v, str) else v.items()):
+            why = check_template(k, template)
+            if why:
+                key = f"messages.{k}" + (f".{lang}" if lang else "")
+                raise _fail(game, key, f"template {template[:60]!r}: {why}")
+        messages[k] = local_text(v, game.language)
     cards: dict[str, Card] = {}
     for i, c in enumerate(raw.cards):
         if c.effect == "virtual_visit" and not c.station:
@@ -234,18 +253,23 @@ def ledger_rules(game: Game) -> LedgerRules:
             raise _fail(game, f"cards[{i}].tell", "expected 'all' or 'none'")
         if c.key in cards:
             raise _fail(game, f"cards[{i}].key", f"card {c.key!r} appears twice")
-        cards[c.key] = Card(c.key, c.deck, c.title, c.effect, c.amount, c.per_house, c.per_hotel, c.station, c.tell)
+        cards[c.key] = Card(c.key, c.deck, local_text(c.title, game.language), c.effect, c.amount, c.per_house,
+                            c.per_hotel, c.station, c.tell)
     return _assemble(game, audience, messages, cards)
 
 
 def _decks(game: Game, cards: dict[str, Card]) -> dict[str, Deck]:
     """The decks the game file declares, each with its cards (a card of an undeclared deck is an error)."""
-    declared = {d.name: d.trigger for d in game.ledger.decks}
+    declared = {d.name: d for d in game.ledger.decks}
     for i, c in enumerate(game.ledger.cards):
         if declared and c.deck not in declared:
             raise _fail(game, f"cards[{i}].deck", f"deck {c.deck!r} is not declared (decks: {', '.join(declared)})")
     names = list(declared) or list(dict.fromkeys(c.deck for c in cards.values()))
-    return {n: Deck(n, declared.get(n, ""), tuple(k for k, c in cards.items() if c.deck == n)) for n in names}
+    lang = game.language
+    return {n: Deck(n, local_text(declared[n].trigger if n in declared else "", lang),
+                    tuple(k for k, c in cards.items() if c.deck == n),
+                    local_text(declared[n].title, lang) if n in declared and declared[n].title else None)
+            for n in names}
 
 
 def _taxes(game: Game) -> dict[str, Tax]:
@@ -253,7 +277,7 @@ def _taxes(game: Game) -> dict[str, Tax]:
     for i, t in enumerate(game.ledger.taxes):
         if t.key in out or t.key in game.ledger.parking_payments:
             raise _fail(game, f"taxes[{i}].key", f"{t.key!r} appears twice (taxes and parking_payments)")
-        out[t.key] = Tax(t.key, t.title, t.amount, tuple(t.modes))
+        out[t.key] = Tax(t.key, local_text(t.title, game.language), t.amount, tuple(t.modes))
     return out
 
 
@@ -276,5 +300,5 @@ def _assemble(game: Game, audience: dict[str, str], messages: dict[str, str], ca
         late_penalty_percent=raw.late_penalty_percent,
         audience=audience, messages=messages, cards=cards, decks=_decks(game, cards), taxes=_taxes(game),
         jail_delay=game.jail.delay_minutes, jail_minutes=game.jail.minutes,
-        diceoff_loser_pays=raw.diceoff_loser_pays,
+        diceoff_loser_pays=raw.diceoff_loser_pays, language=game.language,
     )

@@ -3,7 +3,7 @@ decision, a same-minute decision a dice-off, §7.2), and a free purchase by a ca
 
 from __future__ import annotations
 
-from planner.ledger.messages import render
+from planner.ledger.messages import note, render
 from planner.ledger.model import BANK, STATION, TOLL_LINE, TUNNEL, Dispute, Event, Holding, LedgerState
 from planner.ledger.money_rules import LedgerRules
 from planner.ledger.moves import Outcome, Refused, decided, label, move, require_cash, require_no_mortgage
@@ -55,7 +55,7 @@ def buy(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome, *, card: str
             if e.group not in d.groups:
                 d.challengers.append(e.group)
             out.pending = True
-            out.message += " (same minute as group " + h.owner + ": dice-off, §7.2)"
+            out.message += note(rules, "diceoff_note", owner=h.owner)
             return
         raise Refused(_("{what} {name} belongs to group {owner} (bought {time}): pay the fee instead").format(
             what=label(e.target), name=e.name, owner=h.owner, time=fmt_clock(h.time)))

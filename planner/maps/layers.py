@@ -260,7 +260,7 @@ def journey_shapes(tt: Timetable, journey: Journey) -> list[LegShape]:
         color = LEG_COLORS[k % len(LEG_COLORS)]
         if leg.is_walk:
             coords = [latlon(tt, leg.walk_from), latlon(tt, leg.walk_to)]
-            out.append(LegShape(k + 1, coords, "walk", "", tt.station_name[leg.walk_from],
+            out.append(LegShape(k + 1, coords, _("on foot"), "", tt.station_name[leg.walk_from],
                                 tt.station_name[leg.walk_to], fmt_clock(leg.walk_dep) or "",
                                 fmt_clock(leg.walk_arr) or "", True, [], color))
             continue

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from matplotlib.figure import Figure
 
 from planner.gamefile.game import Game
+from planner.gamefile.rule_texts import free_rule, window_rule
 from planner.ledger.money_rules import ledger_rules
 from planner.maps.layers import category_label, station_points
 from planner.timetable.model import Timetable
@@ -107,11 +108,7 @@ def _dice_text(game: Game) -> list[str]:
                             "Roll again {n} minutes before reaching the target.",
                             game.dice.reroll_before_minutes).format(n=game.dice.reroll_before_minutes))
     if game.dice.free_numbers:
-        out.append(ngettext("{numbers}: {n} minute of free movement; roll before it ends, then head for the new "
-                            "target from the end of that minute.",
-                            "{numbers}: {n} minutes of free movement; roll before they end, then head for the new "
-                            "target from the end of the {n} minutes.",
-                            game.dice.free_minutes).format(numbers=_free_label(game), n=game.dice.free_minutes))
+        out.append(free_rule(game, _free_label(game)).text)
     return out
 
 
@@ -187,14 +184,9 @@ def card(tt: Timetable, game: Game) -> list[CardSection]:
             [(c.name, " – ".join(c.between), _money(c.price)) for c in game.tunnels]))
     sections.append(_stations_section(tt, game))
     sections.append(CardSection(_("Full hour"), [_hour_text(game)]))
-    window = game.window
-    if window is not None:
-        m = window.minutes
-        sections.append(CardSection(window.label, [ngettext(
-            "After getting off at a station at time t, take a train departing by t + {n} min (timetable). If no train "
-            "departs within {n} minute, take the next departing train.",
-            "After getting off at a station at time t, take a train departing by t + {n} min (timetable). If no train "
-            "departs within {n} minutes, take the next departing train.", m).format(n=m)]))
+    window = window_rule(game)
+    if window is not None and game.window is not None:
+        sections.append(CardSection(game.window.label, [window.text]))
     return sections
 
 

@@ -266,8 +266,10 @@ def journey_map(tt: Timetable, game: Game, legs: list[LegShape], answer: dict, *
         body.append("<div>" + esc(answer.get("reason") or _("no connection")) + "</div>")
     else:
         changes = int(answer.get("changes") or 0)
-        body.append("<div>" + esc(ngettext("dep {departure}, arr {arrival}, {n} change",
-                                           "dep {departure}, arr {arrival}, {n} changes", changes).format(
+        said = (_("dep {departure}, arr {arrival}, no change") if not changes else
+                ngettext("dep {departure}, arr {arrival}, {n} change", "dep {departure}, arr {arrival}, {n} changes",
+                         changes))
+        body.append("<div>" + esc(said.format(
             departure=answer.get("departure"), arrival=answer.get("arrival"), n=changes)) + "</div><ol>")
         for leg, ld in zip(legs, answer.get("legs", []), strict=False):
             extra = ""

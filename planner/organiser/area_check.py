@@ -157,7 +157,7 @@ def check_area(tt: Timetable, game: Game, net: TransitNetwork, src: FeedSource |
         "game_hours": {"start": fmt_clock(game.clock.start), "end": fmt_clock(game.clock.end)},
         "targets": targets, "toll_lines": [reports[c.name] for c in game.toll_lines],
         "tunnels": [reports[c.name] for c in game.tunnels], "stations": station_info, "letters": letters,
-        "unreachable": unreachable, "problems": problems, "warnings": warnings, "source": SOURCE_CREDIT,
+        "unreachable": unreachable, "problems": problems, "warnings": warnings, "source": _(SOURCE_CREDIT),
     }
 
 

@@ -205,13 +205,12 @@ class Answers:
             if pos is None:
                 raise HttpError(422, N_("where are you? set the position first, or pass ?at=STATION&time=HH:MM"))
             if pos.seated:  # the trains after getting off at the stop it approaches
-                out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip)
+                out = trains_after_getting_off(gd, pos.station, pos.since, pos.trip, seated=True)
             else:
                 # (without a change window: the next departures from the phone's time); in jail (§17) the group
                 # gets off when it ends: the change window counts from then, as the jail's end says
                 since = st.obligation.until if st.obligation.kind == "jail" else pos.since
-                out = trains_after_getting_off(gd, pos.station, since, now=now)
-            out.seated = pos.seated
+                out = trains_after_getting_off(gd, pos.station, since, now=now, seated=False)
             return out
 
     @reads("lat", "lon", "time")

@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from planner.errors import PlannerError, TrainAmbiguous
 from planner.maps import assets
+from planner.service.read.positions import examples
 from planner.store.state import State
 from planner.util.i18n import FALLBACK, LANGUAGES, N_, _, format_long_date, ngettext, normalise, use_language
 from planner.web.answers import Answers, stations
@@ -221,8 +222,10 @@ class WebApp:
             return self.page("error.html", {"message": said(422, exc)}, 422, request=request)
         g = self.answers.group(game_id, number)
         lang = request_language(request, play.day.game.language)
+        station, train = examples(play.day)  # the fields' examples, from this game's own day
         return self.page("group.html", {"game": play.game, "number": number, "name": g.name,
                                         "info": in_language(lang, self.answers.game_info, play),
+                                        "example_station": station, "example_train": train,
                                         "poll_ms": self.poll_ms}, request=request, lang=lang)
 
     def organisers_game(self, request: Request) -> str:

@@ -9,6 +9,8 @@ test("the obligation is the server's words, in the page's language", () => {
   const text = {key: "obligation.roll", params: {}, text: "Jetzt würfeln"};
   assert.equal(obligationText({kind: "roll", text}), "Jetzt würfeln");
   assert.equal(obligationText({kind: "roll", text: "Würfeln!"}), "Würfeln!");
+  // a headline: the server's lower-case text capitalised (French "lancez le dé" too)
+  assert.equal(obligationText({kind: "roll", text: {text: "lancez le dé maintenant"}}), "Lancez le dé maintenant");
   assert.equal(obligationText({kind: "roll"}), null);  // the page never words a rule itself
   assert.equal(obligationText(null), null);
 });
@@ -44,7 +46,8 @@ test("real-time banners and the jail on the way", () => {
     "Real-time data is 10 min old: delays may have changed.");
   assert.equal(realtimeBanner({available: false, error: "timeout"}), "No real-time data (timeout): timetable times only.");
   const nx = {advice: "go to Zug, arrival 13:40", itinerary: {jail: {station: "Baar", from: "13:10", until: "13:40",
-    route: "S1", delay_min: 6, pay: {amount: 1000, arrival: "13:25"}}}};
+    route: "S1", delay_min: 6, pay: {amount: 1000, arrival: "13:25"}, text: {key: "jail.late_pay", params: {},
+      text: "jail at Baar 13:10-13:40 (the S1 is 6 min late); or pay 1'000 into the free parking and arrive 13:25"}}}};
   assert.equal(liveText(nx), "go to Zug, arrival 13:40. Jail at Baar 13:10-13:40 (the S1 is 6 min late); " +
-    "or pay 1000 into the free parking and arrive 13:25.");
+    "or pay 1'000 into the free parking and arrive 13:25.");
 });

@@ -31,7 +31,7 @@ def test_an_itinerary_and_a_dice_answer_are_german(capsys):
 def test_the_change_window_and_a_groups_day_are_german(capsys):
     rc, out, err = run(capsys, "zugzwang", *DAY, "--at", "Zug", "--time", "12:35")
     assert rc == 0, err
-    assert "nehmt einen Zug mit Abfahrt bis" in out and "Abfahrt" in out.splitlines()[1]
+    assert "nehmt einen Zug, der bis " in out and "Abfahrt" in out.splitlines()[1]
     assert "Linie" in out and "Gleis" in out and "headsign" not in out
     rc, out, err = run(capsys, "roll", *DAY, "--group", "Blau", "--dice", "2", "--at", "Zug", "--time", "12:40")
     assert rc == 0, err
@@ -39,9 +39,13 @@ def test_the_change_window_and_a_groups_day_are_german(capsys):
     rc, out, err = run(capsys, "group", "status", *DAY, "--group", "Blau", "--time", "12:45")
     assert rc == 0, err
     assert "Würfel" in out and "Würfelziel" in out and "frei bis" in out and "targeted:" not in out
+    rc, out, err = run(capsys, "ledger", "buy", *DAY, "--group", "Blau", "--station", "Zug", "--time", "12:41")
+    assert rc == 0, err
+    assert "Blau -> Bank: " in out and "bank" not in out, out  # who pays whom, in words
     rc, out, err = run(capsys, "ledger", "status", *DAY)
     assert rc == 0, err
     assert "Gruppe" in out and "Bargeld" in out and "freier Parkplatz:" in out and "free parking" not in out
+    assert "False" not in out and "True" not in out, out  # "verloren" only for a group that is out
 
 
 def test_a_bad_input_is_one_german_line(capsys):

@@ -20,8 +20,9 @@ from starlette.requests import Request
 
 from planner.cli import main
 from planner.game.day import GroupState, Obligation, Position
+from planner.gamefile.rule_texts import TEXTS
 from planner.gamefile.rules import JailRule
-from planner.service.read.rule_words import TEXTS, board_text, obligation_text, rule_label
+from planner.service.read.rule_words import board_text, obligation_text, rule_label
 from planner.util import i18n
 from planner.web.language import request_language
 from tests.support import ROOT
@@ -180,7 +181,7 @@ def test_the_page_says_the_change_window_counts_from_since_only_where_the_game_h
     assert "ab dieser Zeit zählt der Zugzwang von 29 Minuten" in _page(app, info)
     assert '<html lang="de" ' in _page(app, info)
     page = _page(app, msgspec.structs.replace(info, rule=None))
-    assert "zählt" not in page and "counts from it" not in page and "(freiwillig)" in page
+    assert "zählt" not in page and "counts from it" not in page and "HH:MM (kann leer bleiben)" in page
 
 
 def _request(query: str = "", cookie: str = "", accept: str = "") -> Request:

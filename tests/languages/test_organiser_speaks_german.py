@@ -47,10 +47,11 @@ def test_the_area_report_is_german(german_report):
     for heading in ("Würfelziele", "Gebühren-Strecken", "Baugruppen", "Käufliche Bahnhöfe", "Probleme"):
         assert f"<h2>{heading}</h2>" in page, heading
     for english in ("The game area is NOT valid", "Dice targets", "Buyable stations", "Letter groups",
-                    "not found in the feed", "game hours"):
+                    "not found in the feed", "game hours", "Source:", "rail network", "operating point"):
         assert english not in page, english
     assert "UNGÜLTIG" in text.splitlines()[0] and "Samstag, 11. September 2021" in text.splitlines()[0]
     assert "Würfelziele" in text and "Dice targets" not in text and "problem:" not in text
+    assert "rail network" not in text and "Quelle: opentransportdata.swiss" in page
 
 
 def test_the_game_chooses_german_when_nothing_else_does(monkeypatch, capsys):
@@ -99,3 +100,15 @@ def test_the_web_area_map_is_german(tmp_path, capsys):
     assert js("Eine JavaScript-Bibliothek für interaktive Karten")[1:-1] in page
     assert "zoomInTitle: " + js("Vergrössern") in page and "zoomOutTitle: " + js("Verkleinern") in page
     assert "<title>SBB-Monopoly: Spielbereich Samstag, 11. September 2021</title>" in page  # the day in words
+
+
+def test_variant_bs_price_classes_are_named_in_the_readers_language():
+    """check-area's station counts of variant B ("bus stop 16, listed 11, station 42") in the reader's words."""
+    from planner.game.prices import category_label
+    from planner.util.i18n import use_language
+
+    with use_language("de"):
+        assert [category_label(c) for c in ("listed", "station", "bus stop")] == [
+            "gelisteter Bahnhof", "Bahnhof", "Haltestelle"]
+    with use_language("fr"):
+        assert [category_label(c) for c in ("listed", "station", "bus stop")] == ["gare listée", "gare", "arrêt"]

@@ -161,7 +161,8 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
     expect(p.locator("#target")).to_have_text(target)
     german = run_cli({**site["env"], "PLANNER_LANG": "de"}, "group", "status", "--group", "Rot",
                      "--game-id", game["game"], *DAY, "--json")
-    expect(p.locator("#obligation")).to_have_text(json.loads(german.stdout)["obligation"]["text"]["text"])
+    said = json.loads(german.stdout)["obligation"]["text"]["text"]  # the command line's words, as a headline
+    expect(p.locator("#obligation")).to_have_text(said[0].upper() + said[1:])
     for label in ("Roll", "Money", "History", "Messages", "Trains you may take next", "Target", "Cash", "Capital"):
         assert de(label) in p.evaluate("document.body.innerText"), label
 

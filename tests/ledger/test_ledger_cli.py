@@ -203,7 +203,7 @@ def test_income_with_a_trip_checks_the_bonus_rule_on_the_timetable(capsys, zug_t
 
 def test_a_late_message_is_marked_with_the_section_13_penalty(capsys):
     late = ok(capsys, "ledger", "buy", "--group", "3", "--station", "Zug", "--time", "09:10", "--reported", "09:31")
-    assert late["message"] == "3K 9.10 Zug (late 21 min: +400 P)"
+    assert late["message"] == "3K 9.10 Zug (verspätet 21 Min.: +400 P)"
     assert late["transfers"] == [["3", "bank", 4000], ["3", "parking", 400]]
     rc, err = run(capsys, "ledger", "buy", "--group", "3", "--station", "Baar", "--time", "09:45",
                   "--reported", "09:30")

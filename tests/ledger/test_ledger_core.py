@@ -127,7 +127,7 @@ def test_late_purchase_message_costs_ten_percent_into_parking_and_early_one_is_i
     _, s = run(A, join("1"))
     late = apply(A, s, buy("1", "Aarau", 4000, "09:10", reported=t("09:25")))
     assert late.penalty == 400 and late.state.parking == 400
-    assert late.message == "1K 9.10 Aarau (late 15 min: +400 P)"
+    assert late.message == "1K 9.10 Aarau (verspätet 15 Min.: +400 P)"
     with pytest.raises(Refused, match="early"):
         apply(A, s, buy("1", "Aarau", 4000, "09:30", reported=t("09:15")))
     # variant B sets no deadline

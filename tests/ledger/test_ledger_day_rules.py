@@ -111,3 +111,22 @@ def test_the_answer_now_says_when_it_changes_next_and_a_fee_appears_then(game):
     assert [f.name for f in ledger_now(game, "Rot", T("10:02")).fees_due] == ["Zug"]
     assert ledger_now(game, "Rot", T("10:03")).next_change == "10:10"  # the Rotkreuz stop
     assert ledger_now(game, "Rot", T("10:11")).next_change == "10:25"  # Luzern (and the toll line) is next
+
+
+def test_what_every_group_is_told_is_in_the_games_language(game):
+    """The §7.2 note of a purchase in the same minute and an organiser's correction are sent to every group: in
+    the game's language (German), whatever language the organiser's command runs in, naming the voided event by
+    the message the groups were sent."""
+    from planner.service.change.ledger_events import void
+    from planner.util.i18n import use_language
+
+    at(game, "Blau", "Zug", "09:00")
+    at(game, "Gelb", "Zug", "09:00")
+    rec(game, "Blau", "buy", "09:05", station="Zug")
+    second = rec(game, "Gelb", "buy", "09:05", station="Zug")
+    assert second.message == "GelbK 9.05 Zug (gleiche Minute wie Gruppe Blau: Würfeln um den Bahnhof, §7.2)"
+    first = rec(game, "Rot", "income", "10:00")
+    with use_language("fr"):
+        voided = void(game, first.seq, "doppelt gemeldet", T("10:20"))
+    assert voided.message == f"10.20 Korrektur: #{first.seq} {first.message} storniert (doppelt gemeldet)"
+    assert not [w for w in ("correction", "voided", "same minute", "dice-off") if w in voided.message + second.message]

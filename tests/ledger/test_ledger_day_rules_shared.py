@@ -68,7 +68,7 @@ def test_variant_b_charges_no_unscheduled_stop_tax_in_a_bus(nws_feed, nws_game, 
         play = Play(day, implicit_record(state, day, nws_game.name), state)
         t = int(tt.st_dep[row])
         set_position(play, "Rot", PlaceRequest(board, t, tt.trip_id[trip]), t)
-        with pytest.raises(InputError, match=r"Nicht planmässiger Halt \(§16.1\) does not apply in a bus"):
+        with pytest.raises(InputError, match=r"Unscheduled stop \(§16.1\) does not apply in a bus"):
             record_event(play, LedgerRequest("Rot", "tax", t + 60, reason="unscheduled_stop"))
         assert [x.key for x in ledger_now(play, "Rot", t + 60).taxes] == ["no_free_compartment"]
         paid = record_event(play, LedgerRequest("Rot", "tax", t + 60, reason="no_free_compartment")).answer()

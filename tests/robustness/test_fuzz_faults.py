@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from planner.cli import main
 from planner.errors import GameFileError
 from planner.gamefile.game import parse_game
-from planner.ledger.messages import render
+from planner.ledger.messages import late_suffix, note, render
 from planner.ledger.money_rules import MAX_MESSAGE, MESSAGE_FIELDS, check_template, ledger_rules
 from planner.util.userfiles import parse_toml
 from tests.support import ROOT, ZUG
@@ -45,6 +45,9 @@ _PIECES = st.sampled_from(["{", "}", "{{", "}}", ":", "!r", "!a", "!x", ".", "[0
                            *(f"{{{f}}}" for f in ("group", "time", "name", "amount", "total", "items", "title",
                                                    "minutes", "penalty", "to", "0", "", "oops"))])
 TEMPLATES = st.lists(_PIECES, max_size=14).map("".join)
+_NOTE = {"owner": "Gelb und Blau", "time": "9.10", "seq": 12345, "what": "GelbK 9.10 Zürich HB",
+         "reason": "r" * 200, "changes": "#9 4000 -> 2000, #10 8000 -> 4000"}
+NOTES = {k: _NOTE for k in ("diceoff_note", "void", "void_changes")}  # told besides events (planner/ledger/messages.py)
 VALUES = {"group": "3", "time": 9 * 3600 + 600, "name": "Zürich HB", "amount": 12000, "total": 5500,
           "items": "HH Aarau H Attiswil", "title": "Chance Geburtstag"}
 
@@ -64,7 +67,9 @@ def test_fuzzed_message_templates_are_refused_or_render(kind, template):
         return
     rules = ledger_rules(game)
     if kind == "late":
-        text = rules.messages["late"].format(minutes=21, penalty=400, to="P")
+        text = late_suffix(rules, 21, 400, "P")
+    elif kind in NOTES:
+        text = note(rules, kind, **{f: NOTES[kind][f] for f in MESSAGE_FIELDS[kind]})
     else:
         text = render(rules, kind, group="3", time=VALUES["time"], name=VALUES["name"], amount=VALUES["amount"],
                       total=VALUES["total"], items=VALUES["items"], title=VALUES["title"])

@@ -75,3 +75,28 @@ def test_invalid_toml(tmp_path):
     p.write_text("[game\nname=", "utf-8")
     with pytest.raises(GameFileError, match="not valid TOML"):
         load_game(p)
+
+
+def test_game_file_texts_come_in_the_readers_language_else_the_games():
+    """A card title given per language shows in the reader's; one the file does not give falls back to the game's
+    language; a plain text (the game's language) stays valid and shows as it is in every language."""
+    from planner.ledger.money_rules import ledger_rules
+    from planner.util.i18n import use_language
+
+    d = _doc()
+    d["ledger"]["cards"][0]["title"] = {"de": "Austritt aus dem Gefängnis", "fr": "Sortie de prison"}
+    d["ledger"]["cards"][1]["title"] = "Geburtstag"
+    rules = ledger_rules(parse_game(d, source="test.toml"))
+    first, second = (rules.cards[c["key"]].title for c in d["ledger"]["cards"][:2])
+    with use_language("fr"):
+        assert (f"{first}", str(second)) == ("Sortie de prison", "Geburtstag")
+    with use_language("en"):
+        assert str(first) == "Austritt aus dem Gefängnis"  # no English given: the game's language (de)
+
+
+@pytest.mark.parametrize("title", [{}, {"it": "Compleanno"}, {"fr": ""}])
+def test_a_game_text_table_names_known_languages_and_holds_text(title):
+    d = _doc()
+    d["ledger"]["cards"][0]["title"] = title
+    with pytest.raises(GameFileError, match="ledger.cards"):
+        parse_game(d, source="test.toml")

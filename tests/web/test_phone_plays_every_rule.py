@@ -32,6 +32,11 @@ pytestmark = [pytest.mark.long, pytest.mark.needs_shared]
 WAIT = 15000  # ms: an answer, or a poll of the page (0.5 s on the shared server), shows within this
 
 
+def shown(text: str | dict) -> str:
+    """A game file's text as the suite's server shows it: English when the file gives it (a plain text as it is)."""
+    return text.get("en", text.get("de", "")) if isinstance(text, dict) else text
+
+
 def game_file(name: str) -> dict:
     return tomllib.loads((ROOT / "planner" / "games" / f"{name}.toml").read_text("utf-8"))
 
@@ -134,7 +139,7 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     first = shuffled(nws.game["game"], "Rot", "Kanzlei", 0, keys)[0]
     card = cards[first]
     rot.click("#decks button[data-deck=Kanzlei]")
-    expect(rot.locator("#card-drawn")).to_contain_text(f"Kanzlei {card['title']}", timeout=WAIT)
+    expect(rot.locator("#card-drawn")).to_contain_text(f"Kanzlei {shown(card['title'])}", timeout=WAIT)
     m2 = nws.money()
     moved(m1, m2, **card_moves(card, "Rot", ["Blau", "Gelb"]))
     if card.get("amount") and card["effect"] != "per_building":
@@ -214,11 +219,11 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     for key in order[: order.index("chance-gefaengnis") + 1]:
         before = nws.money()
         blau.click("#decks button[data-deck=Chance]")
-        expect(blau.locator("#card-drawn")).to_contain_text(f"Chance {cards[key]['title']}", timeout=WAIT)
+        expect(blau.locator("#card-drawn")).to_contain_text(f"Chance {shown(cards[key]['title'])}", timeout=WAIT)
         expect(blau.locator("#decks button[data-deck=Chance]")).to_be_enabled(timeout=WAIT)
         moved(before, nws.money(), **card_moves(cards[key], "Blau", ["Rot", "Gelb"]))
     blau.fill("#time", "11:10")
-    play = blau.locator("#kept-cards li", has_text="Sofort aus dem Gefängnis").locator("button")
+    play = blau.locator("#kept-cards li", has_text="Straight out of jail").locator("button")
     expect(play).to_be_enabled(timeout=WAIT)
     m7 = nws.money()
     play.click()
@@ -234,23 +239,23 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     for key in order[1: max(order.index("kanzlei-politisch-beliebt"), order.index("kanzlei-freiheit")) + 1]:
         before = nws.money()
         rot.click("#decks button[data-deck=Kanzlei]")
-        expect(rot.locator("#card-drawn")).to_contain_text(f"Kanzlei {cards[key]['title']}", timeout=WAIT)
+        expect(rot.locator("#card-drawn")).to_contain_text(f"Kanzlei {shown(cards[key]['title'])}", timeout=WAIT)
         expect(rot.locator("#decks button[data-deck=Kanzlei]")).to_be_enabled(timeout=WAIT)
         moved(before, nws.money(), **card_moves(cards[key], "Rot", ["Blau", "Gelb"]))
-    free = rot.locator("#kept-cards li", has_text="Politisch beliebt")
+    free = rot.locator("#kept-cards li", has_text="Politically popular")
     free.locator("input").fill("Sissach")  # a listed station: 4000, paid by the card
     before = nws.money()
     free.locator("button").click()
     recorded(rot, "Sissach")
     moved(before, nws.money())
     assert any(s["name"] == "Sissach" for s in nws.cli("ledger", "status", "--group", "Rot")["stations"])
-    six = rot.locator("#kept-cards li", has_text="Freiheit vor dem Würfelziel")
+    six = rot.locator("#kept-cards li", has_text="Freedom before the dice target")
     six.locator("select").nth(0).select_option("2")
     six.locator("select").nth(1).select_option("3")
     six.locator("button").click()
-    recorded(rot, "made a 6 by Freiheit vor dem Würfelziel")
+    recorded(rot, "made a 6 by Freedom before the dice target")
     expect(rot.locator("#free-until")).to_have_text("12:40", timeout=WAIT)  # the white die a 6: an hour free
-    for title in ("Politisch beliebt", "Freiheit vor dem Würfelziel"):  # played: no longer kept
+    for title in ("Politically popular", "Freedom before the dice target"):  # played: no longer kept
         expect(rot.locator("#kept-cards li", has_text=title)).to_have_count(0, timeout=WAIT)
 
     # variant B sets no §13 deadline: the page asks no sending time

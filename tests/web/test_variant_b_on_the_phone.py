@@ -80,7 +80,7 @@ def test_a_group_that_walked_to_the_stop_is_there(site, browser):
     expect(p.locator("#reroll")).to_have_text("11:30")
     rows = p.locator("#legs tbody tr")
     expect(rows).to_have_count(1)
-    expect(rows.first).to_contain_text("walk")
+    expect(rows.first).to_contain_text("on foot")  # a walk in the reader's words, not the key "walk"
     assert page_width(p) <= 390
     assert errors == [] and failed == []
     ctx.close()

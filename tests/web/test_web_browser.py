@@ -172,13 +172,13 @@ def test_page_shows_the_group_model_state(site, browser):
     st = requests.get(api, headers={"Authorization": f"Bearer {token}"}).json()["status"]
     assert st["obligation"]["board_by"] == "14:29"
     expect(p.locator("#deadline")).to_have_text(st["obligation"]["board_by"])
-    expect(p.locator("#obligation")).to_have_text("roll the dice now")
+    expect(p.locator("#obligation")).to_have_text("Roll the dice now")
     roll(p, "4")
     expect(p.locator("#history tbody tr")).to_have_count(1)
     st = requests.get(api, headers={"Authorization": f"Bearer {token}"}).json()["status"]
     ob = st["obligation"]
     assert ob["kind"] == "heading"
-    expect(p.locator("#obligation")).to_have_text(f"heading for {ob['target']}, arrival {ob['until']}")
+    expect(p.locator("#obligation")).to_have_text(f"Heading for {ob['target']}, arrival {ob['until']}")
     expect(p.locator("#next-roll")).to_have_text(st["next_roll_at"])
     assert errors == []
     ctx.close()

@@ -108,7 +108,7 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     expect(rot.locator("#position")).to_have_text("Zug 12:31")
     zz = json.loads(run_cli(site["env"], "zugzwang", "--at", "Zug", "--time", "12:31", *DAY, "--json").stdout)
     expect(rot.locator("#deadline")).to_have_text(zz["deadline"])
-    expect(rot.locator("#trains-rule")).to_contain_text(f"board by {zz['deadline']}")
+    expect(rot.locator("#trains-rule")).to_contain_text(f"board a train leaving by {zz['deadline']}")
     unfold(rot, "trains-box")
     rows = rot.locator("#trains tbody tr")
     expect(rows).to_have_count(len(zz["departures"]))
@@ -170,7 +170,9 @@ def test_a_morning_and_an_afternoon_on_two_phones_the_command_line_and_the_organ
     expect(org.locator("#void-message")).to_contain_text(f"Voided #{mistake['seq']}")
     after = cli(site, "ledger", "status", "--group", "Rot")
     assert after["cash"] == before["cash"] + mistake["amount"] and "Baar" not in [s["name"] for s in after["stations"]]
-    expect(blau.locator("#messages")).to_contain_text("correction", timeout=POLL_MS)  # every group is told
+    # every group is told, in the game's language, the voided event named by its own message
+    expect(blau.locator("#messages")).to_contain_text(f"Korrektur: #{mistake['seq']} RotK 9.40 Baar storniert",
+                                                      timeout=POLL_MS)
     expect(org.locator("#events tbody tr.voided", has_text="Baar")).to_have_count(1)
 
     # ---- every interface agrees on every amount ---------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_cards_are_drawn_kept_and_played_from_the_phone(site):
     now = rot.now("10:30")
     assert [c["key"] for c in now["cards"]] == [k for k in drawn if k in kept.values()]
     assert [(d["name"], d["left"]) for d in now["decks"]] == [("Kanzlei", 7), ("Chance", 10)]  # reshuffled: 10 - 3
-    assert "Kontrolleur" in now["decks"][0]["trigger"]
+    assert "ticket inspector" in now["decks"][0]["trigger"]  # the suite's server speaks English
     rot.refused({"event": "draw", "deck": "Joker", "time": "10:31"}, "no deck 'Joker'")
     rot.refused({"event": "play", "card": "chance-freiheit", "time": "10:31"}, "holds no card 'chance-freiheit'")
     # a late train puts the group in jail; its kept card gets it out
@@ -103,6 +103,26 @@ def test_cards_are_drawn_kept_and_played_from_the_phone(site):
     assert rot.now("12:41")["cards"] == []
     again = rot.post("/rolls", {"dice": 2, "time": "12:40", "roll_id": "roll-with-card-01", "card": kept["six"]})
     assert again["replayed"] and again["seq"] == roll["seq"]  # a retry records nothing twice
+
+
+def test_a_french_phone_reads_decks_cards_and_taxes_in_french(site):
+    """The game file's own texts (deck names and triggers, card and tax titles) in the phone's language; the
+    message every group is sent stays in the game's language (the §19 codes)."""
+    gelb = Phone(site, 3)
+    gelb.post("/position", {"at": "Cham", "time": "09:30"})
+    r = requests.post(gelb.base + "/ledger?lang=fr", json={"event": "draw", "deck": "Kanzlei", "time": "09:31"},
+                      headers=gelb.headers, timeout=60)
+    assert r.status_code == 200, r.text
+    card = r.json()
+    assert card["title"].startswith("Chancellerie ") and card["message"].startswith("Gelb Kanzlei "), card
+    r = requests.get(gelb.base + "/ledger?time=09:32&lang=fr", headers=gelb.headers, timeout=60)
+    now = r.json()["now"]
+    assert [d["title"] for d in now["decks"]] == ["Chancellerie", "Chance"]
+    assert now["decks"][0]["trigger"] == "Un contrôleur demande à voir les billets du groupe (§14)"
+    assert "Arrêt non prévu (§16.1)" in [x["title"] for x in now["taxes"]]
+    german = ("Kontrolleur", "Halt", "Gefängnis", "Geburtstag", "Lotterie", "Freiheit", "Würfelziel")
+    shown = json.dumps([now["decks"], now["taxes"], now["cards"], card["title"]], ensure_ascii=False)
+    assert not [w for w in german if w in shown], shown
 
 
 def test_taxes_the_free_parking_and_a_late_message_from_the_phone(site):

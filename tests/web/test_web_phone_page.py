@@ -68,7 +68,7 @@ def test_a_roll_at_390x844_keeps_the_obligation_the_action_and_the_first_leg_on_
     p.click("#action #position-form button[type=submit]")
     expect(p.locator("#position")).to_have_text("Zug 12:40", timeout=20000)
     # the dice ask for a roll: the roll is the action, under the obligation
-    expect(p.locator("#obligation")).to_have_text("roll the dice now")  # the server's words (service/read/rule_words.py)
+    expect(p.locator("#obligation")).to_have_text("Roll the dice now")  # the server's words (service/read/rule_words.py)
     expect(p.locator("#action #roll-form")).to_have_count(1, timeout=20000)
     assert on_first_screen(p, "#obligation") and on_first_screen(p, "#roll-button")
     p.select_option("#die", "2")
@@ -77,7 +77,7 @@ def test_a_roll_at_390x844_keeps_the_obligation_the_action_and_the_first_leg_on_
     ob = state(site, 1)["status"]["obligation"]
     assert ob["kind"] == "heading" and ob["target"] == want["target"] and ob["board_by"]
     # what binds now, the action it asks (board a train by the 29-minute deadline), the answer's first leg
-    expect(p.locator("#obligation")).to_have_text(f"heading for {want['target']}, arrival {ob['until']}")
+    expect(p.locator("#obligation")).to_have_text(f"Heading for {want['target']}, arrival {ob['until']}")
     expect(p.locator("#action .action-title")).to_have_text(f"Board a train by {ob['board_by']}")
     leg = want["legs"][0]
     card = p.locator("#first-leg .leg-card")

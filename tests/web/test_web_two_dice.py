@@ -48,7 +48,7 @@ def test_two_dice_target_admissible_ways_and_reroll(nws_site, browser, group, wh
     assert p.locator("#die").count() == 0  # two dice, not one
     tell_position(p, "Basel SBB", "11:30")
     expect(p.locator("#position")).to_have_text("Basel SBB 11:30")
-    expect(p.locator("#trains-rule")).to_contain_text("no change window in this game")
+    expect(p.locator("#trains-rule")).to_contain_text("No change window in this game")
     roll(p, white, colour)
     expect(p.locator("#target")).to_have_text(want["target"])
     expect(p.locator("#answer-roll")).to_contain_text(f"roll {white}{colour} at 11:30")
@@ -67,3 +67,17 @@ def test_two_dice_target_admissible_ways_and_reroll(nws_site, browser, group, wh
     assert page_width(p) <= 390
     assert errors == [] and failed == []
     ctx.close()
+
+
+def test_a_variant_b_phone_shows_examples_of_its_own_day(nws_site, browser):
+    """The fields' examples come from this game's day (a station of its dice table, a train leaving there), never
+    variant A's "Zug" and "IR75 12:25"."""
+    game = nws_site["game"]
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][0]["url"], "/groups/1")
+    try:
+        station, train = p.get_attribute("#at", "placeholder"), p.get_attribute("#trip", "placeholder")
+    finally:
+        ctx.close()
+    assert station == "Laufen" and train.endswith(" (optional)"), (station, train)  # dice number 11: Laufen
+    assert "IR75" not in train and station != "Zug" and not errors

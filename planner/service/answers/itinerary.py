@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from planner.service.answers.base import UNSET, Answer, Opt
+from planner.service.answers.base import UNSET, Answer, Message, Opt
 
 
 class Zugzwang(Answer, kw_only=True):
@@ -131,6 +131,7 @@ class Jail(Answer, kw_only=True):
     delay_min: int
     pay: JailPay | None
     more: list[JailStop]
+    text: Message | None = None  # the jail in one sentence (planner/service/read/rule_words.py)
 
 
 class Itinerary(Answer, kw_only=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec import UNSET, UnsetType
 
-from planner.service.answers.base import Answer
+from planner.service.answers.base import Answer, Message
 from planner.service.answers.group_status import ObligationState, PositionState
 
 
@@ -161,9 +161,10 @@ class Offer(_Answer, kw_only=True, omit_defaults=True):
 class DeckNow(_Answer, kw_only=True, omit_defaults=True):
     """A deck the group draws from, what makes it draw, and how many cards its pile still holds."""
 
-    name: str
+    name: str  # the deck's key (a draw names it)
     trigger: str
     left: int
+    title: str = ""  # the deck's name in the reader's language
 
 
 class TaxNow(_Answer, kw_only=True, omit_defaults=True):
@@ -193,6 +194,7 @@ class KeptCard(_Answer, kw_only=True, omit_defaults=True):
     deck: str
     title: str
     effect: str
+    deck_title: str = ""  # the deck's name in the reader's language
 
 
 class ParkingNow(_Answer, kw_only=True, omit_defaults=True):
@@ -211,6 +213,7 @@ class JailNow(_Answer, kw_only=True, omit_defaults=True):
     since: str
     until: str
     pay: int | None  # variant A: the payment that ends it
+    text: Message | None = None  # the jail in one sentence (planner/service/read/rule_words.py)
 
 
 class IncomeNow(_Answer, kw_only=True, omit_defaults=True):
@@ -262,6 +265,7 @@ class LedgerNow(_Answer, kw_only=True, omit_defaults=True):
     mortgageable: bool = False  # §10: it holds something it may mortgage (not mortgaged yet)
     buildable: list[str] = []  # §8: the stations of its complete letter groups it may build on now
     next_change: str | None = None  # the next minute at which this answer changes by the clock alone (None: none)
+    jail_rule: Message | None = None  # §17 in one sentence (None: no jail by reported delays)
 
 
 class OrganiserLedger(_Answer, kw_only=True, omit_defaults=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from planner.service.answers.base import UNSET, Answer, Opt
+from planner.service.answers.base import UNSET, Answer, Message, Opt
 from planner.service.answers.group_status import Chance
 from planner.service.answers.itinerary import Realtime, Zugzwang
 
@@ -60,6 +60,7 @@ class TrainsAnswer(Answer, kw_only=True):
     seated: bool | Opt = UNSET
     realtime: Realtime | Opt = UNSET
     warnings: list[str] | Opt = UNSET
+    text: Message | None = None  # the change window here in one sentence (planner/service/read/rule_words.py)
 
 
 class Violation(Answer, kw_only=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from planner.service.answers.base import UNSET, Answer, Opt
+from planner.service.answers.base import UNSET, Answer, Message, Opt
 from planner.service.answers.itinerary import (
     BonusEvent,
     Crossing,
@@ -63,6 +63,7 @@ class DiceAnswer(Answer, kw_only=True):
     jail: Jail | None | Opt = UNSET
     realtime: Realtime | Opt = UNSET
     train: str | Opt = UNSET
+    free: Message | None = None  # free movement in words (``kind`` "free")
 
 
 class RollAnswer(DiceAnswer, kw_only=True):

@@ -34,7 +34,7 @@ from planner.service.read.positions import (
 )
 from planner.service.read.pricing import cheapest_answer, load_pricing
 from planner.service.read.recorded_day import SEATED_LABEL, group_day, plan_json, station_name_of
-from planner.service.read.rule_words import rule_label
+from planner.service.read.rule_words import message, rule_label
 from planner.service.read.views import dice_json
 from planner.service.setup.playing import Play
 from planner.store.games import GameGroup
@@ -185,13 +185,12 @@ def roll(play: Play, req: RollRequest) -> RollResult:
 
 def _free_roll_warning(play: Play, free_until: int, target: str | None) -> str:
     """A roll made during free movement names the target the group heads for once it ends (§4.5)."""
-    rule = rule_label(play.day.game)
+    game = play.day.game
+    rule = rule_label(game)
+    said = {"until": fmt_clock(free_until), "target": target, "paragraph": game.paragraph("free_movement")}
     if rule is None:
-        return _("rolled during free movement (until {until}): {target} is the target from then on (§4.5); this is "
-                 "the earliest legal arrival from now").format(until=fmt_clock(free_until), target=target)
-    return _("rolled during free movement (until {until}): {target} is the target from then on (§4.5); this is "
-             "the earliest legal arrival from now under the {rule}").format(until=fmt_clock(free_until),
-                                                                           target=target, rule=rule)
+        return message("free.rolled", **said).text
+    return message("free.rolled_window", **said, rule=rule).text
 
 
 def _dice(dice: int) -> tuple[int, ...]:

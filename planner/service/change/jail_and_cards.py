@@ -14,6 +14,7 @@ from planner.service.change.ledger_events import LedgerRequest, LedgerResult, re
 from planner.service.read.ledger_views import recorded_event, rules_of
 from planner.service.read.positions import PlaceRequest
 from planner.service.read.recorded_day import group_day
+from planner.service.read.rule_words import message
 from planner.service.read.whereabouts import train_at
 from planner.service.setup.playing import Play
 from planner.util.i18n import _
@@ -65,8 +66,8 @@ def report_late(play: Play, group: str, time: int, late: int, event_id: str | No
     event = Event("jail", g.name, time, name=station, trip=trip_id, minutes=late)
     rows = play.state.ledger.record(rules, play.game, g, event, event_id=event_id)
     stay = play.state.ledger.view(rules, play.id).jail(g.name, time)
-    return LateReport(stay, _("in jail at {station} until {until} (§17)").format(
-        station=station, until=fmt_clock(stay.until) if stay else "-"), msgspec.to_builtins(recorded_event(rows[-1])))
+    said = message("jail.stay", station=station, until=fmt_clock(stay.until) if stay else "-").text
+    return LateReport(stay, said, msgspec.to_builtins(recorded_event(rows[-1])))
 
 
 def position_late(play: Play, group: str, place: PlaceRequest, time: int, late: int) -> tuple[GroupStatus, LateReport]:

@@ -20,9 +20,8 @@ from planner.game.prices import initial_letter, station_price
 from planner.ledger.cards import NotInPile, deck_of, next_card
 from planner.ledger.kinds import KINDS as EVENT_KINDS_TOLD
 from planner.ledger.kinds import recorded_as
-from planner.ledger.messages import sms_time
+from planner.ledger.messages import note, sms_time
 from planner.ledger.model import STATION, TOLL_LINE, TUNNEL, Event, LedgerState
-from planner.ledger.money_rules import EVENT_NAMES
 from planner.service.answers.money import RecordedEvent
 from planner.service.read.fee_stops import fee_stop, is_stop, stops_of
 from planner.service.read.jail_plans import check_jail_payment
@@ -313,7 +312,8 @@ def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
         last = rows[-1].event
         if last.kind == "draw":
             card = rules.cards[last.card]
-            return LedgerResult(rows, f"{card.deck} {card.title}", card.effect)
+            deck = rules.decks.get(card.deck)
+            return LedgerResult(rows, f"{deck.shown if deck is not None else card.deck} {card.title}", card.effect)
         return LedgerResult(rows)
     raise AssertionError("unreachable")  # the last try returns or raises
 
@@ -327,13 +327,16 @@ def void(play: Play, seq: int, reason: str, time: int) -> Recorded:
                          phone=_("say why the event is voided (every group is told)"))
     rules = rules_of(play)
 
+    # the voided event named by its own message (in the game's language, as every group was sent it)
+    original = next((r for r in play.state.ledger.events(rules, play.id, max(0, int(seq) - 1)) if r.seq == seq),
+                    None)
+
     def message(ev: Event, changes: list[tuple[int, int, int]]) -> str:
-        what = f"#{seq} {ev.group} {_(EVENT_NAMES.get(ev.kind, ev.kind))} {ev.name}".strip()
-        said = {"time": sms_time(time), "event": what, "reason": reason[:200]}
-        if not changes:
-            return _("{time} correction: {event} voided ({reason})").format(**said)
-        return _("{time} correction: {event} voided ({reason}); now {changes}").format(
-            **said, changes=", ".join(f"#{s} {format_amount(a)} -> {format_amount(b)}" for s, a, b in changes))
+        what = original.message if original is not None and original.message else f"{ev.group} {ev.name}".strip()
+        said = {"time": sms_time(time), "seq": seq, "what": what, "reason": reason[:200]}
+        if changes:
+            return note(rules, "void_changes", **said, changes=", ".join(f"#{s} {format_amount(a)} -> {format_amount(b)}" for s, a, b in changes))
+        return note(rules, "void", **said)
 
     return play.state.ledger.void(rules, play.id, int(seq), reason, time, message)
 

@@ -36,6 +36,7 @@ from planner.service.questions.group_states import state_fields
 from planner.service.read.fee_stops import DAY_END, Stop, stops_of, tunnel_range
 from planner.service.read.ledger_views import diceoffs, ledger_state, rules_of
 from planner.service.read.recorded_day import group_day
+from planner.service.read.rule_words import message
 from planner.service.read.whereabouts import check_place, train_at
 from planner.service.setup.playing import Play
 from planner.timetable.model import Mode
@@ -68,13 +69,15 @@ def ledger_now(play: Play, group: str, time: int) -> LedgerNow:
         taxes=_taxes(play, model, t), diceoffs=diceoffs(state, name),
         offers=[_sale(o) for o in state.offers.values() if o.buyer == name and _open(state, o)],
         selling=[_sale(o) for o in state.offers.values() if o.seller == name and _open(state, o)],
-        cards=[KeptCard(key=k, deck=rules.cards[k].deck, title=rules.cards[k].title, effect=rules.cards[k].effect)
-               for k in state.held.get(name, [])],
+        cards=[_kept(rules, k) for k in state.held.get(name, [])],
         parking=_parking(play, state, model, stops, name, t),
-        jail=None if jail is None else JailNow(station=jail.station, since=fmt_clock(jail.since),
-                                               until=fmt_clock(jail.until), pay=rules.parking_payments.get("jail")),
+        jail=None if jail is None else JailNow(
+            station=jail.station, since=fmt_clock(jail.since), until=fmt_clock(jail.until),
+            pay=rules.parking_payments.get("jail"),
+            text=message("jail.stay", station=jail.station, until=fmt_clock(jail.until))),
         unsent=unsent, late_minutes=rules.late_minutes, late_penalty_percent=rules.late_penalty_percent,
         jail_delay=rules.jail_delay,
+        jail_rule=message("jail.rule", delay=rules.jail_delay) if rules.jail_delay else None,
         buyers=[g.name for g in play.game.groups if g.name != name and g.name not in state.out],
         **_binds(play, name, now), income=_income(play, state, name, t),
         mortgageable=state.cash.get(name, 0) < 0 and any(not h.mortgaged for h in held),
@@ -211,11 +214,19 @@ def _price(play: Play, rules: LedgerRules, kind: str, name: str) -> int:
     return (rules.tunnel_prices if kind == TUNNEL else rules.toll_prices).get(name, 0)
 
 
+def _kept(rules: LedgerRules, key: str) -> KeptCard:
+    """A kept card, its deck's name and its title in the reader's language."""
+    card = rules.cards[key]
+    deck = rules.decks.get(card.deck)
+    return KeptCard(key=key, deck=card.deck, title=str(card.title), effect=card.effect,
+                    deck_title=str(deck.shown) if deck is not None else card.deck)
+
+
 def _decks(rules: LedgerRules, state: LedgerState, group: str) -> list[DeckNow]:
     out = []
     for d in rules.decks.values():
         left = len(pile(rules, state, group, d.name)) or len([k for k in d.cards if k not in state.held.get(group, ())])
-        out.append(DeckNow(name=d.name, trigger=d.trigger, left=left))
+        out.append(DeckNow(name=d.name, trigger=str(d.trigger), left=left, title=str(d.shown)))
     return out
 
 
@@ -224,7 +235,7 @@ def _taxes(play: Play, model: GroupDay, t: int) -> list[TaxNow]:
     tt = play.day.timetable
     pos = model.position_at(t)
     mode = Mode(int(tt.route_mode[tt.trip_route[pos.trip]])).label if pos is not None and pos.seated else None
-    return [TaxNow(key=x.key, title=x.title, amount=x.amount) for x in rules_of(play).taxes.values()
+    return [TaxNow(key=x.key, title=str(x.title), amount=x.amount) for x in rules_of(play).taxes.values()
             if mode is None or not x.modes or mode in x.modes]
 
 

@@ -16,7 +16,7 @@ from planner.routing import Origin
 from planner.service.answers.itinerary import Zugzwang
 from planner.service.answers.questions import LogCheckAnswer, TrainsAnswer, Violation
 from planner.service.read.jail_plans import plan_jails
-from planner.service.read.rule_words import rule_label
+from planner.service.read.rule_words import rule_label, window_text
 from planner.service.read.views import with_realtime
 from planner.service.setup.playing import GameDay
 from planner.util.i18n import _
@@ -93,11 +93,12 @@ def resolve_targets(day: GameDay, text: str) -> list[str]:
 
 
 def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip: int = -1,
-                             now: int | None = None) -> TrainsAnswer:
+                             now: int | None = None, seated: bool | None = None) -> TrainsAnswer:
     """The change-window rule at ``station`` for a group getting off at ``time`` from ``exclude_trip`` (that
     train excluded, its platform's change times applying): deadline and departures, catchable ones first.
     In a game without the rule ``applies`` is False and no deadline is invented: the departures are the next ones
-    from ``now`` (the time asked, when later than getting off)."""
+    from ``now`` (the time asked, when later than getting off). ``seated`` (the phone): the group is still in the
+    train that stops there."""
     if day.window is None and now is not None and now > time:
         time = int(now)
     stop = -1
@@ -116,6 +117,10 @@ def trains_after_getting_off(day: GameDay, station: int, time: int, exclude_trip
         came = _arrived_at(day, station, time)
         out.excluded = [d for d in out.departures if not d.catchable and d.trip_id in came]
         out.departures = [d for d in out.departures if d not in out.excluded]
+    if seated is not None:
+        out.seated = seated
+    out.text = window_text(applies=out.applies, station=out.station, got_off=out.got_off, deadline=out.deadline,
+                           forced=out.forced_next, rule=out.rule, seated=bool(seated))
     return with_realtime(day, out, time)
 
 

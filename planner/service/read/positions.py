@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from planner.errors import InputError, TrainAmbiguous
 from planner.game.day import GroupDay, Position
 from planner.routing import station_origin, trip_origin
 from planner.service.setup.playing import GameDay
+from planner.timetable.stations import exact_station
 from planner.timetable.trips import describe_train, match_train
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
@@ -150,3 +153,20 @@ def origin_of(day: GameDay, pos: Position, time: int | None = None, *, got_off: 
         # platform it got off at is not known here, so the station's shortest change time (never too strict)
         t = max(t, pos.since + day.network.min_change(pos.station))
     return station_origin(pos.station, t, since=pos.since, window=window)
+
+
+def examples(day: GameDay) -> tuple[str, str]:
+    """A station and a train of this game's own day, as a player types them (``Liestal``, ``S3 11:34``): the
+    examples the phone's fields show, so a variant-B game never shows variant A's (the first dice target the
+    timetable has, its first departure from the dice's start)."""
+    tt = day.timetable
+    names = [n for e in sorted(day.game.dice.targets, key=lambda e: e.number) for n in e.stations]
+    station = next((s for s in (exact_station(tt, n) for n in names) if s is not None), 0 if tt.n_stations else None)
+    if station is None:
+        return "", ""
+    rows = np.flatnonzero((tt.stop_station[tt.st_stop] == station) & (tt.st_dep >= day.game.clock.dice_from))
+    if not len(rows):
+        return tt.station_name[station], ""
+    row = int(rows[np.argmin(tt.st_dep[rows])])
+    trip = int(tt.st_trip[row])
+    return tt.station_name[station], f"{tt.route_name[tt.trip_route[trip]]} {fmt_clock(int(tt.st_dep[row]))}"

@@ -1,7 +1,7 @@
-"""The rules in words: every sentence an answer says about what binds a group is made here, once, from a message
-key and parameters taken from the game file (the change window's minutes, the jail's delay) and the group's day,
-and rendered through the gettext catalog in the answer's language (:mod:`planner.util.i18n`). The command line
-and the phone show these texts; neither words a rule itself.
+"""The rules in words, as answers carry them: every sentence an answer says about a rule (what binds a group, the
+change window, free movement, the jail) is a message of :mod:`planner.gamefile.rule_texts` (worded there once),
+filled here from the game file and the group's day, as ``{"key", "params", "text"}`` in the answer's language.
+The command line and the phone show ``text``; neither words a rule itself.
 """
 
 from __future__ import annotations
@@ -10,31 +10,16 @@ from typing import Any
 
 from planner.game.day import GroupState
 from planner.gamefile.game import Game
+from planner.gamefile.rule_texts import rule_text
 from planner.service.answers.base import Message
-from planner.util.i18n import N_, _
 from planner.util.timefmt import fmt_clock
-
-TEXTS: dict[str, str] = {
-    "obligation.before_dice": N_("move freely; the dice start at {until}"),
-    "obligation.dice_soon": N_("the dice rules apply from {since}; first roll at {until}"),
-    "obligation.roll": N_("roll the dice now"),
-    "obligation.free": N_("free movement until {until}: roll before it ends"),
-    "obligation.heading": N_("heading for {target}, arrival {until}"),
-    "obligation.heading_unknown": N_("heading for {target}"),
-    "obligation.jail": N_("in jail here until {until} (your train was {delay} or more minutes late), then on to "
-                          "{target}"),
-    "obligation.jail_no_target": N_("in jail here until {until} (your train was {delay} or more minutes late)"),
-    "obligation.ended": N_("the game is over"),
-    "board.by": N_("board a train leaving by {board_by} ({rule})"),
-    "board.forced": N_("the {rule} binds the train leaving at {board_by} (none leaves within the window)"),
-    "advice.there": N_("you are at {target}: roll again"),
-    "advice.go": N_("go to {target}, arrival {arrival}"),
-}
 
 
 def message(key: str, **params: Any) -> Message:
-    """The text of ``key`` with ``params``, in the current language."""
-    return Message(key=key, params=params, text=_(TEXTS[key]).format(**params))
+    """The sentence of ``key`` with ``params`` (:mod:`planner.gamefile.rule_texts`), in the current language, as
+    answers carry it."""
+    said = rule_text(key, **params)
+    return Message(key=said.key, params=said.params, text=said.text)
 
 
 def rule_label(game: Game) -> str | None:
@@ -69,3 +54,16 @@ def board_text(game: Game, state: GroupState) -> Message | None:
     if ob.board_by is None or rule is None or pos is None or pos.seated:
         return None
     return message("board.forced" if ob.forced else "board.by", board_by=fmt_clock(ob.board_by), rule=rule)
+
+
+def window_text(*, applies: bool, station: str, got_off: str, deadline: str | None, forced: bool,
+                rule: str | None, seated: bool = False) -> Message:
+    """The change window where the group is, in one sentence (``planner zugzwang``, the phone's trains)."""
+    if not applies or deadline is None:
+        return message("window.none", station=station)
+    if seated:
+        key = "window.seated_forced" if forced else "window.seated"
+    else:
+        key = "window.forced" if forced else "window.got_off"
+    return message(key, station=station, got_off=got_off, deadline=deadline, rule=rule or "")
+

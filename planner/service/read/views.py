@@ -17,8 +17,9 @@ from planner.service.answers.rolls import Candidate, DiceAnswer
 from planner.service.read.jail_plans import jail_json
 from planner.service.read.pricing import Pricing, add_fees, annotate
 from planner.service.read.realtime import add_delays, realtime_json, realtime_warnings
+from planner.service.read.rule_words import message
 from planner.service.setup.playing import GameDay
-from planner.util.i18n import _
+from planner.util.i18n import _, format_amount
 from planner.util.timefmt import fmt_clock
 
 if TYPE_CHECKING:
@@ -62,7 +63,14 @@ def with_realtime(day: GameDay, ans: A, t: int) -> A:
 def jail_answer(day: GameDay, plan, group: str | None) -> Jail | None:
     """The first jail of ``plan`` as answers carry it (None: none)."""
     out = jail_json(day, plan, group)
-    return None if out is None else msgspec.convert(out, Jail)
+    if out is None:
+        return None
+    jail = msgspec.convert(out, Jail)
+    said = {"station": jail.station, "since": jail.from_, "until": jail.until, "route": jail.route,
+            "delay": jail.delay_min}
+    jail.text = (message("jail.late_pay", **said, amount=format_amount(jail.pay.amount), arrival=jail.pay.arrival or "-")
+                 if jail.pay is not None else message("jail.late", **said))
+    return jail
 
 
 def journey_json(day: GameDay, j: Journey | None, origin: Origin, target: int,
@@ -124,6 +132,8 @@ def dice_json(day: GameDay, ans: Decided, origin: Origin, pricing: Pricing | Non
         reroll_at=fmt_clock(ans.reroll_at), why=ans.why, warnings=ans.warnings + late_warning(day, ans.arrival),
         from_=tt.station_name[origin.station], rolled_at=fmt_clock(rolled),
         plan_from=fmt_clock(rolled if plan_from is None else plan_from), zugzwang=zugzwang_json(origin))
+    if ans.kind == "free":
+        out.free = message("dice.free", until=out.free_until)
     if ans.jail is not None:
         out.jail = jail_answer(day, ans.jail, pricing.group if pricing is not None else None)
     return with_realtime(day, out, origin.time)

@@ -14,11 +14,16 @@ function platform(p) {
 /** One leg as a table row: train (and where it goes), from (platform), departure, to (platform), arrival. */
 export function legRow(l) {
   return h("tr", {},
-    h("td", {}, l.route, h("br"), h("small", {}, l.headsign || "")),
+    h("td", {}, legRoute(l), h("br"), h("small", {}, l.headsign || "")),
     h("td", {}, l.from, platform(l.from_platform)),
     h("td", {}, l.departure),
     h("td", {}, l.to, platform(l.to_platform)),
     h("td", {}, l.arrival));
+}
+
+/** A leg's line as players read it: the train's name, or "on foot" for a walk between stations. */
+export function legRoute(leg) {
+  return leg.route === "walk" && !leg.trip_id ? t("on foot") : leg.route;
 }
 
 /** The first leg of the way on, for the first screen: the train, when and where it leaves (platform), where it
@@ -26,7 +31,7 @@ export function legRow(l) {
 export function firstLegCard(leg) {
   if (!leg) return null;
   return h("div", {class: "leg-card"},
-    h("div", {class: "leg-train"}, h("b", {}, leg.route), leg.headsign ? h("small", {}, " → ", leg.headsign) : null),
+    h("div", {class: "leg-train"}, h("b", {}, legRoute(leg)), leg.headsign ? h("small", {}, " → ", leg.headsign) : null),
     h("div", {class: "leg-stop"}, h("b", {class: "leg-time"}, leg.departure), " ", leg.from, platform(leg.from_platform)),
     h("div", {class: "leg-stop"}, h("b", {class: "leg-time"}, leg.arrival), " ", leg.to, platform(leg.to_platform)));
 }
@@ -52,7 +57,7 @@ export function admissibleItems(ans) {
   return (ans.admissible || []).map((w) => {
     const reached = w.reached || w.arrival;  // a toll line or tunnel: when the train has passed it
     const fastest = w.departure === ans.departure && reached === ans.arrival;
-    const via = (w.legs || []).map((l) => `${l.route} ${l.departure} ${l.from} → ${l.to} ${l.arrival}`).join(", ");
+    const via = (w.legs || []).map((l) => `${legRoute(l)} ${l.departure} ${l.from} → ${l.to} ${l.arrival}`).join(", ");
     return h("li", {class: fastest ? "fastest" : ""}, h("b", {}, `${w.departure} → ${reached}`), " ",
       changesText(w.changes, fastest), h("br"), h("small", {}, via));
   });

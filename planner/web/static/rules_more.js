@@ -9,6 +9,7 @@ import {byId, fill, h} from "./dom.js";
 import {chf, normaliseClock} from "./format.js";
 import {t} from "./i18n.js";
 import {newId} from "./money.js";
+import {sentence} from "./words.js";
 
 function dieSelect() {
   return h("select", {class: "die", "aria-label": t("die")},
@@ -45,14 +46,14 @@ export function cardEffectText(ev) {
 export function deckItem(deck, draw) {
   return h("p", {class: "deck"}, h("small", {}, deck.trigger), " ",
     tapOnce(h("button", {type: "button", class: "small draw", "data-deck": deck.name},
-      t("Draw a {deck} card", {deck: deck.name})), () => draw(deck.name)), " ",
+      t("Draw a {deck} card", {deck: deck.title || deck.name})), () => draw(deck.name)), " ",
     h("small", {}, t("({left} in the pile)", {left: deck.left})));
 }
 
 /** One kept card with what playing it asks: out of jail (only in jail), a station bought with it (its name), a
     roll made a 6 (the dice). ``act(kind, card, extra)`` plays it. */
 export function keptCardItem(card, inJail, dice, act) {
-  const li = h("li", {class: "kept-card"}, h("b", {}, `${card.deck} ${card.title}`), " ");
+  const li = h("li", {class: "kept-card"}, h("b", {}, `${card.deck_title || card.deck} ${card.title}`), " ");
   if (card.effect === "out_of_jail") {
     const b = h("button", {type: "button", class: "small play"}, t("Play it: out of jail"));
     b.disabled = !inJail;
@@ -234,9 +235,9 @@ export function setUpRulesMore({base, view, now, send, say, fetchLedger}) {
     const canReport = !feed && (n.jail_delay || 0) > 0 && !!pos && !n.jail && !n.out;
     byId("jail-box").hidden = !n.jail && !canReport;
     byId("late-form").hidden = !canReport;
-    byId("late-rule").textContent = t("{delay} minutes late or more: jail where the train arrived (§17).",
-      {delay: n.jail_delay || 0});
-    byId("jail-text").textContent = n.jail ? t("In jail at {station} until {until} (§17).", n.jail) : "";
+    // the rule and the stay as the server words them (planner/service/read/rule_words.py)
+    byId("late-rule").textContent = n.jail_rule ? sentence(n.jail_rule.text) : "";
+    byId("jail-text").textContent = n.jail && n.jail.text ? sentence(n.jail.text.text) : "";
     const pay = byId("jail-pay-ledger");
     pay.hidden = !(n.jail && n.jail.pay);
     if (!pay.hidden) {

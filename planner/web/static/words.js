@@ -3,20 +3,34 @@
 import {t, tn} from "./i18n.js";
 import {chf} from "./format.js";
 
+/** A text as the server words it (lower case, as inside a line) made a headline: a capital first letter. */
+export function headline(text) {
+  return text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : "";
+}
+
+/** A rule's text as the server words it made a sentence of its own: a capital first letter and a full stop. */
+export function sentence(text) {
+  const s = headline(text);
+  return !s || /[.!?:]$/.test(s) ? s : `${s}.`;
+}
+
 /** What binds the group now, worded by the server in the page's language (planner/service/read/rule_words.py). */
 export function obligationText(ob) {
   if (!ob || !ob.text) return null;
-  return typeof ob.text === "string" ? ob.text : ob.text.text;
+  return headline(typeof ob.text === "string" ? ob.text : ob.text.text);
 }
 
 /** A roll's answer in one sentence. */
 export function answerText(ans) {
-  if (ans.kind === "free") return t("Free movement until {until}.", {until: ans.free_until});
+  if (ans.kind === "free") {  // (a roll stored before answers carried the rule's words: the history's label)
+    return sentence(ans.free ? ans.free.text : t("free until {until}", {until: ans.free_until}));
+  }
   if (ans.already_there) return t("Target {target}: you are there.", {target: ans.target});
   if (!ans.arrival) return t("Target {target}: not reachable from here today.", {target: ans.target});
+  const at = {target: ans.target, departure: ans.departure, arrival: ans.arrival};
+  if (!ans.changes) return t("Go to {target}: leave {departure}, arrive {arrival}, no change.", at);
   return tn("Go to {target}: leave {departure}, arrive {arrival}, {n} change.",
-    "Go to {target}: leave {departure}, arrive {arrival}, {n} changes.", ans.changes,
-    {target: ans.target, departure: ans.departure, arrival: ans.arrival});
+    "Go to {target}: leave {departure}, arrive {arrival}, {n} changes.", ans.changes, at);
 }
 
 /** The notes under an answer: full-hour bonus chances, toll lines and tunnels with their owners, the fees on
@@ -51,26 +65,13 @@ export function candidateNote(c) {
 
 /** A way's changes (variant B's admissible ways). */
 export function changesText(n, fastest) {
+  if (!n) return fastest ? t("no change (fastest)") : t("no change");
   return fastest ? tn("{n} change (fastest)", "{n} changes (fastest)", n) : tn("{n} change", "{n} changes", n);
 }
 
-/** The change window's rule where the group is (the trains answer, planner zugzwang): where, then what binds. */
+/** The change window's rule where the group is (the trains answer, planner zugzwang), as the server words it. */
 export function trainsRuleText(z) {
-  const where = z.seated && z.station
-    ? t("Seated: nothing binds until you get off. Getting off at {station}:", {station: z.station})
-    : z.got_off ? t("At {station} since {since}:", {station: z.station || "-", since: z.got_off})
-      : t("At {station}:", {station: z.station || "-"});
-  let rule;
-  if (!z.applies) {
-    rule = (z.departures || []).length ? t("no change window in this game, any train; the next ones:")
-      : t("no change window in this game, any train (none leaves in the next half hour).");
-  }
-  else if (z.forced_next) rule = t("no train by {deadline}: you must take the first one after (marked).", {deadline: z.deadline});
-  else {
-    const ruleName = z.rule || t("change window");
-    rule = t("{rule}, board by {deadline}.", {rule: ruleName, deadline: z.deadline});
-  }
-  return `${where} ${rule}`;
+  return sentence(z.text && z.text.text);
 }
 
 /** The board-by time of the trains answer when the group's day gives none. */
@@ -80,7 +81,7 @@ export function deadlineText(z) {
 
 /** The board-by line of a seated group. */
 export function seatedText() {
-  return t("seated: nothing binds until you get off");
+  return t("seated: the clock starts when you get off");
 }
 
 /** The banner of ``serve --realtime`` when its data is missing, stale or failed ("" when fine). */
@@ -103,14 +104,7 @@ export function liveText(nx) {
   const it = nx.itinerary;
   const advice = `${nx.advice}.`;
   if (!it.jail) return advice;
-  const j = it.jail;
-  const jail = j.pay
-    ? t("Jail at {station} {from}-{until} (the {route} is {delay} min late); or pay {amount} into the free parking and arrive {arrival}.",
-      {station: j.station, from: j.from, until: j.until, route: j.route, delay: j.delay_min, amount: j.pay.amount,
-        arrival: j.pay.arrival})
-    : t("Jail at {station} {from}-{until} (the {route} is {delay} min late).",
-      {station: j.station, from: j.from, until: j.until, route: j.route, delay: j.delay_min});
-  return `${advice} ${jail}`;
+  return `${advice} ${sentence(it.jail.text && it.jail.text.text)}`;
 }
 
 /** The group's money in a few sentences: cash and capital, letter groups, what §10 and §6 ask of it now. */
