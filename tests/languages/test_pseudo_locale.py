@@ -3,8 +3,8 @@
 answer, once the data (stations, lines, groups, options, paths, numbers, times) is set aside, is a text the code
 wrote itself (:func:`tests.support.pseudo_check.untranslated`). Checked: the command line's refusals (a table of bad
 invocations), the phone's refusals (422 bodies of a real server on loopback, for every API endpoint; none names a
-command-line option), the ledger's messages and a correction, the organiser's report (text and HTML) and the page
-scripts' catalog. A new refusal in English is caught (the first test)."""
+command-line option), the ledger's messages and a correction, the organiser's report (text and HTML), the
+handout's text (pdftotext) and the page scripts' catalog. A new refusal in English is caught (the first test)."""
 
 from __future__ import annotations
 
@@ -72,6 +72,14 @@ group position DAY --group Blau --at Zug --time 25:00
 group position DAY --group Blau --time 12:00
 ledger buy DAY --group Blau --station Zugg --time 12:00
 ledger pay DAY --group Blau --time 12:00
+ledger sell DAY --group Blau --station Zug --to Rot --amount -5 --time 12:00
+ledger void DAY --seq 99 --reason oops --time 12:00
+ledger tunnel DAY --group Blau --time 12:00
+next DAY --group Blau --time 12:00 --from Zugg
+advise DAY --group Blau --time 12:61
+map DAY --reach Zugg --time 12:00
+game new --name Test --groups '' DAY
+simulate DAY --days 0
 route --feed /nonexistent/feed.zip --game sbb-monopoly --date 2021-09-11 --from Zug --to Baar --time 12:00
 route --feed FEED --game sbb-monopoly --date 2030-01-01 --from Zug --to Baar --time 12:00
 route --feed FEED --game sbb-monopoly --date 2021-13-45 --from Zug --to Baar --time 12:00
@@ -119,6 +127,18 @@ def test_the_organisers_report_is_catalog_text(pseudo_env, capsys, tmp_path):
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", report.read_text(encoding="utf-8"), flags=re.S)
     text = re.sub(r"<[^>]+>", " ", html)
     assert untranslated(text, {"lang", "qps"}) == [], text
+
+
+def test_the_handouts_text_is_catalog_text(pseudo_env, capsys, tmp_path):
+    import subprocess
+
+    pdf = tmp_path / "handout.pdf"
+    rc, _out, err = run(capsys, "handout", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11",
+                        "--out", str(pdf), "--no-png")
+    assert rc == 0, err
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "⟦" in text
+    assert untranslated(text, {"km"}) == [], text  # km: the scale bar's unit
 
 
 # the phone's refusals: (method, path after the game, body or query); every answer a 4xx with catalog text only
