@@ -201,7 +201,7 @@ def _tax(play: Play, req: LedgerRequest) -> str:
     tax = taxes.get(req.reason)
     if tax is None:
         raise InputError(_("no tax {reason!r} in this game (taxes: {known})").format(
-            reason=req.reason, known=", ".join(taxes) or "-"))
+            reason=req.reason, known=", ".join(map(repr, taxes)) or "-"))
     trip = train_at(play, req.group, req.time) if tax.modes else None
     if trip is not None:
         tt = play.day.timetable

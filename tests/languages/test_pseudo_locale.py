@@ -144,7 +144,7 @@ def test_the_handouts_text_is_catalog_text(pseudo_env, capsys, tmp_path):
 # the phone's refusals: (method, path after the game, body or query); every answer a 4xx with catalog text only
 # words of the API itself a refusal may show unquoted (a header, an example of a field's value); the fields and
 # their values are quoted ('dice'), and so stripped as data
-API_FIELDS = {"Bearer", "TOKEN", "Authorization", "Content", "Type", "application", "json", "Station", "hotel", "Zugg",
+API_FIELDS = {"Rot", "Blau", "Bearer", "TOKEN", "Authorization", "Content", "Type", "application", "json", "Station", "hotel", "Zugg",
               "nope"}
 PHONE = [
     ("GET", "/groups/1", {"time": "99:99"}),
@@ -169,6 +169,20 @@ PHONE = [
     ("POST", "/groups/1/whereabouts", {"lat": "x", "lon": 8.5}),
     ("POST", "/groups/1/messages/999/sent", {"time": "12:00"}),
     ("POST", "/groups/1/messages/abc/sent", {"time": "12:00"}),
+    ("POST", "/groups/1/position", {"at": "!!!", "time": "12:00"}),
+    ("POST", "/groups/1/rolls", {"dice": 2, "time": "12:40"}),
+    ("GET", "/groups/1/ledger", {"time": "7"}),
+    ("POST", "/groups/1/ledger", {"event": "buy", "toll_line": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "pay", "station": "Zug", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "build", "houses": {"Zug": 9}, "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "mortgage", "station": "Zug", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "redeem", "station": "Zug", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "tax", "reason": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "draw", "deck": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "play", "card": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "sell", "station": "Zug", "to": "Blau", "amount": 5, "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "accept", "offer": 99, "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "parking", "time": "12:00"}),
     ("GET", "/groups/abc", {}),
     ("POST", "/void", {"seq": 999, "reason": "x", "time": "12:00"}),
     ("POST", "/void", {"seq": 1}),
