@@ -80,6 +80,12 @@ advise DAY --group Blau --time 12:61
 map DAY --reach Zugg --time 12:00
 game new --name Test --groups '' DAY
 simulate DAY --days 0
+route DAY --batch TMP/missing.csv
+route DAY --batch TMP/columns.csv
+route DAY --batch TMP/binary.csv
+route DAY --batch TMP
+tolls DAY --trip 'S1 12:00' --owners TMP/columns.csv
+route --feed FEED --game TMP/broken.toml --date 2021-09-11 --from Zug --to Baar --time 12:00
 route --feed /nonexistent/feed.zip --game sbb-monopoly --date 2021-09-11 --from Zug --to Baar --time 12:00
 route --feed FEED --game sbb-monopoly --date 2030-01-01 --from Zug --to Baar --time 12:00
 route --feed FEED --game sbb-monopoly --date 2021-13-45 --from Zug --to Baar --time 12:00
@@ -88,9 +94,12 @@ route --feed FEED --game nosuchgame --date 2021-09-11 --from Zug --to Baar --tim
 
 
 @pytest.mark.parametrize("line", [ln for ln in REFUSALS.strip().splitlines()])
-def test_a_command_line_refusal_is_catalog_text(pseudo_env, capsys, line):
+def test_a_command_line_refusal_is_catalog_text(pseudo_env, capsys, tmp_path, line):
+    (tmp_path / "columns.csv").write_text("from,to\nZug,Baar\n")  # TMP: files an organiser may get wrong
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe")
+    (tmp_path / "broken.toml").write_text("x = [[[[\n")
     argv = shlex.split(line.replace("DAY", f"--feed {ZUG} --game sbb-monopoly --date 2021-09-11")
-                       .replace("FEED", str(ZUG)))
+                       .replace("FEED", str(ZUG)).replace("TMP", str(tmp_path)))
     rc, _out, err = run(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert rc == 2 and len(lines) == 1 and "Traceback" not in err, err
