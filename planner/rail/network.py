@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from planner.errors import StationNotFound
+from planner.util.i18n import _
 from planner.util.text import fold
 
 # Freight, yard and service lines: usable (a few stations are joined only through them) but avoided.
@@ -223,11 +224,10 @@ class RailNetwork:
                 continue
             stations = sorted({self.station_name[i] for i in found})
             if len(stations) > 1 and not all(self._point_key[i] in (key, bare) for i in found):
-                raise StationNotFound(
-                    f"rail network: {name!r} is ambiguous: {', '.join(stations[:8])}", suggestions=stations[:8]
-                )
+                raise StationNotFound(_("rail network: {name} is ambiguous: {names}").format(
+                    name=repr(name), names=", ".join(stations[:8])), suggestions=stations[:8])
             return frozenset(self.uics[i] for i in found)
-        raise StationNotFound(f"rail network: no operating point named {name!r}")
+        raise StationNotFound(_("rail network: no operating point named {name}").format(name=repr(name)))
 
     def station_point(self, name: str) -> str | None:
         """The one point named exactly like its station ``name`` (folded), else None (cached).
