@@ -247,9 +247,14 @@ def test_the_page_scripts_catalog_is_the_pseudo_locales(pseudo_site):
 
 
 def test_the_pseudo_locale_is_not_offered_to_users(monkeypatch, capsys):
+    from planner.util.i18n import languages, normalise
+
     monkeypatch.delenv(PSEUDO_ENV, raising=False)
     rc = main(["route", "--from", "Zug", "--to", "Baar", "--lang", PSEUDO])
     assert rc == 2 and "invalid choice" in capsys.readouterr().err
+    assert normalise(PSEUDO) is None and PSEUDO not in languages()  # ?lang=qps and PLANNER_LANG=qps: ignored
+    monkeypatch.setenv(PSEUDO_ENV, "1")
+    assert normalise(PSEUDO) == PSEUDO
 
 
 # a damaged or huge catalog: a copy of the catalogs (never the package's own), chosen with $PLANNER_LOCALE_DIR
