@@ -4,7 +4,8 @@ answer, once the data (stations, lines, groups, options, paths, numbers, times) 
 wrote itself (:func:`tests.support.pseudo_check.untranslated`). Checked: the command line's refusals (a table of bad
 invocations), the phone's refusals (422 bodies of a real server on loopback, for every API endpoint; none names a
 command-line option), the ledger's messages and a correction, the organiser's report (text and HTML), the
-handout's text (pdftotext) and the page scripts' catalog. A new refusal in English is caught (the first test)."""
+handout's text (pdftotext), the page scripts' catalog and the group's page itself in Chromium (every section open).
+A damaged or huge catalog is said in one line and never stops play (the last tests). A new refusal in English is caught (the first test)."""
 
 from __future__ import annotations
 
@@ -339,3 +340,34 @@ def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, sess
         assert page.status_code == 200
     log = next((tmp_path / "web").glob("*.serve-*.log")).read_text()
     assert "Traceback" not in log and "messages.po" in log and "larger than" in log, log
+
+
+SHOWN = """() => {
+  const out = [document.body.innerText];
+  for (const el of document.querySelectorAll("[placeholder], [title], [aria-label]")) {
+    for (const a of ["placeholder", "title", "aria-label"]) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  return out.join("\\n");
+}"""
+
+
+def test_the_group_page_shows_catalog_text_only(pseudo_site, browser):
+    """The phone's page in the pseudo-locale, after a position and with every section open: the page's scripts
+    and template word nothing themselves (what a list of strings cannot find)."""
+    from playwright.sync_api import expect
+
+    from tests.support.browser import phone, tell_position
+
+    errors: list = []
+    ctx, p = phone(browser, errors)
+    p.goto(pseudo_site["game"]["groups"][1]["url"])
+    p.wait_for_url(re.compile(r"/groups/2$"))
+    tell_position(p, "Zug", "12:40")
+    expect(p.locator("#position")).to_contain_text("12:40", timeout=120000)
+    p.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    shown = p.evaluate(SHOWN)
+    ctx.close()
+    named = API_FIELDS | {"Samstag"}  # the game's name, as its organiser gave it
+    lines = [f"{ln.strip()} -> {untranslated(ln, named)}" for ln in shown.splitlines() if untranslated(ln, named)]
+    assert lines == [], "\n".join(lines)
+    assert errors == []
