@@ -351,9 +351,9 @@ SHOWN = """() => {
 }"""
 
 
-def test_the_group_page_shows_catalog_text_only(pseudo_site, browser):
-    """The phone's page in the pseudo-locale, after a position and with every section open: the page's scripts
-    and template word nothing themselves (what a list of strings cannot find)."""
+def test_the_group_and_organiser_pages_show_catalog_text_only(pseudo_site, browser):
+    """The phone's page in the pseudo-locale, after a position and with every section open, and the organiser's:
+    the page's scripts and templates word nothing themselves (what a list of strings cannot find)."""
     from playwright.sync_api import expect
 
     from tests.support.browser import phone, tell_position
@@ -366,8 +366,14 @@ def test_the_group_page_shows_catalog_text_only(pseudo_site, browser):
     expect(p.locator("#position")).to_contain_text("12:40", timeout=120000)
     p.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     shown = p.evaluate(SHOWN)
+    org = ctx.new_page()
+    org.goto(pseudo_site["game"]["organiser"]["url"])
+    org.wait_for_url(re.compile(r"/games/[^/]+$"))
+    expect(org.locator("body")).to_contain_text("Zug", timeout=120000)  # the group's position, on the table
+    org.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    shown += "\n" + org.evaluate(SHOWN)
     ctx.close()
-    named = API_FIELDS | {"Samstag"}  # the game's name, as its organiser gave it
+    named = API_FIELDS | {"Samstag", "Leaflet"}  # the game's name as its organiser gave it; the map's library
     lines = [f"{ln.strip()} -> {untranslated(ln, named)}" for ln in shown.splitlines() if untranslated(ln, named)]
     assert lines == [], "\n".join(lines)
     assert errors == []
