@@ -24,6 +24,8 @@ from tests.support import ZUG
 from tests.support.pseudo_check import untranslated
 from tests.support.webserver import serve, web_env, web_game
 
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early (80 s with a server)
+
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*|'planner ")
 
 
