@@ -116,10 +116,10 @@ def test_the_ledgers_messages_and_corrections_are_catalog_text(pseudo_env, capsy
     for argv in (["group", "position", *day, "--group", "Blau", "--at", "Zug", "--time", "12:00"],
                  ["ledger", "buy", *day, "--group", "Blau", "--station", "Zug", "--time", "12:01"],
                  ["ledger", "buy", *day, "--group", "Rot", "--station", "Baar", "--time", "12:02"],
-                 ["ledger", "pay", *day, "--group", "Rot", "--station", "Zug", "--time", "12:05"],
+                 ["ledger", "pay", *day, "--group", "Rot", "--station", "Zug", "--time", "12:25"],
                  ["ledger", "income", *day, "--group", "Rot", "--time", "13:00"],
-                 ["ledger", "void", *day, "--seq", "3", "--reason", "Rot war nicht dort", "--time", "12:30"],
-                 ["ledger", "status", *day], ["ledger", "feed", *day]):
+                 ["ledger", "void", *day, "5", "--reason", "Rot war nicht dort", "--time", "13:30"],
+                 ["ledger", "status", *day], ["ledger", "feed", *day, "--group", "Rot"]):
         rc, out, err = run(capsys, *argv)
         shown.append((argv, rc, out + err))
     # the §19 message codes ("BlauK 12.01 Zug": group and event letter) are the game file's, as its groups
@@ -127,7 +127,8 @@ def test_the_ledgers_messages_and_corrections_are_catalog_text(pseudo_env, capsy
     for argv, _rc, text in shown:
         assert "Traceback" not in text
         assert untranslated(text, {"Rot", "Blau", "war", "nicht", "dort"} | codes) == [], (argv, text)
-    assert any("⟦" in text for _a, rc, text in shown if rc == 0)
+    assert [rc for _a, rc, _t in shown] == [0] * len(shown), [(a[:2], rc, t) for a, rc, t in shown]
+    assert "⟦" in shown[5][2]  # the correction every group is told
 
 
 def test_the_organisers_report_is_catalog_text(pseudo_env, capsys, tmp_path):
