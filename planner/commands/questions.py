@@ -98,7 +98,7 @@ def _read_legs(path: Path) -> list[LogLeg]:
     """The legs CSV (``from,to,departure,arrival``; ``from_platform,to_platform`` optional: their change times
     then apply)."""
     legs = []
-    for line, row in read_csv(path, "legs file", {"from", "to", "departure", "arrival"}):
+    for line, row in read_csv(path, _("legs file"), {"from", "to", "departure", "arrival"}):
         try:
             legs.append(LogLeg(line, row["from"], row["to"], parse_clock(row["departure"]), parse_clock(row["arrival"]),
                                row.get("from_platform"), row.get("to_platform")))
@@ -134,7 +134,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
 def cmd_tolls(args: argparse.Namespace) -> int:
     """Toll lines and tunnels crossed by (part of) a trip, and what is owed."""
     ctx = Context(args)
-    owners = read_toml(args.owners, "owners file", limit=1 << 20) if args.owners else None
+    owners = read_toml(args.owners, _("owners file"), limit=1 << 20) if args.owners else None
     out = tolls_answer(ctx.day, args.trip, args.origin, args.target, owners, args.tunnel_dice,
                        _("owners file {path}").format(path=args.owners))
     if not out.crossings:

@@ -47,7 +47,7 @@ def cmd_route(args: argparse.Namespace) -> int:
 def _batch(ctx: Context, args: argparse.Namespace) -> int:
     path = args.batch
     answered = failed = 0
-    for line, row in read_csv(path, "batch file", {"from", "to", "time"}):
+    for line, row in read_csv(path, _("batch file"), {"from", "to", "time"}):
         try:
             origin = origin_of_args(ctx, row["from"], row["time"], row.get("trip") or None)
             out = route_answer(ctx.day, ctx.pricing, origin, ctx.station(row["to"]), args.within)

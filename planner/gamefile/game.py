@@ -129,7 +129,7 @@ def load_game(spec: str | Path) -> Game:
     path = Path(spec_s)
     if path.suffix == ".toml" or userfiles.file_kind(path) != "missing":
         try:
-            data = userfiles.read_bytes(path, "game file", limit=1 << 20)
+            data = userfiles.read_bytes(path, _("game file"), limit=1 << 20)
         except InputError as exc:
             raise GameFileError(str(exc)) from None
         source = str(path)
@@ -146,7 +146,7 @@ def load_game(spec: str | Path) -> Game:
         raise GameFileError(_("game file {file}: not UTF-8 text (at byte {byte})").format(
             file=source, byte=exc.start)) from None
     try:
-        doc = userfiles.parse_toml(text, f"game file {source}")
+        doc = userfiles.parse_toml(text, _("game file {path}").format(path=source))
     except InputError as exc:
         raise GameFileError(str(exc)) from None
     return parse_game(doc, source=source, digest=hashlib.sha256(data).hexdigest())

@@ -134,7 +134,7 @@ def play(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     card = rules.cards.get(e.card)
     if card is None or e.card not in s.held.get(e.group, []):
         raise Refused(_("group {group} holds no card {card!r} (kept cards: {held})").format(
-            group=e.group, card=e.card, held=", ".join(s.held.get(e.group, [])) or "-"))
+            group=e.group, card=e.card, held=", ".join(map(repr, s.held.get(e.group, []))) or "-"))
     if card.effect == "free_station":
         if e.target != STATION or not e.name:
             raise Refused(_("the card {title} buys a station: name it").format(title=card.title))

@@ -224,11 +224,10 @@ class RailNetwork:
                 continue
             stations = sorted({self.station_name[i] for i in found})
             if len(stations) > 1 and not all(self._point_key[i] in (key, bare) for i in found):
-                raise StationNotFound(
-                    _("rail network: {name!r} is ambiguous: {stations}").format(
-                        name=name, stations=", ".join(stations[:8])), suggestions=stations[:8])
+                raise StationNotFound(_("rail network: {name} is ambiguous: {names}").format(
+                    name=repr(name), names=", ".join(stations[:8])), suggestions=stations[:8])
             return frozenset(self.uics[i] for i in found)
-        raise StationNotFound(_("rail network: no operating point named {name!r}").format(name=name))
+        raise StationNotFound(_("rail network: no operating point named {name}").format(name=repr(name)))
 
     def station_point(self, name: str) -> str | None:
         """The one point named exactly like its station ``name`` (folded), else None (cached).

@@ -68,20 +68,29 @@ def decode_feed(data: bytes, source: str) -> FeedData:
     """Decode the bytes of a FeedMessage; a file that is not one (empty, garbage, truncated, no header) is a
     :class:`RealtimeError` naming ``source`` and why."""
     if not data:
-        raise RealtimeError(f"real-time feed {source}: empty file (not a GTFS-RT FeedMessage)")
+        raise RealtimeError(_("real-time feed {source}: empty file (not a GTFS-RT FeedMessage)").format(source=source))
     buf = np.frombuffer(data, np.uint8)
     none_tu, none_su = np.zeros((0, wire.N_TU), np.int64), np.zeros((0, wire.N_SU), np.int64)
     err, has_header, has_version, ts, n_tu, n_su, n_ent = wire.decode(buf, none_tu, none_su, False)
     if err:
-        raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: {wire.MESSAGES[err]}")
+        raise _not_a_feed(source, err)
     if not (has_header and has_version):
-        raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: no header with a version")
+        raise RealtimeError(_("real-time feed {source}: not a GTFS-RT FeedMessage: no header with a version").format(
+            source=source))
     tu = np.empty((n_tu, wire.N_TU), np.int64)
     su = np.empty((n_su, wire.N_SU), np.int64)
     err = wire.decode(buf, tu, su, True)[0]  # the counting walk does not enter descriptors and stop updates
     if err:
-        raise RealtimeError(f"real-time feed {source}: not a GTFS-RT FeedMessage: {wire.MESSAGES[err]}")
+        raise _not_a_feed(source, err)
     return FeedData(source, buf, int(ts), int(n_ent), tu, su)
+
+
+def _not_a_feed(source: str, err: int) -> RealtimeError:
+    if err == wire.ERR_TRUNCATED:
+        return RealtimeError(_("real-time feed {source}: not a GTFS-RT FeedMessage: truncated (a field runs past "
+                               "the end)").format(source=source))
+    return RealtimeError(_("real-time feed {source}: not a GTFS-RT FeedMessage: not protobuf (bad wire "
+                           "type)").format(source=source))
 
 
 def is_url(source: str) -> bool:
@@ -93,11 +102,11 @@ def read_file(path: str) -> bytes:
     """The bytes of a feed file (a regular file of at most :data:`MAX_BYTES`)."""
     p = Path(path)
     if not p.exists():
-        raise RealtimeError(f"real-time feed {path}: not found")
+        raise RealtimeError(_("real-time feed {source}: not found").format(source=path))
     if not p.is_file():
-        raise RealtimeError(f"real-time feed {path}: not a regular file")
+        raise RealtimeError(_("real-time feed {source}: not a regular file").format(source=path))
     if p.stat().st_size > MAX_BYTES:
-        raise RealtimeError(f"real-time feed {path}: larger than {MAX_BYTES // 2**20} MiB")
+        raise RealtimeError(_("real-time feed {source}: larger than {n} MiB").format(source=path, n=MAX_BYTES // 2**20))
     return p.read_bytes()
 
 
@@ -160,7 +169,8 @@ def _body(r, url: str, dl: Deadline) -> bytes | None:
     while chunk := r.raw.read1(1 << 20, decode_content=True):
         size += len(chunk)
         if size > MAX_BYTES:
-            raise RealtimeError(f"real-time feed {url}: larger than {MAX_BYTES // 2**20} MiB")
+            raise RealtimeError(_("real-time feed {source}: larger than {n} MiB").format(
+                source=url, n=MAX_BYTES // 2**20))
         chunks.append(chunk)
         if not dl.left():
             return None
@@ -176,5 +186,5 @@ def api_key(env_name: str | None) -> str | None:
         return None
     key = os.environ.get(env_name, "").strip()
     if not key:
-        raise RealtimeError(f"--realtime-key-env {env_name}: the environment variable is not set")
+        raise RealtimeError(_("--realtime-key-env {name}: the environment variable is not set").format(name=env_name))
     return key

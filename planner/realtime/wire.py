@@ -29,7 +29,6 @@ N_SU = 14
 
 ERR_TRUNCATED = 1
 ERR_WIRE_TYPE = 2
-MESSAGES = {ERR_TRUNCATED: "truncated (a field runs past the end)", ERR_WIRE_TYPE: "not protobuf (bad wire type)"}
 
 
 # kinds of message on the walk's stack

@@ -86,16 +86,16 @@ class StateDB:
         """Translate a sqlite3/OS error into a one-line PlannerError naming the file."""
         msg = str(exc).lower()
         if "locked" in msg or "busy" in msg:
-            return PlannerError(f"group state {self.path}: locked by another planner process for more than "
-                                f"{self.timeout:g} s; try again")
+            return PlannerError(_("group state {path}: locked by another planner process for more than {seconds} s; "
+                                  "try again").format(path=self.path, seconds=f"{self.timeout:g}"))
         if "not a database" in msg or "malformed" in msg or "corrupt" in msg:
-            return PlannerError(f"group state {self.path}: not a valid SQLite database (corrupt?); "
-                                "move it aside to start afresh")
+            return PlannerError(_("group state {path}: not a valid SQLite database (corrupt?); move it aside to start "
+                                  "afresh").format(path=self.path))
         if self.read_only and ("unable to open" in msg or isinstance(exc, OSError)):
             return PlannerError(_("group state {path}: cannot be read ({why})").format(path=self.path, why=exc))
         if "readonly" in msg or "read-only" in msg or "unable to open" in msg or isinstance(exc, OSError):
-            return PlannerError(f"group state {self.path}: cannot write there ({exc}); "
-                                "set PLANNER_STATE to a writable file")
+            return PlannerError(_("group state {path}: cannot write there ({why}); set {env} to a writable "
+                                  "file").format(path=self.path, why=exc, env="PLANNER_STATE"))
         return PlannerError(f"group state {self.path}: {exc}")
 
     def connect(self) -> sqlite3.Connection:
@@ -190,8 +190,8 @@ class StateDB:
         return conn
 
     def _other_program(self) -> PlannerError:
-        return PlannerError(f"group state {self.path}: a SQLite database of another program; "
-                            "set PLANNER_STATE to another file")
+        return PlannerError(_("group state {path}: a SQLite database of another program; set {env} to another "
+                              "file").format(path=self.path, env="PLANNER_STATE"))
 
     def _setup(self, conn: sqlite3.Connection) -> None:
         """WAL, the file version and the planner's own tables, retried with backoff while another process sets

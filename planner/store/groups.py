@@ -72,7 +72,7 @@ class GroupStore:
             if roll.roll_id is not None and (old := _find(conn, game_id, key, roll.roll_id)) is not None:
                 return replay(old, roll)
             if before[0] != expected_version:
-                raise StaleGroup(f"group {group.name} changed while its roll was computed")
+                raise StaleGroup(_("group {group} changed while its roll was computed").format(group=group.name))
             (seq,) = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM rolls WHERE game_id = ? AND grp = ?",
                                   (game_id, key)).fetchone()
             rec = RollRecord(game_id, key, int(seq), int(roll.time), roll.dice, roll.kind, roll.target,
@@ -94,7 +94,7 @@ class GroupStore:
         with self.db.write() as conn:
             key, before = self._joined(conn, game, group)
             if expected_version is not None and before[0] != expected_version:
-                raise StaleGroup(f"group {group.name} changed while its position was checked")
+                raise StaleGroup(_("group {group} changed while its position was checked").format(group=group.name))
             created = utc_now()
             cur = conn.execute(
                 "INSERT INTO positions (game_id, grp, time_s, since_s, station, trip_id, stop_offset, label, "

@@ -58,9 +58,9 @@ def find_station(tt: Timetable, query: str) -> int:
     """
     q = _clean(query or "")
     if not q:
-        raise StationNotFound("empty station name")
+        raise StationNotFound(_("empty station name"))
     if not any(c.isalnum() for c in q):
-        raise StationNotFound(f"station name {query!r} has no letters or digits")
+        raise StationNotFound(_("station name {name} has no letters or digits").format(name=repr(query)))
     names = tuple(tt.station_name)
     if q in tt.station_index:
         return tt.station_index[q]

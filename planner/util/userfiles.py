@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from planner.errors import InputError
+from planner.util.i18n import _
 
 MAX_BYTES = 16 << 20  # a day's legs or a batch of queries is kilobytes; a game file a few
 MAX_FIELD = 10_000  # characters in one CSV field (a station name is under 50)
@@ -31,13 +32,15 @@ def regular_file(path: str | Path, kind: str) -> Path:
     try:
         st = p.stat()
     except FileNotFoundError:
-        raise InputError(f"{kind} {path}: not found") from None
+        raise InputError(_("{file}: not found").format(file=f"{kind} {path}")) from None
     except OSError as exc:
-        raise InputError(f"{kind} {path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+        raise InputError(_("{file}: cannot be read ({why})").format(
+            file=f"{kind} {path}", why=exc.strerror or type(exc).__name__)) from None
     if stat.S_ISDIR(st.st_mode):
-        raise InputError(f"{kind} {path}: is a folder, not a file")
+        raise InputError(_("{file}: is a folder, not a file").format(file=f"{kind} {path}"))
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{kind} {path}: not a regular file (a pipe or device is not read)")
+        raise InputError(_("{file}: not a regular file (a pipe or device is not read)").format(
+            file=f"{kind} {path}"))
     return p
 
 
@@ -48,9 +51,10 @@ def read_bytes(path: str | Path, kind: str, limit: int = MAX_BYTES) -> bytes:
         with open(p, "rb") as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"{kind} {path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+        raise InputError(_("{file}: cannot be read ({why})").format(
+            file=f"{kind} {path}", why=exc.strerror or type(exc).__name__)) from None
     if len(data) > limit:
-        raise InputError(f"{kind} {path}: larger than {limit >> 20} MiB")
+        raise InputError(_("{file}: larger than {n} MiB").format(file=f"{kind} {path}", n=limit >> 20))
     return data
 
 
@@ -61,10 +65,11 @@ def read_text(path: str | Path, kind: str, limit: int = MAX_BYTES) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{kind} {path} line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+        raise InputError(_("{file} line {line}: not UTF-8 text (byte {byte})").format(
+            file=f"{kind} {path}", line=line, byte=f"0x{data[exc.start]:02x}")) from None
     if "\0" in text:
-        raise InputError(f"{kind} {path} line {text[: text.index(chr(0))].count(chr(10)) + 1}: "
-                         "holds a NUL byte (binary, not text)")
+        raise InputError(_("{file} line {line}: holds a NUL byte (binary, not text)").format(
+            file=f"{kind} {path}", line=text[: text.index(chr(0))].count(chr(10)) + 1))
     return text
 
 
@@ -79,20 +84,24 @@ def read_csv(path: str | Path, kind: str, required: set[str]) -> Iterator[tuple[
     try:
         header = [h.strip() for h in next(reader, [])]
         if any(len(h) > MAX_FIELD for h in header):
-            raise InputError(f"{kind} {path} line 1: a column name is longer than {MAX_FIELD} characters")
+            raise InputError(_("{file} line {line}: a column name is longer than {n} characters").format(
+                file=f"{kind} {path}", line=1, n=MAX_FIELD))
         missing = required - set(header)
         if missing:
-            raise InputError(f"{kind} {path}: missing column(s) {', '.join(sorted(missing))}")
+            raise InputError(_("{file}: missing column(s) {columns}").format(
+                file=f"{kind} {path}", columns=", ".join(sorted(missing))))
         for row in reader:
             line = reader.line_num
             if not any(v.strip() for v in row):
                 continue
             if any(len(v) > MAX_FIELD for v in row):
-                raise InputError(f"{kind} {path} line {line}: a field is longer than {MAX_FIELD} characters")
+                raise InputError(_("{file} line {line}: a field is longer than {n} characters").format(
+                    file=f"{kind} {path}", line=line, n=MAX_FIELD))
             row = row + [""] * (len(header) - len(row))
             yield line, {h: v.strip() for h, v in zip(header, row, strict=False)}
     except csv.Error as exc:
-        raise InputError(f"{kind} {path} line {reader.line_num}: not valid CSV ({exc})") from None
+        raise InputError(_("{file} line {line}: not valid CSV ({why})").format(
+            file=f"{kind} {path}", line=reader.line_num, why=exc)) from None
 
 
 def read_toml(path: str | Path, kind: str, limit: int = MAX_BYTES) -> dict[str, Any]:
@@ -104,13 +113,19 @@ def parse_toml(text: str, label: str) -> dict[str, Any]:
     """Parse TOML ``text``; ``label`` ("game file x.toml") starts every error message."""
     depth = _bracket_depth(text)
     if depth > MAX_DEPTH:
-        raise InputError(f"{label}: nested {depth} deep (at most {MAX_DEPTH})")
+        raise InputError(_("{file}: nested {depth} deep (at most {most})").format(
+            file=label, depth=depth, most=MAX_DEPTH))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{label}: not valid TOML: {exc}") from None
+        # tomllib words its reason in English: the position only, in the reader's language
+        at = re.search(r"line (\d+), column (\d+)", str(exc))
+        if at:
+            raise InputError(_("{file}: not valid TOML (line {line}, column {column})").format(
+                file=label, line=at[1], column=at[2])) from None
+        raise InputError(_("{file}: not valid TOML (at its end)").format(file=label)) from None
     except RecursionError:  # a nesting the bracket count missed (inside strings it is harmless)
-        raise InputError(f"{label}: nested too deeply") from None
+        raise InputError(_("{file}: nested too deeply").format(file=label)) from None
 
 
 def _bracket_depth(text: str) -> int:

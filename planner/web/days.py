@@ -17,6 +17,7 @@ from planner.service.read.decisions import decide_at
 from planner.service.read.realtime import banner, refresh_overlay
 from planner.service.setup.playing import GameDay, open_game_day, require_feed
 from planner.store.games import GameRecord
+from planner.util.i18n import _
 from planner.util.timefmt import parse_date
 
 
@@ -46,7 +47,7 @@ def load_day(feed: str | None, game: str | None, date: str | None, realtime: str
     feed = require_feed(feed)
     d = date or config.default_date(feed)
     if not d:
-        raise PlannerError("no game day: the game has no date")
+        raise PlannerError(_("no game day: the game has no date"))
     gd = open_game_day(feed, load_game(game or config.default_game()), parse_date(d), progress=False,
                        realtime=realtime)
     refresh(gd)

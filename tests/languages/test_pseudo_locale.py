@@ -3,8 +3,9 @@
 answer, once the data (stations, lines, groups, options, paths, numbers, times) is set aside, is a text the code
 wrote itself (:func:`tests.support.pseudo_check.untranslated`). Checked: the command line's refusals (a table of bad
 invocations), the phone's refusals (422 bodies of a real server on loopback, for every API endpoint; none names a
-command-line option), the ledger's messages and a correction, the organiser's report (text and HTML) and the page
-scripts' catalog. A new refusal in English is caught (the first test)."""
+command-line option), the ledger's messages and a correction, the organiser's report (text and HTML), the
+handout's text (pdftotext), the page scripts' catalog and the group's page itself in Chromium (every section open).
+A damaged or huge catalog is said in one line and never stops play (the last tests). A new refusal in English is caught (the first test)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from tests.support import ZUG
 from tests.support.pseudo_check import untranslated
 from tests.support.webserver import serve, web_env, web_game
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+# one worker runs a module (--dist loadfile); this one early (80 s with a server); reads ../shared
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]
 
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*|'planner ")
 
@@ -74,6 +76,20 @@ group position DAY --group Blau --at Zug --time 25:00
 group position DAY --group Blau --time 12:00
 ledger buy DAY --group Blau --station Zugg --time 12:00
 ledger pay DAY --group Blau --time 12:00
+ledger sell DAY --group Blau --station Zug --to Rot --amount -5 --time 12:00
+ledger void DAY --seq 99 --reason oops --time 12:00
+ledger tunnel DAY --group Blau --time 12:00
+next DAY --group Blau --time 12:00 --from Zugg
+advise DAY --group Blau --time 12:61
+map DAY --reach Zugg --time 12:00
+game new --name Test --groups '' DAY
+simulate DAY --days 0
+route DAY --batch TMP/missing.csv
+route DAY --batch TMP/columns.csv
+route DAY --batch TMP/binary.csv
+route DAY --batch TMP
+tolls DAY --trip 'S1 12:00' --owners TMP/columns.csv
+route --feed FEED --game TMP/broken.toml --date 2021-09-11 --from Zug --to Baar --time 12:00
 route --feed /nonexistent/feed.zip --game sbb-monopoly --date 2021-09-11 --from Zug --to Baar --time 12:00
 route --feed FEED --game sbb-monopoly --date 2030-01-01 --from Zug --to Baar --time 12:00
 route --feed FEED --game sbb-monopoly --date 2021-13-45 --from Zug --to Baar --time 12:00
@@ -82,9 +98,12 @@ route --feed FEED --game nosuchgame --date 2021-09-11 --from Zug --to Baar --tim
 
 
 @pytest.mark.parametrize("line", [ln for ln in REFUSALS.strip().splitlines()])
-def test_a_command_line_refusal_is_catalog_text(pseudo_env, capsys, line):
+def test_a_command_line_refusal_is_catalog_text(pseudo_env, capsys, tmp_path, line):
+    (tmp_path / "columns.csv").write_text("from,to\nZug,Baar\n")  # TMP: files an organiser may get wrong
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe")
+    (tmp_path / "broken.toml").write_text("x = [[[[\n")
     argv = shlex.split(line.replace("DAY", f"--feed {ZUG} --game sbb-monopoly --date 2021-09-11")
-                       .replace("FEED", str(ZUG)))
+                       .replace("FEED", str(ZUG)).replace("TMP", str(tmp_path)))
     rc, _out, err = run(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert rc == 2 and len(lines) == 1 and "Traceback" not in err, err
@@ -98,10 +117,10 @@ def test_the_ledgers_messages_and_corrections_are_catalog_text(pseudo_env, capsy
     for argv in (["group", "position", *day, "--group", "Blau", "--at", "Zug", "--time", "12:00"],
                  ["ledger", "buy", *day, "--group", "Blau", "--station", "Zug", "--time", "12:01"],
                  ["ledger", "buy", *day, "--group", "Rot", "--station", "Baar", "--time", "12:02"],
-                 ["ledger", "pay", *day, "--group", "Rot", "--station", "Zug", "--time", "12:05"],
+                 ["ledger", "pay", *day, "--group", "Rot", "--station", "Zug", "--time", "12:25"],
                  ["ledger", "income", *day, "--group", "Rot", "--time", "13:00"],
-                 ["ledger", "void", *day, "--seq", "3", "--reason", "Rot war nicht dort", "--time", "12:30"],
-                 ["ledger", "status", *day], ["ledger", "feed", *day]):
+                 ["ledger", "void", *day, "5", "--reason", "Rot war nicht dort", "--time", "13:30"],
+                 ["ledger", "status", *day], ["ledger", "feed", *day, "--group", "Rot"]):
         rc, out, err = run(capsys, *argv)
         shown.append((argv, rc, out + err))
     # the §19 message codes ("BlauK 12.01 Zug": group and event letter) are the game file's, as its groups
@@ -109,7 +128,8 @@ def test_the_ledgers_messages_and_corrections_are_catalog_text(pseudo_env, capsy
     for argv, _rc, text in shown:
         assert "Traceback" not in text
         assert untranslated(text, {"Rot", "Blau", "war", "nicht", "dort"} | codes) == [], (argv, text)
-    assert any("⟦" in text for _a, rc, text in shown if rc == 0)
+    assert [rc for _a, rc, _t in shown] == [0] * len(shown), [(a[:2], rc, t) for a, rc, t in shown]
+    assert "⟦" in shown[5][2]  # the correction every group is told
 
 
 def test_the_organisers_report_is_catalog_text(pseudo_env, capsys, tmp_path):
@@ -123,10 +143,22 @@ def test_the_organisers_report_is_catalog_text(pseudo_env, capsys, tmp_path):
     assert untranslated(text, {"lang", "qps"}) == [], text
 
 
+def test_the_handouts_text_is_catalog_text(pseudo_env, capsys, tmp_path):
+    import subprocess
+
+    pdf = tmp_path / "handout.pdf"
+    rc, _out, err = run(capsys, "handout", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11",
+                        "--out", str(pdf), "--no-png")
+    assert rc == 0, err
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "⟦" in text
+    assert untranslated(text, {"km"}) == [], text  # km: the scale bar's unit
+
+
 # the phone's refusals: (method, path after the game, body or query); every answer a 4xx with catalog text only
 # words of the API itself a refusal may show unquoted (a header, an example of a field's value); the fields and
 # their values are quoted ('dice'), and so stripped as data
-API_FIELDS = {"Bearer", "TOKEN", "Authorization", "Content", "Type", "application", "json", "Station", "hotel", "Zugg",
+API_FIELDS = {"Rot", "Blau", "Bearer", "TOKEN", "Authorization", "Content", "Type", "application", "json", "Station", "hotel", "Zugg",
               "nope"}
 PHONE = [
     ("GET", "/groups/1", {"time": "99:99"}),
@@ -151,6 +183,20 @@ PHONE = [
     ("POST", "/groups/1/whereabouts", {"lat": "x", "lon": 8.5}),
     ("POST", "/groups/1/messages/999/sent", {"time": "12:00"}),
     ("POST", "/groups/1/messages/abc/sent", {"time": "12:00"}),
+    ("POST", "/groups/1/position", {"at": "!!!", "time": "12:00"}),
+    ("POST", "/groups/1/rolls", {"dice": 2, "time": "12:40"}),
+    ("GET", "/groups/1/ledger", {"time": "7"}),
+    ("POST", "/groups/1/ledger", {"event": "buy", "toll_line": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "pay", "station": "Zug", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "build", "houses": {"Zug": 9}, "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "mortgage", "station": "Zug", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "redeem", "station": "Zug", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "tax", "reason": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "draw", "deck": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "play", "card": "nope", "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "sell", "station": "Zug", "to": "Blau", "amount": 5, "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "accept", "offer": 99, "time": "12:00"}),
+    ("POST", "/groups/1/ledger", {"event": "parking", "time": "12:00"}),
     ("GET", "/groups/abc", {}),
     ("POST", "/void", {"seq": 999, "reason": "x", "time": "12:00"}),
     ("POST", "/void", {"seq": 1}),
@@ -206,9 +252,14 @@ def test_the_page_scripts_catalog_is_the_pseudo_locales(pseudo_site):
 
 
 def test_the_pseudo_locale_is_not_offered_to_users(monkeypatch, capsys):
+    from planner.util.i18n import languages, normalise
+
     monkeypatch.delenv(PSEUDO_ENV, raising=False)
     rc = main(["route", "--from", "Zug", "--to", "Baar", "--lang", PSEUDO])
     assert rc == 2 and "invalid choice" in capsys.readouterr().err
+    assert normalise(PSEUDO) is None and PSEUDO not in languages()  # ?lang=qps and PLANNER_LANG=qps: ignored
+    monkeypatch.setenv(PSEUDO_ENV, "1")
+    assert normalise(PSEUDO) == PSEUDO
 
 
 # a damaged or huge catalog: a copy of the catalogs (never the package's own), chosen with $PLANNER_LOCALE_DIR
@@ -293,3 +344,40 @@ def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, sess
         assert page.status_code == 200
     log = next((tmp_path / "web").glob("*.serve-*.log")).read_text()
     assert "Traceback" not in log and "messages.po" in log and "larger than" in log, log
+
+
+SHOWN = """() => {
+  const out = [document.body.innerText];
+  for (const el of document.querySelectorAll("[placeholder], [title], [aria-label]")) {
+    for (const a of ["placeholder", "title", "aria-label"]) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  return out.join("\\n");
+}"""
+
+
+def test_the_group_and_organiser_pages_show_catalog_text_only(pseudo_site, browser):
+    """The phone's page in the pseudo-locale, after a position and with every section open, and the organiser's:
+    the page's scripts and templates word nothing themselves (what a list of strings cannot find)."""
+    from playwright.sync_api import expect
+
+    from tests.support.browser import phone, tell_position
+
+    errors: list = []
+    ctx, p = phone(browser, errors)
+    p.goto(pseudo_site["game"]["groups"][1]["url"])
+    p.wait_for_url(re.compile(r"/groups/2$"))
+    tell_position(p, "Zug", "12:40")
+    expect(p.locator("#position")).to_contain_text("12:40", timeout=120000)
+    p.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    shown = p.evaluate(SHOWN)
+    org = ctx.new_page()
+    org.goto(pseudo_site["game"]["organiser"]["url"])
+    org.wait_for_url(re.compile(r"/games/[^/]+$"))
+    expect(org.locator("body")).to_contain_text("Zug", timeout=120000)  # the group's position, on the table
+    org.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    shown += "\n" + org.evaluate(SHOWN)
+    ctx.close()
+    named = API_FIELDS | {"Samstag", "Leaflet"}  # the game's name as its organiser gave it; the map's library
+    lines = [f"{ln.strip()} -> {untranslated(ln, named)}" for ln in shown.splitlines() if untranslated(ln, named)]
+    assert lines == [], "\n".join(lines)
+    assert errors == []

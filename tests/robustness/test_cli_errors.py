@@ -158,7 +158,7 @@ def test_real_process_no_traceback(tmp_path):
 
 def test_missing_time_on_another_day(capsys):
     rc, _, err = run(capsys, "route", *DAY, "--from", "Zug", "--to", "Luzern")
-    assert_one_line_error(rc, err, "--time HH:MM is required", "2021-09-11")
+    assert_one_line_error(rc, err, "--time HH:MM is required", "Saturday, September 11, 2021")
 
 
 def test_time_defaults_to_now_on_the_game_day():

@@ -215,7 +215,7 @@ def _tax(play: Play, req: LedgerRequest) -> tuple[str, str]:
     tax = taxes.get(req.reason)
     if tax is None:
         raise InputError(_("no tax {reason!r} in this game (taxes: {known})").format(
-            reason=req.reason, known=", ".join(taxes) or "-"))
+            reason=req.reason, known=", ".join(map(repr, taxes)) or "-"))
     trip = train_at(play, req.group, req.time)
     if trip is None:
         return tax.key, ""
