@@ -128,11 +128,15 @@ def _asked_language(argv: list[str]) -> str | None:
     return None
 
 
-@functools.cache
 def _parser() -> argparse.ArgumentParser:
-    """The parser, built once per process (14 ms of CPU): parsing never changes it, and its help texts are translated
-    when printed, in the language of that call. A process that answers many commands (a test session) builds it
-    once."""
+    """The parser, built once per process and set of languages (14 ms of CPU): parsing never changes it, and its
+    help texts are translated when printed, in the language of that call. A process that answers many commands (a
+    test session) builds it once; the tests' pseudo-locale, when enabled, is one more choice of ``--lang``."""
+    return _parser_for(languages())
+
+
+@functools.cache
+def _parser_for(langs: tuple[str, ...]) -> argparse.ArgumentParser:
     return build_parser()
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from planner.cli import main
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def _rolls(capsys, day: list[str], group: str, *rolls: tuple[str, str]) -> dict:

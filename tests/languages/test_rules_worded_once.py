@@ -8,9 +8,13 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from planner.cli import main
 from planner.gamefile.rule_texts import TEXTS
 from tests.support import DAY
+
+pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 ROOT = Path(__file__).resolve().parents[2] / "planner"
 ONE_PLACE = ROOT / "gamefile" / "rule_texts.py"
