@@ -8,13 +8,9 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from planner.cli import main
 from planner.gamefile.rule_texts import TEXTS
-from tests.support import DAY
-
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+from tests.support.inline_day import day_argv, demo_day
 
 ROOT = Path(__file__).resolve().parents[2] / "planner"
 ONE_PLACE = ROOT / "gamefile" / "rule_texts.py"
@@ -44,10 +40,12 @@ def test_no_door_words_a_rule_itself():
     assert not worded, "a door words a rule itself (use planner/gamefile/rule_texts.py):\n" + "\n".join(worded)
 
 
-def test_the_command_line_shows_the_services_sentence_of_the_change_window(capsys):
-    """The same situation, asked as text and as JSON (the page shows the JSON's text): one sentence."""
-    assert main(["zugzwang", *DAY, "--at", "Zug", "--time", "12:35", "--lang", "fr", "--json"]) == 0
+def test_the_command_line_shows_the_services_sentence_of_the_change_window(capsys, tmp_path):
+    """The same situation, asked as text and as JSON (the page shows the JSON's text): one sentence (on the demo
+    day written in tests/support/inline_day.py)."""
+    day = day_argv(demo_day(tmp_path))
+    assert main(["zugzwang", *day, "--at", "Zug", "--time", "12:35", "--lang", "fr", "--json"]) == 0
     said = json.loads(capsys.readouterr().out)["text"]
     assert said["key"] == "window.got_off" and said["text"].startswith("descendus à Zug à 12:35 : prenez un train")
-    assert main(["zugzwang", *DAY, "--at", "Zug", "--time", "12:35", "--lang", "fr"]) == 0
+    assert main(["zugzwang", *day, "--at", "Zug", "--time", "12:35", "--lang", "fr"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == said["text"]
