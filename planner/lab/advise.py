@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from planner.errors import InputError
 from planner.game.day import GroupState
 from planner.lab.moves import Along, Board, along, rides_from
 from planner.lab.rates import Basis, load_rates
@@ -23,6 +24,7 @@ from planner.service import Play, next_json, next_step
 from planner.service.answers.group_status import AdviseAnswer, NextAnswer, StationAdvice
 from planner.service.change.group_day import status_and_model
 from planner.service.questions.next_step import Way, way_on
+from planner.service.read.ledger_views import playing
 from planner.service.setup.playing import GameDay
 from planner.util.i18n import _
 from planner.util.timefmt import fmt_clock
@@ -199,6 +201,10 @@ def top_advice(play: Play, group: str, t: int) -> StationAdvice | None:
     """The best station to buy now (``next``'s and the phone's ``buy_advice``), or None."""
     if play.day.game.clock.over(t):
         return None  # the game is over (advise would say so): nothing to work out
+    try:
+        playing(play, play.group(group).name)
+    except InputError:
+        return None  # §6: a group that is out buys nothing
     ans = advise(play, group, t, top=1)
     return advice_json(ans.stations[0]) if ans.stations else None
 

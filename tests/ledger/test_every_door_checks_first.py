@@ -209,3 +209,12 @@ def test_a_fee_for_a_stop_still_ahead_is_refused(play):
     with pytest.raises(InputError, match="cannot be paid before"):
         record_event(play, LedgerRequest("Blau", "pay", T("09:36"), station="Zug", now=T("09:33")))
     assert [r.event.kind for r in ledger_rows(play)] == ["buy"]
+
+
+def test_a_station_off_the_train_the_group_said_it_sits_in_is_refused(play):
+    # in the S1 (Zug 09:36, Cham 09:42, Rotkreuz 09:49): Luzern at 09:45 is out of its reach, Cham on its way
+    set_position(play, "Gelb", PlaceRequest(None, None, "S1 09:31 Rotkreuz"), T("09:31"))
+    with pytest.raises(InputError, match="Luzern at 09:45"):
+        record_event(play, LedgerRequest("Gelb", "buy", T("09:45"), station="Luzern"))
+    assert ledger_rows(play) == []
+    record_event(play, LedgerRequest("Gelb", "buy", T("09:42"), station="Cham"))

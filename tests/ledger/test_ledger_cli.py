@@ -100,8 +100,10 @@ def test_purchase_contradicting_the_known_position_is_refused(capsys):
     capsys.readouterr()
     rc, err = run(capsys, "ledger", "buy", "--group", "5", "--station", "Luzern", "--time", "12:45")
     assert rc == 2 and "roll #1" in err["error"]
-    # what the planner cannot check is the group's statement
-    assert ok(capsys, "ledger", "buy", "--group", "5", "--station", "Luzern", "--time", "14:30")["amount"] > 0
+    # its day (the roll's way to Wohlen AG, 13:50) puts it out of reach of Luzern at 14:30; later, the group's word
+    rc, err = run(capsys, "ledger", "buy", "--group", "5", "--station", "Luzern", "--time", "14:30")
+    assert rc == 2 and "Wohlen AG at 13:50" in err["error"]
+    assert ok(capsys, "ledger", "buy", "--group", "5", "--station", "Luzern", "--time", "15:30")["amount"] > 0
 
 
 def test_build_toll_line_tunnel_and_errors_are_one_line(capsys):

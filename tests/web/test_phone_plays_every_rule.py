@@ -215,14 +215,14 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     # each card the one its shuffled pile holds next, each moving the money its effect says
     chance = tuple(k for k, c in cards.items() if c["deck"] == "Chance")
     order = shuffled(nws.game["game"], "Blau", "Chance", 0, chance)
-    blau.fill("#time", "11:05")
-    for key in order[: order.index("chance-gefaengnis") + 1]:
+    for i, key in enumerate(order[: order.index("chance-gefaengnis") + 1]):
         before = nws.money()
+        blau.fill("#time", f"11:{5 + i:02d}")  # one card a minute: a second tap in a minute is the same draw
         blau.click("#decks button[data-deck=Chance]")
         expect(blau.locator("#card-drawn")).to_contain_text(f"Chance {shown(cards[key]['title'])}", timeout=WAIT)
         expect(blau.locator("#decks button[data-deck=Chance]")).to_be_enabled(timeout=WAIT)
         moved(before, nws.money(), **card_moves(cards[key], "Blau", ["Rot", "Gelb"]))
-    blau.fill("#time", "11:10")
+    blau.fill("#time", "11:20")
     play = blau.locator("#kept-cards li", has_text="Straight out of jail").locator("button")
     expect(play).to_be_enabled(timeout=WAIT)
     m7 = nws.money()
@@ -235,13 +235,15 @@ def test_variant_b_every_rule_from_the_phone(nws, browser):
     # Rot draws its Kanzlei deck on until it holds "Politisch beliebt" (a station for nothing) and "Freiheit vor dem
     # Würfelziel" (a roll made a 6), then plays both from the page
     order = shuffled(nws.game["game"], "Rot", "Kanzlei", 0, keys)
-    rot.fill("#time", "11:40")
-    for key in order[1: max(order.index("kanzlei-politisch-beliebt"), order.index("kanzlei-freiheit")) + 1]:
+    for i, key in enumerate(order[1: max(order.index("kanzlei-politisch-beliebt"), order.index("kanzlei-freiheit"))
+                                  + 1]):
         before = nws.money()
+        rot.fill("#time", f"11:{30 + i:02d}")  # one card a minute
         rot.click("#decks button[data-deck=Kanzlei]")
         expect(rot.locator("#card-drawn")).to_contain_text(f"Kanzlei {shown(cards[key]['title'])}", timeout=WAIT)
         expect(rot.locator("#decks button[data-deck=Kanzlei]")).to_be_enabled(timeout=WAIT)
         moved(before, nws.money(), **card_moves(cards[key], "Rot", ["Blau", "Gelb"]))
+    rot.fill("#time", "11:40")
     free = rot.locator("#kept-cards li", has_text="Politically popular")
     free.locator("input").fill("Sissach")  # a listed station: 4000, paid by the card
     before = nws.money()

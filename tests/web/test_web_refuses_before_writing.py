@@ -138,7 +138,8 @@ def test_a_group_that_is_out_is_refused_at_both_doors(site):
     assert r.status_code == 422 and "ausgeschieden" in r.json()["error"]
     refused_in_one_line(cli(site, "demo", "roll", "--group", "Rot", "--at", "Rotkreuz", "--dice", "3", "--time",
                             "13:30"), "ausgeschieden")
-    assert rot.get("")["status"]["rolls"] == []
+    page = rot.get("?time=13:32")  # its page still shows its day, and advises no purchase
+    assert page["status"]["rolls"] == [] and page.get("buy_advice") is None
 
 
 def test_the_bonus_train_is_the_one_boarded_at_its_first_stop_named_as_the_feed_names_it(site):

@@ -165,21 +165,25 @@ def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int |
     unpaid = next((s for s, due in zip(owed_at, dues, strict=True) if due is not None), None)
     if unpaid is not None:
         return unpaid.time
-    _refuse_ahead(play, group, kind, name, time)
     here = stops[last]
     # paid already: a tap soon after is that stop paid again from another door (refused as such); long after,
     # and elsewhere since, another stop there its day does not know (the group's word)
-    if kind == STATION and time - here.time > AHEAD and any(s.kind == STATION for s in stops[last + 1:]):
-        return time
-    if kind != STATION and time - here.time > CROSSING_SAME:
+    if (kind == STATION and time - here.time > AHEAD and any(s.kind == STATION for s in stops[last + 1:])
+            or kind != STATION and time - here.time > CROSSING_SAME):
+        _refuse_ahead(play, group, kind, name, time)
         return time
     return here.time
 
 
 def _refuse_ahead(play: Play, group: str, kind: str, name: str, time: int) -> None:
-    """Refuse a fee named while the group's day has it on its way to a stop there (no fee before its stop)."""
-    ahead = next((s for s in day_stops(play, group, time + AHEAD) if s.time > time + 59 and s.kind == kind
-                  and s.name == name), None)
+    """Refuse a fee named while the group's day has it in a train on its way to a stop there (no fee before its
+    stop)."""
+    model = group_day(play.day, play.state.groups.snapshot(play.id, play.group(group)))
+    pos = model.position_at(time)
+    if pos is None or not pos.seated:
+        return
+    ahead = next((s for s in stops_of(play.day, model, time + AHEAD) if s.time > time + 59 and s.kind == kind
+                  and s.name == name and s.trip == pos.trip), None)
     if ahead is not None:
         raise InputError(_("the stop at {name} is at {time}: its fee cannot be paid before (it is {now})").format(
             name=name, time=fmt_clock(ahead.time), now=fmt_clock(time)))

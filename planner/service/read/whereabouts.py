@@ -13,6 +13,7 @@ from planner.ledger.model import STATION, Event
 from planner.ledger.position import Sighting, contradiction, ledger_sightings
 from planner.routing import Query, reach, station_origin
 from planner.routing.network import TransitNetwork
+from planner.service.read.fee_stops import DAY_END, stops_of
 from planner.service.read.positions import named_train
 from planner.service.read.recorded_day import group_day, label_station
 from planner.service.setup.playing import Play
@@ -28,14 +29,14 @@ def check_at_station(play: Play, group: str, event: Event, events: list[Event]) 
     g = play.group(group)
     seen = ledger_sightings(events, g.name, around=event.time)
     snap = play.state.groups.snapshot(play.id, g)
+    day = play.day
+    # the stops of its day: where it said it stood, the stops of the train it said it sits in, its rolls' ways (a
+    # roll's own position after them: of two at one time, the later one names the sighting)
+    seen += [Sighting(x.time, x.name, _("its day")) for x in stops_of(day, group_day(day, snap), DAY_END)
+             if x.kind == STATION]
     for r in snap.rolls:
         if r.position:
             seen.append(Sighting(r.time, label_station(r.position), _("roll #{n}").format(n=r.seq)))
-    day = play.day
-    tt = day.timetable
-    for p in group_day(day, snap).positions:  # where it said it stood (a seated report: between two stops)
-        if not p.position.seated:
-            seen.append(Sighting(p.time, tt.station_name[p.position.station], "its position report"))
 
     def earliest(a: str, t: int, b: str) -> int | None:
         return earliest_arrival(day.network, day.station(a), t, day.station(b))
