@@ -48,6 +48,17 @@ def session_cache(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _no_language_left_over():
+    """Each test starts with no language chosen: a service called outside a command's or request's language block
+    (``default_language``) would otherwise leave the game's language to the worker's next test."""
+    from planner.util import i18n
+
+    token = i18n._language.set(None)
+    yield
+    i18n._language.reset(token)
+
+
+@pytest.fixture(autouse=True)
 def _isolated_cache(request, session_cache, tmp_path_factory, monkeypatch):
     """Every test gets a private state file; the session's cache, or with ``@pytest.mark.fresh_cache`` an
     empty one of its own."""

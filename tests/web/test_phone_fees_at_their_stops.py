@@ -22,9 +22,7 @@ from playwright.sync_api import expect
 from tests.support.browser import joined_phone, tell_position, unfold
 from tests.support.webserver import web_game
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
-
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); reads ../shared
 
 WAIT = 15000  # ms: what the clock or another phone changed shows within this
 

@@ -14,9 +14,7 @@ import requests
 from tests.support.inline_day import day_argv, demo_day
 from tests.support.webserver import planner, run_cli
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
-
-pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); reads ../shared
 
 
 def _game(env: dict, day: list[str], name: str) -> dict:
