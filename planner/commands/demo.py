@@ -15,7 +15,7 @@ from planner.commands.questions import render_dice
 from planner.errors import PlannerError
 from planner.game.bonus import bonus_event_word
 from planner.service.questions.demo_day import DemoAnswer, demo
-from planner.util.i18n import _, ngettext
+from planner.util.i18n import _, format_amount, ngettext
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -44,7 +44,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     b = d.bonus
     print("\n" + ngettext("Full hour {hour}: {n} way to earn {fee} instead of {base_fee}:",
                           "Full hour {hour}: {n} ways to earn {fee} instead of {base_fee}:", len(b.chances)).format(
-        hour=b.hour, n=len(b.chances), fee=b.fee, base_fee=b.base_fee))
+        hour=b.hour, n=len(b.chances), fee=format_amount(b.fee), base_fee=format_amount(b.base_fee)))
     for c in b.chances[:6]:
         print("  " + _("{route} {event} {station} {time} (board {board_at} {board_time})").format(
             route=c.route, event=bonus_event_word(c.event), station=c.station, time=c.time, board_at=c.board_at,

@@ -15,7 +15,7 @@ from planner.service.questions.target import target_answer
 from planner.service.questions.tolls import tolls_answer
 from planner.service.read.decisions import LogLeg, check_log, trains_after_getting_off
 from planner.service.read.realtime import late_mark
-from planner.util.i18n import _, ngettext
+from planner.util.i18n import _, format_amount, ngettext
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock
 from planner.util.userfiles import read_csv, read_toml
@@ -118,7 +118,7 @@ def cmd_bonus(args: argparse.Namespace) -> int:
     head = (f"{out.train}\n" if out.train else "") + ngettext(
         "full hour {hour}: {n} chance for {fee} instead of {base_fee}",
         "full hour {hour}: {n} chances for {fee} instead of {base_fee}", len(out.chances)).format(
-        hour=out.hour, n=len(out.chances), fee=out.fee, base_fee=out.base_fee)
+        hour=out.hour, n=len(out.chances), fee=format_amount(out.fee), base_fee=format_amount(out.base_fee))
     if out.note:
         head += f"\n{out.note}"
     if out.target:

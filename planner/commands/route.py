@@ -15,7 +15,7 @@ from planner.routing import Origin
 from planner.service.answers.base import encode
 from planner.service.questions.routes import group_route, place_origin, route_answer
 from planner.service.read.realtime import late_mark
-from planner.util.i18n import _, ngettext
+from planner.util.i18n import _, format_amount, ngettext
 from planner.util.userfiles import read_csv
 
 
@@ -166,7 +166,7 @@ def _legs(out: dict) -> list[str]:
             events.setdefault((b["time"], b["station"], b["fee"]), set()).add(b["event"])
         for (time, station, fee), kinds in events.items():
             lines += _wrap("         " + _bonus_line(leg.get("mode", "rail"), kinds).format(
-                fee=fee, station=station, time=time))
+                fee=format_amount(fee), station=station, time=time))
         for c in leg.get("crossings", []):
             what = (_("crosses the tunnel {name}: its owner's fee is due") if c.get("kind") == "tunnel" else
                     _("crosses the toll line {name}: its owner's fee is due"))

@@ -30,7 +30,7 @@ from planner.routing.query import (
     reach_targets,
 )
 from planner.timetable.stations import exact_station
-from planner.util.i18n import _, format_long_date
+from planner.util.i18n import _, format_amount, format_long_date
 from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
@@ -139,7 +139,8 @@ def decide(net: TransitNetwork, game: Game, origin: Origin, roll: int, targeted:
     if journey.signature() != fastest.signature():
         ans.why = _("as fast as the plain fastest way (dep {departure}), and it earns the full-hour bonus ({fee} "
                     "instead of {base_fee}); 'planner route' shows the plain one").format(
-            departure=fmt_clock(fastest.departure(tt)), fee=game.bonus.bonus_fee, base_fee=game.bonus.base_fee)
+            departure=fmt_clock(fastest.departure(tt)), fee=format_amount(game.bonus.bonus_fee),
+            base_fee=format_amount(game.bonus.base_fee))
     if game.dice.admissible_extra_minutes:
         ans.admissible = journeys_within(net, origin, chosen["_s"], game.dice.admissible_extra_minutes,
                                          fastest=journey)

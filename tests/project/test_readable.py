@@ -50,7 +50,7 @@ def test_tolls_and_bonus_in_words_on_their_leg(capsys):
     out = text(capsys, "route", *DAY, "--from", "Zug", "--to", "Emmenbrücke", "--time", "12:40")
     lines = out.splitlines()
     off = next(i for i, ln in enumerate(lines) if "Emmenbrücke, pl. 1: get off" in ln)
-    assert "full-hour bonus (8000): the train calls at Hünenberg Zythus at 13:00" in lines[off + 1]
+    assert "full-hour bonus (8,000): the train calls at Hünenberg Zythus at 13:00" in lines[off + 1]
     assert "crosses the toll line Luzern–Rotkreuz: its owner's fee is due" in lines[off + 2]
 
 

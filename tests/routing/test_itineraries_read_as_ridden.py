@@ -65,7 +65,7 @@ def test_a_bus_bonus_is_the_bus_arriving(capsys, day):
     rc = main(["route", *day, "--from", "Liestal, Bahnhof", "--to", "Reigoldswil, Dorfplatz", "--time", "11:40"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "full-hour bonus (8000): the bus calls at Ziefen, Zentrum at 12:01" in out
+    assert "full-hour bonus (8,000): the bus calls at Ziefen, Zentrum at 12:01" in out
     assert "the train" not in out
 
 
