@@ -10,7 +10,7 @@ import msgspec
 
 from planner import SOURCE_CREDIT
 from planner.commands.base import Context
-from planner.commands.organiser import _shapes, _web, output_dir
+from planner.commands.organiser import _shapes, _web, demo_dir
 from planner.commands.rules import render_dice
 from planner.errors import PlannerError
 from planner.game.bonus import bonus_event_word
@@ -67,6 +67,6 @@ def _demo_map(ctx: Context, d: DemoAnswer) -> str:
                                                                          time=out["rolled_at"],
                                                                          target=out.get("target") or "?")
     m, _info = web.journey_map(tt, ctx.game, legs, out, title=title)
-    path = output_dir() / "demo-target.html"
+    path = demo_dir() / "demo-target.html"
     web.save(m, path, standalone=True)
     return str(path)

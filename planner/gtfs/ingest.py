@@ -27,6 +27,7 @@ from planner.gtfs.schema import FILES, Where, convert
 from planner.gtfs.source import FeedSource
 from planner.gtfs.stops import StopTable, read_stops
 from planner.timetable.model import Mode, Timetable
+from planner.util.i18n import _
 
 
 @dataclass
@@ -43,8 +44,8 @@ def check_date(src: FeedSource, date: dt.date) -> str:
     """Raise :class:`FeedError` when ``date`` is outside the feed's period; return the feed version."""
     start, end, version = feed_period(src)
     if start and end and not (start <= date <= end):
-        raise FeedError(f"date {date.isoformat()} is outside the feed {src.label} "
-                        f"({start.isoformat()}..{end.isoformat()})")
+        raise FeedError(_("date {date} is outside the feed {feed} ({start}..{end})").format(
+            date=date.isoformat(), feed=src.label, start=start.isoformat(), end=end.isoformat()))
     return version
 
 
@@ -54,6 +55,9 @@ def build_timetable(src: FeedSource, game: Game, date: dt.date, *, progress: boo
     stats = stats or IngestStats()
     version = check_date(src, date)
     services = services_on(src, date)
+    if not services:  # an empty calendar (or a day it leaves out): nothing could be played, so no empty answers
+        raise FeedError(_("feed {feed}: no service runs on {date} (its calendar has none that day)").format(
+            feed=src.label, date=date.isoformat()))
     stats.services = len(services)
     routes = RouteColumns([r for r in feed_routes(src, game) if r.verdict == KEPT])
     trips, t_route = _running_trips(src, routes, services)
