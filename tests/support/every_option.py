@@ -250,30 +250,3 @@ def check(words: Words, argv_: list[str], rc: int, out: str, err: str) -> None:
     elif "--json" in argv_ and out.strip():
         for line in out.strip().splitlines() if "--batch" in argv_ else [out]:
             json.loads(line)
-
-
-def serve_day(tmp: Path, *args, **kwargs):
-    """:func:`make_day` in its own state, with a loopback feed download, kept until the generator is closed (a
-    module fixture yields from it)."""
-    import pytest
-
-    from tests.support import IC1_2019
-    from tests.support.download_server import RangeHandler, serving
-
-    with pytest.MonkeyPatch.context() as mp, serving(tmp, RangeHandler, IC1_2019.read_bytes()) as url:
-        mp.setenv("PLANNER_STATE", str(tmp / "state.sqlite"))
-        d = make_day(tmp, *args, **kwargs)
-        d.url = url  # feed download: the small 2019 extract from a loopback server
-        yield d
-    d.files["_socket"].close()  # type: ignore[attr-defined]
-
-
-def run_case(day: Day, words: Words, case: str, monkeypatch, tmp_path: Path) -> None:
-    """One run of a command (:func:`cases`) on ``day``, checked (:func:`check`); outputs go into ``tmp_path``."""
-    monkeypatch.setenv("PLANNER_STATE", day.state)
-    monkeypatch.setenv("PLANNER_MAPS_DIR", str(tmp_path))
-    monkeypatch.setenv("PLANNER_EVERY_OPTION_KEY", "k")
-    day.tmp = tmp_path  # outputs of this run go here (a file that exists would be refused)
-    parser = dict(commands())[words]
-    line = argv(day, words, parser, dict(cases(words, parser))[case])
-    check(words, line, *run(line))
