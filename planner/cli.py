@@ -7,6 +7,7 @@ import functools
 import json
 import logging
 import os
+import re
 import sys
 from typing import NoReturn
 
@@ -186,8 +187,12 @@ def _leave(rc: int, argv: list[str]) -> NoReturn:
     raise SystemExit(rc)
 
 
+LONG_WORD = re.compile(r"\S{201,}")  # a value of over 200 characters without a blank: a path is shorter
+
+
 def _report(message: str, want_json: bool) -> None:
-    line = " ".join(str(message).split())
+    # a value typed wrong is echoed, but a 10,000-character one cut in the middle: the line stays one to read
+    line = LONG_WORD.sub(lambda m: f"{m[0][:120]}…{m[0][-60:]}", " ".join(str(message).split()))
     if want_json:
         sys.stdout.write(json.dumps({"error": line}, ensure_ascii=False) + "\n")
     sys.stderr.write(f"planner: error: {line}\n")

@@ -87,6 +87,13 @@ def default_feed() -> str | None:
     return None
 
 
+def demo_fallback(feed: str) -> bool:
+    """True when ``feed`` is the demo extract only because nothing else was set or downloaded (the demo game's
+    timetable, not another game's)."""
+    return _setting("PLANNER_FEED", "feed") is None and Path(feed).name == DEMO_FEED_NAME and \
+        default_feed() == feed
+
+
 def default_game() -> str:
     """Game when none is given."""
     return _setting("PLANNER_GAME", "game") or DEFAULT_GAME

@@ -57,10 +57,12 @@ from tools.synth_gtfs import (
     Place,
     SynthError,
     calendar_rows,
+    check_inputs,
     check_out_dir,
     clock,
     csv_bytes,
     plat_key,
+    refuse_existing,
     scan_registry,
     stop_id,
     stop_rows,
@@ -278,18 +280,19 @@ def _transfer_rows(spec, places: dict[str, Place], used: dict[str, set[str]]) ->
 
 
 def write_feed(out_dir: str | Path, *, game: str = "sbb-monopoly", seed: int = 0, as_zip: bool = False,
-               atlas: Path = ATLAS, rail_csv: Path = RAIL_CSV) -> Path:
+               atlas: Path = ATLAS, rail_csv: Path = RAIL_CSV, force: bool = False) -> Path:
     """Write the day into ``out_dir`` (created; never the repository) and return its path: a folder
     ``SYNTHETIC-<game>-2026-06-13`` of tables, or with ``as_zip`` that name ``.zip``."""
-    check_out_dir(out_dir)
+    name = feed_name(load_game(game).name)
+    refuse_existing(check_out_dir(out_dir) / (f"{name}.zip" if as_zip else name), force)  # before the work
+    check_inputs(atlas, rail_csv)
     tables = build_tables(game, seed, atlas, rail_csv)
-    members = {name: csv_bytes(rows) for name, rows in tables.items()}
+    members = {member: csv_bytes(rows) for member, rows in tables.items()}
     members["SYNTHETIC_README.txt"] = (
         f"SYNTHETIC GTFS feed for sbb-planner: an invented Saturday ({GAME_DAY.isoformat()}) of trains in the whole "
         f"game area of {game}, on the real ATLAS stop registry and the real SBB line km. Not a real timetable.\n"
         "Generator: tools/synth_area.py\n").encode()
-    name = feed_name(load_game(game).name)
-    return write_members(out_dir, name, members, GAME_DAY, as_zip=as_zip)
+    return write_members(out_dir, name, members, GAME_DAY, as_zip=as_zip, force=force)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -299,13 +302,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", default="sbb-monopoly", help="game name or file (default sbb-monopoly)")
     ap.add_argument("--out", required=True, help="folder to write into (outside the repository)")
     ap.add_argument("--zip", action="store_true", help="one zip instead of a folder")
+    ap.add_argument("--force", action="store_true",
+                    help="replace a synthetic feed written there before (never a folder or file it did not write)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--registry", type=Path, default=ATLAS, help="ATLAS service points (zip)")
     ap.add_argument("--lines", type=Path, default=RAIL_CSV, help="SBB lines with operating points (CSV)")
     args = ap.parse_args(argv)
     try:
         path = write_feed(args.out, game=args.game, seed=args.seed, as_zip=args.zip, atlas=args.registry,
-                          rail_csv=args.lines)
+                          rail_csv=args.lines, force=args.force)
     except (SynthError, PlannerError) as exc:
         print(f"synth_area: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

@@ -24,6 +24,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from planner.errors import InputError
+from planner.util import userfiles
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PLANNER_SHARED", REPO.parent / "shared"))
 ATLAS = SHARED / "data" / "stations" / "atlas-service-points-2025-08-02.csv.zip"
@@ -78,6 +81,7 @@ def scan_registry(path: Path, keep: Callable[[str, list[str], dict[str, int]], b
     official name, read before the row is parsed: most rows are skipped on it alone)."""
     if not Path(path).is_file():
         raise SynthError(f"ATLAS registry {path} not found (set PLANNER_SHARED)")
+    _regular(path, "ATLAS registry")
     out: list[Place] = []
     try:
         with zipfile.ZipFile(path) as zf, zf.open(zf.namelist()[0]) as raw:
@@ -116,8 +120,11 @@ def read_line_km(path: Path = RAIL_CSV) -> dict[str, dict[int, float]]:
     """Station (UIC, and folded station name) -> {SBB line: km} from the line data."""
     by_uic: dict[str, dict[int, float]] = {}
     by_name: dict[str, dict[int, float]] = {}
-    with open(path, encoding="utf-8-sig", newline="") as f:
-        rows = list(csv.reader(f, delimiter=";"))
+    text = _regular(path, "line data", read=True)
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+    except csv.Error as exc:
+        raise SynthError(f"line data {path}: not the SBB line CSV ({exc})") from None
     for row in rows[1:]:
         station, line, km, uic = row[1], int(row[2]), float(row[3]), row[7]
         if line >= 5000:  # construction galleries, dismantled lines, projects (9501 Liestal-Olten): no trains
@@ -198,27 +205,88 @@ def csv_bytes(rows: list[list[str]]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
+README = "SYNTHETIC_README.txt"  # what every generated feed holds: says what it is, and that a generator wrote it
+MAX_LINE_DATA = 64 << 20  # the SBB line CSV is 0.4 MB; a bounded read never hangs on /dev/zero
+
+
+def _regular(path: str | Path, kind: str, *, read: bool = False) -> str:
+    """Check that ``path`` is a regular file (a FIFO or device is never opened: it could block for ever); with
+    ``read``, its UTF-8 text, at most :data:`MAX_LINE_DATA` bytes."""
+    try:
+        if not read:
+            userfiles.regular_file(path, kind)
+            return ""
+        return userfiles.read_text(path, kind, limit=MAX_LINE_DATA)
+    except InputError as exc:
+        raise SynthError(str(exc)) from None
+
+
+def check_inputs(atlas: Path, rail_csv: Path) -> None:
+    """The registry and the line data are regular files (checked before a generator reads them: a FIFO or
+    ``/dev/zero`` given as one is refused at once, never read)."""
+    _regular(atlas, "ATLAS registry")
+    _regular(rail_csv, "line data")
+
+
 def check_out_dir(out_dir: str | Path) -> Path:
     """``out_dir`` if a feed may be written there: outside the repository, and its nearest existing folder is a
     folder this process may write (checked before a generator's work, so that a bad ``--out`` fails at once)."""
     out_dir = Path(out_dir)
-    if out_dir.resolve().is_relative_to(REPO):
-        raise SynthError(f"{out_dir}: a synthetic feed is never written into the repository")
-    probe = out_dir
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise SynthError(f"cannot write the feed into {out_dir}: {probe} is not a writable folder")
+    shown = _shown(out_dir)
+    try:
+        if out_dir.resolve().is_relative_to(REPO):
+            raise SynthError(f"{shown}: a synthetic feed is never written into the repository")
+        probe = out_dir
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        writable = probe.is_dir() and os.access(probe, os.W_OK | os.X_OK)
+    except OSError as exc:  # a name too long for the system, a loop of links: one line, not a traceback
+        raise SynthError(f"cannot write the feed into {shown}: {exc.strerror or type(exc).__name__}") from None
+    if not writable:
+        raise SynthError(f"cannot write the feed into {shown}: {_shown(probe)} is not a writable folder")
     return out_dir
 
 
+def _shown(path: Path, limit: int = 120) -> str:
+    """A path as an error line shows it: a very long one cut in the middle (the line stays readable)."""
+    text = str(path)
+    return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-limit // 2:]}"
+
+
+def refuse_existing(target: Path, force: bool) -> None:
+    """Refuse to write over ``target`` unless ``force`` and it is a feed a generator wrote (a folder of regular
+    ``.txt`` files with its ``SYNTHETIC_README.txt``, or a zip holding one): a user's file is never deleted.
+    Checked before the feed is built, and again before it is written."""
+    if not target.exists() and not target.is_symlink():
+        return
+    if not force:
+        raise SynthError(f"{_shown(target)} exists: pass --force to replace the synthetic feed written there")
+    if target.is_symlink() or not (target.is_dir() or target.is_file()):  # a link, a pipe: never followed
+        mine = False
+    elif target.is_dir():
+        files = list(target.iterdir())
+        mine = any(p.name == README for p in files) and all(
+            p.suffix == ".txt" and p.is_file() and not p.is_symlink() for p in files)
+    else:
+        try:
+            with zipfile.ZipFile(target) as zf:
+                mine = README in zf.namelist()
+        except (OSError, zipfile.BadZipFile):
+            mine = False
+    if not mine:
+        raise SynthError(f"{_shown(target)} exists and holds files no generator wrote: not replaced, even with "
+                         "--force (move it away)")
+
+
 def write_members(out_dir: str | Path, name: str, members: dict[str, bytes], day: dt.date, *,
-                  as_zip: bool = False) -> Path:
+                  as_zip: bool = False, force: bool = False) -> Path:
     """Write a feed's files into ``out_dir`` (created; never the repository): a folder ``name`` of files, or with
     ``as_zip`` the zip ``name.zip`` (fixed member order and timestamps: equal inputs give equal bytes). Written
-    under a temporary name and renamed, so a failed run leaves no half-written feed."""
+    under a temporary name and renamed, so a failed run leaves no half-written feed. An existing feed there is
+    replaced only with ``force`` and only when a generator wrote it (:func:`_replaceable`)."""
     out_dir = check_out_dir(out_dir)
     target = out_dir / (f"{name}.zip" if as_zip else name)
+    refuse_existing(target, force)
     tmp = out_dir / f".{target.name}.partial-{os.getpid()}"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
+import os
 import sys
 from dataclasses import dataclass
 from functools import cached_property
@@ -16,7 +17,7 @@ import msgspec
 from planner import config
 from planner.errors import InputError
 from planner.gamefile.game import Game, load_game
-from planner.realtime.feed import api_key
+from planner.realtime.feed import api_key, is_url
 from planner.service.answers import base as contract
 from planner.service.read.pricing import Pricing, load_pricing
 from planner.service.setup.playing import (
@@ -47,6 +48,8 @@ class Context:
     args: argparse.Namespace
     game_scope: bool = False
     train: str | None = None  # how a named train was understood (echoed in readable answers)
+    played: GameRecord | None = None  # the game an organiser's file names (handout --links): its feed, file, day
+
 
     @cached_property
     def state(self) -> State:
@@ -56,7 +59,9 @@ class Context:
 
     @cached_property
     def record(self) -> GameRecord | None:
-        """The created game a group command addresses, or None (the implicit game)."""
+        """The created game a group command addresses (or the ``played`` one given), or None (the implicit game)."""
+        if self.played is not None:
+            return self.played
         if not self.game_scope:
             return None
         return chosen_game(self.state, getattr(self.args, "game_id", None))
@@ -68,7 +73,7 @@ class Context:
         if rec is None:
             return mine
         theirs = getattr(rec, key)
-        if mine and theirs and str(mine) != str(theirs):
+        if mine and theirs and not _same(key, str(mine), str(theirs)):
             raise InputError(_("--{option} {value}: game {game} ({name}) is played with {option} {theirs}").format(
                 option=key, value=mine, game=rec.id, name=rec.name, theirs=theirs))
         return theirs or mine or value
@@ -171,6 +176,19 @@ class Context:
         """Close the state database if it was opened."""
         if "state" in self.__dict__:
             self.state.close()
+
+
+def _same(key: str, mine: str, theirs: str) -> bool:
+    """Whether an option given names the game's own setting: a feed path by the file it resolves to (the game
+    keeps the absolute path; the organiser types it relative, or through a link), anything else as text."""
+    if mine == theirs:
+        return True
+    if key != "feed" or is_url(mine) or is_url(theirs):
+        return False
+    try:
+        return os.path.samefile(mine, theirs)
+    except OSError:  # one of them is gone or unreadable: the paths as they resolve
+        return os.path.realpath(mine) == os.path.realpath(theirs)
 
 
 def emit(args: argparse.Namespace, data: Any, table: str | None = None) -> None:

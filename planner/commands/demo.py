@@ -9,8 +9,8 @@ import time
 import msgspec
 
 from planner import SOURCE_CREDIT
-from planner.commands.base import Context
-from planner.commands.organiser import _shapes, _web, output_dir
+from planner.commands.base import Context, emit
+from planner.commands.organiser import _shapes, _web, demo_dir
 from planner.commands.questions import render_dice
 from planner.errors import PlannerError
 from planner.game.bonus import bonus_event_word
@@ -25,6 +25,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     tt, g = ctx.timetable, ctx.game
     load = time.perf_counter() - t0
     d = demo(ctx.day, args.at, ctx.clock(args.time), args.roll)
+    if args.json:  # the dice answer as 'planner target --json' gives it (the map is written all the same)
+        if not args.no_map:
+            _demo_map(ctx, d)
+        emit(args, d.dice)
+        return 0
     out = msgspec.to_builtins(d.dice)
     print(_("{title}, {date}, feed {feed} ({version})").format(title=g.title, date=ctx.date.isoformat(), feed=ctx.feed,
                                                               version=tt.feed_version))
@@ -67,6 +72,6 @@ def _demo_map(ctx: Context, d: DemoAnswer) -> str:
                                                                          time=out["rolled_at"],
                                                                          target=out.get("target") or "?")
     m, _info = web.journey_map(tt, ctx.game, legs, out, title=title)
-    path = output_dir() / "demo-target.html"
+    path = demo_dir() / "demo-target.html"
     web.save(m, path, standalone=True)
     return str(path)

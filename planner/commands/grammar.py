@@ -191,7 +191,7 @@ def _group(sub) -> None:
 
 
 def _map_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", type=argtypes.out_file, metavar="MAP.html", help=N_("output file (default maps/<kind>-....html)"))
+    p.add_argument("--out", type=argtypes.out_file, metavar="MAP.html", help=N_("output file (default <kind>-....html in the current folder)"))
     p.add_argument("--standalone", action="store_true",
                    help=N_("one self-contained HTML file (Leaflet inlined): works when copied to a phone"))
     p.add_argument("--tiles", action="store_true", help=N_("add OpenStreetMap tiles (needs the internet)"))
@@ -224,7 +224,7 @@ def _organiser(sub) -> None:
     _map_options(q)
     q.set_defaults(handler=handlers.cmd_map)
     p = sub.add_parser("handout", help=N_("print export: A4 PDF (area map, station list) and 300 dpi PNGs"))
-    p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help=N_("PDF path (default maps/handout-<game>-<date>.pdf)"))
+    p.add_argument("--out", type=argtypes.out_file, metavar="HANDOUT.pdf", help=N_("PDF path (default handout-<game>-<date>.pdf in the current folder)"))
     p.add_argument("--no-png", action="store_true", help=N_("skip the PNG pages"))
     p.add_argument("--dpi", type=argtypes.integer(50, 1200, "dpi"), default=300, help=N_("PNG resolution (default 300)"))
     p.add_argument("--links", metavar="GAME.json", type=argtypes.in_file, help=N_("the saved output of 'planner game new --json': also "
@@ -279,6 +279,7 @@ def _others(sub) -> None:
     p.add_argument("--all", action="store_true", help=N_("every answer's schema, by name"))
     p.add_argument("--write", type=argtypes.out_folder, metavar="FOLDER",
                    help=N_("write NAME.json for each answer (or the one named) into FOLDER"))
+    p.add_argument("--force", action="store_true", help=N_("replace NAME.json files that exist in FOLDER"))
     p.set_defaults(handler=handlers.cmd_schema)
 
 

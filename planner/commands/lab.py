@@ -159,7 +159,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
 WHERE = {"way": N_("nothing to buy where it is or on its way: owned, too dear, or no fees expected before the end"),
          "free": N_("nothing to buy where it is or on a train it may take now: owned, too dear, or no fees expected "
                     "before the end"),
-         "here": N_("nothing to buy where it is: owned, too dear, or no fees expected before the end")}
+         "here": N_("nothing to buy where it is: owned, too dear, or no fees expected before the end"),
+         "unknown": N_("where the group is is not known: report its position first ('planner group position')")}
 
 
 def _advice_text(out: dict) -> str:

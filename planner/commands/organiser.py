@@ -5,7 +5,8 @@
 * ``planner map area|route|target|reach``: Folium maps that work offline (``--standalone``: one HTML file).
 * ``planner handout``: A4 PDF (area map in EPSG:2056 and the station list) plus 300 dpi PNGs.
 
-Outputs go to ``maps/`` by default (``$PLANNER_MAPS_DIR`` overrides); the path is printed.
+Outputs go into the current folder by default (``$PLANNER_MAPS_DIR`` overrides); the path is printed. A file
+that exists there is replaced only with ``--force`` (:func:`planner.commands.outputs.refuse_existing`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from planner import config
 from planner.commands.base import Context, emit
+from planner.commands.outputs import refuse_existing
 from planner.commands.route import origin_of_args
 from planner.errors import InputError
 from planner.gtfs.source import FeedSource
@@ -25,14 +28,26 @@ from planner.organiser.lab_link import lab_pointer
 from planner.organiser.render import render_html, render_text
 from planner.service.questions.map_questions import reach_map, route_map, target_map
 from planner.service.setup.new_game import area_warning
+from planner.store.games import GameRecord
+from planner.store.state import State
 from planner.util.atomic import atomic_write_text
 from planner.util.i18n import _
 from planner.util.text import file_slug
 from planner.util.timefmt import fmt_clock
 
+if TYPE_CHECKING:  # the join pages' module imports matplotlib: loaded only when a handout is drawn
+    from planner.maps.join_codes import JoinLinks
+
 
 def output_dir() -> Path:
-    """``$PLANNER_MAPS_DIR``, else ``maps/`` of the checkout, else ``./maps``."""
+    """Where a map or handout goes without ``--out``: ``$PLANNER_MAPS_DIR``, else the current folder (the
+    organiser's, never the installed package's)."""
+    env = os.environ.get("PLANNER_MAPS_DIR")
+    return Path(env) if env else Path.cwd()
+
+
+def demo_dir() -> Path:
+    """Where ``make run``'s demo map goes: ``$PLANNER_MAPS_DIR``, else ``maps/`` of the checkout, else ``./maps``."""
     env = os.environ.get("PLANNER_MAPS_DIR")
     if env:
         return Path(env)
@@ -94,7 +109,7 @@ def cmd_map(args: argparse.Namespace) -> int:
         else:
             legs = _shapes(tt, ans.journey) if ans.journey is not None else []
             m, warnings = web.journey_map(tt, game, legs, ans.answer, title=title, tiles=args.tiles)
-    path = Path(args.out) if args.out else output_dir() / default
+    path = Path(args.out) if args.out else _default_out(args, output_dir() / default)
     web.save(m, path, standalone=args.standalone)
     info.update({"path": str(path), "standalone": bool(args.standalone), "warnings": warnings})
     if not args.json:
@@ -119,6 +134,12 @@ def _shapes(tt, journey):
     return journey_shapes(tt, journey)
 
 
+def _default_out(args: argparse.Namespace, path: Path) -> Path:
+    """The default output ``path`` when no file is there (or with ``--force``), as an ``--out`` given is guarded."""
+    refuse_existing(args, "--out", path)
+    return path
+
+
 def _hm(sec: int) -> str:
     return (fmt_clock(sec) or "").replace(":", "")
 
@@ -135,9 +156,10 @@ def cmd_handout(args: argparse.Namespace) -> int:
     if not 50 <= args.dpi <= 600:
         raise InputError(_("--dpi {value}: expected 50 to 600").format(value=args.dpi))
     links = read_links(args.links) if args.links else None  # checked before anything is drawn or written
-    ctx = Context(args)
+    ctx = Context(args, played=_links_game(links) if links else None)
     tt, game = ctx.timetable, ctx.game
-    out = Path(args.out) if args.out else output_dir() / f"handout-{file_slug(game.name, tt.date)}.pdf"
+    out = Path(args.out) if args.out else \
+        _default_out(args, output_dir() / f"handout-{file_slug(game.name, tt.date)}.pdf")
     res = make_handout(tt, game, out, png_dpi=None if args.no_png else args.dpi)
     verdict = area_warning(ctx.day)  # a handout of an area check-area refuses says so
     info = {"pdf": str(res.pdf), "pages": res.pages, "png": [str(p) for p in res.png],
@@ -151,12 +173,26 @@ def cmd_handout(args: argparse.Namespace) -> int:
     return 0
 
 
-def _join_pages(links: tuple[str, list[tuple[str, str]], str], title: str, handout: Path) -> str:
+def _links_game(links: JoinLinks) -> GameRecord | None:
+    """The game the links file was made for: as the state keeps it, else as the file says (a state on another
+    machine); None for a file that says nothing of it (the options as given then)."""
+    with State(read_only=True) as state:
+        rec = state.games.get(links.game)
+    if rec is not None:
+        return rec
+    p = links.played_on
+    if not p:
+        return None
+    return GameRecord(id=links.game, name=links.name, feed=p.get("feed"), game=p.get("game") or "",
+                      date=p.get("date") or "", implicit=False, groups=())
+
+
+def _join_pages(links: JoinLinks, title: str, handout: Path) -> str:
     """The join page beside the handout (``<stem>-join.pdf``): one QR code per group, headed by the game's name
     (the one ``game new --name`` gave it; the game file's title and the game id when the links file has none)."""
     from planner.maps.join_codes import write_join_pages
 
-    game_id, groups, name = links
+    game_id, groups, name, _played = links
     out = handout.with_name(f"{handout.stem}-join.pdf")
     heading = (_("{name} ({title})").format(name=name, title=title) if name
                else _("{title} (game {game})").format(title=title, game=game_id))

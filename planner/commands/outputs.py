@@ -21,7 +21,7 @@ from pathlib import Path
 from planner import config
 from planner.commands import argtypes
 from planner.errors import InputError
-from planner.util.i18n import _
+from planner.util.i18n import N_, _
 
 OUTPUT_TYPES = (argtypes.out_file, argtypes.out_folder)
 INPUT_TYPES = (argtypes.in_file, argtypes.feed)
@@ -40,6 +40,9 @@ def declare(parser: argparse.ArgumentParser) -> None:
     ins = tuple((a.dest, a.option_strings[0]) for a in opts if a.type in INPUT_TYPES)
     if outs:
         parser.set_defaults(outputs=outs, inputs=ins)
+    if any(not folder for _dest, _opt, folder in outs):
+        parser.add_argument("--force", action="store_true",
+                            help=N_("replace an output file that exists (never the state, the cache or an input)"))
 
 
 @dataclass(frozen=True)
@@ -71,11 +74,26 @@ def guard(args: argparse.Namespace) -> None:
             shown = str(path) if claim == path else _("{path} ({companion} beside it)").format(path=path,
                                                                                              companion=claim.name)
             _refuse_inside(opt, claim, shown, kept)
+            refuse_existing(args, opt, claim, shown)
             for other_opt, other in claimed:
                 if _same(claim, other):
                     raise InputError(_("{option} {path}: is also written by {other} of this command: nothing "
                                        "written").format(option=opt, path=shown, other=other_opt))
             claimed.append((opt, claim))
+
+
+def refuse_existing(args: argparse.Namespace, opt: str, path: Path, shown: str | None = None) -> None:
+    """Refuse (:class:`InputError`) to write ``path`` when a file is there (a pattern: any file it matches) and
+    the command was not given ``--force``: a run replaces no file it did not create."""
+    if getattr(args, "force", False):
+        return
+    hits = sorted(path.parent.glob(path.name)) if _pattern(path) else [path] if os.path.lexists(path) else []
+    if hits and hits[0] == path:
+        raise InputError(_("{option} {path}: the file exists; pass --force to replace it: nothing written").format(
+            option=opt, path=shown or path))
+    if hits:
+        raise InputError(_("{option} {path}: {existing} exists; pass --force to replace it: nothing written").format(
+            option=opt, path=shown or path, existing=hits[0]))
 
 
 def _kept(args: argparse.Namespace) -> Iterator[_Kept]:

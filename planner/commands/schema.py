@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from planner.commands.outputs import refuse_existing
 from planner.errors import InputError
 from planner.service.answers.registry import ANSWERS, schema
 from planner.util.atomic import atomic_write_text
@@ -30,6 +31,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
     names = [args.name] if args.name else list(ANSWERS)
     if args.write:
         folder = Path(args.write)
+        for n in names:  # all checked before one is written
+            refuse_existing(args, "--write", folder / f"{n}.json")
         folder.mkdir(parents=True, exist_ok=True)
         for n in names:
             atomic_write_text(folder / f"{n}.json", schema_text(n))

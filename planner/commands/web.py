@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import os
+import socket
 import sys
 
 import uvicorn
@@ -28,13 +30,16 @@ def cmd_game_new(args: argparse.Namespace) -> int:
     feed = args.feed
     if feed and not feed.startswith(("http:", "https:")):
         feed = os.path.abspath(feed)
+    if not feed and config.demo_fallback(ctx.feed) and ctx.game.name != config.DEFAULT_GAME:
+        raise InputError(_("game {game}: the demo extract {feed} is not its timetable; give its feed with "
+                           "--feed").format(game=ctx.game.name, feed=os.path.basename(ctx.feed)))
     warning = _area_warning(ctx, feed)
     links = create_game(ctx.state, args.name, args.groups, feed=feed or ctx.feed, game=ctx.game_spec,
                         date=ctx.date.isoformat(), base=args.base_url or os.environ.get("PLANNER_BASE_URL")
                         or DEFAULT_BASE)
     out = links.to_json()
     out["warnings"] = [warning] if warning else []
-    if warning and not args.json:
+    if warning:  # on stderr with --json too: the JSON goes into a file the organiser does not read
         sys.stderr.write("planner: " + _("warning: {warning}").format(warning=warning) + "\n")
     lines = [_("game {game} ({name}); keep these links, they are shown only once").format(game=links.game,
                                                                                          name=args.name.strip()),
@@ -46,12 +51,14 @@ def cmd_game_new(args: argparse.Namespace) -> int:
 
 def _area_warning(ctx: Context, feed: str | None) -> str | None:
     """check-area's verdict in one line when it refuses the area (the game is created all the same: the organisers
-    may mend the game file later); nothing for a feed given as a URL (nothing is downloaded for a warning)."""
+    may mend the game file later); nothing for a feed given as a URL (nothing is downloaded for a warning). A day
+    that does not load (a date outside the feed, a broken feed) is refused: nobody could play it."""
     if (feed or "").startswith(("http:", "https:")):
         return None
+    ctx.timetable  # noqa: B018 - loads the day: its error is the command's
     try:
         return area_warning(ctx.day)
-    except PlannerError as exc:  # a day that does not load is said too: nobody can play it
+    except PlannerError as exc:  # the check itself failing (its line data) is said, the day is playable
         return _("check-area could not run: {error}").format(error=" ".join(str(exc).split()))
 
 
@@ -70,6 +77,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError:
             raise InputError(_("--trusted-proxy {value!r}: expected the proxy's IP address, e.g. 127.0.0.1").format(
                 value=addr)) from None
+    sock = _listen(args.host, args.port)  # a port in use is refused before anything starts
     live, realtime = _realtime(args)
     app, worker = load_app(feed=args.feed, rate=args.rate_limit, burst=max(1, int(args.rate_limit * 6)),
                            secure_cookie=args.https, realtime=realtime,
@@ -87,14 +95,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                                forwarded_allow_ips=args.trusted_proxy or "",
                                                timeout_graceful_shutdown=STOP_GRACE))
         worker.on_failed = lambda: setattr(server, "should_exit", True)  # uvicorn's graceful shutdown
-        server.run()
+        server.run(sockets=[sock])
     finally:
+        sock.close()
         worker.close()  # already closed by the app's shutdown unless uvicorn failed to start
         if live is not None:
             live.stop()
     if worker.failed:  # a supervisor (systemd Restart=on-failure) starts the server again
         raise PlannerError(_("serve stopped: {error}").format(error=worker.failed), exit_code=1)
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's listening socket on ``host:port``, bound here (uvicorn's own bind would print its English
+    "[Errno 98]" after this command said it serves): a port in use or an address not of this machine is refused
+    in one line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart need not wait
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(_("--port {port}: the port is in use on {host} (another server?); choose another "
+                               "--port").format(port=port, host=host)) from None
+        raise InputError(_("--host {host} --port {port}: cannot listen there ({reason})").format(
+            host=host, port=port, reason=exc.strerror or type(exc).__name__)) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _realtime(args: argparse.Namespace):

@@ -55,6 +55,9 @@ def build_timetable(src: FeedSource, game: Game, date: dt.date, *, progress: boo
     stats = stats or IngestStats()
     version = check_date(src, date)
     services = services_on(src, date)
+    if not services:  # an empty calendar (or a day it leaves out): nothing could be played, so no empty answers
+        raise FeedError(_("feed {feed}: no service runs on {date} (its calendar has none that day)").format(
+            feed=src.label, date=date.isoformat()))
     stats.services = len(services)
     routes = RouteColumns([r for r in feed_routes(src, game) if r.verdict == KEPT])
     trips, t_route = _running_trips(src, routes, services)

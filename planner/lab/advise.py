@@ -60,7 +60,7 @@ class AdviceAnswer:
     """The advice for ``group`` at ``time`` (its state's time): the ranked stations, what the expectation rests
     on (``rates``), what the group is doing (its obligation's kind) and where advice looked (``scope``: ``way``,
     where it stands and its itinerary; ``free``, where it stands and the trains it may take; ``here``, where it
-    stands; ``over``, the game is over)."""
+    stands; ``unknown``, where the group is is not known yet: no position reported; ``over``, the game is over)."""
 
     group: str
     time: int
@@ -136,6 +136,8 @@ def advise(play: Play, group: str, t: int, *, top: int = 5) -> AdviceAnswer:
     rates = load_rates(day, board.names)
     if st.state.obligation.kind == "ended":  # the game is over: nothing more to buy
         return AdviceAnswer(name, t, cash, rates.basis, "ended", "over")
+    if st.state.position is None:  # no position reported yet: nowhere to look for a station
+        return AdviceAnswer(name, t, cash, rates.basis, st.state.obligation.kind, "unknown")
     plans = _plans(play, t)
     mine = plans.get(name, ([], t))[0]
     out = []

@@ -51,6 +51,11 @@ def apply(rules: LedgerRules, state: LedgerState, event: Event, *, inplace: bool
     if e.kind not in EVENT_KINDS:
         raise Refused(_("unknown ledger event {kind!r}").format(kind=e.kind))
     if e.kind != "join":
+        # the time first: every group is in the game from its start (RULES.md §3b), so an event before the start
+        # is outside the game, not one of a group that has not joined
+        if not rules.start <= e.time <= rules.end:
+            raise Refused(_("time {time} is outside the game ({start}-{end})").format(
+                time=fmt_clock(e.time), start=fmt_clock(rules.start), end=fmt_clock(rules.end)))
         if e.group not in state.cash:
             raise Refused(_("group {group} has not joined the game").format(group=e.group))
         check_playing(state, e.group)

@@ -15,6 +15,7 @@ from planner.ledger.apply import Outcome, Refused, apply
 from planner.ledger.model import Event, LedgerState
 from planner.ledger.money_rules import EVENT_NAMES, LedgerRules
 from planner.ledger.moves import decided
+from planner.ledger.sales import accepted_before_offer
 from planner.util.i18n import _
 
 VOID = "void"
@@ -83,6 +84,9 @@ def replay_ordered(rules: LedgerRules, entries: list[Entry], *, new: int = 0) ->
         try:
             out = apply(rules, state, e.event, inplace=True, seq=e.seq, strict=e.seq == new)
         except Refused as exc:
+            if e.seq == new and e.event.kind == "accept":  # an offer recorded but decided after it: say that
+                offer = next((x.event for x in entries if x.seq == e.event.ref), None)
+                exc = accepted_before_offer(e.event, offer) or exc
             state = _again(rules, applied)  # the refused event may have changed part of the state
             outcomes[e.seq] = Outcome(event=e.event, state=state, undone=" ".join(str(exc).split()), seq=e.seq,
                                       refusal=exc)

@@ -53,8 +53,7 @@ def accept(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
         raise Refused(_("offer #{offer} was accepted already at {time}").format(
             offer=o.seq, time=fmt_clock(o.accepted)))
     if e.time < o.time:
-        raise Refused(_("offer #{offer} was made at {time}: it cannot be accepted before").format(
-            offer=o.seq, time=fmt_clock(o.time)))
+        raise _too_early(o.seq, o.time)
     h = s.holding(STATION, o.name)
     if h is None or h.owner != o.seller or h.mortgaged or o.name in s.disputes:
         raise Refused(_("offer #{offer} lapsed: {name} is no longer group {seller}'s to sell").format(
@@ -69,3 +68,16 @@ def accept(rules: LedgerRules, s: LedgerState, e: Event, out: Outcome) -> None:
     out.amount = o.amount
     out.message = render(rules, "accept", group=e.group, time=e.time, name=o.name, other=o.seller,
                          amount=o.amount)
+
+
+def _too_early(offer: int, made: int) -> Refused:
+    return Refused(_("offer #{offer} was made at {time}: it cannot be accepted before").format(
+        offer=offer, time=fmt_clock(made)))
+
+
+def accepted_before_offer(e: Event, offer: Event | None) -> Refused | None:
+    """The refusal of accepting ``e`` (decided before ``offer``, the sale event its ``ref`` names): replayed in
+    decision-time order it comes before the offer, whose absence then is not the reason."""
+    if e.kind == "accept" and offer is not None and offer.kind == "sell" and e.time < offer.time:
+        return _too_early(e.ref, offer.time)
+    return None

@@ -11,6 +11,7 @@ import io
 import json
 import textwrap
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import segno
@@ -35,16 +36,26 @@ MAX_LINKS_FILE = 1 << 20  # the JSON of 40 groups is about 8 KB
 MAX_URL = 1000  # characters of a join link: its QR code must stay scannable (the planner's are under 100)
 
 
-def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]], str]:
-    """``(game id, [(group name, join url), ...], game name)`` from a saved ``planner game new --json`` output (a
-    bounded regular file; names and links checked before any page is drawn; the name is empty when the file
-    has none)."""
+class JoinLinks(NamedTuple):
+    """A saved ``planner game new --json``: the game's id, its groups' join links, its name (empty when the file
+    has none) and what it is played on (``{feed, game, date}``; empty in a file written before it was saved)."""
+
+    game: str
+    groups: list[tuple[str, str]]
+    name: str
+    played_on: dict[str, str]
+
+
+def read_links(path: str | Path) -> JoinLinks:
+    """The links of a saved ``planner game new --json`` output (a bounded regular file; names and links checked
+    before any page is drawn)."""
     text = userfiles.read_text(path, "--links", limit=MAX_LINKS_FILE)
     try:
         doc = json.loads(text)
         groups = [(g["name"], g["url"]) for g in doc["groups"]]
         game = doc["game"]
         game_name = doc.get("name") or ""
+        played = doc.get("played_on") or {}
     except RecursionError:
         raise InputError(_("--links {path}: not the JSON of 'planner game new --json' (nested too "
                            "deeply)").format(path=path)) from None
@@ -67,7 +78,11 @@ def read_links(path: str | Path) -> tuple[str, list[tuple[str, str]], str]:
                 or not url.isprintable() or " " in url:
             raise InputError(_("--links {path}: group {name}: its link is not an http(s) URL of at most {n} "
                                "characters").format(path=path, name=repr(name), n=MAX_URL))
-    return game, groups, game_name
+    if not isinstance(played, dict) or not all(
+            isinstance(played.get(k), str | None) and len(played.get(k) or "") <= 4096 for k in ("feed", "game", "date")):
+        raise InputError(_("--links {path}: not the JSON of 'planner game new --json' (its feed, game file and date "
+                           "are not texts)").format(path=path))
+    return JoinLinks(game, groups, game_name, {k: played[k] for k in ("feed", "game", "date") if played.get(k)})
 
 
 def qr_matrix(url: str) -> np.ndarray:

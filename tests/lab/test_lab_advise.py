@@ -69,7 +69,7 @@ def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_besi
     assert "planner simulate" in out.read_text("utf-8") and "href='lab-" not in out.read_text("utf-8")
     lab = tmp_path / "lab-sbb-monopoly-2021-09-11.html"
     js(capsys, "simulate", *DAY, "--days", "1", "--groups", "2", "--executor", "serial", "--out", str(lab))
-    rc = main(["check-area", *DAY, "--out", str(out), "--json"])
+    rc = main(["check-area", *DAY, "--out", str(out), "--json", "--force"])
     rep = json.loads(capsys.readouterr().out)
     assert rep["lab"]["report"] == lab.name
     assert f"--feed {ZUG} " in rep["lab"]["command"]  # the feed the organiser checked, not the default one

@@ -75,7 +75,8 @@ def test_handout_links_option(tmp_path, capsys):
     assert info["join_pdf"] == str(tmp_path / "handout-join.pdf")
     assert decode_pages(info["join_pdf"], tmp_path) == [{"http://127.0.0.1:8000/join?t=abc"}]
     (tmp_path / "bad.json").write_text("{}")
-    assert main(["handout", *day, "--no-png", "--out", str(out), "--links", str(tmp_path / "bad.json")]) == 2
+    assert main(["handout", *day, "--no-png", "--out", str(out), "--force", "--links",
+                 str(tmp_path / "bad.json")]) == 2
     assert capsys.readouterr().err.startswith("planner: error: --links ")
 
 

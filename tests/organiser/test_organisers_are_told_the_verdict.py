@@ -61,7 +61,7 @@ def test_handout_warns_and_heads_the_join_codes_with_the_game_name(tmp_path, cap
     assert info["warnings"][0].startswith("check-area: SBB-Monopoly on Saturday, September 11, 2021 is INVALID (20 problems")
     text = subprocess.run(["pdftotext", info["join_pdf"], "-"], capture_output=True, text=True, check=True).stdout
     assert "Samstag der Reise (SBB-Monopoly)" in text and "(game " not in text
-    rc = main(["handout", *DAY, "--no-png", "--dpi", "50", "--out", str(out)])
+    rc = main(["handout", *DAY, "--no-png", "--dpi", "50", "--out", str(out), "--force"])
     assert rc == 0 and "planner: warning: check-area: SBB-Monopoly on Saturday, September 11, 2021 is INVALID" in capsys.readouterr().err
 
 

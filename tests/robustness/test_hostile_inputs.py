@@ -178,8 +178,8 @@ def _foreign_assets(tmp: Path) -> list[str]:
 
 
 def _handout_fails(tmp: Path) -> list[str]:
-    (tmp / "h-p1.png").mkdir()  # the first PNG page cannot be written
-    return ["handout", *DAY, "--out", str(tmp / "h.pdf"), "--dpi", "50"]
+    (tmp / "h-p1.png").mkdir()  # the first PNG page cannot be written (--force: what is there may be replaced)
+    return ["handout", *DAY, "--out", str(tmp / "h.pdf"), "--dpi", "50", "--force"]
 
 
 def _hyphen_owner(tmp: Path, rc: int, out: str) -> None:

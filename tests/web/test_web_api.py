@@ -47,7 +47,7 @@ def group_api(site, game: dict, number: int) -> str:
 
 def test_game_new_json_and_hashed_tokens(site):
     a = site["a"]
-    assert set(a) == {"game", "name", "organiser", "groups", "warnings"}
+    assert set(a) == {"game", "name", "played_on", "organiser", "groups", "warnings"}
     assert [g["name"] for g in a["groups"]] == ["Rot", "Blau", EVIL]
     tokens = [a["organiser"]["token"]] + [g["token"] for g in a["groups"]]
     assert len(set(tokens)) == len(tokens)

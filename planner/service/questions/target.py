@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from planner.game.day import GroupDay
 from planner.game.dice import DiceAnswer
 from planner.routing import Origin
@@ -26,6 +28,6 @@ def target_answer(day: GameDay, pricing: Pricing | None, origin: Origin, roll: i
     ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, roll, resolve_targets(day, visited),
                                                           asked=rolled))
     out = dice_json(day, ans, origin, pricing, rolled_at=rolled, plan_from=rolled)
-    if train:
-        out["train"] = train
+    if train:  # the train the group sits in, as the answer names it (a Struct: a copy with the field set)
+        out = msgspec.structs.replace(out, train=train)
     return ans, out

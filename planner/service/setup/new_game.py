@@ -27,10 +27,12 @@ class Links:
     organiser: dict
     groups: list[dict]
     name: str = ""  # the name the organisers gave it (the join codes' heading)
+    played_on: dict | None = None  # {feed, game, date}: the handout of the saved links draws this game's day
 
     def to_json(self) -> dict:
-        """``{game, name, organiser: {url, token}, groups: [{name, url, token}]}``."""
-        return {"game": self.game, "name": self.name, "organiser": self.organiser, "groups": self.groups}
+        """``{game, name, played_on: {feed, game, date}, organiser: {url, token}, groups: [{name, url, token}]}``."""
+        return {"game": self.game, "name": self.name, "played_on": self.played_on or {}, "organiser": self.organiser,
+                "groups": self.groups}
 
 
 def base_url(url: str) -> str:
@@ -58,7 +60,8 @@ def create_game(state: State, name: str, groups: str, *, feed: str | None, game:
     new: NewGame = state.games.create(name, names, feed=feed, game=game, date=date)
     return Links(new.game.id, {"url": f"{base}/join?t={new.organiser_token}", "token": new.organiser_token},
                  [{"name": g.name, "url": f"{base}/join?t={t}", "token": t}
-                  for g, t in zip(new.game.groups, new.group_tokens, strict=True)], new.game.name)
+                  for g, t in zip(new.game.groups, new.group_tokens, strict=True)], new.game.name,
+                 {"feed": new.game.feed, "game": new.game.game, "date": new.game.date})
 
 
 def area_warning(day: GameDay) -> str | None:
