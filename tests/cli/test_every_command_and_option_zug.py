@@ -11,7 +11,7 @@ from tests.support import DEMO_DATE, IC1_2019, ZUG
 from tests.support import every_option as eo
 from tests.support.download_server import RangeHandler, serving
 
-pytestmark = pytest.mark.long  # about 150 runs of real commands: handed out first
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 CASES = [(words, name) for words, parser in eo.commands() for name, _ds in eo.cases(words, parser)]
 

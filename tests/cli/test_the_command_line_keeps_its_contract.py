@@ -22,7 +22,7 @@ import pytest
 from planner.cli import main
 from tests.support import DAY, ROOT, ZUG, assert_one_line_error
 
-pytestmark = pytest.mark.long  # about 40 s of commands in processes of their own: handed out first
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 TRIP = "207.TA.91-70-j21-1.86.R"  # the IR70 Luzern-Zürich, at Zug 13:28
 

@@ -99,9 +99,11 @@ ALONE: dict[Words | None, tuple[tuple[str, ...], ...]] = {
     ("simulate",): (("scheduler",),),
 }
 
-# options given in every run of a command (the defaults would play 100 days on a process pool: minutes, not seconds)
+# options given in every run of a command (the defaults would play 100 days on a process pool: minutes, not seconds;
+# serve on its default port, free, would serve for ever: every run names the port in use)
 ALWAYS: dict[Words, tuple[str, ...]] = {
     ("simulate",): ("days", "groups", "executor"),
+    ("serve",): ("host", "port"),
     ("handout",): ("no_png", "dpi"),
 }
 
