@@ -173,7 +173,7 @@ class WebApp:
             if caller.access.game_id != game_id:
                 raise HttpError(403, N_("this token belongs to another game"))
             mark = await changed_mark(lambda: self.answers.changes(game_id), request.query_params.get("since"),
-                                      request.query_params.get("wait"))
+                                      request.query_params.get("wait"), left=request.is_disconnected)
             return small_json({"changes": mark})
         except HttpError as exc:
             return json_response({"error": self.error_text(request, exc)}, exc.status, exc.headers)

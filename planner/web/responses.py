@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +91,11 @@ CHANGE_CHECK = 1.0  # seconds between two looks at the game's change mark while 
 LONG_POLL = 50.0  # seconds a phone's question "did anything change?" waits at most for a change
 
 
-async def changed_mark(read: Callable[[], str], since: str | None, wait_text: str | None) -> str:
+async def changed_mark(read: Callable[[], str], since: str | None, wait_text: str | None,
+                       left: Callable[[], Awaitable[bool]] | None = None) -> str:
     """The mark ``read()`` gives (in the thread pool: a database read) as soon as it differs from ``since``, or
-    after ``wait_text`` seconds (0 to :data:`LONG_POLL`; anything else: that)."""
+    after ``wait_text`` seconds (0 to :data:`LONG_POLL`; anything else: that), or as soon as ``left()`` says the
+    phone is gone."""
     try:
         wait = float(wait_text) if wait_text is not None else LONG_POLL
     except ValueError:
@@ -103,7 +105,9 @@ async def changed_mark(read: Callable[[], str], since: str | None, wait_text: st
     end = loop.time() + wait
     while True:
         mark = await run_in_threadpool(read)
-        if mark != since or loop.time() >= end:
+        # a phone that left (its page closed) is answered at once: its question no longer reads the game every
+        # second for up to LONG_POLL s, nor keeps a server told to stop waiting its whole grace for it
+        if mark != since or loop.time() >= end or (left is not None and await left()):
             return mark
         await asyncio.sleep(min(CHANGE_CHECK, max(end - loop.time(), 0.0)))
 

@@ -30,7 +30,7 @@ from planner.util.i18n import format_amount
 from planner.util.timefmt import fmt_clock
 from tests.support import DEMO_DATE, ZUG
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
 DAYS, GROUPS, SEED = 3, 6, 7

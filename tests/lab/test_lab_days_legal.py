@@ -15,7 +15,7 @@ from planner.util.timefmt import parse_clock
 from tests.support import DEMO_DATE, ZUG
 from tests.support.answers import plain
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 DAYS, GROUPS, SEED = 20, 6, 3  # before the fixes 2 of these 120 group-days broke a rule, 4 at 5 minutes
 

@@ -23,7 +23,7 @@ from planner.util.i18n import _, use_language
 from planner.util.pseudo import PSEUDO, PSEUDO_ENV, pseudo
 from tests.support import ZUG
 from tests.support.pseudo_check import untranslated
-from tests.support.webserver import serve, web_env, web_game
+from tests.support.webserver import free_port, serve, web_env, web_game
 
 # one worker runs a module (--dist loadfile); this one early (80 s with a server); reads ../shared
 pytestmark = [pytest.mark.long, pytest.mark.needs_shared]
@@ -333,9 +333,12 @@ def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, sess
     (tmp_path / "web").mkdir()
     env = web_env(tmp_path / "web", cache=session_cache)
     env.pop("PLANNER_LANG", None)
+    port = free_port()
+    # the game made in this process before the damaged catalogs are chosen: this process keeps the catalog it read
+    # first (once per language and process), and the German of the worker's later tests is the real one
+    game = web_game(env, "Rot", name="Samstag", base=f"http://127.0.0.1:{port}")
     env["PLANNER_LOCALE_DIR"] = str(folder)
-    with serve(env) as srv:
-        game = web_game(env, "Rot", name="Samstag", base=srv.url)
+    with serve(env, port=port) as srv:
         tok = {"Authorization": f"Bearer {game['groups'][0]['token']}"}
         api = f"{srv.url}/api/games/{game['game']}/groups/1"
         catalog = requests.get(f"{srv.url}/i18n/de.json", timeout=60)

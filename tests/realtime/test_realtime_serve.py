@@ -59,37 +59,34 @@ def test_poller_conditional_requests_and_garbage_kept_out(fx, tmp_path):
     assert (tmp_path / "feed.pb").read_bytes() == good
 
 
-def test_serve_realtime_one_fetch_for_all_phones_and_a_banner(fx, tmp_path):
-    folder, _ = fx
-    env = web_env(tmp_path)
-    game = web_game(env, "Rot,Blau")
-    with feed_server((folder / "jail.pb").read_bytes()) as base:
-        with serve(env, "--realtime", base + "/feed") as srv:
-            n_before = len(FeedHandler.seen)
-            states = []
-            for g in game["groups"]:
-                h = {"Authorization": f"Bearer {g['token']}"}
-                gid, num = game["game"], game["groups"].index(g) + 1
-                r = requests.post(f"{srv.url}/api/games/{gid}/groups/{num}/position",
-                                  json={"trip": "S1 13:06", "at": "Zug", "time": "13:05"}, headers=h, timeout=60)
-                assert r.status_code == 200, r.text
-                states.append(requests.get(f"{srv.url}/api/games/{gid}/groups/{num}", headers=h, timeout=60).json())
-            for st in states:
-                rt = st["realtime"]
-                assert rt["available"] and rt["trips_matched"] == 1 and rt["stale"]  # the fixture is from 2021
-            assert len(FeedHandler.seen) == n_before  # the phones read the server's copy: no request of their own
-            assert n_before == 1  # one fetch at start-up (the next one after the interval)
-
-
 @pytest.fixture(scope="module")
 def phones_server(fx, tmp_path_factory, session_cache):
-    """One real ``planner serve --realtime`` on the jail fixture's feed (a loopback feed server) for the phone
-    tests, each with a game of its own; its pages poll every 0.5 s (``--poll-interval``)."""
+    """One real ``planner serve --realtime`` on the jail fixture's feed (a loopback feed server) for the API and
+    phone tests, each with a game of its own; its pages poll every 0.5 s (``--poll-interval``)."""
     folder, _ = fx
     env = web_env(tmp_path_factory.mktemp("rt-phones"), cache=session_cache)
     with feed_server((folder / "jail.pb").read_bytes()) as base, serve(env, "--realtime", base + "/feed",
                                                                        "--poll-interval", "0.5") as srv:
         yield srv
+
+
+def test_serve_realtime_one_fetch_for_all_phones_and_a_banner(phones_server):
+    srv = phones_server
+    game = web_game(srv.env, "Rot,Blau", base=srv.url)
+    n_before = len(FeedHandler.seen)
+    states = []
+    for g in game["groups"]:
+        h = {"Authorization": f"Bearer {g['token']}"}
+        gid, num = game["game"], game["groups"].index(g) + 1
+        r = requests.post(f"{srv.url}/api/games/{gid}/groups/{num}/position",
+                          json={"trip": "S1 13:06", "at": "Zug", "time": "13:05"}, headers=h, timeout=60)
+        assert r.status_code == 200, r.text
+        states.append(requests.get(f"{srv.url}/api/games/{gid}/groups/{num}", headers=h, timeout=60).json())
+    for st in states:
+        rt = st["realtime"]
+        assert rt["available"] and rt["trips_matched"] == 1 and rt["stale"]  # the fixture is from 2021
+    assert len(FeedHandler.seen) == n_before  # the phones read the server's copy: no request of their own
+    assert n_before == 1  # one fetch at start-up (the next one after the interval)
 
 
 def test_phone_shows_the_stale_banner(phones_server, browser):

@@ -32,7 +32,7 @@ from planner.routing.query import Origin
 from planner.routing.te_graph import TimeExpandedGraph
 from tests.support.timetable import assert_feasible, secs
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 IR75 = "610.TA.91-75-A-j21-1.264.R"
 

@@ -50,7 +50,7 @@ from planner.util.timefmt import parse_clock as T
 from tests.support import DEMO_DATE, ZUG
 from tests.support.answers import plain
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 DAYS_PER_TEST = 25
 CHUNKS_A = 12  # 300 days of variant A on the Zug day

@@ -20,7 +20,7 @@ from tests.support.browser import roll as roll_dice
 from tests.support.nws_synthetic_network import WALKS
 from tests.support.webserver import run_cli
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 
 @pytest.fixture(scope="module")

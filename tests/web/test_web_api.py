@@ -325,52 +325,47 @@ def test_pages_come_in_the_language_chosen_else_the_servers(site):
     assert lang(None, {"planner_lang": "<script>"}) == "en/en"  # not a language: none chosen
 
 
-def test_rate_limit_per_token(tmp_path):
-    env = web_env(tmp_path)
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory, session_cache):
+    """A server of this module's own, started with no game and ``--rate-limit 1`` (bursts of 6, then 1 a second
+    per token) and the pages' own poll intervals: the options the shared one does not have. The module's last test
+    stops it (``test_stopping_the_server_stops_its_routing_process``, which must stay last: tests run in file
+    order, and a test run alone gets a server of its own)."""
+    env = web_env(tmp_path_factory.mktemp("own-server"), cache=session_cache)
+    with serve(env, "--rate-limit", "1") as srv:
+        yield srv
+
+
+def test_a_game_created_while_the_server_runs_is_served_at_once(own_server):
+    srv, env = own_server, own_server.env
+    # the server was started with no game (own_server): it serves anyway
+    game = web_game(env, "Rot,Blau", name="Later")
+    tok = game["groups"][1]["token"]
+    r = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2", headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    assert r.json()["group"] == {"number": 2, "name": "Blau"} and r.json()["cash"] == 20000
+    r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/2/rolls", headers=bearer(tok),
+                      json={"dice": 2, "at": "Zug", "time": "12:40"})
+    assert r.status_code == 200 and r.json()["target"] == "Wohlen AG"
+    # without --poll-interval the pages poll at their own defaults (group 4 s, organiser 5 s)
+    page = requests.get(f"{srv.url}/games/{game['game']}/groups/2", headers=bearer(tok))
+    assert page.status_code == 200 and "data-poll-ms" not in page.text
+
+
+def test_rate_limit_per_token(own_server):
+    srv, env = own_server, own_server.env
     game = web_game(env, "Rot,Blau")
-    with serve(env, "--rate-limit", "1") as srv:  # bursts of 6, then 1 a second
-        url = f"{srv.url}/api/games/{game['game']}/groups/"
-        codes = [requests.get(url + "1", headers=bearer(game["groups"][0]["token"])).status_code for _ in range(12)]
-        assert codes[:6] == [200] * 6 and 429 in codes[6:]
-        r = requests.get(url + "1", headers=bearer(game["groups"][0]["token"]))
-        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
-        # another token has its own bucket
-        assert requests.get(url + "2", headers=bearer(game["groups"][1]["token"])).status_code == 200
-        # guessing tokens (or join links) is limited per client address
-        guesses = [requests.get(url + "1", headers=bearer(f"guess-{i}")).status_code for i in range(10)]
-        assert guesses[:6] == [401] * 6 and 429 in guesses[6:]
-        assert requests.get(f"{srv.url}/join?t=guess").status_code == 429
-
-
-def test_stopping_the_server_stops_its_routing_process(tmp_path):
-    env = web_env(tmp_path)
-    game = web_game(env, "Rot")
-    with serve(env) as srv:
-        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/1/rolls", json={"dice": 1, "at": "Zug",
-                          "time": "12:40"}, headers=bearer(game["groups"][0]["token"]))
-        assert r.status_code == 200
-        children = Path(f"/proc/{srv.proc.pid}/task/{srv.proc.pid}/children").read_text().split()
-        assert children  # the routing child (and multiprocessing's resource tracker)
-    deadline = time.monotonic() + 10
-    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not [c for c in children if Path(f"/proc/{c}").exists()]
-
-
-def test_a_game_created_while_the_server_runs_is_served_at_once(tmp_path):
-    env = web_env(tmp_path)
-    with serve(env) as srv:  # no game yet: it serves anyway
-        game = web_game(env, "Rot,Blau", name="Later")
-        tok = game["groups"][1]["token"]
-        r = requests.get(f"{srv.url}/api/games/{game['game']}/groups/2", headers=bearer(tok))
-        assert r.status_code == 200, r.text
-        assert r.json()["group"] == {"number": 2, "name": "Blau"} and r.json()["cash"] == 20000
-        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/2/rolls", headers=bearer(tok),
-                          json={"dice": 2, "at": "Zug", "time": "12:40"})
-        assert r.status_code == 200 and r.json()["target"] == "Wohlen AG"
-        # without --poll-interval the pages poll at their own defaults (group 4 s, organiser 5 s)
-        page = requests.get(f"{srv.url}/games/{game['game']}/groups/2", headers=bearer(tok))
-        assert page.status_code == 200 and "data-poll-ms" not in page.text
+    url = f"{srv.url}/api/games/{game['game']}/groups/"
+    codes = [requests.get(url + "1", headers=bearer(game["groups"][0]["token"])).status_code for _ in range(12)]
+    assert codes[:6] == [200] * 6 and 429 in codes[6:]
+    r = requests.get(url + "1", headers=bearer(game["groups"][0]["token"]))
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+    # another token has its own bucket
+    assert requests.get(url + "2", headers=bearer(game["groups"][1]["token"])).status_code == 200
+    # guessing tokens (or join links) is limited per client address
+    guesses = [requests.get(url + "1", headers=bearer(f"guess-{i}")).status_code for i in range(10)]
+    assert guesses[:6] == [401] * 6 and 429 in guesses[6:]
+    assert requests.get(f"{srv.url}/join?t=guess").status_code == 429
 
 
 def test_poll_interval_reaches_both_pages_and_is_checked(site):
@@ -499,3 +494,21 @@ def test_roll_and_trains_without_a_place_or_a_remembered_position_are_422(site):
     r = requests.get(api + "/trains", headers=bearer(tok))
     assert r.status_code == 422 and r.json()["error"].endswith("or pass ?at=STATION&time=HH:MM")
     assert requests.get(api, headers=bearer(tok)).json() == before
+
+
+def test_stopping_the_server_stops_its_routing_process(own_server):
+    srv, env = own_server, own_server.env
+    game = web_game(env, "Rot")
+    try:
+        r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/1/rolls", json={"dice": 1, "at": "Zug",
+                          "time": "12:40"}, headers=bearer(game["groups"][0]["token"]))
+        assert r.status_code == 200
+        children = Path(f"/proc/{srv.proc.pid}/task/{srv.proc.pid}/children").read_text().split()
+        assert children  # the routing child (and multiprocessing's resource tracker)
+    finally:  # stopped as the fixture stops it: by its own pid, SIGTERM
+        srv.proc.terminate()
+        srv.proc.wait(timeout=20)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [c for c in children if Path(f"/proc/{c}").exists()]

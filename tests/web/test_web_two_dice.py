@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.support.browser import joined_phone, page_width, roll, tell_position
 from tests.support.webserver import run_cli
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
 
 
 @pytest.fixture(scope="module")
