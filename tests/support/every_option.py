@@ -12,7 +12,8 @@ each, and the required ones alone as text.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -252,3 +253,32 @@ def check(words: Words, argv_: list[str], rc: int, out: str, err: str) -> None:
     elif "--json" in argv_ and out.strip():
         for line in out.strip().splitlines() if "--batch" in argv_ else [out]:
             json.loads(line)
+
+
+@contextmanager
+def served_day(tmp: Path, feed: str, game: str, date: str, here: str, there: str, roll: str, *, toll_line: str,
+               tunnel: str) -> Iterator[Day]:
+    """:func:`make_day` with the small 2019 extract served on loopback for ``feed download``, the port in use
+    closed afterwards (a module fixture of each day's module)."""
+    import pytest
+
+    from tests.support import IC1_2019
+    from tests.support.download_server import RangeHandler, serving
+
+    with pytest.MonkeyPatch.context() as mp, serving(tmp, RangeHandler, IC1_2019.read_bytes()) as url:
+        mp.setenv("PLANNER_STATE", str(tmp / "state.sqlite"))
+        d = make_day(tmp, feed, game, date, here, there, roll, toll_line=toll_line, tunnel=tunnel)
+        d.url = url
+        yield d
+    d.files["_socket"].close()  # type: ignore[attr-defined]
+
+
+def run_case(day: Day, words: Words, case: str, monkeypatch, tmp_path: Path) -> None:
+    """Run one case of a command on ``day`` (its outputs beside ``tmp_path``) and check its answer."""
+    monkeypatch.setenv("PLANNER_STATE", day.state)
+    monkeypatch.setenv("PLANNER_MAPS_DIR", str(tmp_path))
+    monkeypatch.setenv("PLANNER_EVERY_OPTION_KEY", "k")
+    day.tmp = tmp_path  # outputs of this run go beside it (a file that exists would be refused)
+    parser = dict(commands())[words]
+    line = argv(day, words, parser, dict(cases(words, parser))[case])
+    check(words, line, *run(line))
