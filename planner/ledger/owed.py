@@ -14,11 +14,18 @@ Due = tuple[str, int | None, int]  # (owner, amount (None: a tunnel's two dice),
 
 
 def owed(rules: LedgerRules, applied: list[Entry], group: str,
-         stops: list[tuple[str, str, int]]) -> list[Due | None]:
+         stops: list[tuple[str, str, int]], now: tuple[int, LedgerState] | None = None) -> list[Due | None]:
     """For each stop ``(kind, name, time)``: what ``group`` owes for it (None: nothing, or paid already).
 
     ``applied``: the events that apply, in decision-time order (as the ordered replay applied them); they are
-    replayed once, each stop's fee read when every event decided by its minute has applied."""
+    replayed once, each stop's fee read when every event decided by its minute has applied. ``now``: the latest
+    decision time of those events and the state they made (the kept replay's); when every stop is at or after
+    that minute, the ledger at each stop is that state, and nothing is replayed (a fee paid at its stop, the
+    common case: a replay of the whole day per payment made a simulated day quadratic)."""
+    if now is not None and all(t // 60 >= now[0] // 60 for _k, _n, t in stops):
+        state = now[1]
+        return [None if (group, kind, name, t // 60) in state.fees_paid
+                else fee_due(rules, state, group, kind, name, time=t) for kind, name, t in stops]
     order = sorted(range(len(stops)), key=lambda i: stops[i][2])
     state = LedgerState()
     out: list[Due | None] = [None] * len(stops)

@@ -340,7 +340,7 @@ class LedgerStore:
             if key not in rep.owed:
                 if len(rep.owed) > 64:
                     rep.owed.clear()
-                rep.owed[key] = owed(rules, rep.applied, group, stops)
+                rep.owed[key] = owed(rules, rep.applied, group, stops, (rep.last, rep.state))
             return rep.owed[key]
 
         return self._read(read, lambda: [None] * len(stops))

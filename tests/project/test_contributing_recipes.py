@@ -103,9 +103,10 @@ def test_every_event_kind_has_its_command_and_its_phone_fields():
     option for each of its facts, the phone's ledger request accepts it and its fields, the ledger records it."""
 
     from planner.cli import build_parser
-    from planner.ledger.kinds import CLI, KINDS, WEB, recorded_as, told
+    from planner.ledger.kinds import CLI, KINDS, WEB, recorded_as, told, told_by
     from planner.ledger.money_rules import EVENT_KINDS
     from planner.service.change.ledger_events import KINDS as REQUESTS
+    from planner.util.i18n import _, use_language
     from planner.web.answers import LEDGER_EVENTS, Answers
 
     fields = set(Answers.ledger_event.fields)
@@ -114,11 +115,18 @@ def test_every_event_kind_has_its_command_and_its_phone_fields():
         return next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices
 
     actions = subparsers(subparsers(build_parser())["ledger"])
+    # the command line's ledger actions are the kinds it may tell, then the organiser's and the reading ones
+    assert list(actions) == [*told_by(CLI), "sent", "void", "status", "now", "end", "feed"]
     for kind in KINDS:
         assert kind.name in REQUESTS and recorded_as(kind.name) in EVENT_KINDS
         if CLI in kind.doors:
-            options = {o for a in actions[kind.name]._actions for o in a.option_strings}
-            assert {f"--{f.replace('_', '-')}" for f in kind.fields} <= options, kind.name
+            options = {o: a for a in actions[kind.name]._actions for o in a.option_strings}
+            assert {f"--{f.replace('_', '-')}" for f in kind.fields} <= set(options), kind.name
+            required = {o for o, a in options.items() if a.required} - {"--group"}
+            assert required == {f"--{f.replace('_', '-')}" for f in kind.required}, kind.name
+            for lang in ("de", "fr"):  # a kind's line in --help comes from the catalog, translated
+                with use_language(lang):
+                    assert kind.help and _(kind.help) != kind.help, (lang, kind.name)
         assert (kind.name in LEDGER_EVENTS) == (WEB in kind.doors)
         if WEB in kind.doors:
             assert set(kind.fields) <= fields, kind.name

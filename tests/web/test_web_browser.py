@@ -92,7 +92,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     assert "queued" in p2.inner_text("#message")
     ctx2.set_offline(False)
     expect(p2.locator("#message")).to_contain_text("was sent", timeout=15000)
-    expect(p2.locator("#history tbody tr")).to_have_count(2)
+    expect(p2.locator("#history tbody tr")).to_have_count(2, timeout=15000)  # the state asked after the send
     p2.reload()
     expect(p2.locator("#history tbody tr")).to_have_count(2)
     state = requests.get(f"{site['url']}/api/games/{game['game']}/groups/1",

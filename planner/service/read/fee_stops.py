@@ -160,9 +160,13 @@ def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int |
     # late payment counts as paid at the stop, so it never stands in the way of the group's next stops
     owed_at = [s for s in reversed(stops[:last + 1]) if s.kind == kind and s.name == name]
     rules = play.day.ledger_rules
-    dues = play.state.ledger.owed(rules, play.id, play.group(group).name,
-                                  [(s.kind, s.name, s.time) for s in owed_at])
-    unpaid = next((s for s, due in zip(owed_at, dues, strict=True) if due is not None), None)
+    unpaid = None
+    # the latest stop alone first: it is nearly always the one paid, and the ledger at it is the ledger now
+    for part in (owed_at[:1], owed_at[1:]):
+        dues = play.state.ledger.owed(rules, play.id, play.group(group).name, [(s.kind, s.name, s.time) for s in part])
+        unpaid = next((s for s, due in zip(part, dues, strict=True) if due is not None), None)
+        if unpaid is not None or not part:
+            break
     if unpaid is not None:
         return unpaid.time
     here = stops[last]
