@@ -93,7 +93,7 @@ def test_a_roll_stopped_before_its_card_is_played_leaves_neither(nws, monkeypatc
     def stopped(*_a, **_k):  # the process dies between the roll and the card's play
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("planner.service.change.jail_and_cards.record_event", stopped)
+    monkeypatch.setattr("planner.service.change.jail_and_cards.play_card", stopped)
     with pytest.raises(KeyboardInterrupt):
         roll_with_card(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), "blau-roll-1"),
                        "chance-freiheit")

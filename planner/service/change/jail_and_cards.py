@@ -10,7 +10,7 @@ import msgspec
 from planner.errors import InputError
 from planner.ledger.model import Event, JailStay
 from planner.service.change.group_day import GroupStatus, RollRequest, RollResult, roll, set_position, status
-from planner.service.change.ledger_events import LedgerRequest, LedgerResult, record_event
+from planner.service.change.ledger_events import LedgerResult, play_card
 from planner.service.read.ledger_views import recorded_event, rules_of
 from planner.service.read.positions import PlaceRequest
 from planner.service.read.recorded_day import group_day
@@ -95,6 +95,5 @@ def roll_with_card(play: Play, req: RollRequest, card: str) -> tuple[RollResult,
     play.day.game.dice.validate(req.dice)
     with play.state.db.atomic():
         res = roll(play, replace(req, dice=six_of(play, req.dice)))
-        played = record_event(play, LedgerRequest(g.name, "play", req.time, card=card,
-                                                  event_id=f"roll-{req.roll_id}" if req.roll_id else None))
+        played = play_card(play, g, req.time, card, event_id=f"roll-{req.roll_id}" if req.roll_id else None)
     return res, played
