@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 import msgspec
 
 from planner.errors import InputError, PlannerError
-from planner.game.day import GroupDay, GroupState, Position, in_jail
+from planner.game.day import GroupDay, GroupState, Position, RollPlan, in_jail
 from planner.game.dice import DiceAnswer
-from planner.routing import Origin
 from planner.service.answers import base as contract
+from planner.service.answers.rolls import DiceAnswer as DiceJson
 from planner.service.answers.rolls import RollAnswer, stored_roll
 from planner.service.change.ledger_events import play_card
-from planner.service.read.decisions import decide_at
+from planner.service.read.decisions import roll_answer
 from planner.service.read.jail_plans import jail_now, paid_out
 from planner.service.read.ledger_views import jailed, playing, rules_of
 from planner.service.read.positions import (
@@ -33,10 +33,9 @@ from planner.service.read.positions import (
     train_echo,
     train_hints,
 )
-from planner.service.read.pricing import cheapest_answer, load_pricing
+from planner.service.read.pricing import Pricing, load_pricing
 from planner.service.read.recorded_day import SEATED_LABEL, group_day, plan_json, station_name_of
 from planner.service.read.rule_words import message, rule_label
-from planner.service.read.views import dice_json
 from planner.service.setup.playing import Play
 from planner.store.games import GameGroup
 from planner.store.records import GroupSnapshot, PositionRecord, Roll, RollRecord, StaleGroup, replay
@@ -119,9 +118,10 @@ def _given_place(play: Play, model: GroupDay, req: RollRequest) -> Place | None:
                          train_hints(model, req.time))
 
 
-def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, Origin, object, Position,
-                                                                      Place | None]:
-    """Check the roll, resolve where it is planned from, and decide it (pure computation, no writes)."""
+def _decide(play: Play, model: GroupDay, req: RollRequest,
+            pricing: Pricing) -> tuple[DiceAnswer, DiceJson, RollPlan, Position, Place | None]:
+    """Check the roll, resolve where it is planned from, and decide and answer it for the group (pure computation,
+    no writes)."""
     play.day.game.dice.validate(req.dice)
     given = _given_place(play, model, req)
     plan = model.check_roll(req.time, given.position if given else None)
@@ -137,8 +137,9 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     origin = origin_of(play.day, pos, plan.plan_from)
     # a free number rolled on the way to a target (variant B's re-roll) starts its time when that is reached
     free_from = plan.reaching if plan.reaching is not None else plan.plan_from
-    return (decide_at(play.day, origin, req.dice, list(model.targeted()), asked=plan.plan_from, free_from=free_from),
-            origin, plan, pos, given)
+    ans, dice = roll_answer(play.day, origin, req.dice, list(model.targeted()), pricing, asked=plan.plan_from,
+                            rolled_at=req.time, free_from=free_from)
+    return ans, dice, plan, pos, given
 
 
 def roll(play: Play, req: RollRequest) -> RollResult:
@@ -181,10 +182,8 @@ def _roll(play: Play, group: GameGroup, req: RollRequest) -> RollResult:
     for _attempt in range(MAX_RECOMPUTE):
         snap = play.state.groups.snapshot(play.id, group)
         model = group_day(day, snap)
-        ans, origin, plan, pos, given = _decide(play, model, req)
-        pricing = load_pricing(play, group.name)
-        ans = cheapest_answer(day, pricing, origin, ans)  # a roll is always priced for its group (§9.3)
-        dice = dice_json(day, ans, origin, pricing, rolled_at=req.time, plan_from=plan.plan_from)
+        # a roll is always priced for its group (§9.3)
+        ans, dice, plan, pos, given = _decide(play, model, req, load_pricing(play, group.name))
         if plan.free_until is not None and ans.kind == "target":
             dice.warnings.append(_free_roll_warning(play, plan.free_until, ans.target))
         if pos.seated:  # always say which train the answer starts in
