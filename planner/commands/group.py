@@ -18,17 +18,9 @@ from planner.commands.route import render
 from planner.errors import InputError
 from planner.game.bonus import bonus_event_word
 from planner.lab.advise import next_with_advice
-from planner.service import (
-    PlaceRequest,
-    RollRequest,
-    groups_answer,
-    position_answer,
-    roll,
-    status_answer,
-    undo_answer,
-)
+from planner.service import PlaceRequest, groups_answer, position_answer, status_answer, undo_answer
 from planner.service.answers.group_status import GroupState
-from planner.service.change.jail_and_cards import roll_with_card
+from planner.service.change.group_day import RollRequest, roll
 from planner.util.i18n import _
 from planner.util.table import format_table
 
@@ -38,15 +30,13 @@ def cmd_roll(args: argparse.Namespace) -> int:
     ctx = Context(args, game_scope=True)
     t = ctx.clock(args.time, within_game=False)
     since = ctx.optional_clock(args.since, "--since")
-    req = RollRequest(str(args.group), args.dice, t,
-                      PlaceRequest(args.at, t if args.trip and args.time else None, args.trip, since), args.roll_id)
-    if args.card:  # a kept card turns the roll into a 6 (played with it)
-        res, played = roll_with_card(ctx.play, req, args.card)
-        answer = msgspec.structs.replace(res.answer, card=played.answer())
+    place = PlaceRequest(args.at, t if args.trip and args.time else None, args.trip, since)
+    res = roll(ctx.play, RollRequest(str(args.group), args.dice, t, place, args.roll_id, args.card or ""))
+    if args.card:  # a kept card turned the roll into a 6 (played with it): the answer carries its play
+        answer = res.answer
         emit(args, answer, _("card {title} played: the roll counts as {roll}").format(
             title=args.card, roll=answer.roll) + "\n" + render_dice(msgspec.to_builtins(answer)))
         return 0
-    res = roll(ctx.play, req)
     if getattr(args, "json", False):
         sys.stdout.write(res.answer_text + "\n")  # byte for byte what was stored
         return 0

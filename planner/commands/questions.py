@@ -14,7 +14,7 @@ from planner.service.questions.bonus_trains import bonus_answer, group_bonus
 from planner.service.questions.target import target_answer
 from planner.service.questions.tolls import tolls_answer
 from planner.service.read.decisions import LogLeg, check_log, trains_after_getting_off
-from planner.service.read.realtime import late_mark
+from planner.service.read.views import late_mark
 from planner.util.i18n import _, format_amount, ngettext
 from planner.util.table import format_table
 from planner.util.timefmt import parse_clock

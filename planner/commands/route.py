@@ -14,7 +14,7 @@ from planner.errors import InputError, PlannerError
 from planner.routing import Origin
 from planner.service.answers.base import encode
 from planner.service.questions.routes import group_route, place_origin, route_answer
-from planner.service.read.realtime import late_mark
+from planner.service.read.views import late_mark
 from planner.util.i18n import _, format_amount, ngettext
 from planner.util.userfiles import read_csv
 

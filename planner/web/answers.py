@@ -17,7 +17,7 @@ import msgspec
 from planner.errors import PlannerError
 from planner.lab.advise import next_with_advice, top_advice
 from planner.ledger.kinds import WEB, request_fields, told, told_by
-from planner.service import PlaceRequest, Play, RollRequest, position_answer, roll, status, undo_answer
+from planner.service import PlaceRequest, Play, position_answer, status, undo_answer
 from planner.service import status_json as group_status_json
 from planner.service.answers.group_status import (
     GameInfo,
@@ -31,7 +31,7 @@ from planner.service.answers.money import LedgerPage, Owned, RecordedEvent
 from planner.service.answers.page import GroupPageAnswer, OrganiserAnswer, WhereaboutsAnswer
 from planner.service.answers.questions import TrainsAnswer
 from planner.service.answers.rolls import RollAnswer, stored_roll
-from planner.service.change.jail_and_cards import roll_with_card
+from planner.service.change.group_day import RollRequest, roll
 from planner.service.change.ledger_events import (
     LedgerRequest,
     end,
@@ -161,14 +161,9 @@ class Answers:
         rid = text_field(body, "roll_id", pattern=ROLL_ID, hint=N_("8-64 letters, digits, '-' or '_'"))
         t = self._time(play, body, "time")
         since = self._time(play, body, "since", required=False)
-        req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid)
-        card = text_field(body, "card")
+        req = RollRequest(g.key, dice, t, PlaceRequest(at, None, trip, since), rid, text_field(body, "card") or "")
         with day.lock:
-            if card:  # a kept card turns the roll into a 6 (played with it)
-                res, played = roll_with_card(play, req, card)
-                answer = msgspec.structs.replace(res.answer, card=played.answer())
-                return msgspec.structs.replace(answer, replayed=True) if res.replayed else answer
-            res = roll(play, req)
+            res = roll(play, req)  # a kept card turns the roll into a 6 (played with it)
         return msgspec.structs.replace(res.answer, replayed=True) if res.replayed else res.answer
 
     @reads()

@@ -17,7 +17,6 @@ import pytest
 from planner.errors import InputError
 from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_position
 from planner.service.change.group_day import RollRequest, roll
-from planner.service.change.jail_and_cards import roll_with_card
 from planner.service.change.ledger_events import LedgerRequest, mark_sent, record_event
 from planner.service.questions.ledger_now import ledger_now
 from planner.service.questions.next_step import next_step
@@ -72,7 +71,7 @@ def rolls_of(play: Play, group: str) -> tuple:
 def test_a_roll_with_a_card_not_held_records_nothing(nws):
     for rid in (None, "blau-roll-1"):  # with a roll id too (a retry's), which skipped the check before
         with pytest.raises(InputError, match="holds no card 'chance-freiheit'"):
-            roll_with_card(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), rid), "chance-freiheit")
+            roll(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), rid, "chance-freiheit"))
     assert rolls_of(nws, "Blau") == () and ledger_rows(nws) == []
 
 
@@ -93,16 +92,15 @@ def test_a_roll_stopped_before_its_card_is_played_leaves_neither(nws, monkeypatc
     def stopped(*_a, **_k):  # the process dies between the roll and the card's play
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("planner.service.change.jail_and_cards.record_event", stopped)
+    monkeypatch.setattr("planner.service.change.group_day.play_card", stopped)
     with pytest.raises(KeyboardInterrupt):
-        roll_with_card(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), "blau-roll-1"),
-                       "chance-freiheit")
+        roll(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), "blau-roll-1", "chance-freiheit"))
     assert len(rolls_of(nws, "Blau")) == before
     assert "chance-freiheit" in nws.state.ledger.view(nws.day.ledger_rules, nws.id).held["Blau"]
     monkeypatch.undo()
-    res, played = roll_with_card(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), "blau-roll-1"),
-                                 "chance-freiheit")  # the retry records both, once
-    assert res.answer.roll == 63 and played.rows[-1].event.card == "chance-freiheit"
+    res = roll(nws, RollRequest("Blau", 23, T("11:30"), PlaceRequest("Liestal"), "blau-roll-1",
+                                "chance-freiheit"))  # the retry records both, once
+    assert res.answer.roll == 63 and res.answer.card.kind == "play" and res.answer.card.card == "chance-freiheit"
     assert len(rolls_of(nws, "Blau")) == before + 1
     assert "chance-freiheit" not in nws.state.ledger.view(nws.day.ledger_rules, nws.id).held["Blau"]
 

@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 import msgspec
 
 from planner.errors import InputError, PlannerError
-from planner.game.day import GroupDay, GroupState, Position, in_jail
+from planner.game.day import GroupDay, GroupState, Position, RollPlan, in_jail
 from planner.game.dice import DiceAnswer
-from planner.routing import Origin
 from planner.service.answers import base as contract
+from planner.service.answers.rolls import DiceAnswer as DiceJson
 from planner.service.answers.rolls import RollAnswer, stored_roll
-from planner.service.read.decisions import decide_at
+from planner.service.change.ledger_events import play_card
+from planner.service.read.decisions import roll_answer
 from planner.service.read.jail_plans import jail_now, paid_out
-from planner.service.read.ledger_views import jailed, playing
+from planner.service.read.ledger_views import jailed, playing, rules_of
 from planner.service.read.positions import (
     Place,
     PlaceRequest,
@@ -32,10 +33,9 @@ from planner.service.read.positions import (
     train_echo,
     train_hints,
 )
-from planner.service.read.pricing import cheapest_answer, load_pricing
+from planner.service.read.pricing import Pricing, load_pricing
 from planner.service.read.recorded_day import SEATED_LABEL, group_day, plan_json, station_name_of
 from planner.service.read.rule_words import message, rule_label
-from planner.service.read.views import dice_json
 from planner.service.setup.playing import Play
 from planner.store.games import GameGroup
 from planner.store.records import GroupSnapshot, PositionRecord, Roll, RollRecord, StaleGroup, replay
@@ -51,13 +51,14 @@ MAX_RECOMPUTE = 8  # commits retried after a concurrent change of the same group
 class RollRequest:
     """A roll: ``dice`` (one die 1-6, or white*10+coloured) at ``time`` (seconds, the roll's own time); ``place``
     where the group is then (with ``since`` when it got there; empty: where its day has it); ``roll_id`` makes a
-    retry idempotent."""
+    retry idempotent; ``card``: the kept card played with it."""
 
     group: str
     dice: int
     time: int
     place: PlaceRequest = field(default_factory=PlaceRequest)
     roll_id: str | None = None
+    card: str = ""  # a kept card played with the roll, turning it into a 6 (variant B's "Freiheit vor dem Würfelziel")
 
     def canonical(self, group: GameGroup) -> str:
         """The inputs as one text: a reused roll id must come with the same."""
@@ -117,9 +118,10 @@ def _given_place(play: Play, model: GroupDay, req: RollRequest) -> Place | None:
                          train_hints(model, req.time))
 
 
-def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, Origin, object, Position,
-                                                                      Place | None]:
-    """Check the roll, resolve where it is planned from, and decide it (pure computation, no writes)."""
+def _decide(play: Play, model: GroupDay, req: RollRequest,
+            pricing: Pricing) -> tuple[DiceAnswer, DiceJson, RollPlan, Position, Place | None]:
+    """Check the roll, resolve where it is planned from, and decide and answer it for the group (pure computation,
+    no writes)."""
     play.day.game.dice.validate(req.dice)
     given = _given_place(play, model, req)
     plan = model.check_roll(req.time, given.position if given else None)
@@ -135,13 +137,41 @@ def _decide(play: Play, model: GroupDay, req: RollRequest) -> tuple[DiceAnswer, 
     origin = origin_of(play.day, pos, plan.plan_from)
     # a free number rolled on the way to a target (variant B's re-roll) starts its time when that is reached
     free_from = plan.reaching if plan.reaching is not None else plan.plan_from
-    return (decide_at(play.day, origin, req.dice, list(model.targeted()), asked=plan.plan_from, free_from=free_from),
-            origin, plan, pos, given)
+    ans, dice = roll_answer(play.day, origin, req.dice, list(model.targeted()), pricing, asked=plan.plan_from,
+                            rolled_at=req.time, free_from=free_from)
+    return ans, dice, plan, pos, given
 
 
 def roll(play: Play, req: RollRequest) -> RollResult:
-    """Record a roll for a group and answer it (see module docstring)."""
-    day, group = play.day, play.group(req.group)
+    """Record a roll for a group and answer it (see module docstring); with ``req.card`` the card is played with
+    it (:func:`_roll_with_card`) and its recorded play is the answer's ``card``."""
+    group = play.group(req.group)
+    if req.card:
+        return _roll_with_card(play, group, req)
+    return _roll(play, group, req)
+
+
+def six_of(play: Play, dice: int) -> int:
+    """The roll a "Freiheit vor dem Würfelziel" card turns ``dice`` into: a 6 (two dice: the white one a 6)."""
+    return 6 if play.day.game.dice.count == 1 else 60 + dice % 10
+
+
+def _roll_with_card(play: Play, group: GameGroup, req: RollRequest) -> RollResult:
+    """A roll turned into a 6 by the group's kept card (played with the roll, once). The roll and the card's play
+    are one transaction: a card the group does not hold records no roll, and a process stopped between the two
+    leaves neither (a retry under the same roll id replays both)."""
+    c = rules_of(play).cards.get(req.card)
+    if c is None or c.effect != "six":
+        raise InputError(_("card {card!r} does not turn a roll into a 6").format(card=req.card))
+    play.day.game.dice.validate(req.dice)
+    with play.state.db.atomic():
+        res = _roll(play, group, dataclasses.replace(req, dice=six_of(play, req.dice), card=""))
+        played = play_card(play, group, req.time, req.card, event_id=f"roll-{req.roll_id}" if req.roll_id else None)
+    return dataclasses.replace(res, answer=msgspec.structs.replace(res.answer, card=played.answer()))
+
+
+def _roll(play: Play, group: GameGroup, req: RollRequest) -> RollResult:
+    day = play.day
     playing(play, group.name)
     request = req.canonical(group)
     if req.roll_id is not None and (old := play.state.groups.find_roll(play.id, group, req.roll_id)) is not None:
@@ -152,10 +182,8 @@ def roll(play: Play, req: RollRequest) -> RollResult:
     for _attempt in range(MAX_RECOMPUTE):
         snap = play.state.groups.snapshot(play.id, group)
         model = group_day(day, snap)
-        ans, origin, plan, pos, given = _decide(play, model, req)
-        pricing = load_pricing(play, group.name)
-        ans = cheapest_answer(day, pricing, origin, ans)  # a roll is always priced for its group (§9.3)
-        dice = dice_json(day, ans, origin, pricing, rolled_at=req.time, plan_from=plan.plan_from)
+        # a roll is always priced for its group (§9.3)
+        ans, dice, plan, pos, given = _decide(play, model, req, load_pricing(play, group.name))
         if plan.free_until is not None and ans.kind == "target":
             dice.warnings.append(_free_roll_warning(play, plan.free_until, ans.target))
         if pos.seated:  # always say which train the answer starts in

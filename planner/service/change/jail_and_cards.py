@@ -1,5 +1,6 @@
-"""Where the money rules meet the group's day: jail reported by the group (§17 without a live feed), the jail the
-ledger holds a group in, and a roll turned into a 6 by a kept card (variant B's "Freiheit vor dem Würfelziel")."""
+"""Where the money rules meet the group's day: jail reported by the group (§17 without a live feed) and the jail the
+ledger holds a group in (a roll turned into a 6 by a kept card is the roll's own: :func:`planner.service.change.
+group_day.roll`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ import msgspec
 
 from planner.errors import InputError
 from planner.ledger.model import Event, JailStay
-from planner.service.change.group_day import GroupStatus, RollRequest, RollResult, roll, set_position, status
-from planner.service.change.ledger_events import LedgerRequest, LedgerResult, record_event
+from planner.service.change.group_day import GroupStatus, set_position, status
 from planner.service.read.ledger_views import recorded_event, rules_of
 from planner.service.read.positions import PlaceRequest
 from planner.service.read.recorded_day import group_day
@@ -76,25 +76,3 @@ def position_late(play: Play, group: str, place: PlaceRequest, time: int, late: 
     first = set_position(play, group, place, time)
     report = report_late(play, group, time, late)
     return replace(status(play, group, time), train=first.train), report
-
-
-def six_of(play: Play, dice: int) -> int:
-    """The roll a "Freiheit vor dem Würfelziel" card turns ``dice`` into: a 6 (two dice: the white one a 6)."""
-    return 6 if play.day.game.dice.count == 1 else 60 + dice % 10
-
-
-def roll_with_card(play: Play, req: RollRequest, card: str) -> tuple[RollResult, LedgerResult]:
-    """A roll turned into a 6 by the group's kept card ``card`` (played with the roll, once). The roll and the
-    card's play are one transaction: a card the group does not hold records no roll, and a process stopped
-    between the two leaves neither (a retry under the same roll id replays both)."""
-    rules = rules_of(play)
-    g = play.group(req.group)
-    c = rules.cards.get(card)
-    if c is None or c.effect != "six":
-        raise InputError(_("card {card!r} does not turn a roll into a 6").format(card=card))
-    play.day.game.dice.validate(req.dice)
-    with play.state.db.atomic():
-        res = roll(play, replace(req, dice=six_of(play, req.dice)))
-        played = record_event(play, LedgerRequest(g.name, "play", req.time, card=card,
-                                                  event_id=f"roll-{req.roll_id}" if req.roll_id else None))
-    return res, played

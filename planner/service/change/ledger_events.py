@@ -41,6 +41,7 @@ from planner.service.read.whereabouts import (
     train_at,
 )
 from planner.service.setup.playing import Play
+from planner.store.games import GameGroup
 from planner.store.ledger_rows import Recorded
 from planner.timetable.model import Mode
 from planner.util.i18n import _, format_amount
@@ -48,7 +49,7 @@ from planner.util.text import fold
 from planner.util.timefmt import fmt_clock
 
 __all__ = ["KINDS", "LedgerRequest", "LedgerResult", "end", "event_of", "feed", "group_status", "mark_sent",
-           "own_events", "record_event", "rules_of", "station_facts", "status", "void"]
+           "own_events", "play_card", "record_event", "rules_of", "station_facts", "status", "void"]
 
 KINDS = tuple(k.name for k in EVENT_KINDS_TOLD)  # the one declaration: planner/ledger/kinds.py
 DRAW_TRIES = 3  # a draw that lost its card to the same group's other phone draws the next
@@ -316,6 +317,15 @@ def record_event(play: Play, req: LedgerRequest) -> LedgerResult:
             return LedgerResult(rows, f"{deck.shown if deck is not None else card.deck} {card.title}", card.effect)
         return LedgerResult(rows)
     raise AssertionError("unreachable")  # the last try returns or raises
+
+
+def play_card(play: Play, group: GameGroup, time: int, card: str, event_id: str | None = None) -> LedgerResult:
+    """A kept card played at ``time`` on no station (with a roll): nothing of the group's day to resolve or check,
+    so it goes straight to the ledger, which refuses a card the group does not hold (as :func:`record_event`
+    records a ``play`` request without a station)."""
+    return LedgerResult(play.state.ledger.record(rules_of(play), play.game, group, Event("play", group.name, time,
+                                                                                         card=card),
+                                                 event_id=event_id))
 
 
 def void(play: Play, seq: int, reason: str, time: int) -> Recorded:

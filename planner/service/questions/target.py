@@ -1,6 +1,6 @@
 """The target use case: "we rolled N here: where must we go, and how?" for a group that says what it targeted
 (``planner target``, ``planner map target``, the demo). A recorded roll of a group's day is
-:func:`planner.service.change.group_day.roll`; both decide by the same rules (:func:`planner.service.read.decisions.decide_at`)."""
+:func:`planner.service.change.group_day.roll`; both decide and answer in one place (:func:`planner.service.read.decisions.roll_answer`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from planner.game.day import GroupDay
 from planner.game.dice import DiceAnswer
 from planner.routing import Origin
 from planner.service.answers.rolls import DiceAnswer as DiceJson
-from planner.service.read.decisions import decide_at, resolve_targets
-from planner.service.read.pricing import Pricing, cheapest_answer
-from planner.service.read.views import dice_json
+from planner.service.read.decisions import resolve_targets, roll_answer
+from planner.service.read.pricing import Pricing
 from planner.service.setup.playing import GameDay
 
 
@@ -25,9 +24,7 @@ def target_answer(day: GameDay, pricing: Pricing | None, origin: Origin, roll: i
     day.game.dice.validate(roll)
     rolled = origin.time if asked is None else asked
     GroupDay(day.timetable, day.game).check_roll(rolled)  # the clock: dice time, the end
-    ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, roll, resolve_targets(day, visited),
-                                                          asked=rolled))
-    out = dice_json(day, ans, origin, pricing, rolled_at=rolled, plan_from=rolled)
+    ans, out = roll_answer(day, origin, roll, resolve_targets(day, visited), pricing, asked=rolled, rolled_at=rolled)
     if train:  # the train the group sits in, as the answer names it (a Struct: a copy with the field set)
         out = msgspec.structs.replace(out, train=train)
     return ans, out

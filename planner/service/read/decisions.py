@@ -15,9 +15,11 @@ from planner.game.zugzwang import check_legs, zugzwang
 from planner.routing import Origin
 from planner.service.answers.itinerary import Zugzwang
 from planner.service.answers.questions import LogCheckAnswer, TrainsAnswer, Violation
+from planner.service.answers.rolls import DiceAnswer as DiceJson
 from planner.service.read.jail_plans import plan_jails
+from planner.service.read.pricing import Pricing, cheapest_answer
 from planner.service.read.rule_words import rule_label, window_text
-from planner.service.read.views import with_realtime
+from planner.service.read.views import dice_json, with_realtime
 from planner.service.setup.playing import GameDay
 from planner.util.i18n import _
 from planner.util.text import fold
@@ -59,6 +61,17 @@ def decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], aske
     assert kept_game is game
     return dataclasses.replace(ans, candidates=[dict(c) for c in ans.candidates], admissible=list(ans.admissible),
                                warnings=list(ans.warnings))
+
+
+def roll_answer(day: GameDay, origin: Origin, dice: int, targeted: list[str], pricing: Pricing | None, *,
+                asked: int, rolled_at: int, free_from: int | None = None) -> tuple[DiceAnswer, DiceJson]:
+    """A roll decided and answered in one place, for ``roll`` and ``target`` alike: the dice rules' target and way
+    (:func:`decide_at`, asked at ``asked``), for a group the cheapest of the equally fast ways (§9.3,
+    :func:`~planner.service.read.pricing.cheapest_answer`), and the answer with its fees (rolled at ``rolled_at``,
+    planned from ``asked``)."""
+    ans = cheapest_answer(day, pricing, origin, decide_at(day, origin, dice, targeted, asked=asked,
+                                                          free_from=free_from))
+    return ans, dice_json(day, ans, origin, pricing, rolled_at=rolled_at, plan_from=asked)
 
 
 def _decide_at(day: GameDay, origin: Origin, dice: int, targeted: list[str], asked: int | None,

@@ -1,8 +1,9 @@
 """The answers' itineraries and dice answers as typed values (:mod:`planner.service.answers`; the CLI's ``--json``
 and the web API encode the same): itineraries with per-leg toll lines, tunnels and bonus events, delays and the
 group's fees, and dice answers. The itinerary and the target are decided before; what each leg crosses, earns
-and costs is added here by the modules that know it (:mod:`planner.service.read.pricing`,
-:mod:`planner.service.read.realtime`, :mod:`planner.service.read.pricing`)."""
+and costs is added by the module that knows it (:mod:`planner.service.read.pricing`); what an answer says of the
+real-time overlay (``realtime: {source, age_s, trips_matched, trips_unknown, ...}``, the legs' delays, the
+warnings) is made here, from the overlay the game day holds."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
+from planner.realtime.overlay import STALE_SECONDS, service_day_start
 from planner.routing.journey import Leg
 from planner.service.answers.base import UNSET
 from planner.service.answers.itinerary import Itinerary, Jail, Realtime, Zugzwang
 from planner.service.answers.rolls import Candidate, DiceAnswer
 from planner.service.read.jail_plans import jail_json
 from planner.service.read.pricing import Pricing, add_fees, annotate
-from planner.service.read.realtime import add_delays, realtime_json, realtime_warnings
 from planner.service.read.rule_words import message
 from planner.service.setup.playing import GameDay
 from planner.util.i18n import _, format_amount
@@ -27,6 +28,73 @@ if TYPE_CHECKING:
     from planner.routing import Journey, Origin
 
 A = TypeVar("A", bound=msgspec.Struct)
+
+
+def posix(day: GameDay, t: int) -> int:
+    """POSIX seconds of time of day ``t`` (seconds) on the game day."""
+    return service_day_start(day.date) + int(t)
+
+
+def realtime_json(day: GameDay, t: int) -> dict | None:
+    """What an answer for time of day ``t`` says of the real-time data (None without ``--realtime``): on the
+    game day itself the age counts to now, else to ``t`` on the game day."""
+    if not day.realtime_source:
+        return None
+    ov = day.overlay
+    if ov is None:
+        return {"source": str(day.realtime_source), "available": False, "age_s": None, "stale": True,
+                "trips_matched": 0, "trips_unknown": 0}
+    now = day.now()
+    at = posix(day, now) if now is not None else posix(day, t)
+    return {"available": True, **ov.summary(at)}
+
+
+def realtime_warnings(day: GameDay, info: dict | None) -> list[str]:
+    """Warnings an answer carries about its real-time data: missing (the timetable is used) or stale."""
+    if info is None:
+        return []
+    out = list(day.realtime_warnings)
+    if info.get("available") and info.get("stale"):
+        age = info.get("age_s")
+        if age is None:
+            said = _("the real-time data has no time stamp (stale after {stale} min): delays may have changed")
+        elif age >= 0:
+            said = _("the real-time data is {minutes} min old (stale after {stale} min): delays may have changed")
+        else:
+            said = _("the real-time data is {minutes} min ahead (stale after {stale} min): delays may have changed")
+        out.append(said.format(minutes=abs(int(age or 0)) // 60, stale=STALE_SECONDS // 60))
+    return out
+
+
+def _minutes(seconds: int | None) -> int | None:
+    # whole minutes as the boards show them (a train 30 s late is "+0'", 90 s "+1'")
+    return None if seconds is None else int(seconds) // 60 if seconds >= 0 else -((-int(seconds)) // 60)
+
+
+def add_delays(day: GameDay, journey: Journey, d: dict) -> None:
+    """Per leg ``departure_delay_min``/``arrival_delay_min`` (predicted minus timetable, None when the feed
+    says nothing) and the answer's own (its first departure, its arrival); nothing without an overlay."""
+    if not day.realtime_source:
+        return
+    ov = day.overlay
+    for leg, ld in zip(journey.legs, d.get("legs", []), strict=True):
+        if leg.is_walk or ov is None:
+            ld["departure_delay_min"] = ld["arrival_delay_min"] = None
+            continue
+        dep = ov.arrival_delay(leg.board_row) if leg.board_row == leg.alight_row else ov.departure_delay(leg.board_row)
+        ld["departure_delay_min"] = _minutes(dep)
+        ld["arrival_delay_min"] = _minutes(ov.arrival_delay(leg.alight_row))
+    legs = d.get("legs") or []
+    d["departure_delay_min"] = legs[0]["departure_delay_min"] if legs else None
+    d["arrival_delay_min"] = legs[-1]["arrival_delay_min"] if legs else None
+
+
+def late_mark(delay_min: int | None) -> str:
+    """``+4'`` beside a late time in readable output (``-1'`` early; nothing when on time or unknown)."""
+    if not delay_min:
+        return ""
+    return f" +{delay_min}'" if delay_min > 0 else f" {delay_min}'"
+
 
 
 def zugzwang_json(origin: Origin) -> Zugzwang:

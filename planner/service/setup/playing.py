@@ -70,7 +70,7 @@ class GameDay:
         self.min_transfer_minutes = min_transfer_minutes
         self.progress = progress
         self.plain_timetable = plain_timetable  # --no-zugzwang: organisers exploring the network
-        # --realtime FILE_OR_URL: the overlay of predicted times (planner/service/read/realtime.py loads it)
+        # --realtime FILE_OR_URL: the overlay of predicted times (planner/realtime/load.py loads it)
         self.realtime_source, self.realtime_key = realtime, realtime_key
         self.realtime_warnings: list[str] = []
         self._deadlines: dict[tuple[int, int], Deadline | None] = {}
