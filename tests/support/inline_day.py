@@ -65,6 +65,26 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Basel SBB": ("8500010", 47.54741, 7.58956),  # (also in variant B's area)
     "Aarau": ("8502113", 47.39136, 8.05128),
     "Luzern": ("8505000", 47.05018, 8.31018),
+    "Hünenberg Zythus": ("8515996", 47.17361, 8.45010),
+    # variant B's area (nordwestschweiz): no real extract covers it, so these come from the ATLAS registry
+    # (../shared/data/stations/atlas-service-points-2025-08-02.csv.zip), rounded to 5 decimals
+    "Liestal": ("8500023", 47.48446, 7.73137),
+    "Laufen": ("8500113", 47.41935, 7.50264),
+    "Sissach": ("8500026", 47.46275, 7.81203),
+    "Muttenz": ("8500020", 47.53359, 7.64789),
+    "Pratteln": ("8500021", 47.52267, 7.69082),
+    "Dornach-Arlesheim": ("8500118", 47.48862, 7.61112),
+    "Hölstein, Station": ("8578250", 47.42728, 7.77115),
+    "Niederdorf, Station": ("8592307", 47.40391, 7.75147),
+    "Waldenburg, Station": ("8572351", 47.38626, 7.74915),
+    "Bretzwil, Dorf": ("8500753", 47.39873, 7.65326),
+    "Liestal, Bahnhof": ("8572212", 47.48432, 7.73166),
+    "Laufen, Bahnhof": ("8572113", 47.41901, 7.50221),
+    "Dornach, Bahnhof": ("8500692", 47.48912, 7.61087),
+    "Basel, Dreispitz": ("8500096", 47.53717, 7.60882),
+    "Basel, Bahnhof SBB": ("8578143", 47.54829, 7.59030),
+    "Ziefen, Zentrum": ("8500851", 47.43094, 7.70724),
+    "Reigoldswil, Dorfplatz": ("8500852", 47.39740, 7.69184),
 }
 
 AGENCY = """\
@@ -85,9 +105,54 @@ B1,sbb,1,,Bus,700
 """
 
 
+# Variant B's kinds of line (route_type: the feed's extended types, as tests/support/nws_synthetic.py writes them):
+# the S3 and the IR27 (railway), the Waldenburgerbahn 19 (metre gauge, a railway: "R19"), the tram 10 and the buses
+# 70 and 111.
+NWS_ROUTES = """\
+route_id,agency_id,route_short_name,route_long_name,route_desc,route_type
+S3,sbb,S3,,S-Bahn,109
+IR27,sbb,IR27,,InterRegio,103
+R19,sbb,19,,Regio,106
+T10,sbb,10,,Tram,900
+B70,sbb,70,,Bus,700
+B111,sbb,111,,Bus,701
+"""
+
+
+# The SBB line network around Zug as the line data has it (../shared/data/stations/sbb-linie-mit-betriebspunkten.csv:
+# its rows of these points, unchanged): line 660 Thalwil - Zug - Fluhmühle and line 500 at Luzern, which decide the
+# toll line Luzern–Rotkreuz (the Zug km jump of line 660 included). Written by :func:`write_lines`.
+ZUG_LINES = """\
+Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle
+EBR;Emmenbrucke;500;90.18571;Basel SBB - Olten - Luzern;47.07060149966688, 8.282565368005681;2021;8502021;Emmenbrücke
+FMUE;Fluhmuhle (Abzw);500;91.82149;Basel SBB - Olten - Luzern;47.05660071093559, 8.286847621357769;5043;8505043;Fluhmühle (Abzw)
+LZ;Luzern;500;95.09297;Basel SBB - Olten - Luzern;47.05017782808568, 8.310183206942789;5000;8505000;Luzern
+TW;Thalwil;660;12.09403;Thalwil - Zug - Fluhmuhle;47.29598140717822, 8.564769449072962;3202;8503202;Thalwil
+SBG;Sihlbrugg;660;19.91161;Thalwil - Zug - Fluhmuhle;47.238427934631154, 8.577058942977507;2207;8502207;Sihlbrugg
+BAA;Baar;660;26.60834;Thalwil - Zug - Fluhmuhle;47.19536403756802, 8.523271537389258;2206;8502206;Baar
+BAAN;Baar Neufeld;660;27.56;Thalwil - Zug - Fluhmuhle;47.18849295129772, 8.517780783430128;15992;8515992;Baar Neufeld
+ZG;Zug;660;38.82898;Thalwil - Zug - Fluhmuhle;47.17370697768503, 8.51504934096482;2204;8502204;Zug
+ZGSE;Zug Schutzengel;660;39.475;Thalwil - Zug - Fluhmuhle;47.17372492169778, 8.507242209320333;16187;8516187;Zug Schutzengel
+CHAM;Cham;660;43.57412;Thalwil - Zug - Fluhmuhle;47.17824387740836, 8.457504763732404;2203;8502203;Cham
+HUZY;Hunenberg Zythus;660;44.355;Thalwil - Zug - Fluhmuhle;47.17360756726207, 8.450095247059698;15996;8515996;Hünenberg Zythus
+RK;Rotkreuz;660;48.9998;Thalwil - Zug - Fluhmuhle;47.14176416722361, 8.430495263903849;2202;8502202;Rotkreuz
+FMUE;Fluhmuhle (Abzw);660;64.00891;Thalwil - Zug - Fluhmuhle;47.05660071093559, 8.286847621357769;5043;8505043;Fluhmühle (Abzw)
+"""
+
+
+def write_lines(folder: Path, text: str = ZUG_LINES) -> Path:
+    """The line network's CSV (default :data:`ZUG_LINES`) written as ``folder/lines.csv``; its path (point
+    ``PLANNER_RAIL_CSV`` at it before the day's crossings are first read)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "lines.csv"
+    path.write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
+    return path
+
+
 def stops_txt(*names: str) -> str:
     """``stops.txt`` of these :data:`STATIONS` (stop_id = the UIC number, one stop per station)."""
-    rows = [f"{STATIONS[n][0]},{n},{STATIONS[n][1]},{STATIONS[n][2]}" for n in names]
+    # (a stop's name may hold a comma, "Liestal, Bahnhof": quoted as the CSV it is)
+    rows = [f'{STATIONS[n][0]},"{n}",{STATIONS[n][1]},{STATIONS[n][2]}' for n in names]
     return "stop_id,stop_name,stop_lat,stop_lon\n" + "\n".join(rows) + "\n"
 
 
