@@ -24,7 +24,7 @@ from planner.service.questions.ledger_now import ledger_now
 from planner.service.questions.next_step import next_step
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.support.inline_day import NWS_ROUTES, demo_day, inline_day, line_service, stops_txt, write_lines
+from tests.support.inline_day import demo_day, line_service, nws_lines_day, write_lines
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -44,14 +44,11 @@ def demo(tmp_path_factory, session_cache):
 
 @pytest.fixture(scope="module")
 def nws_day(tmp_path_factory, session_cache) -> GameDay:
-    trips, times = line_service("S3", [("Basel SBB", 0), ("Muttenz", 5), ("Pratteln", 9), ("Liestal", 16)],
-                                [f"{h:02d}:{m:02d}" for h in range(9, 16) for m in (9, 39)])
+    s3 = line_service("S3", [("Basel SBB", 0), ("Muttenz", 5), ("Pratteln", 9), ("Liestal", 16)],
+                      [f"{h:02d}:{m:02d}" for h in range(9, 16) for m in (9, 39)])
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PLANNER_CACHE", str(session_cache))
-        return inline_day(tmp_path_factory.mktemp("nws-guard-day"), game="nordwestschweiz", routes=NWS_ROUTES,
-                          stops=stops_txt("Basel SBB", "Muttenz", "Pratteln", "Liestal"),
-                          trips="route_id,service_id,trip_id\n" + trips,
-                          stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + times)
+        return nws_lines_day(tmp_path_factory.mktemp("nws-guard-day"), [s3])
 
 
 def _play(day: GameDay):

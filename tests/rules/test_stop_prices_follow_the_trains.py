@@ -10,7 +10,7 @@ from planner.cli import main
 from planner.game.prices import price_class, station_price
 from planner.gtfs.routes import classify_category
 from planner.timetable.model import Mode
-from tests.support.inline_day import NWS_ROUTES, day_argv, inline_day, line_service, stops_txt
+from tests.support.inline_day import day_argv, line_service, nws_lines_day
 from tests.support.timetable import mini_timetable
 
 
@@ -36,14 +36,7 @@ def test_the_waldenburgerbahn_stations_are_railway_stations(capsys, tmp_path):
              line_service("T10", [("Basel, Bahnhof SBB", 0), ("Basel, Dreispitz", 7), ("Dornach, Bahnhof", 22)],
                           ["10:05"]),
              line_service("S3", [("Basel SBB", 0), ("Muttenz", 5), ("Pratteln", 9), ("Liestal", 16)], ["10:09"])]
-    day = inline_day(tmp_path, game="nordwestschweiz", routes=NWS_ROUTES,
-                     stops=stops_txt("Liestal, Bahnhof", "Hölstein, Station", "Niederdorf, Station",
-                                     "Waldenburg, Station", "Laufen, Bahnhof", "Bretzwil, Dorf", "Basel, Bahnhof SBB",
-                                     "Basel, Dreispitz", "Dornach, Bahnhof", "Basel SBB", "Muttenz", "Pratteln",
-                                     "Liestal"),
-                     trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
-                     stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                     + "".join(st for _, st in lines))
+    day = nws_lines_day(tmp_path, lines)
     rc = main(["stations", *day_argv(day), "--json"])
     by = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert rc == 0

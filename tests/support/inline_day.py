@@ -230,6 +230,22 @@ def inline_day(tmp_path: Path, *, stops: str, stop_times: str, trips: str, route
     return GameDay(str(feed), g, date)
 
 
+def lines_day(tmp_path: Path, lines: list[tuple[str, str]], **kw) -> GameDay:
+    """The day of these lines (:func:`line_service` rows): its stops are the :data:`STATIONS` they call at;
+    ``kw``: :func:`inline_day`'s other arguments (``game=``, ``routes=``, ...)."""
+    by_uic = {uic: name for name, (uic, _lat, _lon) in STATIONS.items()}
+    calls = dict.fromkeys(by_uic[row.split(",")[3]] for _, times in lines for row in times.splitlines() if row)
+    return inline_day(tmp_path, stops=stops_txt(*calls), trips="route_id,service_id,trip_id\n"
+                      + "".join(t for t, _ in lines),
+                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                      + "".join(st for _, st in lines), **kw)
+
+
+def nws_lines_day(tmp_path: Path, lines: list[tuple[str, str]], **kw) -> GameDay:
+    """:func:`lines_day` of variant B (the game nordwestschweiz, the lines of :data:`NWS_ROUTES`)."""
+    return lines_day(tmp_path, lines, game="nordwestschweiz", routes=NWS_ROUTES, **kw)
+
+
 def day_argv(day: GameDay) -> list[str]:
     """The command line's ``--feed``, ``--date`` and ``--game`` of ``day`` (its game must come from a file or be
     shipped: a :class:`Game` built in memory cannot be passed)."""
