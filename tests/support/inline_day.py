@@ -66,6 +66,9 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Aarau": ("8502113", 47.39136, 8.05128),
     "Luzern": ("8505000", 47.05018, 8.31018),
     "Hünenberg Zythus": ("8515996", 47.17361, 8.45010),
+    "Knonau": ("8502226", 47.22026, 8.46673),
+    "Affoltern am Albis": ("8502224", 47.27607, 8.44660),
+    "Zürich Enge": ("8503010", 47.36410, 8.53082),
     # variant B's area (nordwestschweiz): no real extract covers it, so these come from the ATLAS registry
     # (../shared/data/stations/atlas-service-points-2025-08-02.csv.zip), rounded to 5 decimals
     "Liestal": ("8500023", 47.48446, 7.73137),
@@ -282,3 +285,30 @@ def demo_day(tmp_path: Path, **kw) -> GameDay:
                       trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
                       + "".join(st for _, st in lines), **kw)
+
+
+# A bigger day around Zug: the demo's lines and dice targets of four numbers more (Sihlbrugg 1, Zürich Oerlikon 2,
+# Emmenbrücke 3, Affoltern am Albis 4): the S2 Zug :56 - Baar :00 (a full hour) - Sihlbrugg - Thalwil - Zürich HB -
+# Zürich Oerlikon and back from Zürich Oerlikon at :30 (Baar :59, Zug :00 the hour after), the S5 Zug :10 -
+# Steinhausen - Knonau - Affoltern am Albis - Zürich HB, the IR75 Luzern :05 - Emmenbrücke - Olten - Basel SBB (both
+# ways), 06:00 to 21:59.
+AREA_ROUTES = DEMO_ROUTES + "S5,sbb,S5,,S-Bahn,106\nIR75,sbb,IR75,,InterRegio,103\n"
+
+
+def area_lines() -> list[tuple[str, str]]:
+    """The bigger day's lines (:func:`line_service` rows): the demo's and the S2, S5 and IR75 above."""
+    hours = range(6, 22)
+    return [*demo_lines(),
+            line_service("S2", [("Zug", 0), ("Baar", 4), ("Sihlbrugg", 12), ("Thalwil", 22), ("Zürich HB", 33),
+                                ("Zürich Oerlikon", 40)], [f"{h:02d}:56" for h in hours], both_ways=False),
+            line_service("S2", [("Zürich Oerlikon", 0), ("Zürich HB", 7), ("Thalwil", 18), ("Sihlbrugg", 26),
+                                ("Baar", 29), ("Zug", 30)], [f"{h:02d}:30" for h in hours], both_ways=False),
+            line_service("S5", [("Zug", 0), ("Steinhausen", 5), ("Knonau", 12), ("Affoltern am Albis", 20),
+                                ("Zürich HB", 38)], [f"{h:02d}:10" for h in hours]),
+            line_service("IR75", [("Luzern", 0), ("Emmenbrücke", 5), ("Olten", 40), ("Basel SBB", 65)],
+                         [f"{h:02d}:05" for h in hours])]
+
+
+def area_day(tmp_path: Path, **kw) -> GameDay:
+    """The bigger day around Zug (see above) as :func:`inline_day` writes it (``kw``: its other arguments)."""
+    return lines_day(tmp_path, area_lines(), routes=AREA_ROUTES, **kw)
