@@ -17,7 +17,7 @@ from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_po
 from planner.service.change.ledger_events import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.support.inline_day import STATIONS, day_argv, line_service, nws_lines_day
+from tests.support.inline_day import day_argv, line_service, nws_lines_day, walks_txt
 from tests.support.timetable import TimetableBuilder, secs
 
 # the walks between a station and the stop in front of it (minutes), as the feed's transfers.txt gives them
@@ -44,12 +44,9 @@ def nws_day(tmp_path_factory, session_cache) -> GameDay:
              line_service("B70", [("Liestal, Bahnhof", 0), ("Ziefen, Zentrum", 18), ("Reigoldswil, Dorfplatz", 26)],
                           [f"{h:02d}:{m:02d}" for h in hours for m in (13, 43)]),
              line_service("B111", [("Laufen, Bahnhof", 0), ("Bretzwil, Dorf", 25)], [f"{h:02d}:12" for h in hours])]
-    walks = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + "".join(
-        f"{STATIONS[a][0]},{STATIONS[b][0]},2,{m * 60}\n{STATIONS[b][0]},{STATIONS[a][0]},2,{m * 60}\n"
-        for a, b, m in WALKS)
     with pytest.MonkeyPatch.context() as mp:  # (module fixtures come before the tests' own cache)
         mp.setenv("PLANNER_CACHE", str(session_cache))
-        return nws_lines_day(tmp_path_factory.mktemp("walk-day"), lines, transfers=walks)
+        return nws_lines_day(tmp_path_factory.mktemp("walk-day"), lines, transfers=walks_txt(*WALKS))
 
 
 @pytest.fixture(scope="module")

@@ -110,7 +110,7 @@ B1,sbb,1,,Bus,700
 
 # Variant B's kinds of line (route_type: the feed's extended types, as tests/support/nws_synthetic.py writes them):
 # the S3 and the IR27 (railway), the Waldenburgerbahn 19 (metre gauge, a railway: "R19"), the tram 10 and the buses
-# 70 and 111.
+# 70, 111 and 93.
 NWS_ROUTES = """\
 route_id,agency_id,route_short_name,route_long_name,route_desc,route_type
 S3,sbb,S3,,S-Bahn,109
@@ -119,6 +119,7 @@ R19,sbb,19,,Regio,106
 T10,sbb,10,,Tram,900
 B70,sbb,70,,Bus,700
 B111,sbb,111,,Bus,701
+B93,sbb,93,,Bus,700
 """
 
 
@@ -159,6 +160,13 @@ def stops_txt(*names: str) -> str:
     return "stop_id,stop_name,stop_lat,stop_lon\n" + "\n".join(rows) + "\n"
 
 
+def walks_txt(*walks: tuple[str, str, int]) -> str:
+    """``transfers.txt`` of walks ``(station, stop, minutes)`` between :data:`STATIONS`, both ways (variant B's
+    ``walking_links = "feed"``: a station and the bus stop in front of it)."""
+    rows = [f"{STATIONS[x][0]},{STATIONS[y][0]},2,{m * 60}" for a, b, m in walks for x, y in ((a, b), (b, a))]
+    return "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + "\n".join(rows) + "\n"
+
+
 def stop_times_txt(*trips: tuple[str, list[tuple[str, str, str]]]) -> str:
     """``stop_times.txt`` of ``(trip_id, [(station name, arrival, departure), ...])``; times ``HH:MM``."""
     out = ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
@@ -169,11 +177,14 @@ def stop_times_txt(*trips: tuple[str, list[tuple[str, str, str]]]) -> str:
 
 
 def line_service(route: str, stops: list[tuple[str, int]], starts: list[str], *, both_ways: bool = True,
-                 dwell: int = 1) -> tuple[str, str]:
+                 dwell: int = 1, platforms: tuple[str, str] | None = None) -> tuple[str, str]:
     """Rows of ``trips.txt`` and ``stop_times.txt`` (no headers) for a line: ``stops`` are ``(station name, minutes
     after the first stop)``; one trip leaves the first stop at each of ``starts`` (``HH:MM``), and with
     ``both_ways`` one leaves the last stop then too, the same minutes back. A train stands ``dwell`` minutes at each
     stop between its first and last. Trip ids: ``<route>-<HHMM>`` and ``<route>-<HHMM>-back``.
+
+    With ``platforms`` (there, back) the trips stop at those platforms of each station (stop ids ``<UIC>:0:<p>``,
+    as the Swiss feed writes them; :func:`lines_day` writes their stops).
 
     Example: ``line_service("S1", [("Zug", 0), ("Baar", 4)], ["10:00", "11:00"])`` is four trips."""
     trips, times = [], []
@@ -188,10 +199,11 @@ def line_service(route: str, stops: list[tuple[str, int]], starts: list[str], *,
                 continue
             trip = f"{route}-{h:02d}{m:02d}{way}"
             trips.append(f"{route},SA,{trip}")
+            platform = f":0:{platforms[1 if way else 0]}" if platforms else ""
             for i, (name, off) in enumerate(seq, 1):
                 arr = h * 60 + m + off
                 dep = arr + (dwell if 1 < i < len(seq) else 0)
-                times.append(f"{trip},{clock(arr)},{clock(dep)},{STATIONS[name][0]},{i}")
+                times.append(f"{trip},{clock(arr)},{clock(dep)},{STATIONS[name][0]}{platform},{i}")
     return "\n".join(trips) + "\n", "\n".join(times) + "\n"
 
 
@@ -234,11 +246,16 @@ def inline_day(tmp_path: Path, *, stops: str, stop_times: str, trips: str, route
 
 
 def lines_day(tmp_path: Path, lines: list[tuple[str, str]], **kw) -> GameDay:
-    """The day of these lines (:func:`line_service` rows): its stops are the :data:`STATIONS` they call at;
-    ``kw``: :func:`inline_day`'s other arguments (``game=``, ``routes=``, ...)."""
+    """The day of these lines (:func:`line_service` rows): its stops are the :data:`STATIONS` (and platforms) they
+    call at; ``kw``: :func:`inline_day`'s other arguments (``game=``, ``routes=``, ...)."""
     by_uic = {uic: name for name, (uic, _lat, _lon) in STATIONS.items()}
-    calls = dict.fromkeys(by_uic[row.split(",")[3]] for _, times in lines for row in times.splitlines() if row)
-    return inline_day(tmp_path, stops=stops_txt(*calls), trips="route_id,service_id,trip_id\n"
+    calls = dict.fromkeys(row.split(",")[3] for _, times in lines for row in times.splitlines() if row)
+    # a station whose trains stop at platforms is written too (transfers.txt's walks name the station)
+    calls = dict.fromkeys(x for sid in calls for x in (sid.split(":")[0], sid))
+    stops = "stop_id,stop_name,stop_lat,stop_lon\n" + "".join(
+        f'{sid},"{name}",{STATIONS[name][1]},{STATIONS[name][2]}\n'
+        for sid in calls for name in [by_uic[sid.split(":")[0]]])
+    return inline_day(tmp_path, stops=stops, trips="route_id,service_id,trip_id\n"
                       + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
                       + "".join(st for _, st in lines), **kw)
