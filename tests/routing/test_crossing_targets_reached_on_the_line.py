@@ -4,7 +4,7 @@ them, not at the next stop. The re-roll is five minutes before that time, and a 
 its 60 minutes when the target is reached; during free movement the next roll is due when it ends. Played on a day of
 variant B written here (the IR27 Liestal :05 - Basel SBB through the Adler tunnel, the S3 Liestal :19 and :49 -
 Pratteln - Muttenz - Basel SBB, the Waldenburgerbahn 19 from Liestal, Bahnhof) and the SBB line data of Basel -
-Liestal (:data:`BASEL_LINES`).
+Liestal (tests/support/inline_day.py :data:`BASEL_LINES`).
 """
 
 from __future__ import annotations
@@ -18,30 +18,8 @@ from planner.service import status as group_status
 from planner.store.state import State
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
-from tests.support.inline_day import line_service, nws_lines_day, write_lines
+from tests.support.inline_day import BASEL_LINES, line_service, nws_lines_day, write_lines
 from tests.support.timetable import TimetableBuilder, secs
-
-# The SBB line data between Basel SBB and Liestal (../shared/data/stations/sbb-linie-mit-betriebspunkten.csv: its rows
-# of lines 500 and 501, unchanged): line 500 by Muttenz and Pratteln, and line 501 from Muttenz Ost through the Adler
-# tunnel to Liestal Nord. The Waldenburgerbahn is not on it.
-BASEL_LINES = """\
-Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle
-BS;Basel SBB;500;0.0;Basel SBB - Olten - Luzern;47.54741205505015, 7.589562790156526;10;8500010;Basel SBB
-BSO;Basel SBB;500;0.531;Basel SBB - Olten - Luzern;47.5449363682833, 7.595619949621447;15387;8515387;Basel SBB Ost (Abzw)
-BSNO;Basel SBB;500;1.13641;Basel SBB - Olten - Luzern;47.54489572553005, 7.603331679856023;15386;8515386;Basel SBB Nordost (Abzw)
-GELW;Gellert;500;1.518;Basel SBB - Olten - Luzern;47.54599257870278, 7.608053085121443;15400;8515400;Gellert West (Abzw)
-MU;Muttenz;500;4.83872;Basel SBB - Olten - Luzern;47.533591211897104, 7.647894426908635;20;8500020;Muttenz
-MUOS;Muttenz;500;5.58634;Basel SBB - Olten - Luzern;47.53075235293776, 7.656897495938625;15984;8515984;Muttenz Ost (Abzw)
-PRW;Pratteln;500;6.86115;Basel SBB - Olten - Luzern;47.52562744384223, 7.672040431828736;15422;8515422;Pratteln West
-PRUW;Pratteln;500;7.45;Basel SBB - Olten - Luzern;47.52335505715752, 7.679097553056322;15421;8515421;Pratteln Ueberwerfung
-PR;Pratteln;500;8.33813;Basel SBB - Olten - Luzern;47.52266863171078, 7.690817304270064;21;8500021;Pratteln
-PRO;Pratteln;500;8.7;Basel SBB - Olten - Luzern;47.52260031760089, 7.695621831867436;15420;8515420;Pratteln Ost (Abzw)
-FRE;Frenkendorf-Fullinsdorf;500;12.19992;Basel SBB - Olten - Luzern;47.50146999108255, 7.719110531551347;22;8500022;Frenkendorf-Füllinsdorf
-LSTN;Liestal;500;13.83314;Basel SBB - Olten - Luzern;47.48788225620893, 7.726230955921419;15272;8515272;Liestal Nord (Abzw)
-LST;Liestal;500;14.376;Basel SBB - Olten - Luzern;47.484461172135006, 7.7313674807028185;23;8500023;Liestal
-MUOS;Muttenz;501;6.7;Muttenz - Adlertunnel - Liestal;47.53075235293776, 7.656897495938625;15984;8515984;Muttenz Ost (Abzw)
-LSTN;Liestal;501;13.83404;Muttenz - Adlertunnel - Liestal;47.48788225620893, 7.726230955921419;15272;8515272;Liestal Nord (Abzw)
-"""
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -144,6 +144,29 @@ FMUE;Fluhmuhle (Abzw);660;64.00891;Thalwil - Zug - Fluhmuhle;47.05660071093559, 
 """
 
 
+# The SBB line data between Basel SBB and Liestal (the same file's rows of lines 500 and 501, unchanged): line 500
+# by Muttenz and Pratteln, and line 501 from Muttenz Ost through the Adler tunnel to Liestal Nord (the Adlertunnel of
+# variant B). The Waldenburgerbahn is not on it: its toll line is decided on its stops.
+BASEL_LINES = """\
+Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle
+BS;Basel SBB;500;0.0;Basel SBB - Olten - Luzern;47.54741205505015, 7.589562790156526;10;8500010;Basel SBB
+BSO;Basel SBB;500;0.531;Basel SBB - Olten - Luzern;47.5449363682833, 7.595619949621447;15387;8515387;Basel SBB Ost (Abzw)
+BSNO;Basel SBB;500;1.13641;Basel SBB - Olten - Luzern;47.54489572553005, 7.603331679856023;15386;8515386;Basel SBB Nordost (Abzw)
+GELW;Gellert;500;1.518;Basel SBB - Olten - Luzern;47.54599257870278, 7.608053085121443;15400;8515400;Gellert West (Abzw)
+MU;Muttenz;500;4.83872;Basel SBB - Olten - Luzern;47.533591211897104, 7.647894426908635;20;8500020;Muttenz
+MUOS;Muttenz;500;5.58634;Basel SBB - Olten - Luzern;47.53075235293776, 7.656897495938625;15984;8515984;Muttenz Ost (Abzw)
+PRW;Pratteln;500;6.86115;Basel SBB - Olten - Luzern;47.52562744384223, 7.672040431828736;15422;8515422;Pratteln West
+PRUW;Pratteln;500;7.45;Basel SBB - Olten - Luzern;47.52335505715752, 7.679097553056322;15421;8515421;Pratteln Ueberwerfung
+PR;Pratteln;500;8.33813;Basel SBB - Olten - Luzern;47.52266863171078, 7.690817304270064;21;8500021;Pratteln
+PRO;Pratteln;500;8.7;Basel SBB - Olten - Luzern;47.52260031760089, 7.695621831867436;15420;8515420;Pratteln Ost (Abzw)
+FRE;Frenkendorf-Fullinsdorf;500;12.19992;Basel SBB - Olten - Luzern;47.50146999108255, 7.719110531551347;22;8500022;Frenkendorf-Füllinsdorf
+LSTN;Liestal;500;13.83314;Basel SBB - Olten - Luzern;47.48788225620893, 7.726230955921419;15272;8515272;Liestal Nord (Abzw)
+LST;Liestal;500;14.376;Basel SBB - Olten - Luzern;47.484461172135006, 7.7313674807028185;23;8500023;Liestal
+MUOS;Muttenz;501;6.7;Muttenz - Adlertunnel - Liestal;47.53075235293776, 7.656897495938625;15984;8515984;Muttenz Ost (Abzw)
+LSTN;Liestal;501;13.83404;Muttenz - Adlertunnel - Liestal;47.48788225620893, 7.726230955921419;15272;8515272;Liestal Nord (Abzw)
+"""
+
+
 def write_lines(folder: Path, text: str = ZUG_LINES) -> Path:
     """The line network's CSV (default :data:`ZUG_LINES`) written as ``folder/lines.csv``; its path (point
     ``PLANNER_RAIL_CSV`` at it before the day's crossings are first read)."""
@@ -305,10 +328,10 @@ def demo_day(tmp_path: Path, **kw) -> GameDay:
 
 
 # A bigger day around Zug: the demo's lines and dice targets of four numbers more (Sihlbrugg 1, Zürich Oerlikon 2,
-# Emmenbrücke 3, Affoltern am Albis 4): the S2 Zug :56 - Baar :00 (a full hour) - Sihlbrugg - Thalwil - Zürich HB -
-# Zürich Oerlikon and back from Zürich Oerlikon at :30 (Baar :59, Zug :00 the hour after), the S5 Zug :10 -
-# Steinhausen - Knonau - Affoltern am Albis - Zürich HB, the IR75 Luzern :05 - Emmenbrücke - Olten - Basel SBB (both
-# ways), 06:00 to 21:59.
+# Emmenbrücke 3, Affoltern am Albis 4), every line twice an hour as on the real Zug day: the S2 Zug :26 and :56 -
+# Baar :00 (a full hour) - Sihlbrugg - Thalwil - Zürich HB - Zürich Oerlikon and back from Zürich Oerlikon at :00 and
+# :30 (Baar :59, Zug :00 the hour after), the S5 Zug :10 and :40 - Steinhausen - Knonau - Affoltern am Albis - Zürich
+# HB, the IR75 Luzern :05 and :35 - Emmenbrücke - Olten - Basel SBB (both ways), 06:00 to 21:59.
 AREA_ROUTES = DEMO_ROUTES + "S5,sbb,S5,,S-Bahn,106\nIR75,sbb,IR75,,InterRegio,103\n"
 
 
@@ -317,13 +340,15 @@ def area_lines() -> list[tuple[str, str]]:
     hours = range(6, 22)
     return [*demo_lines(),
             line_service("S2", [("Zug", 0), ("Baar", 4), ("Sihlbrugg", 12), ("Thalwil", 22), ("Zürich HB", 33),
-                                ("Zürich Oerlikon", 40)], [f"{h:02d}:56" for h in hours], both_ways=False),
+                                ("Zürich Oerlikon", 40)], [f"{h:02d}:{m}" for h in hours for m in (26, 56)],
+                         both_ways=False),
             line_service("S2", [("Zürich Oerlikon", 0), ("Zürich HB", 7), ("Thalwil", 18), ("Sihlbrugg", 26),
-                                ("Baar", 29), ("Zug", 30)], [f"{h:02d}:30" for h in hours], both_ways=False),
+                                ("Baar", 29), ("Zug", 30)], [f"{h:02d}:{m:02d}" for h in hours for m in (0, 30)],
+                         both_ways=False),
             line_service("S5", [("Zug", 0), ("Steinhausen", 5), ("Knonau", 12), ("Affoltern am Albis", 20),
-                                ("Zürich HB", 38)], [f"{h:02d}:10" for h in hours]),
+                                ("Zürich HB", 38)], [f"{h:02d}:{m}" for h in hours for m in (10, 40)]),
             line_service("IR75", [("Luzern", 0), ("Emmenbrücke", 5), ("Olten", 40), ("Basel SBB", 65)],
-                         [f"{h:02d}:05" for h in hours])]
+                         [f"{h:02d}:{m:02d}" for h in hours for m in (5, 35)])]
 
 
 def area_day(tmp_path: Path, **kw) -> GameDay:
