@@ -19,12 +19,19 @@ the user's): :func:`inline_day` refuses to run otherwise (a module-scoped fixtur
 first, as tests/robustness/test_faults_state.py does).
 
 Shorter to write: :func:`stop_times_txt` (rows by station name and ``HH:MM``), :func:`line_service` (a line's
-trips both ways at given starts), and :func:`demo_day`, the day of the real-time demo (tests/support/rt_fixtures.py)
-written as such lines.
+trips both ways at given starts, at platforms if asked), :func:`lines_day` (the day of such lines, its stops found
+from them; :func:`nws_lines_day` for variant B, :data:`NWS_ROUTES`), :func:`walks_txt` (the feed's walks between a
+station and the stop in front of it), :func:`demo_day`, the day of the real-time demo (tests/support/rt_fixtures.py)
+written as such lines, and :func:`area_day`, a bigger day around Zug with dice targets of 1 to 4.
+
+Toll lines and tunnels are decided on the SBB line data (``PLANNER_RAIL_CSV``, else ../shared's): a test of them
+writes its piece of that data with :func:`write_lines` (:data:`ZUG_LINES`: Zug - Rotkreuz - Luzern, the toll line
+Luzern–Rotkreuz; :data:`BASEL_LINES`: Basel SBB - Liestal, the toll line Basel SBB–Muttenz and the Adler tunnel) and
+points ``PLANNER_RAIL_CSV`` at it before the day's crossings are first read.
 
 The game is the shipped ``sbb-monopoly`` (or ``game=``: a name, a path or a :class:`Game`), so stops must lie in
 its area: :func:`stops_txt` writes real stations with their UIC numbers and coordinates (:data:`STATIONS`, from
-the Zug extract's stops.txt). A change to the game for this test only is ``game_toml=`` (replacements in the
+the Zug extract's stops.txt; variant B's from the ATLAS registry). A change to the game for this test only is ``game_toml=`` (replacements in the
 shipped file's text, a copy written under ``tmp_path``), which the command line reads too (:func:`day_argv` passes
 ``--game``).
 """

@@ -17,8 +17,9 @@ owe, until the game's end and past it. After every step:
 * a stop's fee, once listed as due, stays listed until the group pays it, and is never paid before its stop;
 * money is conserved (the groups' cash, the free parking and the bank add up to nothing made or lost).
 
-A failure names its seed: ``pytest tests/service/test_whole_day_property.py -k "seed_<variant>_<n>"`` replays it (the
-days of a test are its seeds ``range(start, start + DAYS_PER_TEST)``; ``PLANNER_DAY_SEED=N`` plays that one day only).
+A failure names its seed: ``pytest tests/service/test_whole_day_property.py -k "seed_<variant>_<n>"`` (the whole
+board: ``tests/ingest/test_synthetic_area.py -k seed_area_<n>``) replays it (the days of a test are its seeds
+``range(start, start + DAYS_PER_TEST)``; ``PLANNER_DAY_SEED=N`` plays that one day only).
 """
 
 from __future__ import annotations
