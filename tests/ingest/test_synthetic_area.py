@@ -3,8 +3,9 @@
 The timetable is invented (labelled SYNTHETIC); the stations, their positions and the lines with their km are the
 real registry's and the SBB line data's. Here it goes through the real ingest and the organisers' check with game
 ``sbb-monopoly``: every station of the area that lies on the SBB lines is in the day, the 20 dice targets are
-reachable, every toll line and tunnel is crossed by the trains that run over it physically, and a roll from each
-of the four big cities goes to the target an independent search under the 29-minute rule finds first.
+reachable, every toll line and tunnel is crossed by the trains that run over it physically, a roll from each
+of the four big cities goes to the target an independent search under the 29-minute rule finds first, and whole
+random days on it keep every rule (tests/support/random_days.py).
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from planner.cli import main
 from planner.gamefile.area import in_area
 from planner.rail.loader import read_rail_points
 from planner.routing import TransitNetwork
+from planner.service import GameDay
 from planner.timetable.stations import exact_station
 from planner.util.timefmt import parse_clock
 from tests.support import ROOT
+from tests.support.random_days import DAYS_PER_TEST, played, real_days
 from tests.support.rule_reference import RuleReference
 from tools import synth_area
 from tools.synth_gtfs import ATLAS, RAIL_CSV
@@ -239,3 +242,20 @@ def test_lab_days_on_the_whole_board_are_real_games_by_the_rules(area_feed, area
             assert res["ok"] and res["violations"] == [], (line["group"], res["violations"])
             checked += 1
     assert checked == 2 * 6
+
+
+CHUNKS_AREA = 2  # 50 days of variant A on the SYNTHETIC whole-area day
+
+
+@pytest.fixture(scope="module")
+def area_day(area_feed, sbb_game, area_date):
+    return GameDay(str(area_feed), sbb_game, area_date).warm()
+
+
+@pytest.mark.long  # (handed out early: 50 days)
+@pytest.mark.parametrize("chunk", range(CHUNKS_AREA),
+                         ids=[f"seed_area_{8000 + c * DAYS_PER_TEST}" for c in range(CHUNKS_AREA)])
+def test_random_days_on_the_whole_board_keep_every_rule(area_day, chunk):
+    """Variant A on every station of its area, all 20 dice targets, the four toll lines and both tunnels with
+    trains through them (SYNTHETIC day)."""
+    real_days(played(area_day, 8000 + chunk * DAYS_PER_TEST))

@@ -4,8 +4,9 @@ draw tapped on two phones, a group that is out, free-parking rolls without a kno
 station the group's day cannot put it at, and a fee paid late (it counts at its stop).
 
 The rules are specified on the demo day written here (tests/support/inline_day.py: S1 Baar :01 - Zug :06 - Zug
-Schutzengel :07 - Cham :12 - Rotkreuz :19, IR70 Zug :29 - Rotkreuz :37 - Luzern :50, S26, S9, both ways all day);
-the roll with a card on the SYNTHETIC Nordwestschweiz day it was found on. The use cases are the ones both doors
+Schutzengel :07 - Cham :12 - Rotkreuz :19, IR70 Zug :29 - Rotkreuz :37 - Luzern :50, S26, S9, both ways all day;
+the toll line Luzern–Rotkreuz decided on Zug's piece of the SBB line data, written here too); the roll with a card
+on a day of variant B (nordwestschweiz, whose cards it plays) written here: the S3 Basel SBB - Liestal. The use cases are the ones both doors
 call; tests/web/test_web_refuses_before_writing.py drives the same cases through the phone's API and the command
 line.
 """
@@ -22,9 +23,15 @@ from planner.service.questions.ledger_now import ledger_now
 from planner.service.questions.next_step import next_step
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.support.inline_day import demo_day
+from tests.support.inline_day import demo_day, line_service, nws_lines_day, write_lines
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
+@pytest.fixture(scope="module", autouse=True)
+def _zug_lines(tmp_path_factory):
+    """The line data the days' crossings are decided on: Zug's piece of it, written here."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANNER_RAIL_CSV", str(write_lines(tmp_path_factory.mktemp("lines"))))
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +42,12 @@ def demo(tmp_path_factory, session_cache):
 
 
 @pytest.fixture(scope="module")
-def nws_day(nws_feed, nws_game, nws_date):
-    return GameDay(str(nws_feed), nws_game, nws_date)
+def nws_day(tmp_path_factory, session_cache) -> GameDay:
+    s3 = line_service("S3", [("Basel SBB", 0), ("Muttenz", 5), ("Pratteln", 9), ("Liestal", 16)],
+                      [f"{h:02d}:{m:02d}" for h in range(9, 16) for m in (9, 39)])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return nws_lines_day(tmp_path_factory.mktemp("nws-guard-day"), [s3])
 
 
 def _play(day: GameDay):

@@ -1,5 +1,11 @@
-"""A replayed game day on the real Zug extract (variant A): three groups buy, travel, pay the fees their
-itineraries carry, earn income, use the free parking; the end ranking is checked by hand."""
+"""A replayed game day (variant A) on a day around Zug written here: three groups buy, travel, pay the fees their
+itineraries carry, earn income, use the free parking; the end ranking is checked by hand.
+
+The day: the real-time demo's lines (tests/support/inline_day.py: S1 Baar :01 - Zug :06 - Cham :12 - Rotkreuz :19,
+S26 Rotkreuz :23 - Wohlen AG :50, IR70, S9), the IR75 Zürich HB :33 - Thalwil - Baar :58 - Zug :02 - Rotkreuz :10 -
+Luzern :25 and back (Zug :56, Baar :00, Thalwil :15), the IC1 Zürich HB :00 - Zug :24 - Luzern :45 and back, the S2
+Zug :04 and :34 - Baar - Thalwil - Zürich Enge - Zürich HB and back; the toll line Luzern–Rotkreuz on Zug's piece of
+the line data."""
 
 from __future__ import annotations
 
@@ -9,11 +15,25 @@ import pytest
 
 from planner.cli import main
 from planner.gamefile.game import load_game
-from tests.support import ZUG
+from tests.support.inline_day import DEMO_ROUTES, day_argv, demo_lines, line_service, lines_day, write_lines
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the day's --feed, --date and --game (the fixture below)
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+@pytest.fixture(autouse=True)
+def day_tt(tmp_path, monkeypatch):
+    """The day above (its timetable; the commands read it through ``DAY``)."""
+    monkeypatch.setenv("PLANNER_RAIL_CSV", str(write_lines(tmp_path / "lines")))
+    hours = range(6, 22)
+    lines = [*demo_lines(),
+             line_service("IR75", [("Zürich HB", 0), ("Thalwil", 10), ("Baar", 25), ("Zug", 29), ("Rotkreuz", 37),
+                                   ("Luzern", 52)], [f"{h:02d}:33" for h in hours]),
+             line_service("IC1", [("Zürich HB", 0), ("Zug", 24), ("Luzern", 45)], [f"{h:02d}:00" for h in hours]),
+             line_service("S2", [("Zug", 0), ("Baar", 4), ("Thalwil", 17), ("Zürich Enge", 25), ("Zürich HB", 29)],
+                          [f"{h:02d}:{m:02d}" for h in hours for m in (4, 34)])]
+    day = lines_day(tmp_path, lines, routes=DEMO_ROUTES + "IR75,sbb,IR75,,InterRegio,103\n")
+    monkeypatch.setattr(f"{__name__}.DAY", day_argv(day))
+    return day.timetable
 
 
 def ok(capsys, *argv: str) -> dict:
@@ -35,7 +55,7 @@ def pay_itinerary(capsys, group: str, itinerary: dict) -> int:
     return paid
 
 
-def test_a_game_day(capsys, zug_tt):
+def test_a_game_day(capsys, day_tt):
     stations = {r["name"]: r for r in ok(capsys, "stations")}
     # the prices the hand calculation below uses (§9: IC 4000, fast-train 2000, regional 1000; categories from
     # the trains stopping in game hours: Zürich Enge is regional then)
@@ -56,8 +76,8 @@ def test_a_game_day(capsys, zug_tt):
     # the bonus is checked on the train (§6): group 3 names one arriving or departing at 11:00
     from planner.game.bonus import trip_meets_bonus
 
-    eleven = next(t for t in range(zug_tt.n_trips) if trip_meets_bonus(zug_tt, load_game("sbb-monopoly"), t, 11 * 3600))
-    ok(capsys, "ledger", "income", "--group", "3", "--time", "11:00", "--bonus", "--trip", zug_tt.trip_id[eleven])
+    eleven = next(t for t in range(day_tt.n_trips) if trip_meets_bonus(day_tt, load_game("sbb-monopoly"), t, 11 * 3600))
+    ok(capsys, "ledger", "income", "--group", "3", "--time", "11:00", "--bonus", "--trip", day_tt.trip_id[eleven])
     ok(capsys, "ledger", "buy", "--group", "1", "--station", "Zürich Enge", "--time", "11:35")
     ok(capsys, "ledger", "buy", "--group", "1", "--station", "Zürich HB", "--time", "12:15")
     built = ok(capsys, "ledger", "build", "--group", "1", "--time", "12:20", "--houses", "Zug=2")
@@ -95,15 +115,15 @@ def _stops(tt, leg: dict) -> list[str]:
     return names[names.index(leg["from"]) + 1:names.index(leg["to"]) + 1]
 
 
-def test_among_equally_fast_itineraries_the_group_gets_the_cheaper(capsys, zug_tt):
+def test_among_equally_fast_itineraries_the_group_gets_the_cheaper(capsys, day_tt):
     plain = ok(capsys, "route", "--from", "Zug", "--to", "Wohlen AG", "--time", "10:00")
-    assert "Cham" in _stops(zug_tt, plain["legs"][0])  # the planner's first choice stops at Cham
+    assert "Cham" in _stops(day_tt, plain["legs"][0])  # the planner's first choice stops at Cham
     ok(capsys, "ledger", "buy", "--group", "9", "--station", "Cham", "--time", "09:30")
     priced = ok(capsys, "route", "--from", "Zug", "--to", "Wohlen AG", "--time", "10:00", "--group", "1")
     assert priced["arrival"] == plain["arrival"]
     assert priced["pricing"]["compared"] >= 2 and "bonus" in priced["pricing"]["weighed"]
     assert priced["fees_total"] == 0 and priced["legs"] != plain["legs"]
-    assert not any("Cham" in _stops(zug_tt, leg) for leg in priced["legs"])
+    assert not any("Cham" in _stops(day_tt, leg) for leg in priced["legs"])
     # the group owning Cham is not charged there, so for it the planner's first choice stands
     own = ok(capsys, "route", "--from", "Zug", "--to", "Wohlen AG", "--time", "10:00", "--group", "9")
     assert own["legs"] == plain["legs"] and own["fees_total"] == 0

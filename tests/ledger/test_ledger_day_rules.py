@@ -1,7 +1,7 @@
 """The money rules that need the group's day, through the service layer on a day written here (variant A,
 tests/support/ledger_day.py): every group of a game is in the ledger from the start; jail the group reports; the
 free parking at a change; a sale; what applies now and what the organiser follows. The fees of a reported train's
-stops and of the toll line it crosses: tests/ledger/test_ledger_day_rules_shared.py."""
+stops and of the toll line it crosses: tests/ledger/test_ledger_day_fees_owed.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,10 @@
-"""Readable output for a tired player (Zug extract): 80 columns, no trip ids in tables,
-tolls and bonus in words on the leg, warnings once, "already there", and why target and route differ."""
+"""Readable output for a tired player: 80 columns, no trip ids in tables, tolls and bonus in words on the leg,
+warnings once, "already there", and why target and route differ.
+
+On a day written here: the real-time demo's lines (tests/support/inline_day.py: S1 Baar :01 - Zug :06 - Rotkreuz
+:19, S26 Rotkreuz :23 - Wohlen AG :50, IR70 Zug :29 - Rotkreuz - Luzern and back from Luzern at :29, S9), an S2 Zug
+:52 (pl. 1) - Cham - Hünenberg Zythus :00 - Rotkreuz :07 - Luzern - Emmenbrücke (over the toll line Luzern–Rotkreuz,
+decided on Zug's piece of the line data) and an IR75 Zug :50 - Baar - Thalwil :00."""
 
 from __future__ import annotations
 
@@ -9,12 +14,25 @@ import re
 import pytest
 
 from planner.cli import main
-from tests.support import ZUG
+from tests.support.inline_day import DEMO_ROUTES, day_argv, demo_lines, line_service, lines_day, write_lines
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the day's --feed, --date and --game (the fixture below)
+# the trip ids of the day ("S2-1252", "IR70-1229-back"), as the Swiss feed's ("...TA...-j21-...") would be caught
+TRIP_ID = re.compile(r"\b[A-Z]+\d+-\d{4}\b|\d+\.TA\.|-j21-")
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
-TRIP_ID = re.compile(r"\d+\.TA\.|-j21-")
+
+@pytest.fixture(autouse=True)
+def _day(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLANNER_RAIL_CSV", str(write_lines(tmp_path / "lines")))
+    hours = range(6, 22)
+    lines = [*demo_lines(),
+             line_service("S2", [("Zug", 0), ("Cham", 6), ("Hünenberg Zythus", 8), ("Rotkreuz", 15), ("Luzern", 30),
+                                 ("Emmenbrücke", 36)], [f"{h:02d}:52" for h in hours], both_ways=False, dwell=0,
+                          platforms=("1", "2")),
+             line_service("IR75", [("Zug", 0), ("Baar", 4), ("Thalwil", 10)], [f"{h:02d}:50" for h in hours],
+                          both_ways=False)]
+    day = lines_day(tmp_path, lines, routes=DEMO_ROUTES + "IR75,sbb,IR75,,InterRegio,103\n")
+    monkeypatch.setattr(f"{__name__}.DAY", day_argv(day))
 
 
 def text(capsys, *argv: str) -> str:
@@ -34,16 +52,18 @@ def test_every_answer_fits_80_columns_without_trip_ids(capsys):
     outs = [
         text(capsys, "route", *DAY, "--from", "Zug", "--to", "Emmenbrücke", "--time", "12:40", "--within", "20"),
         text(capsys, "target", *DAY, "--at", "Zug", "--time", "12:40", "--roll", "2"),
-        text(capsys, "roll", *DAY, "--group", "Rot", "--dice", "3", "--trip", "IR70 12:09", "--at", "Luzern",
+        text(capsys, "roll", *DAY, "--group", "Rot", "--dice", "3", "--trip", "IR70 12:29", "--at", "Luzern",
              "--time", "12:35"),
         text(capsys, "next", *DAY, "--group", "Rot", "--time", "12:50"),
         text(capsys, "group", "status", *DAY, "--group", "Rot"),
         text(capsys, "group", "list", *DAY),
-        text(capsys, "zugzwang", *DAY, "--at", "Wohlen AG", "--time", "13:46"),
+        text(capsys, "zugzwang", *DAY, "--at", "Wohlen AG", "--time", "13:50"),
         text(capsys, "bonus", *DAY, "--at", "Zug", "--time", "13:30"),
     ]
     for out in outs:
         readable(out)
+    with pytest.raises(AssertionError):  # (a trip id of this day is seen)
+        readable("in S2-1252")
 
 
 def test_tolls_and_bonus_in_words_on_their_leg(capsys):

@@ -1,5 +1,6 @@
 """Set-up on a fresh machine: which Debian packages `make system-deps` asks for, the feeds/ folder, numba
-compiled during set-up, and the file modes of what the planner writes."""
+compiled during set-up, and the file modes of what the planner writes (on the real-time demo's day, written in
+tests/support/inline_day.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,17 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from tests.support import ROOT, ZUG
+from tests.support import ROOT
+from tests.support.inline_day import demo_day, write_lines
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the demo day's --feed and --date (the fixture below)
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+@pytest.fixture(autouse=True)
+def _day(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLANNER_RAIL_CSV", str(write_lines(tmp_path / "lines")))
+    day = demo_day(tmp_path / "day")
+    monkeypatch.setattr(f"{__name__}.DAY", ["--feed", day.feed, "--date", day.date.isoformat()])
 
 # A recording apt-get that "installs" a package by putting its command on PATH. With APT_STALE set it plays a
 # package dpkg still lists whose binary is gone: a plain install writes nothing, only --reinstall does.
@@ -167,7 +174,7 @@ print(json.dumps({m.__name__.rsplit(".", 1)[1]: [stats(m, "cache_misses"), stats
 def test_warm_up_covers_a_real_query(warmed_numba_cache):
     """After the warm-up, real queries in a new process compile nothing (no cache miss): the plain scan, and the
     change-window scan for a group bound by the 29-minute rule with its lower bounds."""
-    out = subprocess.run([sys.executable, "-c", f"ZUG = {str(ZUG)!r}\n" + PROBE], check=True,
+    out = subprocess.run([sys.executable, "-c", f"ZUG = {DAY[1]!r}\n" + PROBE], check=True,
                          capture_output=True, text=True, timeout=300).stdout
     counts = json.loads(out.splitlines()[-1])
     assert {k: v[0] for k, v in counts.items()} == {"csa": 0, "rule_scan": 0, "static_graph": 0}  # no misses

@@ -17,10 +17,11 @@ from planner.service import GameDay, PlaceRequest, Play, implicit_record, set_po
 from planner.service.change.ledger_events import LedgerRequest, record_event
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.support.nws_synthetic_network import WALKS
+from tests.support.inline_day import day_argv, line_service, nws_lines_day, walks_txt
 from tests.support.timetable import TimetableBuilder, secs
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+# the walks between a station and the stop in front of it (minutes), as the feed's transfers.txt gives them
+WALKS = (("Liestal", "Liestal, Bahnhof", 3), ("Laufen", "Laufen, Bahnhof", 3))
 
 
 def walk_minutes(a: str, b: str) -> int:
@@ -36,8 +37,21 @@ def run_json(capsys, *argv: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def day(nws_feed, nws_date) -> list[str]:
-    return ["--game", "nordwestschweiz", "--feed", str(nws_feed), "--date", nws_date.isoformat()]
+def nws_day(tmp_path_factory, session_cache) -> GameDay:
+    hours = range(9, 16)
+    lines = [line_service("S3", [("Laufen", 0), ("Dornach-Arlesheim", 14), ("Muttenz", 24), ("Pratteln", 28),
+                                 ("Liestal", 35)], [f"{h:02d}:{m:02d}" for h in hours for m in (2, 32)]),
+             line_service("B70", [("Liestal, Bahnhof", 0), ("Ziefen, Zentrum", 18), ("Reigoldswil, Dorfplatz", 26)],
+                          [f"{h:02d}:{m:02d}" for h in hours for m in (13, 43)]),
+             line_service("B111", [("Laufen, Bahnhof", 0), ("Bretzwil, Dorf", 25)], [f"{h:02d}:12" for h in hours])]
+    with pytest.MonkeyPatch.context() as mp:  # (module fixtures come before the tests' own cache)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return nws_lines_day(tmp_path_factory.mktemp("walk-day"), lines, transfers=walks_txt(*WALKS))
+
+
+@pytest.fixture(scope="module")
+def day(nws_day) -> list[str]:
+    return day_argv(nws_day)
 
 
 # ---- the rule on a tiny timetable ------------------------------------------------------------------------
@@ -82,7 +96,7 @@ def test_a_ride_then_a_walk_reaches_the_stop_by_the_walk():
     assert reach(net, Query(seated)).station_arrival(bus) == secs("09:51")
 
 
-# ---- the SYNTHETIC Nordwestschweiz day ----------------------------------------------------------------------
+# ---- variant B's day written here ----------------------------------------------------------------
 
 def test_walking_to_the_stop_in_front_of_the_station_is_the_way_there(capsys, day):
     out = run_json(capsys, "route", *day, "--from", "Liestal", "--to", "Liestal, Bahnhof", "--time", "09:46")
@@ -111,10 +125,9 @@ def test_a_target_across_the_square_is_reached_on_foot(capsys, day, roll, stop, 
 
 
 @pytest.fixture
-def play(nws_feed, nws_game, nws_date):
+def play(nws_day):
     state = State(":memory:")
-    day = GameDay(str(nws_feed), nws_game, nws_date)
-    yield Play(day, implicit_record(state, day, nws_game.name), state)
+    yield Play(nws_day, implicit_record(state, nws_day, nws_day.game.name), state)
     state.close()
 
 

@@ -1,8 +1,10 @@
 """Variant B's toll-line and tunnel targets are reached where the train has passed them on the physical line
 (RULES.md §2): at the time interpolated along the line's km between the timetable times of the stops around
 them, not at the next stop. The re-roll is five minutes before that time, and a 6 rolled at the re-roll starts
-its 60 minutes when the target is reached; during free movement the next roll is due when it ends. Played on the
-SYNTHETIC Nordwestschweiz day.
+its 60 minutes when the target is reached; during free movement the next roll is due when it ends. Played on a day of
+variant B written here (the IR27 Liestal :05 - Basel SBB through the Adler tunnel, the S3 Liestal :19 and :49 -
+Pratteln - Muttenz - Basel SBB, the Waldenburgerbahn 19 from Liestal, Bahnhof) and the SBB line data of Basel -
+Liestal (tests/support/inline_day.py :data:`BASEL_LINES`).
 """
 
 from __future__ import annotations
@@ -16,14 +18,29 @@ from planner.service import status as group_status
 from planner.store.state import State
 from planner.util.timefmt import fmt_clock
 from planner.util.timefmt import parse_clock as T
+from tests.support.inline_day import BASEL_LINES, line_service, nws_lines_day, write_lines
 from tests.support.timetable import TimetableBuilder, secs
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
+@pytest.fixture(scope="module", autouse=True)
+def _basel_lines(tmp_path_factory):
+    """The line data of this module's days: Basel - Liestal, written here."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANNER_RAIL_CSV", str(write_lines(tmp_path_factory.mktemp("lines"), BASEL_LINES)))
+        yield
 
 
 @pytest.fixture(scope="module")
-def nws_day(nws_feed, nws_game, nws_date):
-    return GameDay(str(nws_feed), nws_game, nws_date).warm()
+def nws_day(tmp_path_factory, session_cache, _basel_lines) -> GameDay:
+    hours = range(9, 16)
+    lines = [line_service("IR27", [("Liestal", 0), ("Basel SBB", 10)], [f"{h:02d}:05" for h in hours]),
+             line_service("S3", [("Liestal", 0), ("Pratteln", 7), ("Muttenz", 11), ("Basel SBB", 16)],
+                          [f"{h:02d}:{m:02d}" for h in hours for m in (19, 49)], dwell=0),
+             line_service("R19", [("Liestal, Bahnhof", 0), ("Hölstein, Station", 12), ("Niederdorf, Station", 16),
+                                  ("Waldenburg, Station", 21)], [f"{h:02d}:{m:02d}" for h in hours for m in (19, 49)])]
+    with pytest.MonkeyPatch.context() as mp:  # (module fixtures come before the tests' own cache)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return nws_lines_day(tmp_path_factory.mktemp("crossing-day"), lines).warm()
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
-"""Variant B's answers read as the group rides them (SYNTHETIC Nordwestschweiz day): an itinerary rolled in a bus
-starts with the bus the group sits in (no leg from a stop to itself) and counts the changes its legs show; bus and
-tram stops have no platform letters and a bus's bonus is the bus's; without a change window the trains panel lists
-the next departures."""
+"""Variant B's answers read as the group rides them (on its day written here: the S3 Laufen - Basel SBB - Liestal
+at platforms 1 and 2, the bus 111 Laufen, Bahnhof - Bretzwil, Dorf, the bus 93 on to Reigoldswil, the bus 70 from
+Liestal, Bahnhof by Ziefen (12:01) to Reigoldswil, and the 3-minute walks between the stations and the stops in front
+of them): an itinerary rolled in a bus starts with the bus the group sits in (no leg from a stop to itself) and counts
+the changes its legs show; bus and tram stops have no platform letters and a bus's bonus is the bus's; without a
+change window the trains panel lists the next departures."""
 
 from __future__ import annotations
 
@@ -14,18 +16,30 @@ from planner.cli import main
 from planner.service import GameDay, PlaceRequest, Play, RollRequest, implicit_record, roll, set_position
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
+from tests.support.inline_day import day_argv, line_service, nws_lines_day, walks_txt
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
-
-
-@pytest.fixture(scope="module")
-def nws_day(nws_feed, nws_game, nws_date):
-    return GameDay(str(nws_feed), nws_game, nws_date)
+WALKS = (("Liestal", "Liestal, Bahnhof", 3), ("Laufen", "Laufen, Bahnhof", 3))
 
 
 @pytest.fixture(scope="module")
-def day(nws_feed, nws_date) -> list[str]:
-    return ["--game", "nordwestschweiz", "--feed", str(nws_feed), "--date", nws_date.isoformat()]
+def nws_day(tmp_path_factory, session_cache) -> GameDay:
+    hours = range(9, 16)
+    lines = [line_service("S3", [("Laufen", 0), ("Dornach-Arlesheim", 14), ("Basel SBB", 25), ("Muttenz", 31),
+                                 ("Pratteln", 35), ("Liestal", 42)], [f"{h:02d}:{m:02d}" for h in hours for m in (2, 32)],
+                          platforms=("1", "2")),
+             line_service("B111", [("Laufen, Bahnhof", 0), ("Bretzwil, Dorf", 25)], [f"{h:02d}:12" for h in hours]),
+             line_service("B93", [("Bretzwil, Dorf", 0), ("Reigoldswil, Dorfplatz", 15)],
+                          [f"{h:02d}:40" for h in hours]),
+             line_service("B70", [("Liestal, Bahnhof", 0), ("Ziefen, Zentrum", 18), ("Reigoldswil, Dorfplatz", 26)],
+                          [f"{h:02d}:{m:02d}" for h in hours for m in (13, 43)], dwell=0)]
+    with pytest.MonkeyPatch.context() as mp:  # (module fixtures come before the tests' own cache)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return nws_lines_day(tmp_path_factory.mktemp("ridden-day"), lines, transfers=walks_txt(*WALKS))
+
+
+@pytest.fixture(scope="module")
+def day(nws_day) -> list[str]:
+    return day_argv(nws_day)
 
 
 @pytest.fixture

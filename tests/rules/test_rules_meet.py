@@ -1,6 +1,12 @@
-"""Where the rules meet in a group's day (Zug extract, 2021-09-11, sbb-monopoly), through the service layer: free
-movement and the change window, "since" on every path, the forced train as the board-by time, the game's end,
-the bonus before dice time, fees of a seated group, and the fee-aware choice among equally fast ways."""
+"""Where the rules meet in a group's day (sbb-monopoly), through the service layer: free movement and the change
+window, "since" on every path, the forced train as the board-by time, the game's end, the bonus before dice time,
+fees of a seated group, and the fee-aware choice among equally fast ways.
+
+The day is written here: the real-time demo's lines (tests/support/inline_day.py: S1 Baar :01 - Zug :06 - Cham :12 -
+Rotkreuz :19, S26 Rotkreuz :23 - Wohlen AG :50, IR70 Zug :29 - Rotkreuz :37 - Luzern :50, S9 Zug :04 - Wohlen AG)
+and the IR75 Basel SBB :30 - Olten :56 - Emmenbrücke :16 - Luzern, a slow S2 Olten :37 - Emmenbrücke :19, the S5
+Zug :10 - Knonau - Affoltern am Albis :30 and back at :52, the IC1 Arth-Goldau :44 - Zug :00 - Zürich HB, 06:00 to
+21:59 (the IR75 and the IC1 both ways)."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from planner.game.alternatives import equally_fast_ways
 from planner.game.zugzwang import check_legs, journey_log
 from planner.gamefile.rules import ChangeWindow
 from planner.ledger.model import Event
-from planner.routing.journey import Journey
+from planner.routing.journey import Journey, Leg
 from planner.service import (
     GameDay,
     PlaceRequest,
@@ -32,15 +38,26 @@ from planner.service.questions.target import target_answer
 from planner.service.read.pricing import Pricing, cheapest
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
-from tests.support import DEMO_DATE, ZUG
 from tests.support.answers import plain
-
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, line_service, lines_day
 
 
 @pytest.fixture(scope="module")
-def day(sbb_game):
-    return GameDay(str(ZUG), sbb_game, DEMO_DATE)
+def day(tmp_path_factory, session_cache) -> GameDay:
+    hours = range(6, 22)
+    lines = [*demo_lines(),
+             line_service("IR75", [("Basel SBB", 0), ("Olten", 25), ("Emmenbrücke", 46), ("Luzern", 51)],
+                          [f"{h:02d}:30" for h in hours]),
+             line_service("S2", [("Olten", 0), ("Emmenbrücke", 42)], [f"{h:02d}:37" for h in hours], both_ways=False),
+             line_service("S5", [("Zug", 0), ("Knonau", 12), ("Affoltern am Albis", 20)],
+                          [f"{h:02d}:10" for h in hours], both_ways=False),
+             line_service("S5", [("Affoltern am Albis", 0), ("Knonau", 8), ("Zug", 20)],
+                          [f"{h:02d}:52" for h in hours], both_ways=False),
+             line_service("IC1", [("Arth-Goldau", 0), ("Zug", 16), ("Zürich HB", 40)], [f"{h:02d}:44" for h in hours])]
+    with pytest.MonkeyPatch.context() as mp:  # (module fixtures come before the tests' own cache)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return lines_day(tmp_path_factory.mktemp("meet-day"), lines,
+                         routes=DEMO_ROUTES + "S5,sbb,S5,,S-Bahn,106\nIR75,sbb,IR75,,InterRegio,103\n")
 
 
 @pytest.fixture
@@ -59,12 +76,13 @@ def _legal(day: GameDay, answer: dict, since: int, asked: int) -> None:
 
 def test_a_roll_during_free_movement_obeys_the_window_of_the_station_it_stands_at(play, day):
     # a 6 at Olten at 14:46 (free until 15:46); the group got off at Olten again at 15:21 (window until 15:50) and
-    # rolls a 3 at 15:30: the only legal train is the S26 15:37 (arrival at Emmenbrücke 17:19), not one after 15:46
+    # rolls a 3 at 15:30: the only legal train is the S2 15:37 (arrival at Emmenbrücke 16:19), not the faster IR75
+    # 15:56 (16:16) after the window
     roll(play, RollRequest("Rot", 6, T("14:46"), PlaceRequest("Olten")))
     set_position(play, "Rot", PlaceRequest("Olten"), T("15:21"))
     ans = roll(play, RollRequest("Rot", 3, T("15:30"))).to_json()
     assert (ans["target"], ans["legs"][0]["route"], ans["departure"], ans["arrival"]) == \
-        ("Emmenbrücke", "S26", "15:37", "17:19")
+        ("Emmenbrücke", "S2", "15:37", "16:19")
     assert ans["zugzwang"]["since"] == "15:21" and ans["plan_from"] == "15:30"
     _legal(day, ans, T("15:21"), T("15:30"))
     assert any("during free movement (until 15:46)" in w for w in ans["warnings"])
@@ -80,14 +98,14 @@ def test_roll_with_since_is_planned_as_target_with_since(play, day):
 
 
 def test_board_by_is_the_forced_train_when_none_leaves_in_the_window(play, day):
-    st = set_position(play, "Rot", PlaceRequest("Zürich Altstetten"), T("10:15"))
+    st = set_position(play, "Rot", PlaceRequest("Affoltern am Albis"), T("10:15"))
     ob = st.state.obligation
-    # no train can be boarded by 10:44 (the window's end): the rule binds the S5 10:45
-    assert (ob.board_by, ob.forced) == (T("10:45"), True)
+    # no train can be boarded by 10:44 (the window's end): the rule binds the S5 10:52
+    assert (ob.board_by, ob.forced) == (T("10:52"), True)
     nxt = next_step(play, "Rot", T("10:20"))
     from planner.service.questions.next_step import advice
 
-    assert "binds the train leaving at 10:45" in advice(day, nxt)
+    assert "binds the train leaving at 10:52" in advice(day, nxt)
 
 
 def test_nothing_is_offered_past_the_games_end(play, day):
@@ -106,17 +124,17 @@ def test_before_dice_time_a_group_gets_every_bonus_chance_it_may_reach(play, day
     origin, _ = place_origin(day, "Arth-Goldau", T("09:30"), None, T("09:28"))
     every = plain(bonus_answer(day, origin))
     assert mine["obligation"] == "before_dice" and mine["chances"] == every["chances"]
-    assert any(c["route"] == "EC" and c["station"] == "Zug" and c["time"] == "10:00" for c in mine["chances"])
+    assert any(c["route"] == "IC1" and c["station"] == "Zug" and c["time"] == "10:00" for c in mine["chances"])
 
 
 def test_a_seated_group_pays_at_the_station_it_gets_off_to_change(play, day):
     record_event(play, LedgerRequest("Blau", "buy", T("12:00"), station="Rotkreuz"))
     # Rot sits in the S1 from Zug and rolls before Rotkreuz: it changes there for Wohlen AG
-    set_position(play, "Rot", PlaceRequest("Zug", None, "S1 12:52 Sursee"), T("12:52"))
-    ans = roll(play, RollRequest("Rot", 2, T("12:55"))).to_json()
+    set_position(play, "Rot", PlaceRequest("Zug", None, "S1 12:36 Rotkreuz"), T("12:36"))
+    ans = roll(play, RollRequest("Rot", 2, T("12:40"))).to_json()
     assert ans["target"] == "Wohlen AG" and ans["legs"][0]["to"] == "Rotkreuz"
     assert ("Rotkreuz", "Blau") in {(f["name"], f["owner"]) for f in ans["fees"]}
-    ahead = next_step(play, "Rot", T("12:58"))
+    ahead = next_step(play, "Rot", T("12:42"))
     assert ("Rotkreuz", "Blau") in {(f.name, f.owner) for f in ahead.fees}
 
 
@@ -214,19 +232,35 @@ def _changes_ok(day: GameDay, legs) -> list[dict]:
     return check_legs(day.network, journey_log(day.network, Journey(0, 0, 0, tuple(legs))), None)
 
 
-def test_an_equally_fast_way_never_changes_faster_than_the_feed_allows(play, day):
-    # Rotkreuz is Rot's. Grün, seated in the S1 at Buchrain at 15:32, rolls a 4 (Affoltern am Albis, 16:22).
-    # Staying in the S1 to Zug (16:05) for the S5 at 16:06 would skip Rot's fee and earn the 16:00 bonus, but
-    # Zug pl. 5 -> pl. 7 needs 4 minutes (transfers.txt): the legal way changes at Rotkreuz and Zug at 15:57
-    set_position(play, "Rot", PlaceRequest("Rotkreuz"), T("12:00"))
-    record_event(play, LedgerRequest("Rot", "buy", T("12:01"), station="Rotkreuz"))
-    ans = roll(play, RollRequest("Grün", 4, T("15:32"),
-                                 PlaceRequest("Buchrain", None, "1519.TA.91-S01-N-j21-1.468.R"))).to_json()
-    assert (ans["target"], ans["arrival"]) == ("Affoltern am Albis", "16:22")
-    _, model = status_and_model(play, "Grün", T("15:32"))
-    legs = model.last_roll(T("15:32")).legs
-    assert _changes_ok(day, legs) == []
-    assert [leg["to"] for leg in ans["legs"]][0] == "Rotkreuz"
+def test_an_equally_fast_way_never_changes_faster_than_the_feed_allows(tmp_path):
+    # A day of its own, at platforms: the S1 Luzern 15:35 (pl. 5) - Rotkreuz 15:49 - Cham - Zug 16:05 (pl. 5), the IR70
+    # Rotkreuz 15:52 (pl. 6) - Zug 15:59 (pl. 6), the S5 Zug 16:06 (pl. 7) - Affoltern am Albis 16:22; Zug pl. 5 ->
+    # pl. 7 needs 4 minutes (transfers.txt). Rotkreuz is Rot's. Grün, seated in the S1 at Luzern, rolls a 4 (Affoltern
+    # am Albis, 16:22): staying in the S1 to Zug (16:05) for the S5 at 16:06 would skip Rot's fee, but the legal way
+    # changes at Rotkreuz and at Zug at 15:59
+    lines = [line_service("S1", [("Luzern", 0), ("Rotkreuz", 14), ("Cham", 21), ("Zug", 30)], ["15:35"],
+                          both_ways=False, platforms=("5", "5")),
+             line_service("IR70", [("Rotkreuz", 0), ("Zug", 7)], ["15:52"], both_ways=False, platforms=("6", "6")),
+             line_service("S5", [("Zug", 0), ("Affoltern am Albis", 16)], ["16:06"], both_ways=False,
+                          platforms=("7", "7"))]
+    zug = STATIONS["Zug"][0]
+    day = lines_day(tmp_path, lines, routes=DEMO_ROUTES + "S5,sbb,S5,,S-Bahn,106\n",
+                    transfers=f"from_stop_id,to_stop_id,transfer_type,min_transfer_time\n{zug}:0:5,{zug}:0:7,2,240\n")
+    with State(tmp_path / "platforms.sqlite") as state:
+        play = Play(day, implicit_record(state, day, "sbb-monopoly"), state)
+        set_position(play, "Rot", PlaceRequest("Rotkreuz"), T("12:00"))
+        record_event(play, LedgerRequest("Rot", "buy", T("12:01"), station="Rotkreuz"))
+        ans = roll(play, RollRequest("Grün", 4, T("15:36"), PlaceRequest("Luzern", None, "S1-1535"))).to_json()
+        assert (ans["target"], ans["arrival"]) == ("Affoltern am Albis", "16:22")
+        _, model = status_and_model(play, "Grün", T("15:36"))
+        legs = model.last_roll(T("15:36")).legs
+        assert _changes_ok(day, legs) == []
+        assert [(leg["to"], leg["arrival"]) for leg in ans["legs"]] == [("Rotkreuz", "15:49"), ("Zug", "15:59"),
+                                                                        ("Affoltern am Albis", "16:22")]
+        # the way it did not take breaks the feed's change time at Zug
+        s1 = legs[0]
+        to_zug = Leg(s1.trip, s1.board_row, day.timetable.trip_stop_times(s1.trip).stop - 1)
+        assert _changes_ok(day, [to_zug, legs[-1]])
 
 
 def test_a_roll_on_arrival_boards_after_the_change_time(play, day):

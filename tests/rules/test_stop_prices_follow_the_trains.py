@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from planner.cli import main
 from planner.game.prices import price_class, station_price
 from planner.gtfs.routes import classify_category
 from planner.timetable.model import Mode
+from tests.support.inline_day import day_argv, line_service, nws_lines_day
 from tests.support.timetable import mini_timetable
-
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def test_the_price_class_is_the_route_types(nws_game):
@@ -30,12 +27,23 @@ def test_the_price_class_is_the_route_types(nws_game):
                    "Basel, Bahnhof SBB": ("bus stop", 1000), "Basel, Dreispitz": ("bus stop", 1000)}
 
 
-def test_the_waldenburgerbahn_stations_are_railway_stations(capsys, nws_feed, nws_date):
-    rc = main(["stations", "--game", "nordwestschweiz", "--feed", str(nws_feed), "--date", nws_date.isoformat(),
-               "--json"])
+def test_the_waldenburgerbahn_stations_are_railway_stations(capsys, tmp_path):
+    # variant B's day written here: the Waldenburgerbahn (a railway, route_type 106), the bus 111 to Bretzwil, the
+    # tram 10 and the S3 at Liestal (a listed station)
+    lines = [line_service("R19", [("Liestal, Bahnhof", 0), ("Hölstein, Station", 14), ("Niederdorf, Station", 18),
+                                  ("Waldenburg, Station", 23)], ["10:04", "10:34"]),
+             line_service("B111", [("Laufen, Bahnhof", 0), ("Bretzwil, Dorf", 25)], ["10:12"]),
+             line_service("T10", [("Basel, Bahnhof SBB", 0), ("Basel, Dreispitz", 7), ("Dornach, Bahnhof", 22)],
+                          ["10:05"]),
+             line_service("S3", [("Basel SBB", 0), ("Muttenz", 5), ("Pratteln", 9), ("Liestal", 16)], ["10:09"])]
+    day = nws_lines_day(tmp_path, lines)
+    rc = main(["stations", *day_argv(day), "--json"])
     by = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert rc == 0
     for name in ("Hölstein, Station", "Waldenburg, Station", "Niederdorf, Station"):
         assert (by[name]["category"], by[name]["price"], by[name]["modes"]) == ("station", 2000, ["rail"]), name
     assert (by["Bretzwil, Dorf"]["category"], by["Bretzwil, Dorf"]["price"]) == ("bus stop", 1000)
     assert (by["Liestal"]["category"], by["Liestal"]["price"]) == ("listed", 4000)
+    # a tram stop, even one called "..., Bahnhof SBB", is priced as a bus stop
+    for name in ("Basel, Dreispitz", "Basel, Bahnhof SBB"):
+        assert (by[name]["category"], by[name]["price"], by[name]["modes"]) == ("bus stop", 1000, ["tram"]), name

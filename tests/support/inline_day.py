@@ -19,12 +19,19 @@ the user's): :func:`inline_day` refuses to run otherwise (a module-scoped fixtur
 first, as tests/robustness/test_faults_state.py does).
 
 Shorter to write: :func:`stop_times_txt` (rows by station name and ``HH:MM``), :func:`line_service` (a line's
-trips both ways at given starts), and :func:`demo_day`, the day of the real-time demo (tests/support/rt_fixtures.py)
-written as such lines.
+trips both ways at given starts, at platforms if asked), :func:`lines_day` (the day of such lines, its stops found
+from them; :func:`nws_lines_day` for variant B, :data:`NWS_ROUTES`), :func:`walks_txt` (the feed's walks between a
+station and the stop in front of it), :func:`demo_day`, the day of the real-time demo (tests/support/rt_fixtures.py)
+written as such lines, and :func:`area_day`, a bigger day around Zug with dice targets of 1 to 4.
+
+Toll lines and tunnels are decided on the SBB line data (``PLANNER_RAIL_CSV``, else ../shared's): a test of them
+writes its piece of that data with :func:`write_lines` (:data:`ZUG_LINES`: Zug - Rotkreuz - Luzern, the toll line
+Luzern–Rotkreuz; :data:`BASEL_LINES`: Basel SBB - Liestal, the toll line Basel SBB–Muttenz and the Adler tunnel) and
+points ``PLANNER_RAIL_CSV`` at it before the day's crossings are first read.
 
 The game is the shipped ``sbb-monopoly`` (or ``game=``: a name, a path or a :class:`Game`), so stops must lie in
 its area: :func:`stops_txt` writes real stations with their UIC numbers and coordinates (:data:`STATIONS`, from
-the Zug extract's stops.txt). A change to the game for this test only is ``game_toml=`` (replacements in the
+the Zug extract's stops.txt; variant B's from the ATLAS registry). A change to the game for this test only is ``game_toml=`` (replacements in the
 shipped file's text, a copy written under ``tmp_path``), which the command line reads too (:func:`day_argv` passes
 ``--game``).
 """
@@ -65,6 +72,29 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Basel SBB": ("8500010", 47.54741, 7.58956),  # (also in variant B's area)
     "Aarau": ("8502113", 47.39136, 8.05128),
     "Luzern": ("8505000", 47.05018, 8.31018),
+    "Hünenberg Zythus": ("8515996", 47.17361, 8.45010),
+    "Knonau": ("8502226", 47.22026, 8.46673),
+    "Affoltern am Albis": ("8502224", 47.27607, 8.44660),
+    "Zürich Enge": ("8503010", 47.36410, 8.53082),
+    # variant B's area (nordwestschweiz): no real extract covers it, so these come from the ATLAS registry
+    # (../shared/data/stations/atlas-service-points-2025-08-02.csv.zip), rounded to 5 decimals
+    "Liestal": ("8500023", 47.48446, 7.73137),
+    "Laufen": ("8500113", 47.41935, 7.50264),
+    "Sissach": ("8500026", 47.46275, 7.81203),
+    "Muttenz": ("8500020", 47.53359, 7.64789),
+    "Pratteln": ("8500021", 47.52267, 7.69082),
+    "Dornach-Arlesheim": ("8500118", 47.48862, 7.61112),
+    "Hölstein, Station": ("8578250", 47.42728, 7.77115),
+    "Niederdorf, Station": ("8592307", 47.40391, 7.75147),
+    "Waldenburg, Station": ("8572351", 47.38626, 7.74915),
+    "Bretzwil, Dorf": ("8500753", 47.39873, 7.65326),
+    "Liestal, Bahnhof": ("8572212", 47.48432, 7.73166),
+    "Laufen, Bahnhof": ("8572113", 47.41901, 7.50221),
+    "Dornach, Bahnhof": ("8500692", 47.48912, 7.61087),
+    "Basel, Dreispitz": ("8500096", 47.53717, 7.60882),
+    "Basel, Bahnhof SBB": ("8578143", 47.54829, 7.59030),
+    "Ziefen, Zentrum": ("8500851", 47.43094, 7.70724),
+    "Reigoldswil, Dorfplatz": ("8500852", 47.39740, 7.69184),
 }
 
 AGENCY = """\
@@ -85,10 +115,86 @@ B1,sbb,1,,Bus,700
 """
 
 
+# Variant B's kinds of line (route_type: the feed's extended types, as tests/support/nws_synthetic.py writes them):
+# the S3 and the IR27 (railway), the Waldenburgerbahn 19 (metre gauge, a railway: "R19"), the tram 10 and the buses
+# 70, 111 and 93.
+NWS_ROUTES = """\
+route_id,agency_id,route_short_name,route_long_name,route_desc,route_type
+S3,sbb,S3,,S-Bahn,109
+IR27,sbb,IR27,,InterRegio,103
+R19,sbb,19,,Regio,106
+T10,sbb,10,,Tram,900
+B70,sbb,70,,Bus,700
+B111,sbb,111,,Bus,701
+B93,sbb,93,,Bus,700
+"""
+
+
+# The SBB line network around Zug as the line data has it (../shared/data/stations/sbb-linie-mit-betriebspunkten.csv:
+# its rows of these points, unchanged): line 660 Thalwil - Zug - Fluhmühle and line 500 at Luzern, which decide the
+# toll line Luzern–Rotkreuz (the Zug km jump of line 660 included). Written by :func:`write_lines`.
+ZUG_LINES = """\
+Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle
+EBR;Emmenbrucke;500;90.18571;Basel SBB - Olten - Luzern;47.07060149966688, 8.282565368005681;2021;8502021;Emmenbrücke
+FMUE;Fluhmuhle (Abzw);500;91.82149;Basel SBB - Olten - Luzern;47.05660071093559, 8.286847621357769;5043;8505043;Fluhmühle (Abzw)
+LZ;Luzern;500;95.09297;Basel SBB - Olten - Luzern;47.05017782808568, 8.310183206942789;5000;8505000;Luzern
+TW;Thalwil;660;12.09403;Thalwil - Zug - Fluhmuhle;47.29598140717822, 8.564769449072962;3202;8503202;Thalwil
+SBG;Sihlbrugg;660;19.91161;Thalwil - Zug - Fluhmuhle;47.238427934631154, 8.577058942977507;2207;8502207;Sihlbrugg
+BAA;Baar;660;26.60834;Thalwil - Zug - Fluhmuhle;47.19536403756802, 8.523271537389258;2206;8502206;Baar
+BAAN;Baar Neufeld;660;27.56;Thalwil - Zug - Fluhmuhle;47.18849295129772, 8.517780783430128;15992;8515992;Baar Neufeld
+ZG;Zug;660;38.82898;Thalwil - Zug - Fluhmuhle;47.17370697768503, 8.51504934096482;2204;8502204;Zug
+ZGSE;Zug Schutzengel;660;39.475;Thalwil - Zug - Fluhmuhle;47.17372492169778, 8.507242209320333;16187;8516187;Zug Schutzengel
+CHAM;Cham;660;43.57412;Thalwil - Zug - Fluhmuhle;47.17824387740836, 8.457504763732404;2203;8502203;Cham
+HUZY;Hunenberg Zythus;660;44.355;Thalwil - Zug - Fluhmuhle;47.17360756726207, 8.450095247059698;15996;8515996;Hünenberg Zythus
+RK;Rotkreuz;660;48.9998;Thalwil - Zug - Fluhmuhle;47.14176416722361, 8.430495263903849;2202;8502202;Rotkreuz
+FMUE;Fluhmuhle (Abzw);660;64.00891;Thalwil - Zug - Fluhmuhle;47.05660071093559, 8.286847621357769;5043;8505043;Fluhmühle (Abzw)
+"""
+
+
+# The SBB line data between Basel SBB and Liestal (the same file's rows of lines 500 and 501, unchanged): line 500
+# by Muttenz and Pratteln, and line 501 from Muttenz Ost through the Adler tunnel to Liestal Nord (the Adlertunnel of
+# variant B). The Waldenburgerbahn is not on it: its toll line is decided on its stops.
+BASEL_LINES = """\
+Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle
+BS;Basel SBB;500;0.0;Basel SBB - Olten - Luzern;47.54741205505015, 7.589562790156526;10;8500010;Basel SBB
+BSO;Basel SBB;500;0.531;Basel SBB - Olten - Luzern;47.5449363682833, 7.595619949621447;15387;8515387;Basel SBB Ost (Abzw)
+BSNO;Basel SBB;500;1.13641;Basel SBB - Olten - Luzern;47.54489572553005, 7.603331679856023;15386;8515386;Basel SBB Nordost (Abzw)
+GELW;Gellert;500;1.518;Basel SBB - Olten - Luzern;47.54599257870278, 7.608053085121443;15400;8515400;Gellert West (Abzw)
+MU;Muttenz;500;4.83872;Basel SBB - Olten - Luzern;47.533591211897104, 7.647894426908635;20;8500020;Muttenz
+MUOS;Muttenz;500;5.58634;Basel SBB - Olten - Luzern;47.53075235293776, 7.656897495938625;15984;8515984;Muttenz Ost (Abzw)
+PRW;Pratteln;500;6.86115;Basel SBB - Olten - Luzern;47.52562744384223, 7.672040431828736;15422;8515422;Pratteln West
+PRUW;Pratteln;500;7.45;Basel SBB - Olten - Luzern;47.52335505715752, 7.679097553056322;15421;8515421;Pratteln Ueberwerfung
+PR;Pratteln;500;8.33813;Basel SBB - Olten - Luzern;47.52266863171078, 7.690817304270064;21;8500021;Pratteln
+PRO;Pratteln;500;8.7;Basel SBB - Olten - Luzern;47.52260031760089, 7.695621831867436;15420;8515420;Pratteln Ost (Abzw)
+FRE;Frenkendorf-Fullinsdorf;500;12.19992;Basel SBB - Olten - Luzern;47.50146999108255, 7.719110531551347;22;8500022;Frenkendorf-Füllinsdorf
+LSTN;Liestal;500;13.83314;Basel SBB - Olten - Luzern;47.48788225620893, 7.726230955921419;15272;8515272;Liestal Nord (Abzw)
+LST;Liestal;500;14.376;Basel SBB - Olten - Luzern;47.484461172135006, 7.7313674807028185;23;8500023;Liestal
+MUOS;Muttenz;501;6.7;Muttenz - Adlertunnel - Liestal;47.53075235293776, 7.656897495938625;15984;8515984;Muttenz Ost (Abzw)
+LSTN;Liestal;501;13.83404;Muttenz - Adlertunnel - Liestal;47.48788225620893, 7.726230955921419;15272;8515272;Liestal Nord (Abzw)
+"""
+
+
+def write_lines(folder: Path, text: str = ZUG_LINES) -> Path:
+    """The line network's CSV (default :data:`ZUG_LINES`) written as ``folder/lines.csv``; its path (point
+    ``PLANNER_RAIL_CSV`` at it before the day's crossings are first read)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "lines.csv"
+    path.write_text(textwrap.dedent(text).lstrip("\n"), "utf-8")
+    return path
+
+
 def stops_txt(*names: str) -> str:
     """``stops.txt`` of these :data:`STATIONS` (stop_id = the UIC number, one stop per station)."""
-    rows = [f"{STATIONS[n][0]},{n},{STATIONS[n][1]},{STATIONS[n][2]}" for n in names]
+    # (a stop's name may hold a comma, "Liestal, Bahnhof": quoted as the CSV it is)
+    rows = [f'{STATIONS[n][0]},"{n}",{STATIONS[n][1]},{STATIONS[n][2]}' for n in names]
     return "stop_id,stop_name,stop_lat,stop_lon\n" + "\n".join(rows) + "\n"
+
+
+def walks_txt(*walks: tuple[str, str, int]) -> str:
+    """``transfers.txt`` of walks ``(station, stop, minutes)`` between :data:`STATIONS`, both ways (variant B's
+    ``walking_links = "feed"``: a station and the bus stop in front of it)."""
+    rows = [f"{STATIONS[x][0]},{STATIONS[y][0]},2,{m * 60}" for a, b, m in walks for x, y in ((a, b), (b, a))]
+    return "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + "\n".join(rows) + "\n"
 
 
 def stop_times_txt(*trips: tuple[str, list[tuple[str, str, str]]]) -> str:
@@ -101,11 +207,14 @@ def stop_times_txt(*trips: tuple[str, list[tuple[str, str, str]]]) -> str:
 
 
 def line_service(route: str, stops: list[tuple[str, int]], starts: list[str], *, both_ways: bool = True,
-                 dwell: int = 1) -> tuple[str, str]:
+                 dwell: int = 1, platforms: tuple[str, str] | None = None) -> tuple[str, str]:
     """Rows of ``trips.txt`` and ``stop_times.txt`` (no headers) for a line: ``stops`` are ``(station name, minutes
     after the first stop)``; one trip leaves the first stop at each of ``starts`` (``HH:MM``), and with
     ``both_ways`` one leaves the last stop then too, the same minutes back. A train stands ``dwell`` minutes at each
     stop between its first and last. Trip ids: ``<route>-<HHMM>`` and ``<route>-<HHMM>-back``.
+
+    With ``platforms`` (there, back) the trips stop at those platforms of each station (stop ids ``<UIC>:0:<p>``,
+    as the Swiss feed writes them; :func:`lines_day` writes their stops).
 
     Example: ``line_service("S1", [("Zug", 0), ("Baar", 4)], ["10:00", "11:00"])`` is four trips."""
     trips, times = [], []
@@ -120,10 +229,11 @@ def line_service(route: str, stops: list[tuple[str, int]], starts: list[str], *,
                 continue
             trip = f"{route}-{h:02d}{m:02d}{way}"
             trips.append(f"{route},SA,{trip}")
+            platform = f":0:{platforms[1 if way else 0]}" if platforms else ""
             for i, (name, off) in enumerate(seq, 1):
                 arr = h * 60 + m + off
                 dep = arr + (dwell if 1 < i < len(seq) else 0)
-                times.append(f"{trip},{clock(arr)},{clock(dep)},{STATIONS[name][0]},{i}")
+                times.append(f"{trip},{clock(arr)},{clock(dep)},{STATIONS[name][0]}{platform},{i}")
     return "\n".join(trips) + "\n", "\n".join(times) + "\n"
 
 
@@ -165,6 +275,27 @@ def inline_day(tmp_path: Path, *, stops: str, stop_times: str, trips: str, route
     return GameDay(str(feed), g, date)
 
 
+def lines_day(tmp_path: Path, lines: list[tuple[str, str]], **kw) -> GameDay:
+    """The day of these lines (:func:`line_service` rows): its stops are the :data:`STATIONS` (and platforms) they
+    call at; ``kw``: :func:`inline_day`'s other arguments (``game=``, ``routes=``, ...)."""
+    by_uic = {uic: name for name, (uic, _lat, _lon) in STATIONS.items()}
+    calls = dict.fromkeys(row.split(",")[3] for _, times in lines for row in times.splitlines() if row)
+    # a station whose trains stop at platforms is written too (transfers.txt's walks name the station)
+    calls = dict.fromkeys(x for sid in calls for x in (sid.split(":")[0], sid))
+    stops = "stop_id,stop_name,stop_lat,stop_lon\n" + "".join(
+        f'{sid},"{name}",{STATIONS[name][1]},{STATIONS[name][2]}\n'
+        for sid in calls for name in [by_uic[sid.split(":")[0]]])
+    return inline_day(tmp_path, stops=stops, trips="route_id,service_id,trip_id\n"
+                      + "".join(t for t, _ in lines),
+                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                      + "".join(st for _, st in lines), **kw)
+
+
+def nws_lines_day(tmp_path: Path, lines: list[tuple[str, str]], **kw) -> GameDay:
+    """:func:`lines_day` of variant B (the game nordwestschweiz, the lines of :data:`NWS_ROUTES`)."""
+    return lines_day(tmp_path, lines, game="nordwestschweiz", routes=NWS_ROUTES, **kw)
+
+
 def day_argv(day: GameDay) -> list[str]:
     """The command line's ``--feed``, ``--date`` and ``--game`` of ``day`` (its game must come from a file or be
     shipped: a :class:`Game` built in memory cannot be passed)."""
@@ -201,3 +332,32 @@ def demo_day(tmp_path: Path, **kw) -> GameDay:
                       trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
                       + "".join(st for _, st in lines), **kw)
+
+
+# A bigger day around Zug: the demo's lines and dice targets of four numbers more (Sihlbrugg 1, Zürich Oerlikon 2,
+# Emmenbrücke 3, Affoltern am Albis 4), every line twice an hour as on the real Zug day: the S2 Zug :26 and :56 -
+# Baar :00 (a full hour) - Sihlbrugg - Thalwil - Zürich HB - Zürich Oerlikon and back from Zürich Oerlikon at :00 and
+# :30 (Baar :59, Zug :00 the hour after), the S5 Zug :10 and :40 - Steinhausen - Knonau - Affoltern am Albis - Zürich
+# HB, the IR75 Luzern :05 and :35 - Emmenbrücke - Olten - Basel SBB (both ways), 06:00 to 21:59.
+AREA_ROUTES = DEMO_ROUTES + "S5,sbb,S5,,S-Bahn,106\nIR75,sbb,IR75,,InterRegio,103\n"
+
+
+def area_lines() -> list[tuple[str, str]]:
+    """The bigger day's lines (:func:`line_service` rows): the demo's and the S2, S5 and IR75 above."""
+    hours = range(6, 22)
+    return [*demo_lines(),
+            line_service("S2", [("Zug", 0), ("Baar", 4), ("Sihlbrugg", 12), ("Thalwil", 22), ("Zürich HB", 33),
+                                ("Zürich Oerlikon", 40)], [f"{h:02d}:{m}" for h in hours for m in (26, 56)],
+                         both_ways=False),
+            line_service("S2", [("Zürich Oerlikon", 0), ("Zürich HB", 7), ("Thalwil", 18), ("Sihlbrugg", 26),
+                                ("Baar", 29), ("Zug", 30)], [f"{h:02d}:{m:02d}" for h in hours for m in (0, 30)],
+                         both_ways=False),
+            line_service("S5", [("Zug", 0), ("Steinhausen", 5), ("Knonau", 12), ("Affoltern am Albis", 20),
+                                ("Zürich HB", 38)], [f"{h:02d}:{m}" for h in hours for m in (10, 40)]),
+            line_service("IR75", [("Luzern", 0), ("Emmenbrücke", 5), ("Olten", 40), ("Basel SBB", 65)],
+                         [f"{h:02d}:{m:02d}" for h in hours for m in (5, 35)])]
+
+
+def area_day(tmp_path: Path, **kw) -> GameDay:
+    """The bigger day around Zug (see above) as :func:`inline_day` writes it (``kw``: its other arguments)."""
+    return lines_day(tmp_path, area_lines(), routes=AREA_ROUTES, **kw)

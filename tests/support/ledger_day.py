@@ -1,6 +1,7 @@
 """A game of three groups (Rot, Blau, Gelb) on a day written here, for the money rules that need a group's day
-(tests/ledger/test_ledger_day_rules.py; the fee of a toll line, which is found on ../shared's line network:
-tests/ledger/test_ledger_day_rules_shared.py), and the shorthands those tests record events with.
+(tests/ledger/test_ledger_day_rules.py; the fees owed, a toll line's found on Zug's piece of the SBB line data
+(tests/support/inline_day.py ZUG_LINES): tests/ledger/test_ledger_day_fees_owed.py), and the shorthands those tests
+record events with.
 
 The day: the IR75 09:58 from Baar (Zug 10:02, Rotkreuz 10:10, Luzern 10:25: over the toll line Luzern–Rotkreuz),
 the S1 09:31 from Baar (Zug 09:36), and an IC stopping at Zug (11:22), which makes Zug a station of IC price

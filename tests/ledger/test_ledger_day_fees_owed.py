@@ -1,8 +1,8 @@
-"""The money rules of a group's day that need ../shared: a fee belongs to a stop of the day (a reported train's stops
-count, and the toll line it crosses, found on the real line network), stays due until paid, is paid once whichever
-phone pays it and never before its stop, and what the group may buy is only what nobody owns (on the day of
-tests/support/ledger_day.py); variant B charges no unscheduled stop tax in a bus (on its SYNTHETIC day, whose stops
-come from ../shared's ATLAS registry)."""
+"""The fees a group's day owes: a fee belongs to a stop of the day (a reported train's stops count, and the toll line
+it crosses, found on the SBB line data: Zug's piece of it, written here), stays due until paid, is paid once
+whichever phone pays it and never before its stop, and what the group may buy is only what nobody owns (on the day
+of tests/support/ledger_day.py); variant B charges no unscheduled stop tax in a bus (on its day written here: the bus
+70 from Liestal, Bahnhof)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,14 @@ from planner.service.change.ledger_events import LedgerRequest, record_event
 from planner.service.questions.ledger_now import ledger_now
 from planner.store.state import State
 from planner.util.timefmt import parse_clock as T
+from tests.support.inline_day import line_service, nws_lines_day, write_lines
 from tests.support.ledger_day import at, fees, rec, three_groups
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+
+@pytest.fixture(autouse=True)
+def _zug_lines(tmp_path, monkeypatch):
+    """The line data the day's crossings are decided on: Zug's piece of it."""
+    monkeypatch.setenv("PLANNER_RAIL_CSV", str(write_lines(tmp_path / "lines")))
 
 
 @pytest.fixture
@@ -54,11 +59,14 @@ def test_the_stops_of_a_reported_train_owe_their_fees_until_paid_and_once(game):
     assert fees(game, "Rot", "11:33") == [("Zug", "11:30", "Blau", 1000)]
 
 
-def test_variant_b_charges_no_unscheduled_stop_tax_in_a_bus(nws_feed, nws_game, nws_date):
-    from planner.service import GameDay, implicit_record
+def test_variant_b_charges_no_unscheduled_stop_tax_in_a_bus(tmp_path):
+    from planner.service import implicit_record
     from planner.timetable.model import Mode
 
-    day = GameDay(str(nws_feed), nws_game, nws_date)
+    day = nws_lines_day(tmp_path, [line_service("B70", [("Liestal, Bahnhof", 0), ("Ziefen, Zentrum", 12),
+                                                        ("Reigoldswil, Dorfplatz", 20)], ["09:43", "10:13"]),
+                                   line_service("S3", [("Liestal", 0), ("Sissach", 8)], ["10:05"])])
+    nws_game = day.game
     tt = day.timetable
     trip = next(t for t in range(tt.n_trips) if tt.route_mode[tt.trip_route[t]] == Mode.BUS
                 and tt.st_dep[tt.trip_stop_times(t).start] >= T("10:00"))
