@@ -195,7 +195,7 @@ def _report(message: str, want_json: bool) -> None:
     line = LONG_WORD.sub(lambda m: f"{m[0][:120]}…{m[0][-60:]}", " ".join(str(message).split()))
     if want_json:
         sys.stdout.write(json.dumps({"error": line}, ensure_ascii=False) + "\n")
-    sys.stderr.write(f"planner: error: {line}\n")
+    sys.stderr.write("planner: " + _("error: {error}").format(error=line) + "\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,13 +28,25 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-component-update", "--disable-sync"]
 
 
+def cli_line_starts(kind: str = "error") -> tuple[str, ...]:
+    """How the command line starts an error (or a ``warning``) line in each language: ``planner: error: ``,
+    ``planner: Fehler: ``, ``planner: erreur : `` (from the catalog, as the command line writes it)."""
+    from planner.util.i18n import _, languages, use_language
+
+    out = []
+    for lang in languages():  # the tests' pseudo-locale too, when it is enabled
+        with use_language(lang):
+            out.append("planner: " + _(f"{kind}: {{{kind}}}").format(**{kind: ""}))
+    return tuple(out)
+
+
 def assert_one_line_error(rc: int, err: str, *needles: str, code: int = 2) -> None:
-    """A CLI failure as users must see it: exit ``code``, one line ``planner: error: ...`` holding every
-    needle, no traceback."""
+    """A CLI failure as users must see it: exit ``code``, one line ``planner: error: ...`` (in the answers'
+    language) holding every needle, no traceback."""
     assert rc == code
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1, err
-    assert lines[0].startswith("planner: error: ")
+    assert lines[0].startswith(cli_line_starts()), lines[0]
     assert "Traceback" not in err
     for n in needles:
         assert n in lines[0], (n, lines[0])

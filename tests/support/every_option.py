@@ -244,12 +244,14 @@ def check(words: Words, argv_: list[str], rc: int, out: str, err: str) -> None:
     against its schema on the way out by the suite's encoder)."""
     import json
 
+    from tests.support import cli_line_starts
+
     shown = "planner " + " ".join(argv_)
     assert "Traceback" not in err, f"{shown}\n{err}"
     assert rc in (0, 1, 2), f"{shown}: exit {rc}\n{err[-2000:]}"
     if rc == 2:
-        lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith("planner: warning")]
-        assert len(lines) == 1 and lines[0].startswith("planner: error: "), f"{shown}: not one line\n{err}"
+        lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(cli_line_starts("warning"))]
+        assert len(lines) == 1 and lines[0].startswith(cli_line_starts()), f"{shown}: not one line\n{err}"
     elif "--json" in argv_ and out.strip():
         for line in out.strip().splitlines() if "--batch" in argv_ else [out]:
             json.loads(line)

@@ -19,8 +19,8 @@ from tests.support import ROOT, ZUG
 # spans of data, removed before the words are looked at: a metavar of the command line's grammar (ACTION, STATION),
 # a command quoted or shown for the reader, a quoted value,
 # option names, paths and file names, URLs, train and line names (letters with digits), a name cut short in a
-# table, the fixed tag of a command line error
-_DATA = re.compile(r"\b[A-Z][A-Z_]+\b|'planner[^']*'|'[\w.:-]*'|planner: error:|\bplanner [a-z][a-z-]*|\w+…|https?://\S+|--?[A-Za-z][\w-]*|\S*[/\\]\S*|\S+\.(?:toml|zip|"
+# table, the program's name heading its lines
+_DATA = re.compile(r"\b[A-Z][A-Z_]+\b|'planner[^']*'|'[\w.:-]*'|^planner:|\bplanner [a-z][a-z-]*|\w+…|https?://\S+|--?[A-Za-z][\w-]*|\S*[/\\]\S*|\S+\.(?:toml|zip|"
                    r"csv|sqlite|pdf|png|html|json|po|mo|txt)\b|\b\w*\d\w*\b")
 _WORD = re.compile(r"[^\W\d_]+")
 _ASCII = re.compile(r"[A-Za-z]")
