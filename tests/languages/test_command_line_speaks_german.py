@@ -1,6 +1,7 @@
-"""The command line in German (``--lang de``) on the demo day (tests/support/inline_day.py, with platforms):
+"""The command line in German (``--lang de``) on the day to play on (tests/support/play_day.py):
 itineraries, dice answers, the change window, a group's state and the ledger read in the catalog's words, and a
-bad input is one German line (exit 2, no traceback). The suite runs in English (tests/conftest.py); these tests ask for German themselves."""
+bad input is one German line (exit 2, no traceback). The suite runs in English (tests/conftest.py); these tests
+ask for German themselves."""
 
 from __future__ import annotations
 
@@ -8,24 +9,13 @@ import pytest
 
 from planner.cli import main
 from tests.support import assert_one_line_error
-from tests.support.inline_day import DEMO_ROUTES, STATIONS, day_argv, demo_lines, inline_day
 
-DAY: list[str] = []  # the demo day's --feed, --date and --game (filled by ``_day``)
-NAMES = ("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Muri AG", "Wohlen AG", "Luzern")
+DAY: list[str] = []  # the day's --feed, --date and --game (filled by ``_day``)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _day(tmp_path_factory, session_cache):
-    """The real-time demo's day, each station's trains at its platform 3 (the German "Gl." and "Gleis" show)."""
-    lines = demo_lines()
-    stops = "stop_id,stop_name,stop_lat,stop_lon,platform_code\n" + "".join(
-        ",".join((STATIONS[n][0], n, *map(str, STATIONS[n][1:]), "3\n")) for n in NAMES)
-    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
-        mp.setenv("PLANNER_CACHE", str(session_cache))
-        DAY[:] = day_argv(inline_day(
-            tmp_path_factory.mktemp("german-cli-day"), routes=DEMO_ROUTES, stops=stops,
-            trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
-            stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + "".join(st for _, st in lines)))
+def _day(play_argv):
+    DAY[:] = play_argv
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -65,6 +65,8 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Basel SBB": ("8500010", 47.54741, 7.58956),  # (also in variant B's area)
     "Aarau": ("8502113", 47.39136, 8.05128),
     "Luzern": ("8505000", 47.05018, 8.31018),
+    "Affoltern am Albis": ("8502224", 47.27607, 8.44660),
+    "Hünenberg Zythus": ("8515996", 47.17360, 8.45009),
 }
 
 AGENCY = """\

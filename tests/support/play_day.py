@@ -1,0 +1,53 @@
+"""A game day to play on, written here (no ../shared): the real-time demo's lines (tests/support/inline_day.py)
+and three more, so that each of variant A's dice numbers 1 to 4 has a target a group at Zug or Baar reaches, and
+every stop has its platform (the answers' "Gl." and "Gleis").
+
+* S24 Zug :16/:46 - Baar +4 - Sihlbrugg +11 (target 1) - Thalwil +19 - Zürich HB +29;
+* S5 Zug :13 - Steinhausen +5 - Affoltern am Albis +17 (target 4) - Zürich HB +37 - Zürich Oerlikon +44 (target 2,
+  later than Wohlen AG from Zug: a roll of 2 there changes at Rotkreuz);
+* S6 Zug :35 - Hünenberg Zythus +7 - Rotkreuz +11 - Emmenbrücke +24 (target 3);
+
+all both ways, 06:00 to 21:59, on the test's Saturday 2021-09-11 of the shipped sbb-monopoly. The web tests' and
+the command line's fixture is ``play_argv`` (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from planner.service.setup.playing import GameDay
+from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, inline_day, line_service
+
+ROUTES = DEMO_ROUTES + "S24,sbb,S24,,S-Bahn,106\nS5,sbb,S5,,S-Bahn,106\nS6,sbb,S6,,S-Bahn,106\n"
+PLATFORM = "2"  # every train of the day stops at platform 2
+
+
+def play_lines() -> list[tuple[str, str]]:
+    """The day's lines (:func:`~tests.support.inline_day.line_service` rows)."""
+    hours = range(6, 22)
+    return [*demo_lines(),
+            line_service("S24", [("Zug", 0), ("Baar", 4), ("Sihlbrugg", 11), ("Thalwil", 19), ("Zürich HB", 29)],
+                         [f"{h:02d}:{m}" for h in hours for m in ("16", "46")]),
+            line_service("S5", [("Zug", 0), ("Steinhausen", 5), ("Affoltern am Albis", 17), ("Zürich HB", 37),
+                                ("Zürich Oerlikon", 44)],
+                         [f"{h:02d}:13" for h in hours]),
+            line_service("S6", [("Zug", 0), ("Hünenberg Zythus", 7), ("Rotkreuz", 11), ("Emmenbrücke", 24)],
+                         [f"{h:02d}:35" for h in hours])]
+
+
+def play_stops() -> str:
+    """``stops.txt`` of every station of the day, each with its platform."""
+    names = ("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Muri AG", "Wohlen AG", "Luzern", "Sihlbrugg",
+             "Thalwil", "Zürich HB", "Zürich Oerlikon", "Steinhausen", "Affoltern am Albis", "Hünenberg Zythus",
+             "Emmenbrücke")
+    rows = [f"{STATIONS[n][0]},{n},{STATIONS[n][1]},{STATIONS[n][2]},{PLATFORM}" for n in names]
+    return "stop_id,stop_name,stop_lat,stop_lon,platform_code\n" + "\n".join(rows) + "\n"
+
+
+def play_day(tmp_path: Path, **kw) -> GameDay:
+    """The day above as :func:`~tests.support.inline_day.inline_day` writes it (``kw``: its other arguments)."""
+    lines = play_lines()
+    return inline_day(tmp_path, routes=ROUTES, stops=play_stops(),
+                      trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                      + "".join(st for _, st in lines), **kw)
