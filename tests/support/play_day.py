@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.service.setup.playing import GameDay
-from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, inline_day, line_service
+from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, inline_day, line_service, stops_txt
 
 ROUTES = DEMO_ROUTES + "S24,sbb,S24,,S-Bahn,106\nS5,sbb,S5,,S-Bahn,106\nS6,sbb,S6,,S-Bahn,106\n"
 PLATFORM = "2"  # every train of the day stops at platform 2
@@ -51,3 +51,13 @@ def play_day(tmp_path: Path, **kw) -> GameDay:
                       trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
                       + "".join(st for _, st in lines), **kw)
+
+
+def variant_b_day(tmp_path: Path, **kw) -> GameDay:
+    """A day of variant B (the shipped nordwestschweiz) on the test's Saturday: an IC Basel SBB :00/:30 - Olten +24
+    - Aarau +34 (dice number 15 and 16), both ways, 08:00 to 17:59."""
+    trips, times = line_service("IC1", [("Basel SBB", 0), ("Olten", 24), ("Aarau", 34)],
+                                [f"{h:02d}:{m}" for h in range(8, 18) for m in ("00", "30")])
+    return inline_day(tmp_path, game="nordwestschweiz", stops=stops_txt("Basel SBB", "Olten", "Aarau"),
+                      trips="route_id,service_id,trip_id\n" + trips,
+                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + times, **kw)
