@@ -54,10 +54,15 @@ def play_day(tmp_path: Path, **kw) -> GameDay:
 
 
 def variant_b_day(tmp_path: Path, **kw) -> GameDay:
-    """A day of variant B (the shipped nordwestschweiz) on the test's Saturday: an IC Basel SBB :00/:30 - Olten +24
-    - Aarau +34 (dice number 15 and 16), both ways, 08:00 to 17:59."""
-    trips, times = line_service("IC1", [("Basel SBB", 0), ("Olten", 24), ("Aarau", 34)],
-                                [f"{h:02d}:{m}" for h in range(8, 18) for m in ("00", "30")])
+    """A day of variant B (the shipped nordwestschweiz) on the test's Saturday, 08:00 to 17:59, both ways: an IC
+    Basel SBB :00/:30 - Olten +24 - Aarau +34 (dice numbers 15 and 16), an S2 Basel SBB :49 - Olten +12 (at Olten at
+    :01: a bonus) and a bus (the feed's "1") Olten :43 - Aarau +17 (at Aarau at :00)."""
+    hours = range(8, 18)
+    lines = [line_service("IC1", [("Basel SBB", 0), ("Olten", 24), ("Aarau", 34)],
+                          [f"{h:02d}:{m}" for h in hours for m in ("00", "30")]),
+             line_service("S2", [("Basel SBB", 0), ("Olten", 12)], [f"{h:02d}:49" for h in hours]),
+             line_service("B1", [("Olten", 0), ("Aarau", 17)], [f"{h:02d}:43" for h in hours])]
     return inline_day(tmp_path, game="nordwestschweiz", stops=stops_txt("Basel SBB", "Olten", "Aarau"),
-                      trips="route_id,service_id,trip_id\n" + trips,
-                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + times, **kw)
+                      trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                      + "".join(st for _, st in lines), **kw)
