@@ -25,21 +25,13 @@ from planner import config
 from planner.cli import main
 from planner.gtfs import cache, source
 from tests.support import FIXTURES, ROOT, assert_one_line_error
+from tests.support.play_day import RAIL_CSV
 
 pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 DAY: list[str] = []  # --feed and --date of the day written in tests/support/play_day.py (filled by ``_day``)
 GAME_A = (ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8")
 IR70 = "IR70-1229"  # Zug -> Luzern via Rotkreuz: crosses Luzern–Rotkreuz
-
-
-# the SBB line network's CSV (planner/rail/loader.py) for the IR70's way: line 660 Zug - Rotkreuz - Luzern
-RAIL_CSV = """\
-Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle;lod;sloid
-ZG;Zug;660;0.0;Zug - Luzern;47.17371, 8.51505;2204;8502204;Zug;;
-RK;Rotkreuz;660;10.6;Zug - Luzern;47.14176, 8.43049;2202;8502202;Rotkreuz;;
-LZ;Luzern;660;27.3;Zug - Luzern;47.05018, 8.31018;5000;8505000;Luzern;;
-"""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -49,7 +41,7 @@ def _day(play_argv):
 
 @pytest.fixture
 def rail_csv(tmp_path, monkeypatch) -> None:
-    """The tolls' line network: :data:`RAIL_CSV`, written for the test."""
+    """The tolls' line network (the IR70's way), written for the test."""
     monkeypatch.setenv("PLANNER_RAIL_CSV", write(tmp_path, "rail.csv", RAIL_CSV))
 
 

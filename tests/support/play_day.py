@@ -20,6 +20,21 @@ from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, inline_d
 
 ROUTES = DEMO_ROUTES + "S24,sbb,S24,,S-Bahn,106\nS5,sbb,S5,,S-Bahn,106\nS6,sbb,S6,,S-Bahn,106\n"
 PLATFORM = "2"  # every train of the day stops at platform 2
+# the SBB line network's CSV (planner/rail/loader.py; PLANNER_RAIL_CSV), so that no test of the day reads
+# ../shared's: line 660 Zug - Rotkreuz - Luzern (the IR70's way over the toll line Luzern–Rotkreuz), and the
+# points variant A's tunnels name (its lines 500 and 650, as the SBB file has them)
+RAIL_CSV = """\
+Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle;lod;sloid
+ZG;Zug;660;0.0;Zug - Luzern;47.17371, 8.51505;2204;8502204;Zug;;
+RK;Rotkreuz;660;10.6;Zug - Luzern;47.14176, 8.43049;2202;8502202;Rotkreuz;;
+LZ;Luzern;660;27.3;Zug - Luzern;47.05018, 8.31018;5000;8505000;Luzern;;
+TK;Tecknau;500;28.16;Basel SBB - Olten - Luzern;47.44576, 7.88762;28;8500028;Tecknau;;
+HBTS;Hauenstein Sud (Spw);500;34.035;Basel SBB - Olten - Luzern;47.39471, 7.90729;247;8500247;Hauenstein Süd (Spw);;
+OL;Olten;500;39.29245;Basel SBB - Olten - Luzern;47.35193, 7.90770;218;8500218;Olten;;
+KLWW;Killwangen-Spreitenbach;650;16.51863;Killwangen West - Daniken Ost;47.43529, 8.34965;15450;8515450;Killwangen West (Abzw);;
+HBLO;Heitersberglinie Ost (Abzw);650;17.48466;Killwangen West - Daniken Ost;47.43806, 8.33764;15447;8515447;Heitersberglinie Ost (Abzw);;
+MELH;Mellingen Heitersberg;650;22.24;Killwangen West - Daniken Ost;47.42808, 8.27636;16219;8516219;Mellingen Heitersberg;;
+"""
 
 
 def play_lines() -> list[tuple[str, str]]:
