@@ -22,7 +22,7 @@ from planner.ledger.money_rules import DEFAULT_MESSAGES
 from planner.util.i18n import _, use_language
 from planner.util.pseudo import PSEUDO, PSEUDO_ENV, pseudo
 from tests.support import pseudo_check
-from tests.support.play_day import RAIL_CSV
+from tests.support.play_day import rail_csv
 from tests.support.webserver import free_port, serve, web_env, web_game
 
 # one worker runs a module (--dist loadfile); this one early (80 s with a server)
@@ -39,8 +39,7 @@ def _day(play_argv):
 @pytest.fixture(autouse=True)
 def _rail(tmp_path, monkeypatch):
     """The day's line network (its toll line), written for the test: none is read from ../shared."""
-    (tmp_path / "rail.csv").write_text(RAIL_CSV, "utf-8")
-    monkeypatch.setenv("PLANNER_RAIL_CSV", str(tmp_path / "rail.csv"))
+    monkeypatch.setenv("PLANNER_RAIL_CSV", rail_csv(tmp_path))
 
 
 def untranslated(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> list[str]:

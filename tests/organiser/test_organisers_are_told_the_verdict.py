@@ -10,7 +10,6 @@ import datetime as dt
 import json
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 import requests
@@ -20,20 +19,15 @@ from planner.gamefile.game import load_game
 from planner.gtfs.source import FeedSource
 from planner.organiser.area_check import check_area
 from planner.service.setup.playing import GameDay
-from tests.support.play_day import RAIL_CSV
+from tests.support.play_day import rail_csv
 from tests.support.webserver import run_cli, web_env
 
 DAY: list[str] = []  # the day's --feed, --date and --game (filled by ``check``)
 
 
-def _rail(folder: Path) -> str:
-    (folder / "rail.csv").write_text(RAIL_CSV, "utf-8")
-    return str(folder / "rail.csv")
-
-
 @pytest.fixture(autouse=True)
 def _line_network(tmp_path, monkeypatch):
-    monkeypatch.setenv("PLANNER_RAIL_CSV", _rail(tmp_path))
+    monkeypatch.setenv("PLANNER_RAIL_CSV", rail_csv(tmp_path))
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +35,7 @@ def check(play_argv, tmp_path_factory) -> dict:
     """``planner check-area``'s report on the day (variant A): the verdict the others repeat."""
     DAY[:] = play_argv
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PLANNER_RAIL_CSV", _rail(tmp_path_factory.mktemp("rail")))
+        mp.setenv("PLANNER_RAIL_CSV", rail_csv(tmp_path_factory.mktemp("rail")))
         day = GameDay(DAY[1], load_game("sbb-monopoly"), dt.date.fromisoformat(DAY[3]))
         return check_area(day.timetable, day.game, day.network, FeedSource(day.feed))
 

@@ -37,6 +37,13 @@ MELH;Mellingen Heitersberg;650;22.24;Killwangen West - Daniken Ost;47.42808, 8.2
 """
 
 
+def rail_csv(folder: Path) -> str:
+    """:data:`RAIL_CSV` written into ``folder``; its path (for ``PLANNER_RAIL_CSV``)."""
+    path = folder / "rail.csv"
+    path.write_text(RAIL_CSV, "utf-8")
+    return str(path)
+
+
 def play_lines() -> list[tuple[str, str]]:
     """The day's lines (:func:`~tests.support.inline_day.line_service` rows)."""
     hours = range(6, 22)
