@@ -67,6 +67,11 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Luzern": ("8505000", 47.05018, 8.31018),
     "Affoltern am Albis": ("8502224", 47.27607, 8.44660),
     "Hünenberg Zythus": ("8515996", 47.17360, 8.45009),
+    # (variant B's area only)
+    "Grellingen": ("8500115", 47.44129, 7.59199),
+    "Zwingen": ("8500114", 47.43380, 7.53046),
+    "Laufen": ("8500113", 47.41935, 7.50264),
+    "Bretzwil, Dorf": ("8500753", 47.39873, 7.65326),
 }
 
 AGENCY = """\
@@ -87,9 +92,14 @@ B1,sbb,1,,Bus,700
 """
 
 
+def _quoted(name: str) -> str:
+    """A CSV field of ``name`` (quoted when it holds a comma, as in "Bretzwil, Dorf")."""
+    return f'"{name}"' if "," in name else name
+
+
 def stops_txt(*names: str) -> str:
     """``stops.txt`` of these :data:`STATIONS` (stop_id = the UIC number, one stop per station)."""
-    rows = [f"{STATIONS[n][0]},{n},{STATIONS[n][1]},{STATIONS[n][2]}" for n in names]
+    rows = [f"{STATIONS[n][0]},{_quoted(n)},{STATIONS[n][1]},{STATIONS[n][2]}" for n in names]
     return "stop_id,stop_name,stop_lat,stop_lon\n" + "\n".join(rows) + "\n"
 
 

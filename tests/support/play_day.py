@@ -21,8 +21,9 @@ from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, inline_d
 ROUTES = DEMO_ROUTES + "S24,sbb,S24,,S-Bahn,106\nS5,sbb,S5,,S-Bahn,106\nS6,sbb,S6,,S-Bahn,106\n"
 PLATFORM = "2"  # every train of the day stops at platform 2
 # the SBB line network's CSV (planner/rail/loader.py; PLANNER_RAIL_CSV), so that no test of the day reads
-# ../shared's: line 660 Zug - Rotkreuz - Luzern (the IR70's way over the toll line Luzern–Rotkreuz), and the
-# points variant A's tunnels name (its lines 500 and 650, as the SBB file has them)
+# ../shared's: line 660 Zug - Rotkreuz - Luzern (the IR70's way over the toll line Luzern–Rotkreuz), the points
+# variant A's tunnels name (its lines 500 and 650) and line 230 Basel SBB - Laufen (variant B's toll line
+# Zwingen–Grellingen), as the SBB file has them
 RAIL_CSV = """\
 Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle;lod;sloid
 ZG;Zug;660;0.0;Zug - Luzern;47.17371, 8.51505;2204;8502204;Zug;;
@@ -34,6 +35,12 @@ OL;Olten;500;39.29245;Basel SBB - Olten - Luzern;47.35193, 7.90770;218;8500218;O
 KLWW;Killwangen-Spreitenbach;650;16.51863;Killwangen West - Daniken Ost;47.43529, 8.34965;15450;8515450;Killwangen West (Abzw);;
 HBLO;Heitersberglinie Ost (Abzw);650;17.48466;Killwangen West - Daniken Ost;47.43806, 8.33764;15447;8515447;Heitersberglinie Ost (Abzw);;
 MELH;Mellingen Heitersberg;650;22.24;Killwangen West - Daniken Ost;47.42808, 8.27636;16219;8516219;Mellingen Heitersberg;;
+LFN;Laufen;230;100.60738;Delemont Est - Basel SBB Ost;47.41935, 7.50264;113;8500113;Laufen;;
+ZWG;Zwingen;230;103.43933;Delemont Est - Basel SBB Ost;47.43380, 7.53046;114;8500114;Zwingen;;
+GREL;Grellingen;230;108.94158;Delemont Est - Basel SBB Ost;47.44129, 7.59199;115;8500115;Grellingen;;
+AE;Aesch BL;230;113.00006;Delemont Est - Basel SBB Ost;47.46774, 7.60307;117;8500117;Aesch BL;;
+DOR;Dornach-Arlesheim;230;115.45125;Delemont Est - Basel SBB Ost;47.48862, 7.61112;118;8500118;Dornach-Arlesheim;;
+BSO;Basel SBB;230;122.46443;Delemont Est - Basel SBB Ost;47.54494, 7.59562;15387;8515387;Basel SBB Ost (Abzw);;
 """
 
 
@@ -78,13 +85,19 @@ def play_day(tmp_path: Path, **kw) -> GameDay:
 def variant_b_day(tmp_path: Path, **kw) -> GameDay:
     """A day of variant B (the shipped nordwestschweiz) on the test's Saturday, 08:00 to 17:59, both ways: an IC
     Basel SBB :00/:30 - Olten +24 - Aarau +34 (dice numbers 15 and 16), an S2 Basel SBB :49 - Olten +12 (at Olten at
-    :01: a bonus) and a bus (the feed's "1") Olten :43 - Aarau +17 (at Aarau at :00)."""
+    :01: a bonus), a bus (the feed's "1") Olten :43 - Aarau +17 (at Aarau at :00), an S1 Basel SBB :05/:35 -
+    Grellingen +17 - Zwingen +22 (through the toll line Zwingen–Grellingen, number 51) - Laufen +26 (number 11) and
+    a bus "1" Laufen :35 - Bretzwil, Dorf +25 (number 21)."""
     hours = range(8, 18)
-    lines = [line_service("IC1", [("Basel SBB", 0), ("Olten", 24), ("Aarau", 34)],
-                          [f"{h:02d}:{m}" for h in hours for m in ("00", "30")]),
+    halves = [f"{h:02d}:{m}" for h in hours for m in ("00", "30")]
+    lines = [line_service("IC1", [("Basel SBB", 0), ("Olten", 24), ("Aarau", 34)], halves),
              line_service("S2", [("Basel SBB", 0), ("Olten", 12)], [f"{h:02d}:49" for h in hours]),
-             line_service("B1", [("Olten", 0), ("Aarau", 17)], [f"{h:02d}:43" for h in hours])]
-    return inline_day(tmp_path, game="nordwestschweiz", stops=stops_txt("Basel SBB", "Olten", "Aarau"),
+             line_service("B1", [("Olten", 0), ("Aarau", 17)], [f"{h:02d}:43" for h in hours]),
+             line_service("S1", [("Basel SBB", 0), ("Grellingen", 17), ("Zwingen", 22), ("Laufen", 26)],
+                          [f"{h:02d}:{m}" for h in hours for m in ("05", "35")]),
+             line_service("B1", [("Laufen", 0), ("Bretzwil, Dorf", 25)], [f"{h:02d}:35" for h in hours])]
+    stops = stops_txt("Basel SBB", "Olten", "Aarau", "Grellingen", "Zwingen", "Laufen", "Bretzwil, Dorf")
+    return inline_day(tmp_path, game="nordwestschweiz", stops=stops,
                       trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
                       + "".join(st for _, st in lines), **kw)
