@@ -22,8 +22,9 @@ ROUTES = DEMO_ROUTES + "S24,sbb,S24,,S-Bahn,106\nS5,sbb,S5,,S-Bahn,106\nS6,sbb,S
 PLATFORM = "2"  # every train of the day stops at platform 2
 # the SBB line network's CSV (planner/rail/loader.py; PLANNER_RAIL_CSV), so that no test of the day reads
 # ../shared's: line 660 Zug - Rotkreuz - Luzern (the IR70's way over the toll line Luzern–Rotkreuz), the points
-# variant A's tunnels name (its lines 500 and 650) and line 230 Basel SBB - Laufen (variant B's toll line
-# Zwingen–Grellingen), as the SBB file has them
+# variant A's tunnels name (its lines 500 and 650), line 230 Basel SBB - Laufen (variant B's toll line
+# Zwingen–Grellingen) and lines 500 and 501 Basel SBB - Muttenz - Liestal (501: the Adlertunnel), as the SBB file
+# has them
 RAIL_CSV = """\
 Abkuerzung Bahnhof;Name Haltestelle;Linie;KM;Linien Text;Geoposition;Didok-Nummer;BPUIC;Name Haltestelle;lod;sloid
 ZG;Zug;660;0.0;Zug - Luzern;47.17371, 8.51505;2204;8502204;Zug;;
@@ -41,6 +42,14 @@ GREL;Grellingen;230;108.94158;Delemont Est - Basel SBB Ost;47.44129, 7.59199;115
 AE;Aesch BL;230;113.00006;Delemont Est - Basel SBB Ost;47.46774, 7.60307;117;8500117;Aesch BL;;
 DOR;Dornach-Arlesheim;230;115.45125;Delemont Est - Basel SBB Ost;47.48862, 7.61112;118;8500118;Dornach-Arlesheim;;
 BSO;Basel SBB;230;122.46443;Delemont Est - Basel SBB Ost;47.54494, 7.59562;15387;8515387;Basel SBB Ost (Abzw);;
+BS;Basel SBB;500;0.0;Basel SBB - Olten - Luzern;47.54741, 7.58956;10;8500010;Basel SBB;;
+MU;Muttenz;500;4.83872;Basel SBB - Olten - Luzern;47.53359, 7.64789;20;8500020;Muttenz;;
+MUOS;Muttenz;500;5.58634;Basel SBB - Olten - Luzern;47.53075, 7.65690;15984;8515984;Muttenz Ost (Abzw);;
+PR;Pratteln;500;8.33813;Basel SBB - Olten - Luzern;47.52267, 7.69082;21;8500021;Pratteln;;
+LSTN;Liestal;500;13.83314;Basel SBB - Olten - Luzern;47.48788, 7.72623;15272;8515272;Liestal Nord (Abzw);;
+LST;Liestal;500;14.376;Basel SBB - Olten - Luzern;47.48446, 7.73137;23;8500023;Liestal;;
+MUOS;Muttenz;501;6.7;Muttenz - Adlertunnel - Liestal;47.53075, 7.65690;15984;8515984;Muttenz Ost (Abzw);;
+LSTN;Liestal;501;13.83404;Muttenz - Adlertunnel - Liestal;47.48788, 7.72623;15272;8515272;Liestal Nord (Abzw);;
 """
 
 
