@@ -133,6 +133,29 @@ def demo_date():
     return DEMO_DATE
 
 
+@pytest.fixture(scope="session")
+def play_argv(tmp_path_factory, session_cache) -> list[str]:
+    """The day to play on written in tests/support/play_day.py (no ../shared), as the command line and
+    ``web_game(..., day=)`` take it: ``--feed``, ``--date``, ``--game``. Ingested once per test process."""
+    from tests.support.inline_day import day_argv
+    from tests.support.play_day import play_day
+
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (session fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return day_argv(play_day(tmp_path_factory.mktemp("play-day")))
+
+
+@pytest.fixture(scope="session")
+def variant_b_argv(tmp_path_factory, session_cache) -> list[str]:
+    """A day of variant B written in tests/support/play_day.py (no ../shared), as the command line takes it."""
+    from tests.support.inline_day import day_argv
+    from tests.support.play_day import variant_b_day
+
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (session fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(session_cache))
+        return day_argv(variant_b_day(tmp_path_factory.mktemp("variant-b-day")))
+
+
 @pytest.fixture(scope="module")
 def zug_day(zug_tt, sbb_game):
     """The Zug game day (sbb-monopoly, 2021-09-11) as the service layer loads it, on the session's timetable."""

@@ -1,7 +1,8 @@
 """The command line's contract as an organiser and a group meet it (issue 43): a question about a train answers,
 the game's own feed is accepted however it is typed, the handout draws the game of its links file, ``game new``
 says what is wrong with the game it creates (or refuses one nobody could play), and the small refusals say what
-happened, in one line of the user's language.
+happened, in one line of the user's language. The days are written in tests/support/play_day.py (``play_argv``,
+variant B's ``variant_b_argv``).
 
 Run as users run it: ``planner ... --lang de`` in a subprocess where the process matters (the warning on stderr, a
 port in use), ``main(argv)`` in this process where only the answer does.
@@ -20,11 +21,18 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from tests.support import DAY, ROOT, ZUG, assert_one_line_error
+from tests.support import ROOT, assert_one_line_error
+from tests.support.inline_day import day_argv, demo_day
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # reads ../shared (tests/project/test_suite_without_shared.py)
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile)
 
-TRIP = "207.TA.91-70-j21-1.86.R"  # the IR70 Luzern-Zürich, at Zug 13:28
+TRIP = "IR70-1229-back"  # the IR70 Luzern 12:29 - Rotkreuz 12:42 - Zug 12:50
+DAY: list[str] = []  # the day's --feed and --date (filled by ``_day``)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv[:4]
 
 
 def planner(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -39,10 +47,10 @@ def _game_new(tmp_path: Path, *extra: str, cwd: Path | None = None) -> subproces
 
 
 def test_target_in_a_train_answers_the_roll_in_german_and_in_json(capsys):
-    p = planner("target", *DAY, "--game", "sbb-monopoly", "--trip", TRIP, "--at", "Zug", "--time", "13:15",
+    p = planner("target", *DAY, "--game", "sbb-monopoly", "--trip", TRIP, "--at", "Zug", "--time", "12:45",
                 "--roll", "2", "--lang", "de")
     assert p.returncode == 0, p.stderr
-    assert p.stdout.startswith("Wurf 2: fahrt nach Wohlen AG, Ankunft 14:14"), p.stdout
+    assert p.stdout.startswith("Wurf 2: fahrt nach Wohlen AG, Ankunft 13:50"), p.stdout  # S1 13:06, S26 13:23
     assert "aus dem IR70 aussteigen" in p.stdout
     assert main(["target", *DAY, "--trip", TRIP, "--at", "Zug", "--roll", "2", "--json", "--lang", "fr"]) == 0
     out = json.loads(capsys.readouterr().out)  # (checked against the schema of "target" on the way)
@@ -50,9 +58,10 @@ def test_target_in_a_train_answers_the_roll_in_german_and_in_json(capsys):
 
 
 def test_a_group_command_accepts_the_games_feed_typed_relative_or_through_a_link(tmp_path):
+    feed = Path(DAY[1])
     link = tmp_path / "zug.zip"
-    link.symlink_to(ZUG)
-    rel = os.path.relpath(ZUG, tmp_path)
+    link.symlink_to(feed)
+    rel = os.path.relpath(feed, tmp_path)
     made = _game_new(tmp_path, "--feed", rel, "--date", "2021-09-11", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     for feed in (rel, str(link)):
@@ -61,13 +70,14 @@ def test_a_group_command_accepts_the_games_feed_typed_relative_or_through_a_link
         assert p.returncode == 0, p.stderr
         assert "Wurf 2" in p.stdout
         assert planner("group", "undo", "--feed", feed, "--group", "Rot", cwd=tmp_path).returncode == 0
-    other = planner("roll", "--feed", str(ROOT.parent / "shared/data/gtfs/ch-ic-fp2020.zip"), "--group", "Rot",
+    other_feed = day_argv(demo_day(tmp_path / "other"))[1]  # another feed than the game's
+    other = planner("roll", "--feed", other_feed, "--group", "Rot",
                     "--dice", "2", "--at", "Zug", "--time", "12:40", "--lang", "de", cwd=tmp_path)
     assert_one_line_error(other.returncode, other.stderr, "wird mit feed")
 
 
-def test_the_handout_of_a_links_file_draws_that_games_day_without_repeating_it(tmp_path, nws_feed, nws_date):
-    made = _game_new(tmp_path, "--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat())
+def test_the_handout_of_a_links_file_draws_that_games_day_without_repeating_it(tmp_path, variant_b_argv):
+    made = _game_new(tmp_path, *variant_b_argv)
     assert made.returncode == 0, made.stderr
     links = tmp_path / "game.json"
     links.write_text(made.stdout, "utf-8")
@@ -83,53 +93,21 @@ def test_the_handout_of_a_links_file_draws_that_games_day_without_repeating_it(t
             os.environ["PLANNER_STATE"] = env_state
         assert p.returncode == 0, p.stderr
         text = subprocess.run(["pdftotext", "-l", "1", str(pdf), "-"], capture_output=True, text=True).stdout
-        assert "Nordwestschweiz" in text and "13. Juni 2026" in text, text[:300]
-    p = planner("handout", "--links", str(links), "--out", str(tmp_path / "x.pdf"), "--date", "2026-06-14",
+        assert "Nordwestschweiz" in text and "11. September 2021" in text, text[:300]
+    p = planner("handout", "--links", str(links), "--out", str(tmp_path / "x.pdf"), "--date", "2021-09-18",
                 "--lang", "de")
-    assert_one_line_error(p.returncode, p.stderr, "--date 2026-06-14", "2026-06-13")
+    assert_one_line_error(p.returncode, p.stderr, "--date 2021-09-18", "2021-09-11")
 
 
 def test_game_new_warns_on_stderr_with_json_and_refuses_a_day_nobody_can_play(tmp_path):
-    p = _game_new(tmp_path, "--feed", str(ZUG), "--date", "2021-09-11", "--lang", "de")
+    p = _game_new(tmp_path, *DAY, "--lang", "de")
     assert p.returncode == 0 and json.loads(p.stdout)["warnings"]
     assert "UNGÜLTIG" in p.stderr and p.stderr.startswith("planner: Warnung:")  # seen though stdout is a file
-    p = _game_new(tmp_path, "--feed", str(ZUG), "--date", "2022-01-15", "--lang", "de")
+    p = _game_new(tmp_path, "--feed", DAY[1], "--date", "2022-01-15", "--lang", "de")
     assert_one_line_error(p.returncode, p.stderr, "2022-01-15", "ausserhalb des Fahrplans")
     p = _game_new(tmp_path, "--game", "nordwestschweiz", "--date", "2026-06-13", "--lang", "de")
     assert_one_line_error(p.returncode, p.stderr, "nordwestschweiz", "--feed")
     assert planner("group", "list", "--json").stdout.count('"name"') <= 2  # only the first game was created
-
-
-def test_synth_area_never_deletes_a_folder_or_zip_it_did_not_write(tmp_path, capsys):
-    from tests.support import nws_synthetic
-    from tools import synth_area
-
-    def refused(argv: list[str], *needles: str) -> None:
-        assert synth_area.main(argv) == 2, argv
-        err = capsys.readouterr().err
-        lines = err.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("synth_area: error: "), err
-        assert all(n in lines[0] for n in needles), (needles, lines[0])
-
-    folder = tmp_path / "SYNTHETIC-sbb-monopoly-2026-06-13"
-    folder.mkdir()
-    (folder / "notes.txt").write_text("meine Notizen")
-    refused(["--out", str(tmp_path)], "exists", "--force")
-    refused(["--out", str(tmp_path), "--force"], "no generator wrote")
-    assert (folder / "notes.txt").read_text() == "meine Notizen"
-    state = tmp_path / "SYNTHETIC-sbb-monopoly-2026-06-13.zip"  # a state file given the zip's name
-    state.write_bytes(b"SQLite format 3\0")
-    refused(["--out", str(tmp_path), "--zip", "--force"], "no generator wrote")
-    assert state.read_bytes() == b"SQLite format 3\0"
-    os.mkfifo(tmp_path / "fifo")
-    for lines in ("/dev/zero", str(tmp_path / "fifo")):
-        refused(["--out", str(tmp_path / "new"), "--lines", lines], "not a regular file")
-    refused(["--out", str(tmp_path / ("a" * 5000))], "cannot write the feed into")
-    # a feed a generator wrote there is replaced on --force (the variant-B generator: the same writer, faster)
-    for as_zip in (False, True):
-        first = nws_synthetic.write_feed(tmp_path, as_zip=as_zip)
-        assert nws_synthetic.write_feed(tmp_path, as_zip=as_zip, force=True) == first
-    assert zipfile.ZipFile(first).testzip() is None
 
 
 def test_outputs_refuse_an_existing_file_unless_forced(tmp_path, monkeypatch, capsys):
@@ -175,9 +153,9 @@ def test_advise_for_a_group_with_no_position_asks_for_it(capsys):
 
 def test_a_feed_whose_calendar_runs_nothing_is_refused(tmp_path, capsys):
     feed = tmp_path / "feed"
-    with zipfile.ZipFile(ZUG) as z:
+    with zipfile.ZipFile(DAY[1]) as z:
         z.extractall(feed)
-    for name in ("calendar.txt", "calendar_dates.txt"):
+    for name in ("calendar.txt",):  # (the day has no calendar_dates.txt)
         path = feed / name
         path.write_text(path.read_text("utf-8").splitlines()[0] + "\n", "utf-8")
     rc = main(["stations", "--feed", str(feed), "--date", "2021-09-11", "--lang", "de"])

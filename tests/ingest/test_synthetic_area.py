@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import zipfile
 from pathlib import Path
@@ -129,6 +130,37 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
 
 
 # ---- the whole area, as the organisers check it ------------------------------------------------------------------
+
+
+def test_synth_area_never_deletes_a_folder_or_zip_it_did_not_write(tmp_path, capsys):
+    from tests.support import nws_synthetic
+
+    def refused(argv: list[str], *needles: str) -> None:
+        assert synth_area.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("synth_area: error: "), err
+        assert all(n in lines[0] for n in needles), (needles, lines[0])
+
+    folder = tmp_path / "SYNTHETIC-sbb-monopoly-2026-06-13"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("meine Notizen")
+    refused(["--out", str(tmp_path)], "exists", "--force")
+    refused(["--out", str(tmp_path), "--force"], "no generator wrote")
+    assert (folder / "notes.txt").read_text() == "meine Notizen"
+    state = tmp_path / "SYNTHETIC-sbb-monopoly-2026-06-13.zip"  # a state file given the zip's name
+    state.write_bytes(b"SQLite format 3\0")
+    refused(["--out", str(tmp_path), "--zip", "--force"], "no generator wrote")
+    assert state.read_bytes() == b"SQLite format 3\0"
+    os.mkfifo(tmp_path / "fifo")
+    for lines in ("/dev/zero", str(tmp_path / "fifo")):
+        refused(["--out", str(tmp_path / "new"), "--lines", lines], "not a regular file")
+    refused(["--out", str(tmp_path / ("a" * 5000))], "cannot write the feed into")
+    # a feed a generator wrote there is replaced on --force (the variant-B generator: the same writer, faster)
+    for as_zip in (False, True):
+        first = nws_synthetic.write_feed(tmp_path, as_zip=as_zip)
+        assert nws_synthetic.write_feed(tmp_path, as_zip=as_zip, force=True) == first
+    assert zipfile.ZipFile(first).testzip() is None
 
 
 def test_every_rail_station_of_the_area_on_the_sbb_lines_is_in_the_day(area_tt, sbb_game):

@@ -1,4 +1,5 @@
-"""The game lab on the real Zug game day: simulated days play by the rules of the service layer.
+"""The game lab on the day written in tests/support/play_day.py: simulated days play by the rules of the service
+layer (on the real Zug day, many more of them: tests/lab/test_lab_days_legal.py).
 
 * every traced roll of a sample is what ``planner roll`` answers in the same situation, replayed in a fresh state;
 * every group's traced day (its rides) passes ``planner zugzwang --check``;
@@ -28,18 +29,24 @@ from planner.lab.run import RunSpec, keep, run_days
 from planner.service import GameDay
 from planner.util.i18n import format_amount
 from planner.util.timefmt import fmt_clock
-from tests.support import DEMO_DATE, ZUG
+from tests.support import DEMO_DATE
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # --feed and --date of the day written in tests/support/play_day.py (filled by ``_day``)
 DAYS, GROUPS, SEED = 3, 6, 7
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv[:4]
+
+
 @pytest.fixture(scope="module")
-def lab(sbb_game):
-    spec = RunSpec(str(ZUG), "sbb-monopoly", DEMO_DATE.isoformat(), None, DayConfig(GROUPS, "mix", SEED, trace=True))
-    board = keep(spec, GameDay(str(ZUG), sbb_game, DEMO_DATE).warm())
+def lab(sbb_game, _day):
+    feed = DAY[1]
+    spec = RunSpec(feed, "sbb-monopoly", DEMO_DATE.isoformat(), None, DayConfig(GROUPS, "mix", SEED, trace=True))
+    board = keep(spec, GameDay(feed, sbb_game, DEMO_DATE).warm())
     results = run_days(spec, DAYS, executor="serial")
     return {"spec": spec, "board": board, "results": results, "report": build(results, board, spec.config)}
 
@@ -332,8 +339,8 @@ def test_a_worker_whose_files_changed_since_the_run_started_plays_nothing(tmp_pa
 
     game = tmp_path / "game.toml"
     game.write_bytes((resources.files("planner") / "games" / "sbb-monopoly.toml").read_bytes())
-    spec = RunSpec(str(ZUG), str(game), DEMO_DATE.isoformat(), None, DayConfig(2, "mix", 1)).identified()
-    assert spec.identity and spec.game == os.path.abspath(game) and spec.feed == os.path.abspath(ZUG)
+    spec = RunSpec(DAY[1], str(game), DEMO_DATE.isoformat(), None, DayConfig(2, "mix", 1)).identified()
+    assert spec.identity and spec.game == os.path.abspath(game) and spec.feed == os.path.abspath(DAY[1])
     assert spec.load(check=True).timetable.n_trips > 0
     game.write_text(game.read_text("utf-8").replace("[prices]", "# edited\n[prices]", 1), "utf-8")
     with pytest.raises(InputError, match="changed since it started"):

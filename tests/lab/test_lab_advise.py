@@ -1,4 +1,4 @@
-"""``planner advise`` in a real game on the Zug day: the stations on or near the group's way worth buying now,
+"""``planner advise`` in a real game on the day written in tests/support/play_day.py: the stations on or near the group's way worth buying now,
 ranked by expected fee income against price; ``next`` and the phone's state show the best one (``buy_advice``)."""
 
 from __future__ import annotations
@@ -8,11 +8,24 @@ import json
 import pytest
 
 from planner.cli import main
-from tests.support import ZUG
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the day's --feed and --date (filled by ``_day``)
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv[:4]
+
+
+@pytest.fixture(scope="module")
+def day(play_argv):
+    """The day as the service layer loads it."""
+    import datetime as dt
+
+    from planner.gamefile.game import load_game
+    from planner.service.setup.playing import GameDay
+
+    return GameDay(play_argv[1], load_game(play_argv[5]), dt.date.fromisoformat(play_argv[3]))
 
 
 def js(capsys, *argv: str) -> dict:
@@ -24,7 +37,7 @@ def js(capsys, *argv: str) -> dict:
 
 @pytest.mark.fresh_cache  # no lab run of this day kept (another test's would make the basis "lab")
 def test_advise_ranks_stations_on_the_way_by_expected_income_against_price(capsys):
-    # Rot heads from Zug to Wohlen AG via Rotkreuz (13:07); Gelb owns Zug; Blau stands at Rotkreuz
+    # Rot heads from Zug to Wohlen AG via Rotkreuz (13:19); Gelb owns Zug; Blau stands at Rotkreuz
     rot = js(capsys, "roll", *DAY, "--group", "Rot", "--dice", "2", "--at", "Zug", "--time", "12:40")
     assert rot["target"] == "Wohlen AG" and any(leg["to"] == "Rotkreuz" for leg in rot["legs"])
     js(capsys, "ledger", "buy", *DAY, "--group", "Gelb", "--station", "Zug", "--time", "12:30")
@@ -39,7 +52,7 @@ def test_advise_ranks_stations_on_the_way_by_expected_income_against_price(capsy
     ratios = [s["expected_income"] / s["price"] for s in out["stations"]]
     assert ratios == sorted(ratios, reverse=True)
     rk = next(s for s in out["stations"] if s["name"] == "Rotkreuz")
-    assert rk["why"] == "where you are" and rk["certain_stops"] >= 1  # Rot's itinerary stops there at 13:07
+    assert rk["why"] == "where you are" and rk["certain_stops"] >= 1  # Rot's itinerary stops there at 13:19
     # next and the phone show the best one
     nxt = js(capsys, "next", *DAY, "--group", "Blau", "--time", "12:40")
     assert nxt["buy_advice"] == out["stations"][0]
@@ -64,7 +77,7 @@ def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_besi
     out = tmp_path / "area.html"
     rc = main(["check-area", *DAY, "--out", str(out)])
     text = capsys.readouterr().out
-    assert rc == 1  # the Zug extract lacks most targets
+    assert rc == 1  # the day lacks most targets
     assert "game lab" in text and "planner simulate --game sbb-monopoly --date 2021-09-11" in text
     assert "planner simulate" in out.read_text("utf-8") and "href='lab-" not in out.read_text("utf-8")
     lab = tmp_path / "lab-sbb-monopoly-2021-09-11.html"
@@ -72,7 +85,7 @@ def test_check_area_says_how_to_make_the_lab_report_and_links_it_when_it_is_besi
     rc = main(["check-area", *DAY, "--out", str(out), "--json", "--force"])
     rep = json.loads(capsys.readouterr().out)
     assert rep["lab"]["report"] == lab.name
-    assert f"--feed {ZUG} " in rep["lab"]["command"]  # the feed the organiser checked, not the default one
+    assert f"--feed {DAY[1]} " in rep["lab"]["command"]  # the feed the organiser checked, not the default one
     assert rep["lab"]["command"].endswith(f"--out {lab}")  # beside the area report, where its link is looked for
     assert f"href='{lab.name}'" in out.read_text("utf-8")
 
@@ -93,13 +106,13 @@ def _game(capsys) -> None:
     js(capsys, "game", "new", *DAY, "--name", "Samstag", "--groups", "Rot,Blau,Gelb")
 
 
-def test_a_heading_group_is_offered_the_stations_of_its_itinerary_only(capsys, zug_tt):
+def test_a_heading_group_is_offered_the_stations_of_its_itinerary_only(capsys, day):
     _game(capsys)
-    # Rot must take the 12:48 IR75 from Rotkreuz to Zug and the S5 to Affoltern: no train the other way counts
+    # Rot must take the 12:49 S6 from Rotkreuz to Zug and the S5 to Affoltern: no train the other way counts
     rot = js(capsys, "roll", *DAY, "--group", "Rot", "--dice", "4", "--at", "Rotkreuz", "--time", "12:40")
-    assert rot["target"] == "Affoltern am Albis" and rot["legs"][0]["route"] == "IR75"
-    assert rot["legs"][0]["departure"] == "12:48"
-    way = _way_stations(zug_tt, rot["legs"])
+    assert rot["target"] == "Affoltern am Albis" and rot["legs"][0]["route"] == "S6"
+    assert rot["legs"][0]["departure"] == "12:49"
+    way = _way_stations(day.timetable, rot["legs"])
     out = js(capsys, "advise", *DAY, "--group", "Rot", "--time", "12:40", "--top", "100")
     assert out["stations"] and {s["name"] for s in out["stations"]} <= way
     assert not any(s["why"].startswith("a train you may take") for s in out["stations"])
@@ -148,7 +161,7 @@ def test_the_heading_says_whether_the_stations_pay_back_and_the_end_is_one_line(
 
 
 @pytest.mark.parametrize("at", ["Zug", "Luzern", "Rotkreuz"])
-def test_a_train_advise_offers_is_one_the_group_may_take(zug_day, at):
+def test_a_train_advise_offers_is_one_the_group_may_take(day, at):
     """Every "a train you may take stops there at T" of a group standing where it got off is an arrival the
     service's own legal routing makes by T (the change time after getting off, the 29-minute window): advise never
     promises a train the planner would refuse."""
@@ -158,15 +171,15 @@ def test_a_train_advise_offers_is_one_the_group_may_take(zug_day, at):
     from planner.routing import best_journey
     from planner.service.read.positions import origin_of
 
-    board, station = Board(zug_day), zug_day.station(at)
+    board, station = Board(day), day.station(at)
     offered = 0
     for t in range(9 * 3600, 12 * 3600, 7 * 60):  # before the dice: the group moves freely
         pos = Position(station, t)
         state = GroupState(t, pos, Obligation("before_dice", until=12 * 3600 + 1800), None, (), t)
-        for name, (arrival, why) in _candidates(zug_day, board, state, []).items():
+        for name, (arrival, why) in _candidates(day, board, state, []).items():
             if not why.startswith("a train you may take"):
                 continue
-            j = best_journey(zug_day.network, origin_of(zug_day, pos, t), zug_day.station(name))
-            assert j is not None and j.arrival(zug_day.timetable) <= arrival, (at, t, name, why)
+            j = best_journey(day.network, origin_of(day, pos, t), day.station(name))
+            assert j is not None and j.arrival(day.timetable) <= arrival, (at, t, name, why)
             offered += 1
     assert offered > 0

@@ -1,15 +1,21 @@
-"""The command line in German (``--lang de``) on the Zug day: itineraries, dice answers, the change window, a
-group's state and the ledger read in the catalog's words, and a bad input is one German line (exit 2, no
-traceback). The suite runs in English (tests/conftest.py); these tests ask for German themselves."""
+"""The command line in German (``--lang de``) on the day to play on (tests/support/play_day.py):
+itineraries, dice answers, the change window, a group's state and the ledger read in the catalog's words, and a
+bad input is one German line (exit 2, no traceback). The suite runs in English (tests/conftest.py); these tests
+ask for German themselves."""
 
 from __future__ import annotations
 
 import pytest
 
 from planner.cli import main
-from tests.support import DAY, assert_one_line_error
+from tests.support import assert_one_line_error
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the day's --feed, --date and --game (filled by ``_day``)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

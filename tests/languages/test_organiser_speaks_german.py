@@ -1,39 +1,56 @@
 """The organisers' outputs speak the game's language: ``check-area``'s report, the handout's rules card and station
 list and the web area map are in German with ``--lang de``, and in the game's ``[game] language`` (German for both
 shipped games) when nothing else chose one (docs/i18n.md). The tests run in English (conftest sets PLANNER_LANG=en);
-here the language is chosen explicitly, or the environment's choice is taken away."""
+here the language is chosen explicitly, or the environment's choice is taken away. The day is written in
+tests/support/play_day.py, with its line network (no ../shared)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
 
 from planner.cli import main
 from planner.util.i18n import use_language
-from tests.support import ZUG
+from tests.support.play_day import rail_csv
 
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+DAY: list[str] = []  # the day's --feed, --date and --game (filled by ``german_report``)
 
-DAY = ("--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11")
+
+@pytest.fixture(autouse=True)
+def _line_network(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLANNER_RAIL_CSV", rail_csv(tmp_path))
 
 
 @pytest.fixture(scope="module")
-def german_report(tmp_path_factory) -> tuple[dict, str, str]:
-    """``check-area --lang de`` of the Zug extract (variant A: invalid, most dice targets are not in it): the JSON,
+def german_report(tmp_path_factory, play_argv) -> tuple[dict, str, str]:
+    """``check-area --lang de`` of the day (variant A: invalid, most dice targets are not in it): the JSON,
     the HTML page and the text the terminal shows."""
+    DAY[:] = play_argv
     out = tmp_path_factory.mktemp("area-de") / "report.html"
     import contextlib
     import io
 
     buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        rc = main(["check-area", *DAY, "--lang", "de", "--json", "--out", str(out)])
-    assert rc == 1
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):
-        main(["check-area", *DAY, "--lang", "de"])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PLANNER_RAIL_CSV", rail_csv(out.parent))
+        with contextlib.redirect_stdout(buf):
+            rc = main(["check-area", *DAY, "--lang", "de", "--json", "--out", str(out)])
+        assert rc == 1
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            main(["check-area", *DAY, "--lang", "de"])
     return json.loads(buf.getvalue()), out.read_text("utf-8"), text.getvalue()
+
+
+@pytest.fixture(scope="module")
+def day_tt(play_argv):
+    """The day's timetable."""
+    from planner.gamefile.game import load_game
+    from planner.service.setup.playing import GameDay
+
+    return GameDay(play_argv[1], load_game(play_argv[5]), dt.date.fromisoformat(play_argv[3])).timetable
 
 
 def test_the_area_report_is_german(german_report):
@@ -54,7 +71,7 @@ def test_the_area_report_is_german(german_report):
     assert "rail network" not in text and "Quelle: opentransportdata.swiss" in page
 
 
-def test_the_game_chooses_german_when_nothing_else_does(monkeypatch, capsys):
+def test_the_game_chooses_german_when_nothing_else_does(monkeypatch, capsys, german_report):
     for var in ("PLANNER_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(var, raising=False)
     rc = main(["check-area", *DAY, "--json"])  # sbb-monopoly.toml: [game] language = "de"
@@ -65,13 +82,13 @@ def test_the_game_chooses_german_when_nothing_else_does(monkeypatch, capsys):
     assert "target 1 Sissach: not found in the feed" in json.loads(capsys.readouterr().out)["problems"]
 
 
-def test_the_rules_card_and_station_list_are_german(zug_tt, sbb_game):
+def test_the_rules_card_and_station_list_are_german(day_tt, sbb_game):
     from planner.maps.handout import station_lines
     from planner.maps.rules_card import card
 
     with use_language("de"):
-        sections = card(zug_tt, sbb_game)
-        heads = [str(v) for k, v in station_lines(zug_tt, sbb_game) if k == "head"]
+        sections = card(day_tt, sbb_game)
+        heads = [str(v) for k, v in station_lines(day_tt, sbb_game) if k == "head"]
     titles = [s.title for s in sections]
     assert titles[:6] == ["Zeiten", "Würfel", "Gebühren-Strecken", "Gebühren-Tunnel", "Bahnhöfe: Bauen und Gebühren",
                           "Volle Stunde (Honorar)"]
@@ -82,11 +99,11 @@ def test_the_rules_card_and_station_list_are_german(zug_tt, sbb_game):
     by_name = {s.title: s for s in sections}
     assert by_name["Gebühren-Strecken"].header == ("Gebühren-Strecke", "Zwischen", "Kaufpreis")
     assert ("6", "60 Minuten frei bewegen") in by_name["Würfel"].rows
-    assert "Z – 15 Bahnhöfe, 5 Baugruppen" in heads and "G – 1 Bahnhof, keine Baugruppe (braucht 3)" in heads
+    assert "Z – 4 Bahnhöfe, 1 Baugruppe" in heads and "A – 1 Bahnhof, keine Baugruppe (braucht 3)" in heads
     assert not any("station" in h for h in heads)
 
 
-def test_the_web_area_map_is_german(tmp_path, capsys):
+def test_the_web_area_map_is_german(tmp_path, capsys, german_report):
     out = tmp_path / "area.html"
     rc = main(["map", "area", *DAY, "--lang", "de", "--standalone", "--out", str(out)])
     assert rc == 0

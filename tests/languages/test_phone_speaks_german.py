@@ -2,7 +2,7 @@
 that has no ``$PLANNER_LANG`` (the suite's English is the shared server's), opened by a phone whose browser is
 English (en-US): the game's language (German) wins over the browser's.
 
-The group's page: a position and a roll of the Zug day; its answers, labels and buttons are the German catalog's;
+The group's page: a position and a roll of the day written in tests/support/play_day.py; its answers, labels and buttons are the German catalog's;
 no visible text (nor an input's placeholder, title or label) is an English text of the catalog that has its own
 German translation, on the first screen and with every folded section opened; every time in every input is a
 24-hour one; nothing is wider than the phone, no table is scrolled sideways. The organiser's page likewise (its
@@ -30,9 +30,9 @@ from playwright.sync_api import expect
 
 from planner.util.i18n import _, catalog_file, use_language
 from tests.support.browser import PHONE, page_width, roll, tell_position, unfold
-from tests.support.webserver import DAY, run_cli, serve, web_env, web_game
+from tests.support.webserver import run_cli, serve, web_env, web_game
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 POLL_MS = 15000
 ANSWER_MS = 120000  # the first answer of a fresh server compiles the router
@@ -111,18 +111,18 @@ def sideways(p) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, session_cache):
+def site(tmp_path_factory, session_cache, play_argv):
     """A server without ``$PLANNER_LANG`` (each request in the language it asks for, else the game's) and a game
-    on it: Rot and Blau."""
+    on it: Rot and Blau, on the day to play on (tests/support/play_day.py)."""
     env = web_env(tmp_path_factory.mktemp("german-web"), cache=session_cache)
     env.pop("PLANNER_LANG", None)
     with serve(env, "--poll-interval", "0.5") as srv:
-        game = web_game(env, "Rot,Blau", name="Samstag", base=srv.url)
-        yield {"env": env, "game": game, "url": srv.url}
+        game = web_game(env, "Rot,Blau", name="Samstag", base=srv.url, day=play_argv)
+        yield {"env": env, "game": game, "url": srv.url, "day": play_argv}
 
 
 def cli(site, *args: str) -> dict:
-    p = run_cli(site["env"], *args, "--game-id", site["game"]["game"], *DAY, "--json")
+    p = run_cli(site["env"], *args, "--game-id", site["game"]["game"], *site["day"], "--json")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 
@@ -160,7 +160,7 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
     target = want["rolls"][0]["target"]
     expect(p.locator("#target")).to_have_text(target)
     german = run_cli({**site["env"], "PLANNER_LANG": "de"}, "group", "status", "--group", "Rot",
-                     "--game-id", game["game"], *DAY, "--json")
+                     "--game-id", game["game"], *site["day"], "--json")
     said = json.loads(german.stdout)["obligation"]["text"]["text"]  # the command line's words, as a headline
     expect(p.locator("#obligation")).to_have_text(said[0].upper() + said[1:])
     for label in ("Roll", "Money", "History", "Messages", "Trains you may take next", "Target", "Cash", "Capital"):
@@ -193,7 +193,7 @@ def test_a_group_plays_a_roll_in_german_on_a_phone_and_the_organiser_follows_in_
     assert org.evaluate("document.documentElement.lang") == "de"
     expect(org.locator("#groups tbody tr")).to_have_count(2, timeout=POLL_MS)
     expect(org.locator("#events tbody tr")).to_have_count(2, timeout=POLL_MS)
-    expect(org.locator("#area-warning")).to_be_visible()  # the Zug day's area is INVALID: said in German
+    expect(org.locator("#area-warning")).to_be_visible()  # the day's area is INVALID: said in German
     for label in ("Groups", "Ranking", "Void the event"):
         assert de(label) in org.evaluate("document.body.innerText"), label
     found["organiser"] = english_shown(org)

@@ -21,12 +21,30 @@ from planner.errors import InputError
 from planner.ledger.money_rules import DEFAULT_MESSAGES
 from planner.util.i18n import _, use_language
 from planner.util.pseudo import PSEUDO, PSEUDO_ENV, pseudo
-from tests.support import ZUG
-from tests.support.pseudo_check import untranslated
+from tests.support import pseudo_check
+from tests.support.play_day import rail_csv
 from tests.support.webserver import free_port, serve, web_env, web_game
 
-# one worker runs a module (--dist loadfile); this one early (80 s with a server); reads ../shared
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]
+# one worker runs a module (--dist loadfile); this one early (80 s with a server)
+pytestmark = pytest.mark.long
+
+DAY: list[str] = []  # the day written in tests/support/play_day.py: --feed, --date, --game (filled by ``_day``)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv
+
+
+@pytest.fixture(autouse=True)
+def _rail(tmp_path, monkeypatch):
+    """The day's line network (its toll line), written for the test: none is read from ../shared."""
+    monkeypatch.setenv("PLANNER_RAIL_CSV", rail_csv(tmp_path))
+
+
+def untranslated(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """:func:`tests.support.pseudo_check.untranslated`, the names of the day's feed being data."""
+    return pseudo_check.untranslated(text, allowed, feed=DAY[1])
 
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*|'planner ")
 
@@ -55,7 +73,7 @@ def test_the_check_catches_a_refusal_that_bypassed_the_catalog(pseudo_env):
     assert pseudo("{n} trains from --at") == "⟦{n} ţŕáíñš ƒŕóɱ --at⟧"  # placeholders and options kept
 
 
-# bad invocations of many commands: each must be refused in one line of catalog text (DAY: the Zug day)
+# bad invocations of many commands: each must be refused in one line of catalog text (DAY: the day to play on)
 REFUSALS = """
 route DAY --from Zugg --to Baar --time 12:00
 route DAY --from Zug --to Baar --time 99:99
@@ -103,8 +121,8 @@ def test_a_command_line_refusal_is_catalog_text(pseudo_env, capsys, tmp_path, li
     (tmp_path / "columns.csv").write_text("from,to\nZug,Baar\n")  # TMP: files an organiser may get wrong
     (tmp_path / "binary.csv").write_bytes(b"\xff\xfe")
     (tmp_path / "broken.toml").write_text("x = [[[[\n")
-    argv = shlex.split(line.replace("DAY", f"--feed {ZUG} --game sbb-monopoly --date 2021-09-11")
-                       .replace("FEED", str(ZUG)).replace("TMP", str(tmp_path)))
+    argv = shlex.split(line.replace("DAY", shlex.join(DAY)).replace("FEED", shlex.quote(DAY[1]))
+                       .replace("TMP", str(tmp_path)))
     rc, _out, err = run(capsys, *argv)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert rc == 2 and len(lines) == 1 and "Traceback" not in err, err
@@ -113,7 +131,7 @@ def test_a_command_line_refusal_is_catalog_text(pseudo_env, capsys, tmp_path, li
 
 
 def test_the_ledgers_messages_and_corrections_are_catalog_text(pseudo_env, capsys):
-    day = ["--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11"]
+    day = DAY
     shown = []
     for argv in (["group", "position", *day, "--group", "Blau", "--at", "Zug", "--time", "12:00"],
                  ["ledger", "buy", *day, "--group", "Blau", "--station", "Zug", "--time", "12:01"],
@@ -138,7 +156,7 @@ def test_the_ledgers_messages_and_corrections_are_catalog_text(pseudo_env, capsy
 
 def test_the_organisers_report_is_catalog_text(pseudo_env, capsys, tmp_path):
     report = tmp_path / "report.html"
-    rc, out, err = run(capsys, "check-area", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11",
+    rc, out, err = run(capsys, "check-area", *DAY,
                        "--out", str(report))
     assert rc in (0, 1), err
     assert untranslated(out) == [], out
@@ -151,7 +169,7 @@ def test_the_handouts_text_is_catalog_text(pseudo_env, capsys, tmp_path):
     import subprocess
 
     pdf = tmp_path / "handout.pdf"
-    rc, _out, err = run(capsys, "handout", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11",
+    rc, _out, err = run(capsys, "handout", *DAY,
                         "--out", str(pdf), "--no-png")
     assert rc == 0, err
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
@@ -208,14 +226,14 @@ PHONE = [
 
 
 @pytest.fixture(scope="module")
-def pseudo_site(tmp_path_factory, session_cache):
+def pseudo_site(tmp_path_factory, session_cache, play_argv):
     """A real server whose answers are in the pseudo-locale, and a game on it (Rot, Blau)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(PSEUDO_ENV, "1")
         env = web_env(tmp_path_factory.mktemp("pseudo-web"), cache=session_cache)
         env["PLANNER_LANG"] = PSEUDO
         with serve(env) as srv:
-            game = web_game(env, "Rot,Blau", name="Samstag", base=srv.url)
+            game = web_game(env, "Rot,Blau", name="Samstag", base=srv.url, day=play_argv)
             yield {"url": srv.url, "game": game}
 
 
@@ -302,12 +320,13 @@ def cli_in(folder, *args: str):
     return planner({**env, "PLANNER_LOCALE_DIR": str(folder)}, *args, "--lang", "de")
 
 
-ROUTE = ("route", "--feed", str(ZUG), "--game", "sbb-monopoly", "--date", "2021-09-11", "--from", "Zug", "--to",
-         "Baar", "--time", "12:40")
+def route() -> tuple[str, ...]:
+    """Zug -> Baar at 12:40 on the day."""
+    return ("route", *DAY, "--from", "Zug", "--to", "Baar", "--time", "12:40")
 
 
 def test_an_empty_compiled_catalog_is_said_in_one_line_and_its_po_used(tmp_path):
-    p = cli_in(damaged_catalogs(tmp_path, mo=b""), *ROUTE)
+    p = cli_in(damaged_catalogs(tmp_path, mo=b""), *route())
     assert p.returncode == 0 and "Traceback" not in p.stderr
     lines = p.stderr.splitlines()
     assert len(lines) == 1 and "messages.mo cannot be read" in lines[0] and "using messages.po" in lines[0], p.stderr
@@ -319,7 +338,7 @@ def test_a_truncated_mo_and_a_damaged_newer_po_answer_in_english(tmp_path):
     from planner.util.i18n import LOCALE_DIR
 
     real.write_bytes((LOCALE_DIR / "de" / "LC_MESSAGES" / "messages.mo").read_bytes()[:300])
-    p = cli_in(damaged_catalogs(tmp_path, mo=real.read_bytes(), po=b'msgid "x"\nmsgstr "\xff\xfe\x00 broken'), *ROUTE)
+    p = cli_in(damaged_catalogs(tmp_path, mo=real.read_bytes(), po=b'msgid "x"\nmsgstr "\xff\xfe\x00 broken'), *route())
     assert p.returncode == 0 and "Traceback" not in p.stderr
     lines = p.stderr.splitlines()
     assert len(lines) == 1 and "answers in English" in lines[0], p.stderr
@@ -328,7 +347,7 @@ def test_a_truncated_mo_and_a_damaged_newer_po_answer_in_english(tmp_path):
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.splitlines()) == 2, bad.stderr
 
 
-def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, session_cache):
+def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, session_cache, play_argv):
     folder = damaged_catalogs(tmp_path, mo=b"", po_size=50 << 20)
     (tmp_path / "web").mkdir()
     env = web_env(tmp_path / "web", cache=session_cache)
@@ -336,7 +355,7 @@ def test_a_huge_catalog_is_refused_unread_and_the_web_never_fails(tmp_path, sess
     port = free_port()
     # the game made in this process before the damaged catalogs are chosen: this process keeps the catalog it read
     # first (once per language and process), and the German of the worker's later tests is the real one
-    game = web_game(env, "Rot", name="Samstag", base=f"http://127.0.0.1:{port}")
+    game = web_game(env, "Rot", name="Samstag", base=f"http://127.0.0.1:{port}", day=play_argv)
     env["PLANNER_LOCALE_DIR"] = str(folder)
     with serve(env, port=port) as srv:
         tok = {"Authorization": f"Bearer {game['groups'][0]['token']}"}

@@ -1,15 +1,12 @@
 """Answers cite the paragraphs of the game's own rules ([game] paragraphs): variant B numbers free movement §4.4
-(variant A §4.5), so a hint in a variant-B game never sends players to variant A's paragraph."""
+(variant A §4.5), so a hint in a variant-B game never sends players to variant A's paragraph. The variant-B day is
+written in tests/support/play_day.py."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
 from planner.cli import main
-
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
 
 
 def _rolls(capsys, day: list[str], group: str, *rolls: tuple[str, str]) -> dict:
@@ -21,9 +18,8 @@ def _rolls(capsys, day: list[str], group: str, *rolls: tuple[str, str]) -> dict:
     return out
 
 
-def test_a_variant_b_hint_cites_variant_bs_paragraph(capsys, nws_feed, nws_date):
-    day = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
-    b = _rolls(capsys, day, "Rot", ("61", "11:30"), ("21", "11:50"))  # 61: free movement; 21 during it
+def test_a_variant_b_hint_cites_variant_bs_paragraph(capsys, variant_b_argv):
+    b = _rolls(capsys, variant_b_argv, "Rot", ("61", "11:30"), ("16", "11:50"))  # 61: free movement; 16 during it
     said = [w for w in b["warnings"] if "free movement" in w]
     assert said and all("(§4.4)" in w and "§4.5" not in w for w in said), b["warnings"]
 

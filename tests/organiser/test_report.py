@@ -185,6 +185,16 @@ def test_valid_when_every_target_is_served(zug_reports):
     assert all(c["served"] for c in rep["toll_lines"]) and rep["tunnels"] == []
 
 
+def test_game_new_says_nothing_on_a_valid_day(tmp_path, nws_feed, nws_date):
+    """On a day check-area finds valid (the SYNTHETIC Nordwestschweiz day) ``game new`` warns of nothing; its warning
+    on an invalid day: tests/organiser/test_organisers_are_told_the_verdict.py."""
+    from tests.support.webserver import run_cli, web_env
+
+    p = run_cli(web_env(tmp_path), "game", "new", "--name", "NWS", "--groups", "Rot", "--game", "nordwestschweiz",
+                "--feed", str(nws_feed), "--date", nws_date.isoformat(), "--json")
+    assert p.returncode == 0 and p.stderr == "" and json.loads(p.stdout)["warnings"] == []
+
+
 def test_invalid_when_a_target_has_no_train_in_the_game_hours(zug_reports):
     rep = zug_reports[WORKS_DAY]
     assert rep["valid"] is False

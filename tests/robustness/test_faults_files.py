@@ -1,7 +1,8 @@
 """Files written that nobody asked for, memory and hangs: a feed URL, downloads over the limit or too
 slow, cache members that are links or FIFOs, feed folders linking out, a zip bomb in transfers.txt, --links.
 
-Downloads are served from loopback HTTP servers; the feeds are the real extracts and the BLT fixture."""
+Downloads are served from loopback HTTP servers; the feeds are the day written in tests/support/play_day.py and
+the BLT fixture."""
 
 from __future__ import annotations
 
@@ -20,18 +21,28 @@ import pytest
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.gtfs import download as dl
-from tests.support import FIXTURES, IC1_2019, ROOT, ZUG, assert_one_line_error
+from tests.support import FIXTURES, ROOT, assert_one_line_error
 from tests.support.download_server import RangeHandler, serving
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # the day's --feed, --date and --game (filled by ``_day``)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv
+
+
+def _feed_bytes() -> bytes:
+    """The day's zipped feed, as a server sends it."""
+    return Path(DAY[1]).read_bytes()
 
 
 def test_a_feed_url_is_downloaded_into_the_cache_not_into_feeds(tmp_path, monkeypatch, capsys):
     feeds = tmp_path / "feeds"
     monkeypatch.setenv("PLANNER_FEEDS", str(feeds))
-    with serving(tmp_path, RangeHandler, IC1_2019.read_bytes()) as url:
+    with serving(tmp_path, RangeHandler, _feed_bytes()) as url:
         assert main(["feed-info", "--feed", url, "--json"]) == 0
         info = json.loads(capsys.readouterr().out)
         assert info["stops"] > 0
@@ -54,9 +65,10 @@ class _Unannounced(RangeHandler):
 
 
 def test_a_download_over_the_size_limit_leaves_no_part_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(dl, "MAX_BYTES", 100_000)  # the real limit (4 GiB) is too big to send here
+    monkeypatch.setattr(dl, "MAX_BYTES", 10_000)  # the real limit (4 GiB) is too big to send here
+    assert len(_feed_bytes()) > 2 * dl.MAX_BYTES
     out = tmp_path / "feeds"
-    with serving(tmp_path, _Unannounced, IC1_2019.read_bytes()) as url, \
+    with serving(tmp_path, _Unannounced, _feed_bytes()) as url, \
             pytest.raises(PlannerError, match="more than 0 MiB"):
         dl.download(url, out_dir=out, progress=False)
     assert list(out.iterdir()) == []
@@ -87,7 +99,7 @@ class _Trickle(RangeHandler):
 def test_a_download_that_trickles_is_cut_at_its_deadline(tmp_path, monkeypatch):
     monkeypatch.setattr(dl, "DEADLINE", 2)
     out = tmp_path / "feeds"
-    with serving(tmp_path, _Trickle, IC1_2019.read_bytes()) as url, \
+    with serving(tmp_path, _Trickle, _feed_bytes()) as url, \
             pytest.raises(PlannerError, match="not finished within 2 s"):
         dl.download(url, out_dir=out, progress=False)
     assert [p.name for p in out.iterdir()] == ["GTFS_FP2019_20190118.zip.part"]  # kept, to resume
@@ -101,8 +113,8 @@ def _stations(env: dict) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def built_cache(tmp_path_factory) -> tuple[Path, str]:
-    """A cache the Zug day was ingested into by a fresh process (cold), and that process's answer: the tests
+def built_cache(tmp_path_factory, _day) -> tuple[Path, str]:
+    """A cache the day was ingested into by a fresh process (cold), and that process's answer: the tests
     below plant their fault in a copy of it."""
     root = tmp_path_factory.mktemp("built-cache")
     env = {**os.environ, "PLANNER_CACHE": str(root / "cache"), "PLANNER_STATE": str(root / "state.sqlite")}

@@ -1,5 +1,6 @@
 """Faults of the phone app against a real ``planner serve`` over loopback: the routing process killed
-mid-burst, the health endpoint, a deeply nested body, X-Forwarded-For, and map tooltips in headless Chromium."""
+mid-burst, the health endpoint, a deeply nested body, X-Forwarded-For, and map tooltips in headless Chromium; the
+games play on the day written in tests/support/play_day.py."""
 
 from __future__ import annotations
 
@@ -17,21 +18,22 @@ import requests
 from playwright.sync_api import expect
 
 from planner.cli import main
-from tests.support import ROOT, ZUG
+from tests.support import ROOT
 from tests.support.webserver import free_port, process_gone, routing_child, run_cli, serve, web_env, web_game
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 GROUPS = 32
 EVIL = "<img src=x onerror=alert(1)>"  # a group name a browser would run as markup
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, session_cache):
+def site(tmp_path_factory, session_cache, play_argv):
     folder = tmp_path_factory.mktemp("faultweb")
     env = web_env(folder, cache=session_cache)
     port = free_port()
-    game = web_game(env, ",".join(f"G{i}" for i in range(1, GROUPS + 1)), base=f"http://127.0.0.1:{port}")
+    game = web_game(env, ",".join(f"G{i}" for i in range(1, GROUPS + 1)), base=f"http://127.0.0.1:{port}",
+                    day=play_argv)
     with serve(env, port=port) as srv:
         yield {"env": env, "game": game, "url": srv.url, "proc": srv.proc}
 
@@ -147,9 +149,9 @@ def test_serve_refuses_a_trusted_proxy_that_is_not_an_address(capsys):
 
 # ---- tooltips are text ------------------------------------------------------------------------------
 
-def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(web_server, browser):
+def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(web_server, browser, play_argv):
     """On the organiser's map (a game of its own on the process's shared server, conftest's web_server)."""
-    game = web_game(web_server.env, f"Rot,{EVIL}", base=web_server.url)
+    game = web_game(web_server.env, f"Rot,{EVIL}", base=web_server.url, day=play_argv)
     token = game["groups"][1]["token"]
     r = requests.post(f"{web_server.url}/api/games/{game['game']}/groups/2/position",
                       json={"at": "Zug", "time": "12:40"}, headers={"Authorization": f"Bearer {token}"}, timeout=120)
@@ -167,7 +169,7 @@ def test_the_organiser_maps_tooltip_shows_a_group_name_as_text(web_server, brows
     ctx.close()
 
 
-def test_the_area_maps_tooltips_are_text(tmp_path, browser):
+def test_the_area_maps_tooltips_are_text(tmp_path, browser, play_argv):
     """A game title with markup and a template-literal ``${...}``: neither runs nor becomes elements (in the
     tooltips, the page title, the legend)."""
     title = "${window.pwned = 1}</title><img id=evil src=x>"
@@ -175,8 +177,8 @@ def test_the_area_maps_tooltips_are_text(tmp_path, browser):
     text = (ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8")
     game.write_text(text.replace('title = "SBB-Monopoly"', f'title = "{title}"', 1), "utf-8")
     out = tmp_path / "site" / "area.html"
-    assert main(["map", "area", "--feed", str(ZUG), "--date", "2021-09-11", "--game", str(game), "--out",
-                 str(out)]) == 0
+    feed, date = play_argv[1], play_argv[3]  # (its --feed and --date; the game is this one)
+    assert main(["map", "area", "--feed", feed, "--date", date, "--game", str(game), "--out", str(out)]) == 0
     ctx = browser.new_context()
     page = ctx.new_page()
     errors: list[str] = []
@@ -199,11 +201,11 @@ def test_the_area_maps_tooltips_are_text(tmp_path, browser):
     ctx.close()
 
 
-def test_the_server_exits_non_zero_when_no_new_routing_process_starts(tmp_path):
+def test_the_server_exits_non_zero_when_no_new_routing_process_starts(tmp_path, play_argv):
     """The feed is gone when the routing child dies: no new child can load the day, so the request is a 503
     and the server stops with exit 1 (a supervisor's Restart=on-failure starts it again)."""
     feed = tmp_path / "day.zip"
-    feed.write_bytes(ZUG.read_bytes())
+    feed.write_bytes(Path(play_argv[1]).read_bytes())
     env = web_env(tmp_path)
     port = free_port()
     p = run_cli(env, "game", "new", "--name", "own feed", "--groups", "Rot", "--feed", str(feed), "--date",

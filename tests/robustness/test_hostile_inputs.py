@@ -24,13 +24,25 @@ import pytest
 from planner import config
 from planner.cli import main
 from planner.gtfs import cache, source
-from tests.support import FIXTURES, ROOT, ZUG, assert_one_line_error
+from tests.support import FIXTURES, ROOT, assert_one_line_error
+from tests.support.play_day import RAIL_CSV
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
-DAY = ["--feed", str(ZUG), "--date", "2021-09-11"]
+DAY: list[str] = []  # --feed and --date of the day written in tests/support/play_day.py (filled by ``_day``)
 GAME_A = (ROOT / "planner" / "games" / "sbb-monopoly.toml").read_text("utf-8")
-IR70 = "173.TA.91-70-j21-1.63.H"  # Zürich HB -> Luzern via Rotkreuz: crosses Luzern–Rotkreuz
+IR70 = "IR70-1229"  # Zug -> Luzern via Rotkreuz: crosses Luzern–Rotkreuz
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _day(play_argv):
+    DAY[:] = play_argv[:4]
+
+
+@pytest.fixture
+def rail_csv(tmp_path, monkeypatch) -> None:
+    """The tolls' line network (the IR70's way), written for the test."""
+    monkeypatch.setenv("PLANNER_RAIL_CSV", write(tmp_path, "rail.csv", RAIL_CSV))
 
 
 def game_file(tmp: Path, old: str, new: str) -> str:
@@ -54,9 +66,9 @@ def fifo(tmp: Path) -> str:
 
 
 def flipped_stop_times(tmp: Path) -> Path:
-    """The Zug zip with one byte of stop_times.txt's compressed data flipped (its directory CRCs unchanged)."""
-    data = bytearray(ZUG.read_bytes())
-    with zipfile.ZipFile(ZUG) as zf:
+    """The day's zip with one byte of stop_times.txt's data flipped (its directory CRCs unchanged)."""
+    data = bytearray(Path(DAY[1]).read_bytes())
+    with zipfile.ZipFile(DAY[1]) as zf:
         info = zf.getinfo("stop_times.txt")
     data[info.header_offset + 30 + len(info.filename) + len(info.extra) + info.compress_size // 2] ^= 0xFF
     p = tmp / "flipped.zip"
@@ -326,12 +338,12 @@ def _bad_time(tmp: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def shared_cache(tmp_path_factory) -> Path:
-    """One cache for the table's cases: most ask about the same Zug day (content-keyed, safe to share)."""
+    """One cache for the table's cases: most ask about the same day (content-keyed, safe to share)."""
     return tmp_path_factory.mktemp("hostile-cache")
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_hostile_input(name, tmp_path, capsys, monkeypatch, shared_cache):
+def test_hostile_input(name, tmp_path, capsys, monkeypatch, shared_cache, rail_csv):
     case = CASES[name]
     monkeypatch.setenv("PLANNER_CACHE", str(shared_cache))
     if name == "zip inside a zip over the limit":
@@ -364,7 +376,7 @@ def test_nested_zip_is_extracted_once(tmp_path, capsys):
 @pytest.mark.fresh_cache  # counts or edits the cache's own files
 def test_damaged_copy_is_not_answered_from_the_good_cache(tmp_path, capsys):
     argv = ["stations", "--date", "2021-09-11", "--json"]
-    assert main([*argv, "--feed", str(ZUG)]) == 0  # the good feed's day is cached now
+    assert main([*argv, "--feed", DAY[1]]) == 0  # the good feed's day is cached now
     capsys.readouterr()
     rc = main([*argv, "--feed", str(flipped_stop_times(tmp_path))])
     assert_one_line_error(rc, capsys.readouterr().err, "Bad CRC-32")

@@ -95,6 +95,8 @@ STATIONS: dict[str, tuple[str, float, float]] = {
     "Basel, Bahnhof SBB": ("8578143", 47.54829, 7.59030),
     "Ziefen, Zentrum": ("8500851", 47.43094, 7.70724),
     "Reigoldswil, Dorfplatz": ("8500852", 47.39740, 7.69184),
+    "Grellingen": ("8500115", 47.44129, 7.59199),
+    "Zwingen": ("8500114", 47.43380, 7.53046),
 }
 
 AGENCY = """\

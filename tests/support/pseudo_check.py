@@ -13,6 +13,7 @@ import io
 import re
 import zipfile
 from functools import cache
+from pathlib import Path
 
 from tests.support import ROOT, ZUG
 
@@ -27,11 +28,11 @@ _ASCII = re.compile(r"[A-Za-z]")
 
 
 @cache
-def feed_words() -> frozenset[str]:
-    """Every word of the Zug extract's stop names, route names, headsigns and agencies: data, shown as the feed
-    spells it."""
+def feed_words(feed: str | Path = ZUG) -> frozenset[str]:
+    """Every word of the (zipped) feed's stop names, route names, headsigns and agencies (the Zug extract's unless
+    given): data, shown as the feed spells it."""
     words: set[str] = set()
-    with zipfile.ZipFile(ZUG) as z:
+    with zipfile.ZipFile(feed) as z:
         for name, columns in (("stops.txt", ("stop_name",)), ("trips.txt", ("trip_headsign", "trip_short_name")),
                               ("routes.txt", ("route_short_name", "route_long_name")),
                               ("agency.txt", ("agency_name",))):
@@ -59,9 +60,10 @@ def game_words() -> frozenset[str]:
     return frozenset(words)
 
 
-def untranslated(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> list[str]:
+def untranslated(text: str, allowed: frozenset[str] | set[str] = frozenset(), feed: str | Path = ZUG) -> list[str]:
     """The words of ``text`` (shown in the pseudo-locale) that came from no catalog text and are no data: plain
-    ASCII words of two letters or more that are neither a feed's nor a game file's name nor in ``allowed``."""
+    ASCII words of two letters or more that are neither a name of ``feed`` (zipped) or of a game file nor in
+    ``allowed``."""
     rest = _DATA.sub(" ", text)
-    known = feed_words() | game_words() | set(allowed)
+    known = feed_words(str(feed)) | game_words() | set(allowed)
     return [w for w in _WORD.findall(rest) if len(w) > 1 and _ASCII.search(w) and w not in known]

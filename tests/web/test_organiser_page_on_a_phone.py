@@ -1,6 +1,6 @@
 """The organiser's page on a 390 x 844 phone in Chromium: the groups' table fits the screen ("Unterwegs nach" was
 cut), and every position says how long ago the group told it ("Gelb Zürich Oerlikon 12:51" at 17:56 said
-nothing of the five hours since)."""
+nothing of the five hours since). The game plays on the day written in tests/support/play_day.py."""
 
 from __future__ import annotations
 
@@ -11,17 +11,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import phone, split_words
-from tests.support.webserver import DAY, run_cli, web_game
-
-pytestmark = pytest.mark.needs_shared  # reads ../shared (tests/project/test_suite_without_shared.py)
+from tests.support.webserver import run_cli, web_game
 
 
 @pytest.fixture(scope="module")
-def site(web_server):
-    game = web_game(web_server.env, "Rot,Gelb,Grünweiss", base=web_server.url)
+def site(web_server, play_argv):
+    game = web_game(web_server.env, "Rot,Gelb,Grünweiss", base=web_server.url, day=play_argv)
 
     def cli(*args: str) -> dict:
-        p = run_cli(web_server.env, *args, "--game-id", game["game"], *DAY, "--json")
+        p = run_cli(web_server.env, *args, "--game-id", game["game"], *play_argv, "--json")
         assert p.returncode == 0, p.stderr
         return json.loads(p.stdout)
 

@@ -1,11 +1,17 @@
 """Variant B's positions, tunnel targets and named trains on the phone, in Debian's headless chromium at 390 x 844,
-on the SYNTHETIC Nordwestschweiz day (tests/support/nws_synthetic.py; game nordwestschweiz, 2026-06-13):
+on a day of variant B written here (game nordwestschweiz) and a line network written beside it
+(tests/support/play_day.py), read by a server of its own:
 
 * a group that walks from Liestal to the stop in front of the station is there, buys it, and a roll for Liestal
   from that stop goes on foot;
 * a tunnel target is reached where the train leaves the tunnel: the re-roll five minutes before, and a 6 rolled
   then gives its hour from the tunnel on, the next roll due when it ends;
 * a train is named by its time at the group's stop; when two trains leave there in that minute the page asks which.
+
+The day: an S3 Laufen :02 - Basel SBB +20 - Muttenz +30 - Pratteln +36 (leaves +37) - Liestal +44 - Olten +70 and
+one Olten :39 the other way; an IC Olten :45 - Liestal +20 - Basel SBB +30 (non-stop through the Adlertunnel), both
+ways; a bus "1" Liestal, Bahnhof :10 - Pratteln +12, both ways; two trams "10" leaving Basel, Dreispitz at 12:10, to Dornach, Bahnhof and to Basel SBB; a walk of 3 minutes
+between Liestal and Liestal, Bahnhof (transfers.txt).
 """
 
 from __future__ import annotations
@@ -17,20 +23,49 @@ from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone, page_width, tell_position, unfold
 from tests.support.browser import roll as roll_dice
-from tests.support.nws_synthetic_network import WALKS
-from tests.support.webserver import run_cli
+from tests.support.inline_day import ROUTES, STATIONS, day_argv, inline_day, line_service, stops_txt
+from tests.support.play_day import rail_csv
+from tests.support.webserver import run_cli, serve, web_env
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
+
+WALK = 3  # minutes between Liestal and Liestal, Bahnhof
+S3 = [("Laufen", 0), ("Basel SBB", 20), ("Muttenz", 30), ("Pratteln", 36), ("Liestal", 44), ("Olten", 70)]
+
+
+def _day(folder, cache) -> list[str]:
+    hours = range(8, 17)
+    lines = [line_service("S3", S3, [f"{h:02d}:02" for h in hours], both_ways=False),
+             line_service("S3", [(n, 70 - t) for n, t in reversed(S3)], [f"{h:02d}:39" for h in hours],
+                          both_ways=False),
+             line_service("IC1", [("Olten", 0), ("Liestal", 20), ("Basel SBB", 30)], [f"{h:02d}:45" for h in hours]),
+             line_service("B1", [("Liestal, Bahnhof", 0), ("Pratteln", 12)], [f"{h:02d}:10" for h in hours]),
+             line_service("T10", [("Basel, Dreispitz", 0), ("Dornach, Bahnhof", 15)], ["12:10"], both_ways=False),
+             line_service("T10b", [("Basel, Dreispitz", 0), ("Basel SBB", 6)], ["12:10"], both_ways=False)]
+    liestal, stop = STATIONS["Liestal"][0], STATIONS["Liestal, Bahnhof"][0]
+    walks = "".join(f"{a},{b},2,{WALK * 60}\n" for a, b in ((liestal, stop), (stop, liestal)))
+    with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
+        mp.setenv("PLANNER_CACHE", str(cache))
+        return day_argv(inline_day(
+            folder, game="nordwestschweiz",
+            routes=ROUTES + "S3,sbb,S3,,S-Bahn,106\nT10,sbb,10,,Tram,900\nT10b,sbb,10,,Tram,900\n",
+            stops=stops_txt("Laufen", "Basel SBB", "Muttenz", "Pratteln", "Liestal", "Liestal, Bahnhof", "Olten",
+                            "Basel, Dreispitz", "Dornach, Bahnhof"),
+            trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
+            stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + "".join(st for _, st in lines),
+            transfers="from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + walks))
 
 
 @pytest.fixture(scope="module")
-def site(web_server, nws_feed, nws_date):
-    env = web_server.env
-    day = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
-    p = run_cli(env, "game", "new", "--name", "Zu Fuss", "--groups", "Rot,Blau,Gelb", *day,
-                "--base-url", web_server.url, "--json")
-    assert p.returncode == 0, p.stderr
-    return {"env": env, "game": json.loads(p.stdout), "day": day}
+def site(tmp_path_factory, session_cache):
+    folder = tmp_path_factory.mktemp("variant-b-phone")
+    day = _day(folder, session_cache)
+    env = {**web_env(folder, cache=session_cache), "PLANNER_RAIL_CSV": rail_csv(folder)}
+    with serve(env, "--poll-interval", "0.5") as srv:
+        p = run_cli(env, "game", "new", "--name", "Zu Fuss", "--groups", "Rot,Blau,Gelb", *day,
+                    "--base-url", srv.url, "--json")
+        assert p.returncode == 0, p.stderr
+        yield {"env": env, "game": json.loads(p.stdout), "day": day}
 
 
 def cli(site, *argv: str) -> dict:
@@ -58,7 +93,7 @@ def buy(p, name: str) -> None:
 
 
 def test_a_group_that_walked_to_the_stop_is_there(site, browser):
-    walk = next(m for a, b, m in WALKS if (a, b) == ("Liestal", "Liestal, Bahnhof"))
+    walk = WALK
     errors: list = []
     failed: list = []
     ctx, p = open_group(browser, site, 1, errors, failed)

@@ -1,4 +1,5 @@
-"""The group page in Debian's headless chromium (Playwright, the system browser; nothing downloaded), phone-sized.
+"""The group page in Debian's headless chromium (Playwright, the system browser; nothing downloaded), phone-sized,
+on the day to play on written in tests/support/play_day.py.
 
 Join link -> set position -> roll -> target and itinerary shown -> a second phone (another browser context with
 the same join link) shows the roll within 10 s -> offline: the page reloads from the service worker and still
@@ -16,9 +17,9 @@ from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone as browser_joined
 from tests.support.browser import phone, roll, tell_position, unfold
-from tests.support.webserver import DAY, run_cli, web_game
+from tests.support.webserver import run_cli, web_game
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 EVIL = "<img src=x onerror=alert(1)>"
 # What a browser logs by itself while the phone has no network (the page handles it): not an error of ours.
@@ -26,9 +27,9 @@ OFFLINE_NOISE = re.compile(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|Failed to
 
 
 @pytest.fixture(scope="module")
-def site(web_server):
-    game = web_game(web_server.env, f"Rot,Blau,{EVIL}", base=web_server.url)
-    return {"env": web_server.env, "game": game, "url": web_server.url}
+def site(web_server, play_argv):
+    game = web_game(web_server.env, f"Rot,Blau,{EVIL}", base=web_server.url, day=play_argv)
+    return {"env": web_server.env, "game": game, "url": web_server.url, "day": play_argv}
 
 
 def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -> None:
@@ -41,7 +42,7 @@ def set_position_and_roll(p, station: str, time: str, die: str, *, shown: str) -
 def test_group_page_join_position_roll_share_offline(site, browser):
     game = site["game"]
     expected = json.loads(run_cli(site["env"], "target", "--at", "Zug", "--time", "12:40", "--roll", "2",
-                                  *DAY, "--json").stdout)
+                                  *site["day"], "--json").stdout)
     errors: list = []
     offline_errors: list = []
     ctx1, p1 = phone(browser, errors)
@@ -65,7 +66,7 @@ def test_group_page_join_position_roll_share_offline(site, browser):
     if len(expected["legs"]) > 1:  # the 29-minute rule at the change, as planner zugzwang answers it
         change = expected["legs"][0]
         z = json.loads(run_cli(site["env"], "zugzwang", "--at", change["to"], "--time", change["arrival"],
-                               "--trip", change["trip_id"], *DAY, "--json").stdout)
+                               "--trip", change["trip_id"], *site["day"], "--json").stdout)
         expect(legs.nth(0).locator(".deadline")).to_have_text(f"next train by {z['deadline']}")
     expect(p1.locator("#map path.route")).to_have_count(1)  # the itinerary on the map, above the base layer
     expect(p1.locator("#map .leaflet-base-pane path").first).to_be_attached()

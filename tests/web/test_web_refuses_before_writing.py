@@ -1,8 +1,9 @@
 """Both doors refuse before they write (issue 41): the phone's API over loopback against the shared ``planner
 serve`` answers 422 with one sentence, the command line (a real ``python -m planner`` process, in German) exits 2
 with one line, and in either case nothing is recorded. The rules themselves are specified in
-tests/ledger/test_every_door_checks_first.py; here the cases of the report, on the days they came from: the roll
-with a card on the SYNTHETIC Nordwestschweiz day, the rest on the demo day (tests/support/inline_day.py)."""
+tests/ledger/test_every_door_checks_first.py; here the cases of the report: the roll with a
+card and the bonus train on a day of variant B (tests/support/play_day.py), the rest on the demo day
+(tests/support/inline_day.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import requests
 from tests.support.inline_day import day_argv, demo_day
 from tests.support.webserver import planner, run_cli
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); reads ../shared
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile)
 
 
 def _game(env: dict, day: list[str], name: str) -> dict:
@@ -24,11 +25,11 @@ def _game(env: dict, day: list[str], name: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def site(web_server, tmp_path_factory, session_cache, nws_feed, nws_date):
+def site(web_server, tmp_path_factory, session_cache, variant_b_argv):
     with pytest.MonkeyPatch.context() as mp:  # the tests' cache (module fixtures come before the autouse one)
         mp.setenv("PLANNER_CACHE", str(session_cache))
         demo = day_argv(demo_day(tmp_path_factory.mktemp("guard-web-day")))
-    nws = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
+    nws = variant_b_argv
     return {"env": web_server.env, "url": web_server.url, "demo": demo, "nws": nws,
             "demo_game": _game(web_server.env, demo, "Wache"), "nws_game": _game(web_server.env, nws, "Wache B")}
 
@@ -80,9 +81,9 @@ def own_events(site, game: str, number: int) -> list[dict]:
 def test_a_roll_with_a_card_not_held_records_nothing_from_either_door(site):
     blau = Phone(site, "nws_game", 2)
     for i in range(20):  # the probe's twenty requests: none records a roll
-        blau.refused("/rolls", {"dice": 23, "at": "Liestal", "time": "11:30", "card": "chance-freiheit",
+        blau.refused("/rolls", {"dice": 23, "at": "Olten", "time": "11:30", "card": "chance-freiheit",
                                 "roll_id": f"blau-web-roll-{i}"}, "keine Karte")
-    p = cli(site, "nws", "roll", "--group", "Blau", "--at", "Liestal", "--dice", "23", "--card", "chance-freiheit",
+    p = cli(site, "nws", "roll", "--group", "Blau", "--at", "Olten", "--dice", "23", "--card", "chance-freiheit",
             "--time", "11:30", "--roll-id", "blau-roll-1")
     refused_in_one_line(p, "keine Karte 'chance-freiheit'")
     assert blau.get("")["status"]["rolls"] == []
@@ -142,11 +143,11 @@ def test_a_group_that_is_out_is_refused_at_both_doors(site):
 
 def test_the_bonus_train_is_the_one_boarded_at_its_first_stop_named_as_the_feed_names_it(site):
     gelb, rot = Phone(site, "nws_game", 3), Phone(site, "nws_game", 1)
-    gelb.ok("/position", {"at": "Liestal, Bahnhof", "time": "09:30"})
-    gelb.ok("/position", {"trip": "70 09:43", "time": "09:42"})  # the feed's own name of the bus, 18 min before
+    gelb.ok("/position", {"at": "Olten", "time": "09:30"})
+    gelb.ok("/position", {"trip": "1 09:43", "time": "09:42"})  # the feed's own name of the bus, 18 min before
     p = cli(site, "nws", "ledger", "income", "--group", "Gelb", "--bonus", "--time", "10:00")
     assert p.returncode == 0, p.stderr
-    rot.ok("/position", {"at": "Liestal", "time": "09:40"})
-    income = rot.ok("/ledger", {"event": "income", "bonus": True, "trip": "S19 09:49", "time": "10:00"})
+    rot.ok("/position", {"at": "Basel SBB", "time": "09:40"})
+    income = rot.ok("/ledger", {"event": "income", "bonus": True, "trip": "S2 09:49", "time": "10:00"})
     assert income["bonus"] is True
     assert [e["bonus"] for e in own_events(site, "nws_game", 3) if e["kind"] == "income"] == [True]

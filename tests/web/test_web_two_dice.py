@@ -1,5 +1,5 @@
-"""Variant B's two dice on the phone, in Debian's headless chromium at 390 x 844, on the
-SYNTHETIC Nordwestschweiz day (tests/fixtures/nws_synthetic.py; game nordwestschweiz, 2026-06-13).
+"""Variant B's two dice on the phone, in Debian's headless chromium at 390 x 844, on a day of variant B written in
+tests/support/play_day.py (game nordwestschweiz).
 
 A game created on that day, two groups join; white and coloured dice: 5 and 1 name the toll line
 Zwingen–Grellingen (a target reached by travelling through it), 2 and 1 a village. Each answer shows the target,
@@ -15,20 +15,24 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import joined_phone, page_width, roll, tell_position
-from tests.support.webserver import run_cli
+from tests.support.play_day import rail_csv
+from tests.support.webserver import run_cli, serve, web_env
 
-pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
+pytestmark = pytest.mark.long  # one worker runs a module (--dist loadfile); this one early
 
 
 @pytest.fixture(scope="module")
-def nws_site(web_server, nws_feed, nws_date):
-    """A game on the SYNTHETIC day of its own on the process's shared server (conftest's web_server)."""
-    env = web_server.env
-    day = ["--feed", str(nws_feed), "--game", "nordwestschweiz", "--date", nws_date.isoformat()]
-    p = run_cli(env, "game", "new", "--name", "Nordwestschweiz", "--groups", "Rot,Blau", *day,
-                "--base-url", web_server.url, "--json")
-    assert p.returncode == 0, p.stderr
-    return {"env": env, "game": json.loads(p.stdout), "url": web_server.url, "day": day}
+def nws_site(tmp_path_factory, session_cache, variant_b_argv):
+    """A game on the variant-B day on a server of its own, which reads the line network written beside the day
+    (the toll line is decided on it; the shared server reads ../shared's)."""
+    folder = tmp_path_factory.mktemp("two-dice")
+    env = {**web_env(folder, cache=session_cache), "PLANNER_RAIL_CSV": rail_csv(folder)}
+    day = variant_b_argv
+    with serve(env, "--poll-interval", "0.5") as srv:
+        p = run_cli(env, "game", "new", "--name", "Nordwestschweiz", "--groups", "Rot,Blau", *day,
+                    "--base-url", srv.url, "--json")
+        assert p.returncode == 0, p.stderr
+        yield {"env": env, "game": json.loads(p.stdout), "url": srv.url, "day": day}
 
 
 def expected(site, roll: int) -> dict:
