@@ -83,4 +83,4 @@ def test_most_test_modules_run_without_shared():
     free = [name for name, tree in modules.items() if not _marked(tree)]
     share = len(free) / len(modules)
     assert share >= FLOOR, f"{len(free)} of {len(modules)} modules run without ../shared ({share:.0%})"
-    assert FLOOR <= GOAL
+    assert GOAL <= FLOOR  # the goal is met, and the floor keeps it
