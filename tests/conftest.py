@@ -253,6 +253,11 @@ def browser():
     from tests.support.browser import ARGS
 
     assert CHROMIUM.exists(), "Debian's chromium is needed (make system-deps)"
+    # what a page shows after a server's answer may take longer than Playwright's 5 s while the two cores run the
+    # other worker, the servers and coverage: an expectation waits up to 15 s (a passing one returns at once)
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b
