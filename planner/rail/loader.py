@@ -16,6 +16,7 @@ import pandas as pd
 from planner.config import default_rail_csv
 from planner.errors import FeedError
 from planner.rail.network import RailNetwork
+from planner.util.i18n import _
 
 _REQUIRED = ("Name Haltestelle", "Linie", "KM", "Geoposition", "BPUIC")
 
@@ -29,7 +30,7 @@ def load_rail_network(path: str | Path | None = None) -> RailNetwork:
     try:
         st = p.stat()
     except OSError:
-        raise FeedError(f"rail network file {p}: not found (set PLANNER_RAIL_CSV)") from None
+        raise FeedError(_("rail network file {path}: not found (set PLANNER_RAIL_CSV)").format(path=p)) from None
     return _load_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
 
 
@@ -44,10 +45,12 @@ def read_rail_points(path: str | Path) -> pd.DataFrame:
     try:
         raw = pd.read_csv(path, sep=";", encoding="utf-8-sig", dtype=str, keep_default_na=False)
     except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-        raise FeedError(f"rail network file {path}: cannot read: {str(exc).splitlines()[0]}") from None
+        raise FeedError(_("rail network file {path}: cannot read: {error}").format(
+            path=path, error=str(exc).splitlines()[0])) from None
     missing = [c for c in _REQUIRED if c not in raw.columns]
     if missing:
-        raise FeedError(f"rail network file {path}: missing column(s) {', '.join(missing)}")
+        raise FeedError(_("rail network file {path}: missing column(s) {columns}").format(
+            path=path, columns=", ".join(missing)))
     # pandas names a repeated header "Name Haltestelle.1": the operating point's own name
     point_col = "Name Haltestelle.1" if "Name Haltestelle.1" in raw.columns else "Name Haltestelle"
     try:
@@ -66,7 +69,8 @@ def read_rail_points(path: str | Path) -> pd.DataFrame:
         })
     except (ValueError, TypeError) as exc:
         first_line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise FeedError(f"rail network file {path}: malformed value: {first_line}") from None
+        raise FeedError(_("rail network file {path}: malformed value: {error}").format(path=path, error=first_line)) \
+            from None
     if df.empty or (df["uic"] == "").any():
-        raise FeedError(f"rail network file {path}: no operating points or an empty BPUIC")
+        raise FeedError(_("rail network file {path}: no operating points or an empty BPUIC").format(path=path))
     return df
