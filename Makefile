@@ -67,6 +67,8 @@ JSTEST := node --test --test-reporter=spec tests/js/
 # routing children too, by coverage's subprocess patch) and prints the figure last; `make test COV=0` runs it without
 # (about a third less CPU: README).
 COV ?= 1
+# test processes (pytest-xdist): the two cores, by default
+WORKERS ?= 2
 COVERAGE := $(if $(filter 1,$(COV)),--cov --cov-report=,)
 
 test: system-deps setup
@@ -74,7 +76,7 @@ test: system-deps setup
 	$(JSLINT)
 	$(JSTEST)
 	rm -f .coverage .coverage.*
-	$(BIN)/python -m pytest -n 2 $(COVERAGE) tests
+	$(BIN)/python -m pytest -n $(WORKERS) $(COVERAGE) tests
 	@if [ "$(COV)" = 1 ]; then $(BIN)/coverage report > .coverage-report.txt; \
 		echo "branch coverage of planner/: $$($(BIN)/coverage report --format=total)% (files: .coverage-report.txt)"; fi
 
