@@ -9,7 +9,7 @@ import pytest
 
 from planner.errors import InputError
 from planner.service import status as group_status
-from planner.service.change.jail_and_cards import report_late
+from planner.service.change.jail_reports import report_late
 from planner.service.change.ledger_events import mark_sent
 from planner.service.questions.ledger_now import ledger_now, organiser_ledger
 from planner.util.timefmt import parse_clock as T

@@ -21,7 +21,7 @@ from planner.service.answers.group_status import (
     UndoAnswer,
 )
 from planner.service.change.group_day import GroupStatus, list_groups, set_position, status, undo
-from planner.service.change.jail_and_cards import position_late
+from planner.service.change.jail_reports import position_late
 from planner.service.read.positions import PlaceRequest, train_echo
 from planner.service.read.recorded_day import station_name_of
 from planner.service.read.rule_words import board_text, obligation_text, rule_label
@@ -80,7 +80,7 @@ def position_answer(play: Play, group: str, place: PlaceRequest, time: int, *,
                     late: int | None = None) -> PositionAnswer:
     """``planner group position`` (and the phone's): record where the group is and answer its state then (see
     :func:`planner.service.change.group_day.set_position`); with ``late``, the minutes its train arrived late there (§17
-    without a live feed: jail by the game's rule, :func:`planner.service.change.jail_and_cards.position_late`)."""
+    without a live feed: jail by the game's rule, :func:`planner.service.change.jail_reports.position_late`)."""
     if late is None:
         st = set_position(play, group, place, time)
         return PositionAnswer(**status_fields(play.day, st), train=st.train)

@@ -1,6 +1,6 @@
-"""Where the money rules meet the group's day: jail reported by the group (§17 without a live feed) and the jail the
-ledger holds a group in (a roll turned into a 6 by a kept card is the roll's own: :func:`planner.service.change.
-group_day.roll`)."""
+"""The jail a group reports (§17 without a live feed: a late train) and the jail the ledger holds a group in, where
+the money rules meet the group's day (a roll turned into a 6 by a kept card is the roll's own:
+:func:`planner.service.change.group_day.roll`)."""
 
 from __future__ import annotations
 
