@@ -80,6 +80,17 @@ test("the trains the rule allows: the forced one marked, those too soon greyed, 
   assert.equal(forced.rows[0].className, "forced");
 });
 
+test("a train leaves the trains table once the time the group tells has passed its departure", () => {
+  const z = {station: "Zug", applies: false, forced_next: false, text: {key: "k", params: {}, text: "free"},
+    departures: [{departure: "12:32", route: "IR", catchable: true}, {departure: "12:52", route: "S1", catchable: true},
+      {departure: "24:05", route: "SN1", catchable: true}]};
+  const deps = (now) => trainsView(z, now).rows.map((r) => text(r).slice(0, 5));
+  assert.deepEqual(deps("12:32"), ["12:32", "12:52", "24:05"]);  // leaving this minute: still there
+  assert.deepEqual(deps("12:33"), ["12:52", "24:05"]);
+  assert.deepEqual(deps("23:59"), ["24:05"]);  // after midnight, still the game's day
+  assert.deepEqual(deps(null), ["12:32", "12:52", "24:05"]);  // no time told: every train
+});
+
 test("text from the server stays text: a station name with markup is no element", () => {
   const evil = "<img src=x onerror=alert(1)>";
   const row = legRow({...LEG1, from: evil, headsign: evil});

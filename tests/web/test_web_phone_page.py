@@ -285,3 +285,27 @@ def test_the_language_chosen_is_remembered_on_the_phone_and_in_the_cookie_the_se
     assert p.evaluate("document.documentElement.lang") == "de"
     assert errors == []
     ctx.close()
+
+
+def test_a_train_that_has_left_leaves_the_trains_table_as_the_phones_clock_moves(web_server, browser):
+    """No tap and no roll: the group stands at Cham, the trains it may take are listed; the phone's clock passes the
+    first one's departure and the table drops it (a tired player does not run for a train that has gone)."""
+    game = web_game(web_server.env, "Rot,Blau", name="Clock", base=web_server.url)
+    errors: list = []
+    ctx, p = joined_phone(browser, errors, game["groups"][0]["url"], "/groups/1")
+    p.clock.set_fixed_time("2021-09-11T14:00:00")  # no zone: the browser's local time, on the game day
+    expect(p.locator("#time")).to_have_value("14:00")
+    tell_position(p, "Cham")
+    expect(p.locator("#position")).to_have_text("Cham 14:00")
+    p.locator("#trains-box summary").click()
+    departures = p.locator("#trains tbody tr td:first-child")
+    expect(departures.first).to_be_attached()
+    first = departures.first.inner_text()
+    assert first >= "14:00", departures.all_inner_texts()
+    after = fmt_clock(int(first[:2]) * 3600 + int(first[3:]) * 60 + 60)
+    p.clock.set_fixed_time(f"2021-09-11T{after}:00")
+    expect(p.locator("#time")).to_have_value(after)
+    expect(departures.first).not_to_have_text(first)  # gone without a tap
+    assert all(d >= after for d in departures.all_inner_texts()), departures.all_inner_texts()
+    assert departures.count() >= 1 and errors == []
+    ctx.close()

@@ -78,8 +78,9 @@ export function changesOf(ans) {
 
 /** The trains the change window lets the group take next (planner zugzwang): the rule's sentence and one row per
     departure, the forced one marked, those leaving before the change time greyed. */
-export function trainsView(z) {
-  const rows = (z.departures || []).map((d) => {
+export function trainsView(z, now) {
+  // a train that left before the time the group tells (HH:MM, "24:10" after midnight) is off the table
+  const rows = (z.departures || []).filter((d) => !now || d.departure >= now).map((d) => {
     const forced = z.forced_next && d.catchable;
     return h("tr", {class: !d.catchable ? "too-soon" : forced ? "forced" : ""},
       h("td", {}, d.departure), h("td", {}, d.route, forced ? h("b", {class: "tag"}, " ", t("forced")) : null,

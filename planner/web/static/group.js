@@ -121,7 +121,7 @@ async function drawAnswerRoute(ans) {
 function renderTrains() {
   const z = view.trains;
   if (!z) return;
-  const {rule, rows} = trainsView(z);
+  const {rule, rows} = trainsView(z, clock.now());
   byId("trains-rule").textContent = rule;
   byId("trains").querySelector("tbody").replaceChildren(...rows);
 }
@@ -392,5 +392,6 @@ if (cached) renderState(cached.state);
 fillStations();
 refresh();
 watchChanges(GAME, refresh);
+// following the phone's clock, each new minute redraws the facts and the trains (a departed one leaves the table)
 watchClock({minute: () => minutesOf(clock.now()), asked: () => asked.minute, next: () => nextChange(view), refresh,
-  redraw: () => { if (view.state && !clock.edited) renderNow(); }}, Math.min(pollMs(1000), 1000));  // typed: asks
+  redraw: () => { if (view.state && !clock.edited) { renderNow(); renderTrains(); } }}, Math.min(pollMs(1000), 1000));
