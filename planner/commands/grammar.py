@@ -263,8 +263,8 @@ def _others(sub) -> None:
     s.add_argument("--https", action="store_true",
                    help=N_("behind an HTTPS reverse proxy: cookies are marked Secure"))
     s.add_argument("--poll-interval", type=float, default=None, metavar="S",
-                   help=N_("seconds between the pages' requests for news (default: 4 on a group's page, 5 on the "
-                        "organiser's); shorter shows changes sooner and costs the server more requests"))
+                   help=N_("seconds between the pages' looks at their clock, at most (default: 1 on a group's page, "
+                        "30 on the organiser's); news of the game reach both at once by a long poll"))
     s.add_argument("--realtime", metavar="URL", help=N_("GTFS-RT trip updates to poll (the platform's URL, or a "
                                                      "file another process updates): phones plan on real times"))
     s.add_argument("--realtime-key-env", metavar="NAME", help=N_("environment variable holding the API key"))

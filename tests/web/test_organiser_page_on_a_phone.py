@@ -53,3 +53,29 @@ def test_the_groups_table_fits_a_phone_and_says_how_old_each_position_is(site, b
     assert split_words(p, "#groups th, #groups td") == []  # wrapped between words, none cut inside
     assert errors == []
     ctx.close()
+
+
+def test_the_organisers_page_asks_nothing_while_nothing_happens_and_follows_a_report_at_once(site, browser, web_server,
+                                                                                          play_argv):
+    """The page waits on the game's change mark (a long poll), not a timer: idle, it asks nothing else; a group's
+    report on the command line shows at once; the position's age follows the phone's clock without a request."""
+    errors: list = []
+    ctx, p = phone(browser, errors)
+    p.clock.set_fixed_time("2021-09-11T17:30:00")
+    p.goto(site["game"]["organiser"]["url"])
+    p.wait_for_url(re.compile(rf"/games/{site['game']['game']}$"))
+    rows = p.locator("#groups tbody tr")
+    expect(rows.nth(0).locator("td").nth(3)).to_have_text(re.compile(r"^Hünenberg Zythus 17:20\s+10 min ago$"))
+    asked: list[str] = []
+    p.on("request", lambda r: "/api/" in r.url and asked.append(r.url.split("?")[0]))
+    p.wait_for_timeout(3000)
+    assert [u for u in asked if not u.endswith("/changes")] == []  # idle: the change mark's long poll only
+    p.clock.set_fixed_time("2021-09-11T17:32:00")  # the clock alone: the age moves, nothing is asked
+    expect(rows.nth(0).locator("td").nth(3)).to_have_text(re.compile(r"\s+12 min ago$"), timeout=35_000)
+    assert [u for u in asked if not u.endswith("/changes")] == []
+    p_ = run_cli(web_server.env, "group", "position", "--group", "Grünweiss", "--at", "Cham", "--time", "17:31",
+                 "--game-id", site["game"]["game"], *play_argv, "--json")
+    assert p_.returncode == 0, p_.stderr
+    expect(rows.nth(2).locator("td").nth(3)).to_have_text(re.compile(r"^Cham 17:31"), timeout=5_000)  # at once
+    assert errors == []
+    ctx.close()

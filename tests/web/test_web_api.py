@@ -347,7 +347,7 @@ def test_a_game_created_while_the_server_runs_is_served_at_once(own_server):
     r = requests.post(f"{srv.url}/api/games/{game['game']}/groups/2/rolls", headers=bearer(tok),
                       json={"dice": 2, "at": "Zug", "time": "12:40"})
     assert r.status_code == 200 and r.json()["target"] == "Wohlen AG"
-    # without --poll-interval the pages poll at their own defaults (group 4 s, organiser 5 s)
+    # without --poll-interval the pages keep their own defaults
     page = requests.get(f"{srv.url}/games/{game['game']}/groups/2", headers=bearer(tok))
     assert page.status_code == 200 and "data-poll-ms" not in page.text
 

@@ -4,6 +4,7 @@ import {ApiError, api, pollMs, stations} from "./api.js";
 import {clockValue, tidyOnChange} from "./clock.js";
 import {banner, byId, say} from "./dom.js";
 import {minutesOf, nowClock} from "./format.js";
+import {watchChanges} from "./fresh.js";
 import {languageSwitch, loadCatalog, t} from "./i18n.js";
 import {makeMap, mapLabel, placeLabels} from "./map.js";
 import {eventRows, groupRows, mapItems, parkingText, rankingRows} from "./overview.js";
@@ -55,6 +56,12 @@ async function drawMap(data) {
   placeLabels(map, markers);
 }
 
+let latest = null;  // the last answer: the positions' ages are redrawn from it as the clock moves
+
+function renderGroups() {
+  if (latest) byId("groups").querySelector("tbody").replaceChildren(...groupRows(latest, minutesOf(nowClock())));
+}
+
 async function refresh() {
   let data;
   try {
@@ -64,7 +71,8 @@ async function refresh() {
     banner("net", e instanceof ApiError ? e.message : t("Offline."));
     return;
   }
-  byId("groups").querySelector("tbody").replaceChildren(...groupRows(data, minutesOf(nowClock())));
+  latest = data;
+  renderGroups();
   byId("ranking").querySelector("tbody").replaceChildren(...rankingRows(data));
   byId("parking").textContent = parkingText(data);
   byId("events").querySelector("tbody").replaceChildren(...eventRows(data, (seq) => { byId("void-seq").value = seq; }));
@@ -98,4 +106,9 @@ keepForOffline();
 tidyOnChange(byId("void-time"));
 byId("void-form").addEventListener("submit", submitVoid);
 refresh();
-setInterval(refresh, pollMs(5000));
+// asked again when anything of the game changes (a long poll of its change mark: fresh.js), not on a timer; the
+// positions' ages ("5 min ago") follow the clock without a request
+watchChanges(GAME, refresh);
+window.addEventListener("online", refresh);
+window.addEventListener("offline", () => banner("net", t("Offline.")));
+setInterval(renderGroups, Math.min(pollMs(30000), 30000));
