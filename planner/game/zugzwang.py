@@ -128,7 +128,9 @@ def check_legs(net: TransitNetwork, legs: list[dict], window: ChangeWindow | Non
     """Every violation of §4.1/§4.2 in a day's log: legs as dicts with ``from_station``, ``to_station``,
     ``departure``, ``arrival`` (station indexes, seconds), ``line``, optionally ``from_stop``/``to_stop``
     (platforms: their change times apply). ``start = (since, time)``: the first leg is checked too, for a
-    group standing at its first station since ``since`` and asking at ``time``. ``window=None``: only §4.1."""
+    group standing at its first station since ``since`` and asking at ``time``, the earliest it may board (a group
+    that got off at ``since`` boards from its change time after it: pass the time
+    :func:`planner.service.read.positions.origin_of` gives). ``window=None``: only §4.1."""
     tt = net.tt
     out = []
     if start is not None and legs and window is not None:
