@@ -17,28 +17,30 @@ def owed(rules: LedgerRules, applied: list[Entry], group: str,
          stops: list[tuple[str, str, int]], now: tuple[int, LedgerState] | None = None) -> list[Due | None]:
     """For each stop ``(kind, name, time)``: what ``group`` owes for it (None: nothing, or paid already).
 
-    ``applied``: the events that apply, in decision-time order (as the ordered replay applied them); they are
-    replayed once, each stop's fee read when every event decided by its minute has applied. ``now``: the latest
-    decision time of those events and the state they made (the kept replay's); when every stop is at or after
-    that minute, the ledger at each stop is that state, and nothing is replayed (a fee paid at its stop, the
-    common case: a replay of the whole day per payment made a simulated day quadratic)."""
-    if now is not None and all(t // 60 >= now[0] // 60 for _k, _n, t in stops):
-        state = now[1]
-        return [None if (group, kind, name, t // 60) in state.fees_paid
-                else fee_due(rules, state, group, kind, name, time=t) for kind, name, t in stops]
+    ``applied``: the events that apply, in decision-time order (as the ordered replay applied them); each stop's fee
+    is read when every event decided by its minute has applied. ``now``: the latest decision time of those events
+    and the state they made (the kept replay's): a stop at or after that minute reads that state, and whether a fee
+    was paid is read from it, so the events are replayed only up to the stops before it (a fee paid at its stop,
+    the common case, replays nothing: a replay of the whole day per payment made a simulated day quadratic)."""
+    final = None if now is None else now[1]
     order = sorted(range(len(stops)), key=lambda i: stops[i][2])
     state = LedgerState()
     out: list[Due | None] = [None] * len(stops)
     j = 0
     for i in order:
         kind, name, t = stops[i]
+        if now is not None and t // 60 >= now[0] // 60:
+            out[i] = fee_due(rules, now[1], group, kind, name, time=t)  # every event that applies was decided by then
+            continue
         while j < len(applied) and decided(rules, applied[j].event) // 60 <= t // 60:
             state = _apply(rules, state, applied[j])
             j += 1
         out[i] = fee_due(rules, state, group, kind, name, time=t)
-    for e in applied[j:]:
-        state = _apply(rules, state, e)
-    return [None if (group, kind, name, t // 60) in state.fees_paid else due
+    if final is None:
+        for e in applied[j:]:
+            state = _apply(rules, state, e)
+        final = state
+    return [None if (group, kind, name, t // 60) in final.fees_paid else due
             for (kind, name, t), due in zip(stops, out, strict=True)]
 
 

@@ -159,14 +159,9 @@ def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int |
     # a fee still owed for a stop there (the latest first) is paid for that stop, at its time, however late: a
     # late payment counts as paid at the stop, so it never stands in the way of the group's next stops
     owed_at = [s for s in reversed(stops[:last + 1]) if s.kind == kind and s.name == name]
-    rules = play.day.ledger_rules
-    unpaid = None
-    # the latest stop alone first: it is nearly always the one paid, and the ledger at it is the ledger now
-    for part in (owed_at[:1], owed_at[1:]):
-        dues = play.state.ledger.owed(rules, play.id, play.group(group).name, [(s.kind, s.name, s.time) for s in part])
-        unpaid = next((s for s, due in zip(part, dues, strict=True) if due is not None), None)
-        if unpaid is not None or not part:
-            break
+    # the latest stop alone first: it is nearly always the one paid, and the ledger at it is the ledger now (no
+    # replay); the earlier ones only when it was paid
+    unpaid = _first_unpaid(play, group, owed_at[:1]) or _first_unpaid(play, group, owed_at[1:])
     if unpaid is not None:
         return unpaid.time
     here = stops[last]
@@ -177,6 +172,15 @@ def fee_stop(play: Play, group: str, kind: str, name: str, time: int, now: int |
         _refuse_ahead(play, group, kind, name, time)
         return time
     return here.time
+
+
+def _first_unpaid(play: Play, group: str, stops: list[Stop]) -> Stop | None:
+    """The first of ``stops`` whose fee the group still owes (as the ledger stood at its time), or None."""
+    if not stops:
+        return None
+    dues = play.state.ledger.owed(play.day.ledger_rules, play.id, play.group(group).name,
+                                  [(s.kind, s.name, s.time) for s in stops])
+    return next((s for s, due in zip(stops, dues, strict=True) if due is not None), None)
 
 
 def _refuse_ahead(play: Play, group: str, kind: str, name: str, time: int) -> None:
