@@ -16,7 +16,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.service.setup.playing import GameDay
-from tests.support.inline_day import DEMO_ROUTES, STATIONS, demo_lines, inline_day, line_service, stops_txt
+from tests.support.inline_day import (
+    DEMO_ROUTES,
+    STATIONS,
+    demo_lines,
+    inline_day,
+    line_service,
+    stops_txt,
+    write_lines,
+)
 
 ROUTES = DEMO_ROUTES + "S24,sbb,S24,,S-Bahn,106\nS5,sbb,S5,,S-Bahn,106\nS6,sbb,S6,,S-Bahn,106\n"
 PLATFORM = "2"  # every train of the day stops at platform 2
@@ -54,10 +62,9 @@ LSTN;Liestal;501;13.83404;Muttenz - Adlertunnel - Liestal;47.48788, 7.72623;1527
 
 
 def rail_csv(folder: Path) -> str:
-    """:data:`RAIL_CSV` written into ``folder``; its path (for ``PLANNER_RAIL_CSV``)."""
-    path = folder / "rail.csv"
-    path.write_text(RAIL_CSV, "utf-8")
-    return str(path)
+    """:data:`RAIL_CSV` written into ``folder`` (:func:`~tests.support.inline_day.write_lines`); its path (for
+    ``PLANNER_RAIL_CSV``)."""
+    return str(write_lines(folder, RAIL_CSV))
 
 
 def play_lines() -> list[tuple[str, str]]:
