@@ -277,16 +277,18 @@ def inline_day(tmp_path: Path, *, stops: str, stop_times: str, trips: str, route
     return GameDay(str(feed), g, date)
 
 
-def lines_day(tmp_path: Path, lines: list[tuple[str, str]], **kw) -> GameDay:
+def lines_day(tmp_path: Path, lines: list[tuple[str, str]], *, stops: str | None = None, **kw) -> GameDay:
     """The day of these lines (:func:`line_service` rows): its stops are the :data:`STATIONS` (and platforms) they
-    call at; ``kw``: :func:`inline_day`'s other arguments (``game=``, ``routes=``, ...)."""
-    by_uic = {uic: name for name, (uic, _lat, _lon) in STATIONS.items()}
-    calls = dict.fromkeys(row.split(",")[3] for _, times in lines for row in times.splitlines() if row)
-    # a station whose trains stop at platforms is written too (transfers.txt's walks name the station)
-    calls = dict.fromkeys(x for sid in calls for x in (sid.split(":")[0], sid))
-    stops = "stop_id,stop_name,stop_lat,stop_lon\n" + "".join(
-        f'{sid},"{name}",{STATIONS[name][1]},{STATIONS[name][2]}\n'
-        for sid in calls for name in [by_uic[sid.split(":")[0]]])
+    call at, unless ``stops`` (``stops.txt``) is given; ``kw``: :func:`inline_day`'s other arguments (``game=``,
+    ``routes=``, ...)."""
+    if stops is None:
+        by_uic = {uic: name for name, (uic, _lat, _lon) in STATIONS.items()}
+        calls = dict.fromkeys(row.split(",")[3] for _, times in lines for row in times.splitlines() if row)
+        # a station whose trains stop at platforms is written too (transfers.txt's walks name the station)
+        calls = dict.fromkeys(x for sid in calls for x in (sid.split(":")[0], sid))
+        stops = "stop_id,stop_name,stop_lat,stop_lon\n" + "".join(
+            f'{sid},"{name}",{STATIONS[name][1]},{STATIONS[name][2]}\n'
+            for sid in calls for name in [by_uic[sid.split(":")[0]]])
     return inline_day(tmp_path, stops=stops, trips="route_id,service_id,trip_id\n"
                       + "".join(t for t, _ in lines),
                       stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
@@ -327,13 +329,9 @@ def demo_lines() -> list[tuple[str, str]]:
 
 def demo_day(tmp_path: Path, **kw) -> GameDay:
     """The real-time demo's day (see above) as :func:`inline_day` writes it (``kw``: its other arguments)."""
-    lines = demo_lines()
-    return inline_day(tmp_path, routes=DEMO_ROUTES,
-                      stops=stops_txt("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Muri AG", "Wohlen AG",
-                                      "Luzern"),
-                      trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
-                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                      + "".join(st for _, st in lines), **kw)
+    return lines_day(tmp_path, demo_lines(), routes=DEMO_ROUTES,
+                     stops=stops_txt("Baar", "Zug", "Zug Schutzengel", "Cham", "Rotkreuz", "Muri AG", "Wohlen AG",
+                                     "Luzern"), **kw)
 
 
 # A bigger day around Zug: the demo's lines and dice targets of four numbers more (Sihlbrugg 1, Zürich Oerlikon 2,

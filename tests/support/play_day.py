@@ -20,8 +20,8 @@ from tests.support.inline_day import (
     DEMO_ROUTES,
     STATIONS,
     demo_lines,
-    inline_day,
     line_service,
+    lines_day,
     stops_txt,
     write_lines,
 )
@@ -91,11 +91,7 @@ def play_stops() -> str:
 
 def play_day(tmp_path: Path, **kw) -> GameDay:
     """The day above as :func:`~tests.support.inline_day.inline_day` writes it (``kw``: its other arguments)."""
-    lines = play_lines()
-    return inline_day(tmp_path, routes=ROUTES, stops=play_stops(),
-                      trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
-                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                      + "".join(st for _, st in lines), **kw)
+    return lines_day(tmp_path, play_lines(), routes=ROUTES, stops=play_stops(), **kw)
 
 
 def variant_b_day(tmp_path: Path, **kw) -> GameDay:
@@ -113,7 +109,4 @@ def variant_b_day(tmp_path: Path, **kw) -> GameDay:
                           [f"{h:02d}:{m}" for h in hours for m in ("05", "35")]),
              line_service("B1", [("Laufen", 0), ("Bretzwil, Dorf", 25)], [f"{h:02d}:35" for h in hours])]
     stops = stops_txt("Basel SBB", "Olten", "Aarau", "Grellingen", "Zwingen", "Laufen", "Bretzwil, Dorf")
-    return inline_day(tmp_path, game="nordwestschweiz", stops=stops,
-                      trips="route_id,service_id,trip_id\n" + "".join(t for t, _ in lines),
-                      stop_times="trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                      + "".join(st for _, st in lines), **kw)
+    return lines_day(tmp_path, lines, game="nordwestschweiz", stops=stops, **kw)
