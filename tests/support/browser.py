@@ -24,11 +24,18 @@ def phone(browser, errors: list, failed: list | None = None):
     return ctx, page
 
 
+def ready(p) -> None:
+    """Wait until the page's scripts have set it up (``body[data-ready]``): a tap or a typed time before that
+    lands on a control nobody listens to yet (a cold server answers the page's first requests slowly)."""
+    p.wait_for_selector("body[data-ready]", state="attached", timeout=30_000)
+
+
 def joined_phone(browser, errors: list, url: str, path: str, failed: list | None = None):
-    """A phone that opened a join link and landed on the page ``path`` ends with."""
+    """A phone that opened a join link and landed, ready, on the page ``path`` ends with."""
     ctx, p = phone(browser, errors, failed)
     p.goto(url)
     p.wait_for_url(re.compile(re.escape(path) + "$"))
+    ready(p)
     return ctx, p
 
 

@@ -22,7 +22,7 @@ from planner.service.setup.playing import GameDay
 from planner.timetable.trips import describe_train
 from planner.util.timefmt import fmt_clock
 from tests.support import DEMO_DATE, ZUG
-from tests.support.browser import PHONE, joined_phone, page_width, tell_position
+from tests.support.browser import PHONE, joined_phone, page_width, ready, tell_position
 from tests.support.webserver import DAY, run_cli, web_game
 
 pytestmark = [pytest.mark.long, pytest.mark.needs_shared]  # one worker runs a module (--dist loadfile); this one early
@@ -106,6 +106,7 @@ def geolocated_phone(browser, errors: list, url: str, number: int, lat: float, l
     p.on("pageerror", lambda e: errors.append(str(e)))
     p.goto(url)
     p.wait_for_url(re.compile(rf"/groups/{number}$"))
+    ready(p)
     return ctx, p
 
 

@@ -395,3 +395,4 @@ watchChanges(GAME, refresh);
 // following the phone's clock, each new minute redraws the facts and the trains (a departed one leaves the table)
 watchClock({minute: () => minutesOf(clock.now()), asked: () => asked.minute, next: () => nextChange(view), refresh,
   redraw: () => { if (view.state && !clock.edited) { renderNow(); renderTrains(); } }}, Math.min(pollMs(1000), 1000));
+document.body.dataset.ready = "1";  // every control listens now (what a test waits for before it taps)

@@ -112,3 +112,4 @@ watchChanges(GAME, refresh);
 window.addEventListener("online", refresh);
 window.addEventListener("offline", () => banner("net", t("Offline.")));
 setInterval(renderGroups, Math.min(pollMs(30000), 30000));
+document.body.dataset.ready = "1";  // every control listens now (what a test waits for before it taps)
